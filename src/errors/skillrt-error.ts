@@ -1,0 +1,27 @@
+/** Machine-readable codes of errors thrown by skillrt (expected failures are returned as values instead). */
+export type SkillrtErrorCode =
+  | "skill-not-found"
+  | "path-outside-root"
+  | "invalid-argument"
+  | "store-error"
+  | "provider-error"
+  | "exec-error"
+  | "config-invalid";
+
+const marker = Symbol.for("skillrt.error");
+
+/** Base class of every error skillrt throws. */
+export class SkillrtError extends Error {
+  readonly [marker] = true;
+  readonly code: SkillrtErrorCode;
+
+  constructor({ code, message, cause }: { code: SkillrtErrorCode; message: string; cause?: unknown }) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = "SkillrtError";
+    this.code = code;
+  }
+
+  static isInstance(error: unknown): error is SkillrtError {
+    return typeof error === "object" && error !== null && marker in error;
+  }
+}
