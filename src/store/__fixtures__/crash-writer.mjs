@@ -1,0 +1,32 @@
+// Child process for the crash-safety test: writes snapshots through the real createSqliteStore in a loop
+// and prints "<n>\n" after each committed write, until it is killed.
+// Usage: node crash-writer.mjs <db path> <synchronous: full|normal>
+import { createHash } from "node:crypto";
+import { registerHooks } from "node:module";
+
+// Node strips TypeScript types natively but does not map the `.js` specifiers of the sources to `.ts`.
+registerHooks({
+  resolve(specifier, context, next) {
+    try {
+      return next(specifier, context);
+    } catch (error) {
+      if (specifier.startsWith(".") && specifier.endsWith(".js"))
+        return next(`${specifier.slice(0, -3)}.ts`, context);
+      throw error;
+    }
+  },
+});
+
+const { createSqliteStore } = await import("../create-sqlite-store.ts");
+const [dbPath, synchronous] = process.argv.slice(2);
+const store = createSqliteStore({ path: dbPath, synchronous });
+
+for (let n = 1; ; n++) {
+  // Sizes vary from ~1 KB to ~400 KB so kills land in small writes, page-spanning writes and checkpoints.
+  const size = 1024 + ((n * 7919) % 400_000);
+  const payload = String(n % 10).repeat(size);
+  const digest = createHash("sha256").update(payload).digest("hex");
+  await store.put("crash", { n, size, digest, payload });
+  await store.put(`side-${n % 3}`, { n });
+  process.stdout.write(`${n}\n`);
+}

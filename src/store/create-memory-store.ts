@@ -1,0 +1,112 @@
+import type {
+  ListOptions,
+  PutOptions,
+  SessionStore,
+  StoredSession,
+  StoredSessionInfo,
+} from "./session-store.js";
+import { DEFAULT_NAMESPACE } from "./session-store.js";
+import { checkKey, parseSnapshot, serializeSnapshot } from "./snapshot-json.js";
+import { storeClosedError } from "./store-closed.js";
+import { StoreConflictError } from "./store-conflict-error.js";
+
+/** Options of {@link createMemoryStore}. */
+export interface MemoryStoreOptions {
+  /** Clock for `createdAt`/`updatedAt`. Default `() => new Date()`. */
+  now?: () => Date;
+}
+
+interface Row {
+  id: string;
+  namespace: string;
+  version: number;
+  json: string;
+  createdAt: string;
+  updatedAt: string;
+  seq: number;
+}
+
+/**
+ * A store in process memory, for tests and short-lived agents. Snapshots are kept as JSON text, exactly like
+ * the SQLite store, so what you read back is a copy with the same JSON semantics (dates become strings).
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): SessionStore {
+  const now = options.now ?? (() => new Date());
+  const rows = new Map<string, Row>();
+  let seq = 0;
+  let closed = false;
+  const key = (namespace: string, id: string) => `${namespace}\u0000${id}`;
+  const open = () => {
+    if (closed) throw storeClosedError("(memory)");
+  };
+
+  return {
+    async get(id: string, namespace = DEFAULT_NAMESPACE): Promise<StoredSession | undefined> {
+      open();
+      const row = rows.get(key(checkKey("namespace", namespace), checkKey("id", id)));
+      if (row === undefined) return undefined;
+      const data = parseSnapshot(row.id, row.namespace, row.json, "the memory store");
+      return {
+        id: row.id,
+        namespace: row.namespace,
+        version: row.version,
+        data,
+        createdAt: row.createdAt,
+        updatedAt: row.updatedAt,
+      };
+    },
+
+    async put(id: string, data: unknown, putOptions: PutOptions = {}): Promise<number> {
+      open();
+      const namespace = checkKey("namespace", putOptions.namespace ?? DEFAULT_NAMESPACE);
+      checkKey("id", id);
+      const json = serializeSnapshot(id, namespace, data);
+      const existing = rows.get(key(namespace, id));
+      const current = existing?.version ?? 0;
+      const expected = putOptions.expectedVersion;
+      if (expected !== undefined && expected !== current) {
+        throw new StoreConflictError({ id, namespace, expectedVersion: expected, actualVersion: current });
+      }
+      const at = now().toISOString();
+      const version = current + 1;
+      seq += 1;
+      rows.set(key(namespace, id), {
+        id,
+        namespace,
+        version,
+        json,
+        createdAt: existing?.createdAt ?? at,
+        updatedAt: at,
+        seq,
+      });
+      return version;
+    },
+
+    async list(listOptions: ListOptions = {}): Promise<StoredSessionInfo[]> {
+      open();
+      const namespace = checkKey("namespace", listOptions.namespace ?? DEFAULT_NAMESPACE);
+      const selected = [...rows.values()]
+        .filter((row) => listOptions.allNamespaces === true || row.namespace === namespace)
+        .sort((a, b) => b.seq - a.seq);
+      const limited =
+        listOptions.limit === undefined ? selected : selected.slice(0, Math.max(0, listOptions.limit));
+      return limited.map((row) => ({
+        id: row.id,
+        namespace: row.namespace,
+        version: row.version,
+        createdAt: row.createdAt,
+        updatedAt: row.updatedAt,
+      }));
+    },
+
+    async delete(id: string, namespace = DEFAULT_NAMESPACE): Promise<boolean> {
+      open();
+      return rows.delete(key(checkKey("namespace", namespace), checkKey("id", id)));
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+      rows.clear();
+    },
+  };
+}

@@ -1,0 +1,175 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { DatabaseSync, SQLOutputValue } from "node:sqlite";
+import { SkillrtError } from "../errors/skillrt-error.js";
+import type {
+  ListOptions,
+  PutOptions,
+  SessionStore,
+  StoredSession,
+  StoredSessionInfo,
+} from "./session-store.js";
+import { DEFAULT_NAMESPACE } from "./session-store.js";
+import { checkKey, parseSnapshot, serializeSnapshot } from "./snapshot-json.js";
+import { migrateSqliteSchema } from "./sqlite-schema.js";
+import { storeClosedError } from "./store-closed.js";
+import { StoreConflictError } from "./store-conflict-error.js";
+
+/** Options of {@link createSqliteStore}. */
+export interface SqliteStoreOptions {
+  /** Database file (its directory is created), or `:memory:` for a private in-memory database. */
+  path: string;
+  /**
+   * `full` (default): every commit is fsynced to the WAL, so a committed snapshot survives a power loss too.
+   * `normal`: commits survive a crash or `kill -9` of the process but the last ones may be lost on power
+   * loss or an OS crash; the database is never corrupted either way. One fsync per write is negligible next
+   * to a model call, hence the default.
+   */
+  synchronous?: "full" | "normal";
+  /** How long a write waits for another process holding the lock, in ms. Default 5,000. */
+  busyTimeoutMs?: number;
+  /** Clock for `createdAt`/`updatedAt`. Default `() => new Date()`. */
+  now?: () => Date;
+}
+
+const META = "id, namespace, version, created_at, updated_at";
+
+/**
+ * A store in one SQLite file through Node's built-in `node:sqlite` (no native dependency). Uses WAL
+ * journaling, so readers never block the writer and a write is atomic: a process killed mid-write leaves
+ * the previous snapshot intact. Safe to share between processes on one machine.
+ */
+export function createSqliteStore(options: SqliteStoreOptions): SessionStore {
+  const where = options.path;
+  const now = options.now ?? (() => new Date());
+  const db = openDatabase(options);
+  const stmt = {
+    get: db.prepare(`SELECT ${META}, data FROM sessions WHERE namespace = ? AND id = ?`),
+    version: db.prepare("SELECT version FROM sessions WHERE namespace = ? AND id = ?"),
+    upsert: db.prepare(
+      `INSERT INTO sessions (namespace, id, version, data, created_at, updated_at, seq)
+       VALUES (?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM sessions))
+       ON CONFLICT (namespace, id) DO UPDATE SET
+         version = excluded.version, data = excluded.data, updated_at = excluded.updated_at, seq = excluded.seq`,
+    ),
+    list: db.prepare(
+      `SELECT ${META}, json_valid(data) AS ok FROM sessions WHERE namespace = ? ORDER BY seq DESC LIMIT ?`,
+    ),
+    listAll: db.prepare(`SELECT ${META}, json_valid(data) AS ok FROM sessions ORDER BY seq DESC LIMIT ?`),
+    delete: db.prepare("DELETE FROM sessions WHERE namespace = ? AND id = ?"),
+  };
+  let closed = false;
+  const open = () => {
+    if (closed) throw storeClosedError(where);
+  };
+
+  return {
+    async get(id: string, namespace = DEFAULT_NAMESPACE): Promise<StoredSession | undefined> {
+      open();
+      const row = stmt.get.get(checkKey("namespace", namespace), checkKey("id", id));
+      if (row === undefined) return undefined;
+      const info = toInfo(row, where);
+      return { ...info, data: parseSnapshot(info.id, info.namespace, row["data"], where) };
+    },
+
+    async put(id: string, data: unknown, putOptions: PutOptions = {}): Promise<number> {
+      open();
+      const namespace = checkKey("namespace", putOptions.namespace ?? DEFAULT_NAMESPACE);
+      checkKey("id", id);
+      const json = serializeSnapshot(id, namespace, data);
+      const at = now().toISOString();
+      // IMMEDIATE takes the write lock up front, so the version check and the write see the same state
+      // even with several processes writing the same file.
+      db.exec("BEGIN IMMEDIATE");
+      try {
+        const row = stmt.version.get(namespace, id);
+        const current = typeof row?.["version"] === "number" ? row["version"] : 0;
+        const expected = putOptions.expectedVersion;
+        if (expected !== undefined && expected !== current) {
+          throw new StoreConflictError({ id, namespace, expectedVersion: expected, actualVersion: current });
+        }
+        stmt.upsert.run(namespace, id, current + 1, json, at, at);
+        db.exec("COMMIT");
+        return current + 1;
+      } catch (error) {
+        if (db.isTransaction) db.exec("ROLLBACK");
+        throw wrap(error, `write session '${id}' (namespace '${namespace}') to`, where);
+      }
+    },
+
+    async list(listOptions: ListOptions = {}): Promise<StoredSessionInfo[]> {
+      open();
+      const limit = listOptions.limit === undefined ? -1 : Math.max(0, Math.floor(listOptions.limit));
+      const rows =
+        listOptions.allNamespaces === true
+          ? stmt.listAll.all(limit)
+          : stmt.list.all(checkKey("namespace", listOptions.namespace ?? DEFAULT_NAMESPACE), limit);
+      return rows.map((row) => {
+        const info: StoredSessionInfo = toInfo(row, where);
+        if (row["ok"] !== 1) info.corrupt = "data is not valid JSON; get() on this session will fail";
+        return info;
+      });
+    },
+
+    async delete(id: string, namespace = DEFAULT_NAMESPACE): Promise<boolean> {
+      open();
+      const result = stmt.delete.run(checkKey("namespace", namespace), checkKey("id", id));
+      return Number(result.changes) > 0;
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}
+
+function openDatabase(options: SqliteStoreOptions): DatabaseSync {
+  const where = options.path;
+  // Loaded on first use, so importing skillrt never loads SQLite for callers who do not persist.
+  const sqlite = process.getBuiltinModule("node:sqlite");
+  let db: DatabaseSync | undefined;
+  try {
+    if (where !== ":memory:") mkdirSync(path.dirname(path.resolve(where)), { recursive: true });
+    db = new sqlite.DatabaseSync(where);
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    const mode = db.prepare("PRAGMA journal_mode = WAL").get()?.["journal_mode"];
+    if (mode !== "wal" && where !== ":memory:") {
+      throw new Error(`journal_mode is '${String(mode)}', WAL could not be enabled`);
+    }
+    db.exec(`PRAGMA synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
+    migrateSqliteSchema(db, where);
+    return db;
+  } catch (error) {
+    db?.close();
+    throw wrap(error, "open", where);
+  }
+}
+
+function toInfo(row: Record<string, SQLOutputValue>, where: string): StoredSessionInfo {
+  const { id, namespace, version, created_at: createdAt, updated_at: updatedAt } = row;
+  if (
+    typeof id !== "string" ||
+    typeof namespace !== "string" ||
+    typeof version !== "number" ||
+    typeof createdAt !== "string" ||
+    typeof updatedAt !== "string"
+  ) {
+    throw new SkillrtError({
+      code: "store-error",
+      message: `Session '${String(id)}' in ${where} has a malformed row; delete it or restore a backup.`,
+    });
+  }
+  return { id, namespace, version, createdAt, updatedAt };
+}
+
+function wrap(error: unknown, action: string, where: string): unknown {
+  if (SkillrtError.isInstance(error)) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new SkillrtError({
+    code: "store-error",
+    message: `Could not ${action} session database ${where}: ${reason}. Check the path, its permissions, and that it is a SQLite file.`,
+    cause: error,
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * The `SessionStore` interface: where session snapshots (versioned JSON) are kept between steps, turns and
+ * processes. Implementations: {@link createMemoryStore} (tests, one process) and {@link createSqliteStore}
+ * (embedded default).
+ */
+
+/** Namespace used when a call gives none. */
+export const DEFAULT_NAMESPACE = "default";
+
+/** One stored session snapshot. */
+export interface StoredSession {
+  id: string;
+  /** Isolates sessions of different agents or tenants; ids are unique per namespace. Default `default`. */
+  namespace: string;
+  /** 1 after the first write, +1 on every write. */
+  version: number;
+  /** The snapshot as written (a JSON value; the session defines and versions its own shape). */
+  data: unknown;
+  /** ISO 8601 time of the first write. */
+  createdAt: string;
+  /** ISO 8601 time of the latest write. */
+  updatedAt: string;
+}
+
+/** A listing entry: everything but the data. */
+export type StoredSessionInfo = Omit<StoredSession, "data"> & {
+  /** Set when the stored data is not valid JSON: `get` on this session will throw. Says what is wrong. */
+  corrupt?: string;
+};
+
+/** Options of {@link SessionStore.put}. */
+export interface PutOptions {
+  /** Default `default`. */
+  namespace?: string;
+  /**
+   * Optimistic concurrency: the version the caller last read (0 = "must not exist yet"). On mismatch the
+   * write is refused with a {@link StoreConflictError}. Omitted: the write always succeeds (last writer wins).
+   */
+  expectedVersion?: number;
+}
+
+/** Options of {@link SessionStore.list}. */
+export interface ListOptions {
+  /** Default `default`. Ignored when `allNamespaces` is true. */
+  namespace?: string;
+  /** List every namespace. Default false. */
+  allNamespaces?: boolean;
+  /** Most entries returned. Default: all. */
+  limit?: number;
+}
+
+/** Keeps session snapshots. Every method rejects with a `SkillrtError` (code `store-error`) after `close()`. */
+export interface SessionStore {
+  /** The session, or undefined when none is stored under this id. Throws `store-error` on corrupt data. */
+  get(id: string, namespace?: string): Promise<StoredSession | undefined>;
+  /**
+   * Writes atomically (all or nothing); `expectedVersion` gives optimistic concurrency (throws a
+   * `SkillrtError` with code `store-error`, a {@link StoreConflictError}, on conflict). `data` must be
+   * JSON-serialisable (code `invalid-argument` otherwise). Returns the new version.
+   */
+  put(id: string, data: unknown, options?: PutOptions): Promise<number>;
+  /** Sessions without their data, most recently written first. Never fails because of one corrupt row. */
+  list(options?: ListOptions): Promise<StoredSessionInfo[]>;
+  /** True when a session was deleted. */
+  delete(id: string, namespace?: string): Promise<boolean>;
+  /** Releases the store (closes the database). Idempotent. */
+  close(): Promise<void>;
+}

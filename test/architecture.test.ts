@@ -1,0 +1,71 @@
+/**
+ * The module boundaries of DESIGN.md, checked: each folder of src/ may import only the folders listed
+ * here (dependencies point one way; cli/ and mcp/ are leaves nothing imports).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const SRC = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "src");
+
+const BASE = ["errors", "util"];
+const ALLOWED: Record<string, string[]> = {
+  errors: [],
+  util: ["errors"],
+  spec: [...BASE],
+  catalog: [...BASE, "spec"],
+  store: [...BASE],
+  exec: [...BASE, "spec", "catalog"],
+  context: [...BASE, "spec", "catalog", "store"],
+  tools: [...BASE, "spec", "catalog", "store", "context", "exec"],
+  engine: [...BASE, "spec", "catalog", "store", "context", "exec", "tools"],
+  mcp: [...BASE, "spec", "catalog", "store", "context", "exec", "tools"],
+  cli: [...BASE, "spec", "catalog", "store", "context", "exec", "tools", "engine", "mcp"],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "__fixtures__" ? [] : sourceFiles(full);
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") ? [full] : [];
+  });
+}
+
+function relativeImports(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const specifiers = [...text.matchAll(/(?:import|export)[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)];
+  return specifiers.map((m) => m[1] ?? m[2] ?? "").filter((s) => s.startsWith("."));
+}
+
+describe("module boundaries", () => {
+  it("every src/ folder imports only the folders DESIGN.md allows", () => {
+    const violations: string[] = [];
+    for (const file of sourceFiles(SRC)) {
+      const rel = path.relative(SRC, file);
+      const folder = rel.split(path.sep)[0] ?? "";
+      if (!rel.includes(path.sep)) continue; // src/index.ts may export anything
+      const allowed = ALLOWED[folder];
+      if (allowed === undefined) {
+        violations.push(`${rel}: folder '${folder}' is not in DESIGN.md's module table`);
+        continue;
+      }
+      for (const spec of relativeImports(file)) {
+        const target = path.relative(SRC, path.resolve(path.dirname(file), spec)).split(path.sep)[0] ?? "";
+        if (target === folder || target.endsWith(".js")) continue;
+        if (!allowed.includes(target)) violations.push(`${rel} imports ${spec} (${folder} → ${target})`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it("nothing imports cli/ or mcp/", () => {
+    const offenders = sourceFiles(SRC)
+      .filter((file) => {
+        const folder = path.relative(SRC, file).split(path.sep)[0];
+        return folder !== "cli" && folder !== "mcp";
+      })
+      .filter((file) => relativeImports(file).some((s) => /(^|\/)(cli|mcp)\//.test(s)));
+    expect(offenders.map((f) => path.relative(SRC, f))).toEqual([]);
+  });
+});
