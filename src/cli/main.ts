@@ -1,7 +1,11 @@
+import { closestNames } from "../catalog/closest-names.js";
 import type { CliIo } from "./command.js";
 import { commands } from "./commands/index.js";
 
 const VERSION = "0.1.0";
+
+/** Exit code of an unexpected failure (a bug): `EX_SOFTWARE` from sysexits.h. */
+const EXIT_INTERNAL = 70;
 
 function helpText(): string {
   const width = Math.max(...Object.keys(commands).map((n) => n.length), 8);
@@ -19,7 +23,11 @@ function helpText(): string {
   ].join("\n");
 }
 
-/** CLI entry: dispatches to a command and returns the process exit code. */
+/**
+ * CLI entry: dispatches to a command and returns the process exit code (0 ok, 1 failure, 2 usage error,
+ * 70 internal error). `io` fields default to the process's streams, cwd and environment. An exception
+ * escaping a command is reported in one line (the stack only with `SKILLRT_DEBUG=1`), never thrown.
+ */
 export async function main(argv: string[], io?: Partial<CliIo>): Promise<number> {
   const fullIo: CliIo = {
     stdout: io?.stdout ?? process.stdout,
@@ -30,6 +38,8 @@ export async function main(argv: string[], io?: Partial<CliIo>): Promise<number>
   };
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    const topic = name === "help" ? rest[0] : undefined;
+    if (topic !== undefined && commands[topic] !== undefined) return runCommand(topic, ["--help"], fullIo);
     fullIo.stdout.write(helpText());
     return name === undefined ? 2 : 0;
   }
@@ -37,11 +47,29 @@ export async function main(argv: string[], io?: Partial<CliIo>): Promise<number>
     fullIo.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const entry = commands[name];
-  if (entry === undefined) {
-    fullIo.stderr.write(`skillrt: unknown command '${name}'\n\n${helpText()}`);
+  if (commands[name] === undefined) {
+    const near = closestNames(name, Object.keys(commands), 1);
+    const hint = near.length > 0 ? ` Did you mean '${near[0]}'?` : "";
+    fullIo.stderr.write(`skillrt: unknown command '${name}'.${hint}\n\n${helpText()}`);
     return 2;
   }
-  const command = await entry.load();
-  return command.run(rest, fullIo);
+  return runCommand(name, rest, fullIo);
+}
+
+async function runCommand(name: string, argv: string[], io: CliIo): Promise<number> {
+  const entry = commands[name];
+  if (entry === undefined) return 2;
+  try {
+    const command = await entry.load();
+    return await command.run(argv, io);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const debug = io.env["SKILLRT_DEBUG"] !== undefined && io.env["SKILLRT_DEBUG"] !== "";
+    const detail = debug && error instanceof Error && error.stack !== undefined ? `\n${error.stack}` : "";
+    io.stderr.write(
+      `skillrt ${name}: unexpected error: ${message}${detail}\n` +
+        (debug ? "" : "This is a bug in skillrt; set SKILLRT_DEBUG=1 for details.\n"),
+    );
+    return EXIT_INTERNAL;
+  }
 }

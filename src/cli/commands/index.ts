@@ -4,4 +4,38 @@
  */
 import type { Command } from "../command.js";
 
-export const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {};
+export const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  list: {
+    summary: "List the skills found in the configured roots",
+    load: async () => (await import("./list.js")).listCommand,
+  },
+  show: {
+    summary: "Print a skill's instructions or one of its files",
+    load: async () => (await import("./show.js")).showCommand,
+  },
+  prompt: {
+    summary: "Print the skills catalog for a system prompt",
+    load: async () => (await import("./prompt.js")).promptCommand,
+  },
+  validate: {
+    summary: "Check skills against the Agent Skills spec",
+    load: async () => (await import("./validate.js")).validateCommand,
+  },
+  search: {
+    summary: "Find skills matching a query (ranked)",
+    load: async () => (await import("./search.js")).searchCommand,
+  },
+  init: { summary: "Create a new skill skeleton", load: async () => (await import("./init.js")).initCommand },
+  run: {
+    summary: "Run a command in a skill's sandboxed workspace",
+    load: async () => (await import("./run.js")).runCommand,
+  },
+  ask: {
+    summary: "Ask the agent one question (streams the answer)",
+    load: async () => (await import("./ask.js")).askCommand,
+  },
+  chat: {
+    summary: "Chat with the agent (interactive REPL)",
+    load: async () => (await import("./chat.js")).chatCommand,
+  },
+};

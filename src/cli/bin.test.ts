@@ -1,0 +1,157 @@
+/**
+ * The real `bin/skillrt.js` in a child process, on broken SKILL.md files: each must give diagnostics and
+ * exit 1, never a stack trace.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeTempDir } from "./__fixtures__/skill-tree.js";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const bin = path.join(repo, "bin", "skillrt.js");
+
+let tmp: { dir: string; cleanup: () => Promise<void> };
+
+beforeAll(async () => {
+  // Other modules may still have type errors while they are being written; tsc emits regardless.
+  try {
+    execFileSync(
+      process.execPath,
+      [path.join(repo, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"],
+      {
+        cwd: repo,
+        stdio: "pipe",
+      },
+    );
+  } catch {
+    // checked below: the CLI entry must exist
+  }
+  await fs.access(path.join(repo, "dist", "cli", "main.js"));
+  tmp = await makeTempDir("skillrt-bin-");
+}, 120_000);
+
+afterAll(async () => {
+  await tmp.cleanup();
+});
+
+/** Unprivileged uid/gid ("nobody") for the unreadable-file case when the tests run as root. */
+const NOBODY = 65534;
+
+function runCli(args: string[], as?: { uid: number; gid: number }) {
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    ...as,
+    cwd: tmp.dir,
+    env: { PATH: process.env["PATH"] ?? "", HOME: tmp.dir, NO_COLOR: "1" },
+    encoding: "utf8",
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+async function brokenSkill(name: string, content: string | Uint8Array): Promise<string> {
+  const dir = path.join(tmp.dir, name);
+  await fs.mkdir(dir, { recursive: true });
+  await fs.writeFile(path.join(dir, "SKILL.md"), content);
+  return dir;
+}
+
+function expectReported(name: string, codes: string[], as?: { uid: number; gid: number }) {
+  const result = runCli(["validate", name, "--json"], as);
+  expect(result.code).toBe(1);
+  expect(result.stderr).not.toMatch(/^\s+at /m);
+  const report = JSON.parse(result.stdout) as {
+    skills: { valid: boolean; diagnostics: { code: string }[] }[];
+  };
+  expect(report.skills).toHaveLength(1);
+  expect(report.skills[0]?.valid).toBe(false);
+  const found = report.skills[0]?.diagnostics.map((d) => d.code) ?? [];
+  expect(found.some((code) => codes.includes(code))).toBe(true);
+  const human = runCli(["validate", name], as);
+  expect(human.code).toBe(1);
+  expect(human.stderr).not.toMatch(/^\s+at /m);
+  expect(human.stdout).toMatch(/✖ \d+ errors?(, \d+ warnings?)? in 1 skill$/m);
+}
+
+describe("bin/skillrt.js validate on broken files", () => {
+  it("reports an unreadable SKILL.md", async (context) => {
+    const dir = await brokenSkill("unreadable", "---\nname: unreadable\ndescription: x\n---\n");
+    await fs.chmod(path.join(dir, "SKILL.md"), 0o000);
+    const isRoot = process.getuid?.() === 0;
+    if (!isRoot) {
+      expectReported("unreadable", ["file-unreadable"]);
+      return;
+    }
+    // chmod does not stop root from reading: run the CLI as an unprivileged user instead.
+    await fs.chmod(tmp.dir, 0o755);
+    const probe = runCli(["--version"], { uid: NOBODY, gid: NOBODY });
+    if (probe.code !== 0) {
+      context.skip(
+        "running as root and the CLI cannot run as 'nobody' here, so chmod 000 cannot block reads",
+      );
+    }
+    expectReported("unreadable", ["file-unreadable"], { uid: NOBODY, gid: NOBODY });
+  });
+
+  it("reports a binary SKILL.md", async () => {
+    await brokenSkill("binary", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0xff, 0x00, 0x10]));
+    expectReported("binary", ["file-binary", "encoding-invalid"]);
+  });
+
+  it("reports an empty SKILL.md", async () => {
+    await brokenSkill("empty", "");
+    expectReported("empty", ["frontmatter-missing"]);
+  });
+
+  it("reports a 10 MB SKILL.md", async () => {
+    const head = "---\nname: huge\ndescription: Huge file.\n---\n";
+    await brokenSkill("huge", head + "x".repeat(10 * 1024 * 1024));
+    expectReported("huge", ["file-too-large"]);
+  });
+
+  it("reports a SKILL.md that is not UTF-8", async () => {
+    // Latin-1 "é" (0xE9) is not valid UTF-8.
+    await brokenSkill(
+      "latin1",
+      Buffer.from("---\nname: latin1\ndescription: caf\xe9 notes\n---\nBody\n", "latin1"),
+    );
+    expectReported("latin1", ["encoding-invalid"]);
+  });
+
+  it("reports a missing path as path-not-found, exit 1", () => {
+    const result = runCli(["validate", "no-such-dir", "--json"]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('"code": "path-not-found"');
+  });
+
+  it("exits 2 on a usage error", () => {
+    const result = runCli(["validate", "--bogus"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("skillrt validate --help");
+  });
+});
+
+describe("bin/skillrt.js start-up", () => {
+  it("does not load zod, ai, yaml or any other package for `list --json` on plain skills", async () => {
+    const root = path.join(tmp.dir, "light");
+    await brokenSkill("light/one", "---\nname: one\ndescription: First.\n---\nBody\n");
+    const hook = path.join(tmp.dir, "trace-modules.mjs");
+    await fs.writeFile(
+      hook,
+      `import { registerHooks } from "node:module";
+const seen = new Set();
+registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); seen.add(r.url); return r; } });
+process.on("exit", () => process.stderr.write("LOADED " + JSON.stringify([...seen].filter((u) => u.includes("/node_modules/"))) + "\\n"));
+`,
+    );
+    const result = spawnSync(process.execPath, ["--import", hook, bin, "list", "--json", "--root", root], {
+      cwd: tmp.dir,
+      env: { PATH: process.env["PATH"] ?? "", HOME: tmp.dir },
+      encoding: "utf8",
+    });
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ skills: [{ name: "one" }] });
+    const loaded = JSON.parse(/LOADED (.*)/.exec(result.stderr)?.[1] ?? "null") as string[];
+    expect(loaded).toEqual([]);
+  });
+});

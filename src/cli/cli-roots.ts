@@ -1,0 +1,21 @@
+import { defaultRoots, normalizeRoots } from "../catalog/default-roots.js";
+import type { CatalogOptions, SkillRoot } from "../catalog/types.js";
+import type { CliIo } from "./command.js";
+
+/** Shared `--root DIR` option (repeatable) for commands that read the catalog. */
+export const rootOption = { root: { type: "string", multiple: true } } as const;
+
+/**
+ * The roots a command scans: the `--root` directories (relative to `io.cwd`, in the order given)
+ * when any are given, else the default project, user (`HOME` from `io.env`) and `SKILLS_DIR` roots.
+ */
+export function cliRoots(rootFlags: readonly string[] | undefined, io: CliIo): SkillRoot[] {
+  if (rootFlags !== undefined && rootFlags.length > 0) return normalizeRoots(rootFlags, io.cwd);
+  const home = io.env["HOME"];
+  return defaultRoots({ cwd: io.cwd, env: io.env, ...(home === undefined || home === "" ? {} : { home }) });
+}
+
+/** Catalog options for a CLI run: the {@link cliRoots} roots, resolved against `io`. */
+export function cliCatalogOptions(rootFlags: readonly string[] | undefined, io: CliIo): CatalogOptions {
+  return { roots: cliRoots(rootFlags, io), cwd: io.cwd, env: io.env };
+}

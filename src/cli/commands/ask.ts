@@ -1,0 +1,64 @@
+/** `skillrt ask PROMPT`: one turn with the agent, the answer streamed to stdout. */
+import { ProviderError } from "../../engine/provider-error.js";
+import type { Command } from "../command.js";
+import { createStyle } from "../create-style.js";
+import { defineCommand } from "../define-command.js";
+import { AGENT_OPTIONS_HELP, agentOptions, CONFIGURE_MODEL_HELP } from "../repl/agent-options.js";
+import { createSpinner } from "../repl/create-spinner.js";
+import { prepareAgent } from "../repl/prepare-agent.js";
+import { createHumanRenderer, createJsonRenderer } from "../repl/render-events.js";
+
+const usage = `Usage: skillrt ask PROMPT [options]
+
+Runs one turn of the agent (as many model steps as it needs) with the skills of the catalog, and
+streams the answer to stdout. Tool calls are shown on stderr (→ call, ✓ result). With --json, every
+engine event is printed as one JSON line on stdout instead.
+
+${AGENT_OPTIONS_HELP}
+Exit codes: 0 answered, 1 provider or configuration failure (the session is saved first), 2 usage error.
+`;
+
+/** The `ask` command. */
+export const askCommand: Command = defineCommand({
+  name: "ask",
+  summary: "Ask the agent one question (streams the answer)",
+  usage,
+  options: agentOptions,
+  minPositionals: 1,
+  async run({ values, positionals }, io) {
+    const agent = await prepareAgent("ask", values, io);
+    if (typeof agent === "number") return agent;
+    const prompt = positionals.join(" ");
+    const style = createStyle(io.stderr, io.env);
+    const renderer =
+      values.json === true
+        ? createJsonRenderer(io.stdout)
+        : createHumanRenderer({ text: io.stdout, info: io.stderr, style, spinner: createSpinner(io.stderr) });
+    const controller = new AbortController();
+    const onSigint = (): void => controller.abort();
+    const ownsProcess = io.stdin === process.stdin;
+    if (ownsProcess) process.once("SIGINT", onSigint);
+    try {
+      const result = await agent.runTurn(prompt, {
+        abortSignal: controller.signal,
+        onEvent: (e) => renderer.handle(e),
+      });
+      renderer.finish();
+      if (result.aborted) {
+        io.stderr.write("skillrt ask: cancelled\n");
+        return 130;
+      }
+      return 0;
+    } catch (error) {
+      renderer.finish();
+      if (!ProviderError.isInstance(error)) throw error;
+      const unreachableDefault = !agent.config.configured && error.status === undefined;
+      io.stderr.write(`skillrt ask: ${unreachableDefault ? CONFIGURE_MODEL_HELP : `${error.message}\n`}`);
+      io.stderr.write(`Session saved as ${agent.sessionId()}; resume with --session ${agent.sessionId()}.\n`);
+      return 1;
+    } finally {
+      if (ownsProcess) process.removeListener("SIGINT", onSigint);
+      await agent.close();
+    }
+  },
+});

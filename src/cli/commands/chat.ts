@@ -1,0 +1,33 @@
+/** `skillrt chat`: an interactive conversation with the agent (REPL). */
+import type { Command } from "../command.js";
+import { defineCommand } from "../define-command.js";
+import { AGENT_OPTIONS_HELP, agentOptions } from "../repl/agent-options.js";
+import { prepareAgent } from "../repl/prepare-agent.js";
+import { runRepl } from "../repl/run-repl.js";
+import { REPL_HELP } from "../repl/slash-commands.js";
+
+const usage = `Usage: skillrt chat [options]
+
+Starts an interactive conversation. Answers stream as they arrive; tool calls show as compact lines
+(→ call, ✓ result). The conversation is saved after every turn; resume it with --session ID.
+
+${REPL_HELP}
+${AGENT_OPTIONS_HELP}`;
+
+/** The `chat` command. */
+export const chatCommand: Command = defineCommand({
+  name: "chat",
+  summary: "Chat with the agent (interactive, with /skills, /context, …)",
+  usage,
+  options: agentOptions,
+  maxPositionals: 0,
+  async run({ values }, io) {
+    const agent = await prepareAgent("chat", values, io);
+    if (typeof agent === "number") return agent;
+    try {
+      return await runRepl({ io, agent, json: values.json === true });
+    } finally {
+      await agent.close();
+    }
+  },
+});

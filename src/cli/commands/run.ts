@@ -1,0 +1,155 @@
+/** `skillrt run NAME -- COMMAND…`: run a command in a skill's workspace through an executor. */
+import { createCatalog } from "../../catalog/create-catalog.js";
+import type { OutputSpec } from "../../exec/collect-outputs.js";
+import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
+import { loadSkillEnvConfig } from "../../exec/load-skill-env-config.js";
+import { runSkillCommand } from "../../exec/run-skill-command.js";
+import type { InputSpec } from "../../exec/stage-inputs.js";
+import { createWorkspace } from "../../exec/workspace.js";
+import { cliCatalogOptions, rootOption } from "../cli-roots.js";
+import { defineCommand, usageError } from "../define-command.js";
+import { writeJson } from "../write-output.js";
+
+const EXECUTORS: ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
+
+/** The `run` command. */
+export const runCommand = defineCommand({
+  name: "run",
+  summary: "Run a command in a skill's sandboxed workspace",
+  usage: `Usage: skillrt run NAME [options] -- COMMAND [ARGS...]
+
+Runs COMMAND with the skill's directory as the working directory, inside a fresh workspace
+(skills/, work/, out/, runs/) and, by default, inside a bubblewrap sandbox (no network, read-only
+skill, cleared environment, resource limits). A single COMMAND word containing spaces or shell
+syntax (e.g. "python3 x.py | head") runs through a shell; otherwise the words are run directly.
+
+Options:
+  --root DIR         Look for skills in DIR instead of the default roots (repeatable).
+  --executor KIND    auto (default: sandbox when bubblewrap works, else local), sandbox, local, container.
+  --timeout SECONDS  Kill the command and its children after this long. Default 300.
+  --cwd DIR          Working directory relative to the skill root. Default: the skill root.
+  --input SPEC       Stage a file first: host:///abs/path (under the current directory),
+                     workspace://rel or skill://name/rel; copied to work/inputs/ (repeatable).
+  --output GLOB      Collect matching workspace files after the run, e.g. 'out/**' (repeatable).
+  --keep             Keep the workspace directory (its path is printed on stderr).
+  --json             Print { exitCode, stdout, stderr, timedOut, durationMs, truncated,
+                     outputFiles: [{ name, size, mimeType, content? }], executor } as JSON.
+  -h, --help         Show this help.
+
+Secrets: per-skill env from skillrt.config.json / ~/.skillrt/config.json reaches the command and is
+redacted from what is printed (see docs/exec.md).
+
+Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or bad configuration;
+2 usage error.
+`,
+  options: {
+    ...rootOption,
+    executor: { type: "string" },
+    timeout: { type: "string" },
+    cwd: { type: "string" },
+    input: { type: "string", multiple: true },
+    output: { type: "string", multiple: true },
+    keep: { type: "boolean" },
+    json: { type: "boolean" },
+  },
+  minPositionals: 2,
+  async run({ values, positionals }, io) {
+    const [name = "", ...words] = positionals;
+    const kind = (values.executor ?? "auto") as ExecutorChoice;
+    if (!EXECUTORS.includes(kind))
+      return usageError(io, "run", `--executor must be one of ${EXECUTORS.join(", ")}`);
+    const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
+    if (timeout !== undefined && !(timeout > 0))
+      return usageError(io, "run", "--timeout expects a positive number of seconds");
+    const command = words.length === 1 && /[\s|&;<>()$`*?]/.test(words[0] ?? "") ? (words[0] ?? "") : words;
+
+    const catalog = await createCatalog(cliCatalogOptions(values.root, io));
+    const record = catalog.get(name);
+    if (record === undefined) {
+      const closest = catalog.closest(name);
+      io.stderr.write(
+        `skillrt run: unknown skill '${name}'${closest.length > 0 ? `. Closest: ${closest.join(", ")}` : ""}\n`,
+      );
+      return 1;
+    }
+    let skillEnv: Record<string, Record<string, string>>;
+    try {
+      const home = io.env["HOME"];
+      const config = await loadSkillEnvConfig({
+        cwd: io.cwd,
+        env: io.env,
+        ...(home === undefined ? {} : { home }),
+      });
+      for (const warning of config.warnings) io.stderr.write(`skillrt run: warning: ${warning}\n`);
+      skillEnv = config.skills;
+    } catch (error) {
+      io.stderr.write(`skillrt run: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
+    const { executor } = createExecutor({ kind });
+    const workspace = await createWorkspace();
+    const controller = new AbortController();
+    const onSigint = (): void => controller.abort();
+    const ownsProcess = io.stdin === process.stdin;
+    if (ownsProcess) process.once("SIGINT", onSigint);
+    try {
+      const inputs: InputSpec[] = (values.input ?? []).map((from) => ({ from }));
+      const outputs: OutputSpec | undefined =
+        values.output === undefined ? undefined : { globs: values.output, inline: true };
+      const result = await runSkillCommand(
+        {
+          name,
+          command,
+          ...(values.cwd === undefined ? {} : { cwd: values.cwd }),
+          ...(timeout === undefined ? {} : { timeout }),
+          ...(inputs.length > 0 ? { inputs } : {}),
+          ...(outputs === undefined ? {} : { outputs }),
+        },
+        {
+          workspace,
+          executor,
+          getSkill: (n) => catalog.get(n),
+          closest: (n) => catalog.closest(n),
+          skillEnv,
+          hostDirs: [io.cwd],
+          maxTimeoutSeconds: Number.POSITIVE_INFINITY,
+          abortSignal: controller.signal,
+        },
+      );
+      if (result.status === "refused") {
+        io.stderr.write(`skillrt run: ${result.message}\n`);
+        return 1;
+      }
+      if (values.json === true) {
+        await writeJson(io.stdout, {
+          exitCode: result.exitCode,
+          stdout: result.stdout,
+          stderr: result.stderr,
+          timedOut: result.timedOut,
+          durationMs: result.durationMs,
+          truncated: result.truncated,
+          outputFiles: result.outputFiles.map((f) => ({
+            name: f.name,
+            size: f.size,
+            mimeType: f.mimeType,
+            ...(f.content === undefined ? {} : { content: f.content }),
+          })),
+          executor: result.executor,
+        });
+      } else {
+        io.stdout.write(result.stdout);
+        io.stderr.write(result.stderr);
+        for (const f of result.outputFiles)
+          io.stderr.write(`output: ${f.name} (${f.mimeType}, ${f.size} bytes)\n`);
+        if (result.timedOut)
+          io.stderr.write(`skillrt run: timed out; the command and its children were killed\n`);
+      }
+      for (const warning of result.warnings) io.stderr.write(`skillrt run: warning: ${warning}\n`);
+      if (values.keep === true) io.stderr.write(`workspace: ${workspace.root}\n`);
+      return result.exitCode < 0 ? 1 : result.exitCode;
+    } finally {
+      if (ownsProcess) process.removeListener("SIGINT", onSigint);
+      if (values.keep !== true) await workspace.dispose();
+    }
+  },
+});

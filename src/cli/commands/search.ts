@@ -1,0 +1,68 @@
+import { createCatalog } from "../../catalog/create-catalog.js";
+import { cliCatalogOptions, rootOption } from "../cli-roots.js";
+import { defineCommand, usageError } from "../define-command.js";
+import { terminalWidth, truncateText } from "../terminal-width.js";
+import { writeJson, writeOutput } from "../write-output.js";
+
+/** Default number of results of `skillrt search`. */
+const DEFAULT_LIMIT = 10;
+
+/** `skillrt search`: rank skills against a query. */
+export const searchCommand = defineCommand({
+  name: "search",
+  summary: "Find skills matching a query (ranked)",
+  usage: `Usage: skillrt search QUERY... [--limit N] [--root DIR]... [--json]
+
+Rank skills by how well their name, description, when_to_use and tags match QUERY
+(lexical BM25; several words are one query).
+
+Options:
+  --limit N    At most N results (default ${DEFAULT_LIMIT}).
+  --root DIR   Search DIR instead of the default roots (repeatable).
+  --json       Print {"results": [{"name", "description", "location", "score"}]}.
+  -h, --help   Show this help.
+
+Exit codes: 0 searched (also with no results), 2 usage error.
+`,
+  options: { ...rootOption, json: { type: "boolean" }, limit: { type: "string" } },
+  minPositionals: 1,
+  async run({ values, positionals }, io) {
+    const query = positionals.join(" ").trim();
+    if (query === "") return usageError(io, "search", "QUERY is empty");
+    let limit = DEFAULT_LIMIT;
+    if (values.limit !== undefined) {
+      limit = Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1) {
+        return usageError(io, "search", `--limit expects a positive whole number (got '${values.limit}')`);
+      }
+    }
+    const catalog = await createCatalog(cliCatalogOptions(values.root, io));
+    const hits = catalog.search(query, limit);
+    if (values.json === true) {
+      await writeJson(io.stdout, {
+        results: hits.map((hit) => ({
+          name: hit.record.name,
+          description: hit.record.description,
+          location: hit.record.location,
+          score: hit.score,
+        })),
+      });
+      return 0;
+    }
+    if (hits.length === 0) {
+      io.stderr.write(`No skills match '${query}'.\n`);
+      return 0;
+    }
+    const scores = hits.map((hit) => hit.score.toFixed(2));
+    const scoreWidth = Math.max(...scores.map((s) => s.length));
+    const nameWidth = Math.max(...hits.map((hit) => hit.record.name.length));
+    const width = terminalWidth(io.stdout, io.env);
+    const descWidth = width === undefined ? undefined : Math.max(width - scoreWidth - nameWidth - 4, 10);
+    const lines = hits.map(
+      (hit, i) =>
+        `${(scores[i] ?? "").padStart(scoreWidth)}  ${hit.record.name.padEnd(nameWidth)}  ${truncateText(hit.record.description, descWidth)}`,
+    );
+    await writeOutput(io.stdout, `${lines.join("\n")}\n`);
+    return 0;
+  },
+});

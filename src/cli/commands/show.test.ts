@@ -1,0 +1,83 @@
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { captureIo } from "../__fixtures__/capture-io.js";
+import { fm, makeTempDir, writeSkill } from "../__fixtures__/skill-tree.js";
+import { main } from "../main.js";
+
+let tmp: { dir: string; cleanup: () => Promise<void> };
+beforeEach(async () => {
+  tmp = await makeTempDir();
+  const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n");
+  await writeSkill(
+    path.join(tmp.dir, "skills"),
+    "pdf-tools",
+    fm("pdf-tools", "Work with PDFs."),
+    "# PDF tools\n\nRun the script.\n",
+    {
+      "references/api.md": `${lines}\n`,
+      "assets/logo.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]),
+    },
+  );
+});
+afterEach(async () => {
+  await tmp.cleanup();
+});
+
+async function show(args: string[]) {
+  const io = captureIo({ cwd: tmp.dir });
+  const code = await main(["show", ...args], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe("skillrt show", () => {
+  it("prints the body of a skill", async () => {
+    const { code, out } = await show(["pdf-tools"]);
+    expect(code).toBe(0);
+    expect(out).toBe("# PDF tools\n\nRun the script.\n");
+  });
+
+  it("prints the body as JSON with its location", async () => {
+    const { code, out } = await show(["pdf-tools", "--json"]);
+    expect(code).toBe(0);
+    const parsed = JSON.parse(out) as Record<string, unknown>;
+    expect(Object.keys(parsed)).toEqual(["name", "location", "dir", "bodyLine", "body"]);
+    expect(parsed["location"]).toBe(path.join(tmp.dir, "skills", "pdf-tools", "SKILL.md"));
+    expect(parsed["bodyLine"]).toBe(6);
+  });
+
+  it("prints one file, or a line range of it", async () => {
+    const whole = await show(["pdf-tools", "references/api.md"]);
+    expect(whole.out.split("\n")).toHaveLength(31);
+    const part = await show(["pdf-tools", "references/api.md", "--lines", "10-12"]);
+    expect(part.code).toBe(0);
+    expect(part.out).toBe("line 10\nline 11\nline 12\n");
+  });
+
+  it("describes a binary file instead of printing it", async () => {
+    const { code, out } = await show(["pdf-tools", "assets/logo.png"]);
+    expect(code).toBe(0);
+    expect(out).toBe("assets/logo.png: binary file, 12 bytes, image/png\n");
+  });
+
+  it("suggests the closest names for an unknown skill (exit 1)", async () => {
+    const { code, out, err } = await show(["pdf-tool"]);
+    expect(code).toBe(1);
+    expect(out).toBe("");
+    expect(err).toBe("skillrt show: no skill named 'pdf-tool'. Did you mean: pdf-tools?\n");
+  });
+
+  it("lists the files when a file is missing, and refuses paths outside the skill (exit 1)", async () => {
+    const missing = await show(["pdf-tools", "references/nope.md"]);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain("references/api.md");
+    const outside = await show(["pdf-tools", "../../etc/passwd"]);
+    expect(outside.code).toBe(1);
+    expect(outside.out).toBe("");
+  });
+
+  it("rejects a malformed --lines (exit 2)", async () => {
+    const { code, err } = await show(["pdf-tools", "references/api.md", "--lines", "9-3"]);
+    expect(code).toBe(2);
+    expect(err).toContain("--lines expects");
+  });
+});

@@ -1,0 +1,128 @@
+import path from "node:path";
+import { createCatalog } from "../../catalog/create-catalog.js";
+import type { Catalog, LineRange, ReadFileResult } from "../../catalog/types.js";
+import { cliCatalogOptions, rootOption } from "../cli-roots.js";
+import type { CliIo } from "../command.js";
+import { defineCommand, usageError } from "../define-command.js";
+import { parseLineRange } from "../parse-line-range.js";
+import { writeJson, writeOutput } from "../write-output.js";
+
+/** `skillrt show`: print a skill's body or one of its files. */
+export const showCommand = defineCommand({
+  name: "show",
+  summary: "Print a skill's instructions or one of its files",
+  usage: `Usage: skillrt show NAME [FILE] [--lines A-B] [--root DIR]... [--json]
+
+Print the body of skill NAME (its SKILL.md without the frontmatter), or FILE of the
+skill (a path relative to the skill's folder, e.g. references/api.md). Binary files
+are described (size, type) instead of printed.
+
+Options:
+  --lines A-B  Only lines A to B (1-based, inclusive; 'A-' or '-B' leave an end open) of
+               FILE, or of SKILL.md when no FILE is given.
+  --root DIR   Look in DIR instead of the default roots (repeatable).
+  --json       Print the result as JSON (see docs/cli.md).
+  -h, --help   Show this help.
+
+Exit codes: 0 printed, 1 unknown skill or file, 2 usage error.
+`,
+  options: { ...rootOption, json: { type: "boolean" }, lines: { type: "string" } },
+  minPositionals: 1,
+  maxPositionals: 2,
+  async run({ values, positionals }, io) {
+    let range: LineRange | undefined;
+    if (values.lines !== undefined) {
+      range = parseLineRange(values.lines);
+      if (range === undefined)
+        return usageError(io, "show", `--lines expects A-B, A- or -B (got '${values.lines}')`);
+    }
+    const [name = "", file] = positionals;
+    const catalog = await createCatalog(cliCatalogOptions(values.root, io));
+    const record = catalog.get(name);
+    if (record === undefined) return unknownSkill(name, catalog.closest(name), io);
+    if (file === undefined && range === undefined) {
+      const loaded = await catalog.load(name);
+      if (values.json === true) {
+        await writeJson(io.stdout, {
+          name: record.name,
+          location: record.location,
+          dir: record.dir,
+          bodyLine: loaded.bodyLine,
+          body: loaded.body,
+        });
+      } else {
+        await writeOutput(io.stdout, withNewline(loaded.body));
+      }
+      return 0;
+    }
+    const result = await catalog.readFile(name, file ?? path.basename(record.location), range);
+    return printFile(result, catalog, name, values.json === true, io);
+  },
+});
+
+async function printFile(
+  result: ReadFileResult,
+  catalog: Catalog,
+  name: string,
+  json: boolean,
+  io: CliIo,
+): Promise<number> {
+  switch (result.kind) {
+    case "text":
+      if (json) {
+        await writeJson(io.stdout, {
+          kind: result.kind,
+          path: result.path,
+          mimeType: result.mimeType,
+          size: result.size,
+          totalLines: result.totalLines,
+          startLine: result.startLine,
+          endLine: result.endLine,
+          content: result.content,
+        });
+      } else {
+        await writeOutput(io.stdout, withNewline(result.content));
+      }
+      return 0;
+    case "binary":
+      if (json) {
+        await writeJson(io.stdout, {
+          kind: result.kind,
+          path: result.path,
+          mimeType: result.mimeType,
+          size: result.size,
+        });
+      } else {
+        await writeOutput(
+          io.stdout,
+          `${result.path}: binary file, ${result.size} bytes, ${result.mimeType}\n`,
+        );
+      }
+      return 0;
+    case "not-found": {
+      const files = result.available.length > 0 ? ` Files: ${result.available.slice(0, 30).join(", ")}` : "";
+      io.stderr.write(`skillrt show: no file '${result.path}' in skill '${name}'.${files}\n`);
+      return 1;
+    }
+    case "refused":
+      io.stderr.write(`skillrt show: cannot read '${result.path}' of skill '${name}': ${result.reason}\n`);
+      return 1;
+    case "unknown-skill":
+      return unknownSkill(
+        result.name,
+        result.closest.length > 0 ? result.closest : catalog.closest(result.name),
+        io,
+      );
+  }
+}
+
+function unknownSkill(name: string, closest: readonly string[], io: CliIo): number {
+  const hint =
+    closest.length > 0 ? ` Did you mean: ${closest.join(", ")}?` : " Run 'skillrt list' to see the skills.";
+  io.stderr.write(`skillrt show: no skill named '${name}'.${hint}\n`);
+  return 1;
+}
+
+function withNewline(text: string): string {
+  return text === "" || text.endsWith("\n") ? text : `${text}\n`;
+}

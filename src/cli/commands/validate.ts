@@ -1,0 +1,86 @@
+import { validateSkillDir } from "../../catalog/validate-skill-dir.js";
+import { cliRoots, rootOption } from "../cli-roots.js";
+import { collectValidation, type ValidationReport } from "../collect-validation.js";
+import type { CliIo } from "../command.js";
+import { createProgress, type Progress } from "../create-progress.js";
+import { createStyle } from "../create-style.js";
+import { defineCommand } from "../define-command.js";
+import { countSeverities, formatDiagnostic, plural } from "../format-diagnostic.js";
+import { writeJson, writeOutput } from "../write-output.js";
+
+/** Runs with fewer skills finish too fast to need a progress indicator. */
+const PROGRESS_MIN_SKILLS = 50;
+
+/** `skillrt validate`: lint skill directories. */
+export const validateCommand = defineCommand({
+  name: "validate",
+  summary: "Check skills against the Agent Skills spec",
+  usage: `Usage: skillrt validate [PATH...] [--strict] [--root DIR]... [--json]
+
+Check skills and report problems like a linter: path:line  severity  message  code.
+
+Each PATH is a skill directory, a SKILL.md file, or a directory searched for skills.
+Without PATH, the configured roots are checked (--root DIR, or the default roots).
+
+Options:
+  --strict     Reproduce the agentskills reference validator (skills-ref): strict YAML,
+               unknown fields and name/directory mismatches are errors.
+               Default: lenient, as the runtime loads skills (repairs are warnings).
+  --root DIR   Check DIR instead of the default roots (repeatable).
+  --json       Print {"skills": [...], "diagnostics": [...]} (see docs/cli.md).
+  -h, --help   Show this help.
+
+Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
+`,
+  options: { ...rootOption, strict: { type: "boolean" }, json: { type: "boolean" } },
+  async run({ values, positionals }, io) {
+    let progress: Progress | undefined;
+    const report = await collectValidation(
+      positionals.length > 0
+        ? { kind: "paths", paths: positionals, cwd: io.cwd }
+        : { kind: "roots", roots: cliRoots(values.root, io) },
+      {
+        mode: values.strict === true ? "strict" : "lenient",
+        validate: validateSkillDir,
+        onProgress(done, total) {
+          if (total < PROGRESS_MIN_SKILLS) return;
+          progress ??= createProgress(io.stderr, { label: "validating", total });
+          progress.update(done);
+        },
+      },
+    );
+    progress?.clear();
+    const errors = countErrors(report);
+    if (values.json === true) {
+      await writeJson(io.stdout, report);
+    } else {
+      await writeOutput(io.stdout, renderReport(report, io));
+    }
+    return errors > 0 ? 1 : 0;
+  },
+});
+
+function countErrors(report: ValidationReport): number {
+  return countSeverities([...report.diagnostics, ...report.skills.flatMap((s) => s.diagnostics)]).errors;
+}
+
+function renderReport(report: ValidationReport, io: CliIo): string {
+  const style = createStyle(io.stdout, io.env);
+  const all = [...report.diagnostics, ...report.skills.flatMap((s) => s.diagnostics)];
+  const lines = all.map((d) => formatDiagnostic(d, io.cwd, style));
+  const { errors, warnings } = countSeverities(all);
+  const skills = report.skills.length;
+  if (lines.length > 0) lines.push("");
+  if (errors > 0) {
+    const counts = [plural(errors, "error"), ...(warnings > 0 ? [plural(warnings, "warning")] : [])].join(
+      ", ",
+    );
+    lines.push(style.red(`✖ ${counts} in ${plural(skills, "skill")}`));
+  } else if (skills === 0) {
+    lines.push("No skills found. Give a PATH or use --root DIR.");
+  } else {
+    const suffix = warnings > 0 ? ` (${plural(warnings, "warning")})` : "";
+    lines.push(style.green(`✔ ${plural(skills, "skill")} valid${suffix}`));
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,60 @@
+/** Options shared by `skillrt ask` and `skillrt chat`, and their help text. */
+import type { CommandValues } from "../define-command.js";
+
+/** The `parseArgs` option table of `ask` and `chat`. */
+export const agentOptions = {
+  root: { type: "string", multiple: true },
+  session: { type: "string" },
+  json: { type: "boolean" },
+  placement: { type: "string" },
+  profile: { type: "string" },
+  "catalog-budget": { type: "string" },
+  "context-window": { type: "string" },
+  model: { type: "string" },
+  provider: { type: "string" },
+  "base-url": { type: "string" },
+  executor: { type: "string" },
+  "max-steps": { type: "string" },
+} as const;
+
+/** Parsed values of {@link agentOptions}. */
+export type AgentOptionValues = CommandValues<typeof agentOptions>;
+
+/** Help text of the shared options (ends with a newline). */
+export const AGENT_OPTIONS_HELP = `Options:
+  --root DIR             skill folder to scan (repeatable; default: project, user and SKILLS_DIR roots)
+  --session ID           save the conversation under ID; an existing ID is resumed (history and loaded skills)
+  --json                 print events as JSON lines instead of text
+  --placement MODE       where loaded skills go: history (default) or system
+  --profile NAME         tool names: skillrt (default), claude, trpc, agentscope, omni, aworld
+  --catalog-budget N     tokens for the skill catalog (default 1% of the context window)
+  --context-window N     model context window in tokens (default 128000)
+  --model ID             model id (env AGENT_MODEL)
+  --provider NAME        openai-compatible, anthropic or openai (env SKILLRT_PROVIDER)
+  --base-url URL         provider endpoint (env OPENAI_BASE_URL / ANTHROPIC_BASE_URL)
+  --executor KIND        where skill_run runs commands: auto (default), sandbox, local, container
+  --max-steps N          most model calls per turn (default 20)
+  -h, --help             show this help
+
+Environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, SKILLS_AUTO_SELECT=llm|lexical, SKILLS_MAX_ACTIVE (default 3),
+SKILLRT_MAX_ATTEMPTS (default 4). Config file: skillrt.config.json ("model" section), then ~/.skillrt/config.json.
+Conversations are saved in .skillrt/sessions.db under the current directory.
+`;
+
+/** Paragraph printed when nothing is configured and the default local Ollama is not reachable. */
+export const CONFIGURE_MODEL_HELP =
+  "No model is configured and no local Ollama answered at http://localhost:11434/v1. Configure a model with " +
+  "environment variables: for any OpenAI-compatible server (OpenAI, GLM, Kimi, vLLM, LM Studio) set " +
+  "OPENAI_BASE_URL, OPENAI_API_KEY and AGENT_MODEL (e.g. OPENAI_BASE_URL=https://api.openai.com/v1 " +
+  "AGENT_MODEL=gpt-4o-mini); for Anthropic set ANTHROPIC_API_KEY and AGENT_MODEL (e.g. claude-sonnet-4-5); " +
+  'or start Ollama (`ollama serve`, `ollama pull llama3.2`). The same settings can go in the "model" section of ' +
+  "skillrt.config.json, or be given with --provider, --base-url and --model.\n";
+
+/** Parses a positive integer flag; undefined when absent; a message when invalid. */
+export function intFlag(value: string | undefined, name: string): number | undefined | { error: string } {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0)
+    return { error: `--${name} expects a positive integer, got '${value}'` };
+  return n;
+}

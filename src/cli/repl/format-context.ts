@@ -1,0 +1,83 @@
+/** Text of the `/context` and `/skills` REPL commands. */
+import type { ContextLedger, SkillListing } from "../../engine/engine-skill-context.js";
+
+/** Totals of a ledger grouped as `/context` shows them; `free` makes them add up to the window. */
+export interface ContextFigures {
+  catalog: number;
+  bodies: number;
+  docs: number;
+  history: number;
+  free: number;
+  contextWindow: number;
+}
+
+/** Groups ledger entries: catalog (catalog + frame), bodies (skill), docs (doc + read), history (the rest). */
+export function contextFigures(ledger: ContextLedger): ContextFigures {
+  let catalog = 0;
+  let bodies = 0;
+  let docs = 0;
+  let history = 0;
+  for (const entry of ledger.entries) {
+    if (entry.kind === "catalog" || entry.kind === "frame") catalog += entry.tokens;
+    else if (entry.kind === "skill") bodies += entry.tokens;
+    else if (entry.kind === "doc" || entry.kind === "read") docs += entry.tokens;
+    else history += entry.tokens;
+  }
+  const used = catalog + bodies + docs + history;
+  return {
+    catalog,
+    bodies,
+    docs,
+    history,
+    free: ledger.contextWindow - used,
+    contextWindow: ledger.contextWindow,
+  };
+}
+
+const num = (n: number): string => n.toLocaleString("en-US");
+
+/** The `/context` table: one row per group, a share of the window each, and the loaded items. */
+export function formatContext(ledger: ContextLedger): string {
+  const f = contextFigures(ledger);
+  const rows: Array<[string, number]> = [
+    ["catalog", f.catalog],
+    ["bodies", f.bodies],
+    ["docs", f.docs],
+    ["history", f.history],
+    ["free", f.free],
+  ];
+  const width = Math.max(...rows.map(([, n]) => num(n).length), num(f.contextWindow).length);
+  const pct = (n: number): string => `${((100 * n) / f.contextWindow).toFixed(1)}%`.padStart(6);
+  const lines = [`Context window ${num(f.contextWindow)} tokens (${ledger.counter})`];
+  for (const [label, n] of rows) lines.push(`  ${label.padEnd(8)} ${num(n).padStart(width)} ${pct(n)}`);
+  lines.push(
+    `  ${"used".padEnd(8)} ${num(f.contextWindow - f.free).padStart(width)} ${pct(f.contextWindow - f.free)}`,
+  );
+  lines.push(`  ${"window".padEnd(8)} ${num(f.contextWindow).padStart(width)}`);
+  if (f.free < 0) lines.push(`  over the window by ${num(-f.free)} tokens`);
+  const items = ledger.entries.filter((e) => e.kind === "skill" || e.kind === "doc" || e.kind === "read");
+  if (items.length > 0) {
+    lines.push("In context:");
+    for (const e of items) lines.push(`  ${e.key} ${num(e.tokens)}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** The `/skills` list: `[✓]` loaded / `[○]` not, name, token cost, description (one line). */
+export function formatSkills(skills: SkillListing[], width = 100): string {
+  if (skills.length === 0)
+    return "No skills found. Add folders with a SKILL.md under .agents/skills or pass --root DIR.\n";
+  const nameWidth = Math.max(...skills.map((s) => s.name.length));
+  const costWidth = Math.max(...skills.map((s) => num(s.tokens).length));
+  const lines = skills.map((s) => {
+    const head = `${s.loaded ? "[✓]" : "[○]"} ${s.name.padEnd(nameWidth)} ${num(s.tokens).padStart(costWidth)} tok  `;
+    const room = Math.max(10, width - head.length);
+    const desc = s.description.replace(/\s+/g, " ").trim();
+    return head + (desc.length > room ? `${desc.slice(0, room - 1)}…` : desc);
+  });
+  const loaded = skills.filter((s) => s.loaded).length;
+  lines.push(
+    `${loaded} loaded of ${skills.length}. Load one with /skill NAME [args], or mention $name in a message.`,
+  );
+  return `${lines.join("\n")}\n`;
+}

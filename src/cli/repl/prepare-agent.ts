@@ -1,0 +1,76 @@
+/** Validates the shared `ask`/`chat` flags and opens the conversation, writing errors for people. */
+import type { ExecutorChoice } from "../../exec/create-executor.js";
+import type { ProfileName } from "../../tools/profile-types.js";
+import type { Placement } from "../../context/session-types.js";
+import { SkillrtError } from "../../errors/skillrt-error.js";
+import type { CliIo } from "../command.js";
+import { createStyle } from "../create-style.js";
+import { usageError } from "../define-command.js";
+import type { AgentHandle } from "./agent-handle.js";
+import { type AgentOptionValues, intFlag } from "./agent-options.js";
+import { openAgent } from "./open-agent.js";
+
+const PROFILES: readonly ProfileName[] = ["skillrt", "claude", "trpc", "agentscope", "omni", "aworld"];
+const EXECUTORS: readonly ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
+
+function isOneOf<T extends string>(list: readonly T[], value: string): value is T {
+  return (list as readonly string[]).includes(value);
+}
+
+/**
+ * Checks the flags (exit 2 with a usage error when wrong), then opens the agent (exit 1 with the
+ * message for a broken configuration or store). Returns the agent or an exit code.
+ */
+export async function prepareAgent(
+  command: string,
+  values: AgentOptionValues,
+  io: CliIo,
+): Promise<AgentHandle | number> {
+  const placement = values.placement ?? "history";
+  if (placement !== "history" && placement !== "system") {
+    return usageError(io, command, `--placement must be history or system, got '${placement}'`);
+  }
+  const profile = values.profile ?? "skillrt";
+  if (!isOneOf(PROFILES, profile))
+    return usageError(io, command, `--profile must be one of ${PROFILES.join(", ")}`);
+  const executor = values.executor ?? "auto";
+  if (!isOneOf(EXECUTORS, executor))
+    return usageError(io, command, `--executor must be one of ${EXECUTORS.join(", ")}`);
+  const ints: Record<string, number | undefined> = {};
+  for (const name of ["catalog-budget", "context-window", "max-steps"] as const) {
+    const parsed = intFlag(values[name], name);
+    if (typeof parsed === "object") return usageError(io, command, parsed.error);
+    ints[name] = parsed;
+  }
+  const style = createStyle(io.stderr, io.env);
+  try {
+    return await openAgent({
+      io,
+      roots: values.root,
+      sessionId: values.session,
+      placement: placement as Placement,
+      profile,
+      executor,
+      catalogBudget: ints["catalog-budget"],
+      maxSteps: ints["max-steps"],
+      flags: {
+        provider: values.provider,
+        model: values.model,
+        baseURL: values["base-url"],
+        contextWindow: ints["context-window"],
+      },
+      onRetry: (notice) => {
+        const why = notice.status === undefined ? "a network error" : `HTTP ${notice.status}`;
+        io.stderr.write(
+          `${style.dim(`provider answered ${why}; retrying in ${(notice.delayMs / 1000).toFixed(1)} s (attempt ${notice.attempt + 1})`)}\n`,
+        );
+      },
+    });
+  } catch (error) {
+    if (SkillrtError.isInstance(error)) {
+      io.stderr.write(`skillrt ${command}: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

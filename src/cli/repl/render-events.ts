@@ -1,0 +1,124 @@
+/** Renders engine events for people (streamed text, compact tool lines) or as JSON lines. */
+import type { EngineEvent } from "../../engine/engine-event.js";
+import type { Style } from "../create-style.js";
+import type { Spinner } from "./create-spinner.js";
+
+/** Consumes the events of one run. */
+export interface EventRenderer {
+  handle(event: EngineEvent): void;
+  /** Ends the run's output (final newline, spinner off). */
+  finish(): void;
+}
+
+/** Human-readable size: `512 B`, `1.2 KB`, `3.4 MB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** The most telling argument of a tool call, for a one-line display (first string field, shortened). */
+export function summarizeInput(input: unknown): string {
+  if (typeof input === "string") return input.slice(0, 60);
+  if (typeof input !== "object" || input === null) return "";
+  const values = Object.values(input).filter((v): v is string => typeof v === "string");
+  const shown = values.slice(0, 2).join(" ");
+  return shown.length > 60 ? `${shown.slice(0, 59)}…` : shown;
+}
+
+function firstLine(value: unknown): string {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  const line = (text ?? "").split("\n").find((l) => l.trim() !== "") ?? "";
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}
+
+/** Options of {@link createHumanRenderer}. */
+export interface HumanRendererOptions {
+  /** Where the answer text goes. */
+  text: NodeJS.WritableStream;
+  /** Where tool and skill lines go (stderr for `ask`, so stdout carries only the answer). */
+  info: NodeJS.WritableStream;
+  style: Style;
+  spinner: Spinner;
+}
+
+/**
+ * Streams `text-delta`s, and prints one compact line per tool call (`→ skill_load pdf-tools`) and per
+ * result (`✓ skill_load 1.2 KB` / `✗ skill_read: message`), plus skill loads by the user or the
+ * selection pre-pass and evictions. The spinner runs while a step waits for its first output.
+ */
+export function createHumanRenderer(options: HumanRendererOptions): EventRenderer {
+  const { style, spinner } = options;
+  let atLineStart = true;
+  let wroteText = false;
+  const sameStream = options.text === options.info;
+  const line = (text: string): void => {
+    spinner.stop();
+    if (sameStream && !atLineStart) options.text.write("\n");
+    atLineStart = true;
+    options.info.write(`${text}\n`);
+  };
+  return {
+    handle(event) {
+      switch (event.type) {
+        case "step-start":
+          spinner.start();
+          break;
+        case "text-delta":
+          if (event.text === "") break;
+          spinner.stop();
+          options.text.write(event.text);
+          atLineStart = event.text.endsWith("\n");
+          wroteText = true;
+          break;
+        case "tool-call":
+          line(style.cyan(`→ ${event.toolName} ${summarizeInput(event.input)}`.trimEnd()));
+          spinner.start();
+          break;
+        case "tool-result":
+          if (event.isError) line(style.red(`✗ ${event.toolName}: ${firstLine(event.output)}`));
+          else line(style.dim(`✓ ${event.toolName} ${formatBytes(event.bytes)}`));
+          break;
+        case "skill-load":
+          if (event.by !== "model")
+            line(style.green(`+ loaded ${event.name} (${event.tokens} tokens, by ${event.by})`));
+          break;
+        case "skill-unload":
+          if (event.by !== "model") line(style.dim(`- unloaded ${event.name}`));
+          break;
+        case "budget-evict":
+          line(style.yellow(`! evicted ${event.name}: ${event.reason}`));
+          break;
+        case "history-compact":
+          line(
+            style.dim(
+              `… compacted ${event.removedMessages} messages (${event.tokensBefore} → ${event.tokensAfter} tokens)`,
+            ),
+          );
+          break;
+        case "step-end":
+          spinner.stop();
+          break;
+        case "error":
+          spinner.stop();
+          break;
+      }
+    },
+    finish() {
+      spinner.stop();
+      if (wroteText && !atLineStart) options.text.write("\n");
+      atLineStart = true;
+      wroteText = false;
+    },
+  };
+}
+
+/** Writes every event as one JSON line (`--json`). */
+export function createJsonRenderer(stream: NodeJS.WritableStream): EventRenderer {
+  return {
+    handle(event) {
+      stream.write(`${JSON.stringify(event)}\n`);
+    },
+    finish() {},
+  };
+}

@@ -1,0 +1,117 @@
+/** The `skillrt chat` read-eval-print loop on `node:readline`, driven by injectable streams. */
+import { createInterface } from "node:readline";
+import { ProviderError } from "../../engine/provider-error.js";
+import type { CliIo } from "../command.js";
+import { createStyle } from "../create-style.js";
+import { terminalWidth } from "../terminal-width.js";
+import type { AgentHandle } from "./agent-handle.js";
+import { createSpinner } from "./create-spinner.js";
+import { createHumanRenderer, createJsonRenderer } from "./render-events.js";
+import { runSlashCommand } from "./slash-commands.js";
+
+/** Options of {@link runRepl}. */
+export interface ReplOptions {
+  io: CliIo;
+  agent: AgentHandle;
+  /** Events as JSON lines instead of rendered text. */
+  json?: boolean;
+  /** Window for a second Ctrl-C at the prompt to exit, in ms. Default 2,000. */
+  exitWindowMs?: number;
+}
+
+/**
+ * Reads lines until `/exit`, end of input or a double Ctrl-C at the prompt. A line starting with `/`
+ * is a command; anything else is a turn for the model. Ctrl-C during a turn cancels that turn only.
+ * Returns the exit code (0; 1 when the last turn ended with a provider failure and input ended).
+ */
+export async function runRepl(options: ReplOptions): Promise<number> {
+  const { io, agent } = options;
+  const out = io.stdout;
+  const tty = io.stdout.isTTY === true && io.stdin.isTTY === true;
+  const style = createStyle(io.stdout, io.env);
+  const width = terminalWidth(io.stdout, io.env) ?? 100;
+  const spinner = createSpinner(io.stdout);
+  const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: tty, historySize: 200 });
+  rl.setPrompt(style.bold("› "));
+  // Input may end (EOF) while buffered lines are still being processed; never prompt a closed interface.
+  let closed = false;
+  rl.on("close", () => {
+    closed = true;
+  });
+  const prompt = (): void => {
+    if (!closed) rl.prompt();
+  };
+
+  let running: AbortController | undefined;
+  let lastInterrupt = 0;
+  let exitCode = 0;
+  const exitWindow = options.exitWindowMs ?? 2000;
+
+  const onInterrupt = (): void => {
+    if (running !== undefined) {
+      running.abort();
+      return;
+    }
+    const now = Date.now();
+    if (now - lastInterrupt < exitWindow) {
+      rl.close();
+      return;
+    }
+    lastInterrupt = now;
+    out.write(`\n${style.dim("(press Ctrl-C again to exit)")}\n`);
+    prompt();
+  };
+  rl.on("SIGINT", onInterrupt);
+  // Without a terminal, readline never sees ^C: listen on the process when we own its stdin.
+  const ownsProcess = io.stdin === process.stdin;
+  if (ownsProcess) process.on("SIGINT", onInterrupt);
+
+  out.write(
+    `skillrt chat — ${agent.config.modelId} (${agent.config.provider}), session ${agent.sessionId()}. /help for commands.\n`,
+  );
+  prompt();
+  try {
+    for await (const raw of rl) {
+      const line = raw.trim();
+      if (line === "") {
+        prompt();
+        continue;
+      }
+      if (line.startsWith("/")) {
+        const outcome = await runSlashCommand(line, agent, out, style, width);
+        if (outcome === "exit") break;
+        prompt();
+        continue;
+      }
+      running = new AbortController();
+      const renderer =
+        options.json === true
+          ? createJsonRenderer(out)
+          : createHumanRenderer({ text: out, info: out, style, spinner });
+      try {
+        const result = await agent.runTurn(line, {
+          abortSignal: running.signal,
+          onEvent: (e) => renderer.handle(e),
+        });
+        renderer.finish();
+        if (result.aborted) out.write(`${style.dim("(cancelled)")}\n`);
+        exitCode = 0;
+      } catch (error) {
+        renderer.finish();
+        const message =
+          ProviderError.isInstance(error) || error instanceof Error ? error.message : String(error);
+        out.write(`${style.red(message)}\n`);
+        exitCode = ProviderError.isInstance(error) ? 1 : exitCode;
+      } finally {
+        running = undefined;
+      }
+      prompt();
+    }
+  } finally {
+    if (ownsProcess) process.removeListener("SIGINT", onInterrupt);
+    spinner.stop();
+    rl.close();
+    await agent.save();
+  }
+  return exitCode;
+}

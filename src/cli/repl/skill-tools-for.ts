@@ -1,0 +1,50 @@
+/** Builds the skill tools of a session for the CLI: profile, workspace and executor for `skill_run`. */
+import type { SkillSession } from "../../context/skill-session.js";
+import type { SkillToolsView } from "../../engine/from-skill-session.js";
+import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
+import { loadSkillEnvConfig } from "../../exec/load-skill-env-config.js";
+import { createWorkspace } from "../../exec/workspace.js";
+import type { ProfileName } from "../../tools/profile-types.js";
+import { createSkillTools } from "../../tools/create-skill-tools.js";
+
+/** CLI choices for the skill tools. */
+export interface SkillToolChoices {
+  profile: ProfileName;
+  executor: ExecutorChoice;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** Receives warnings (sandbox fallback, env config). */
+  warn: (message: string) => void;
+}
+
+/** The skill tools plus the workspace to dispose of when the conversation ends. */
+export interface CliSkillTools extends SkillToolsView {
+  dispose(): Promise<void>;
+}
+
+/**
+ * The skill tools for `session` under the chosen profile, with `skill_run` (and script tools) running in
+ * a fresh per-session workspace on the chosen executor; `host://` inputs may come from the cwd.
+ */
+export async function skillToolsFor(session: SkillSession, choices: SkillToolChoices): Promise<CliSkillTools> {
+  const home = choices.env["HOME"];
+  const envConfig = await loadSkillEnvConfig({
+    cwd: choices.cwd,
+    env: choices.env,
+    ...(home === undefined || home === "" ? {} : { home }),
+  });
+  for (const warning of envConfig.warnings) choices.warn(warning);
+  const { executor } = createExecutor({ kind: choices.executor });
+  const workspace = await createWorkspace({ id: session.id });
+  const skillTools = createSkillTools(session, {
+    profile: choices.profile,
+    run: { workspace, executor, skillEnv: envConfig.skills, hostDirs: [choices.cwd] },
+  });
+  return {
+    tools: skillTools.tools,
+    activeToolNames: () => skillTools.activeToolNames(),
+    systemPrompt: () => skillTools.systemPrompt(),
+    prepare: () => skillTools.prepare(),
+    dispose: () => workspace.dispose(),
+  };
+}

@@ -1,0 +1,132 @@
+/** The chat REPL's `/commands`. Each writes its output and says whether the REPL should go on. */
+import type { Style } from "../create-style.js";
+import type { AgentHandle } from "./agent-handle.js";
+import { formatContext, formatSkills } from "./format-context.js";
+
+/** Text of `/help`. */
+export const REPL_HELP = `Commands:
+  /skills              list skills ([✓] loaded, [○] not) with their token cost
+  /skill NAME [args]   load a skill (arguments fill $ARGUMENTS, $0, $1, …); /NAME [args] works too
+  /unload NAME         unload a skill
+  /context             tokens in context: catalog, bodies, docs, history, free
+  /reload              re-scan the skill folders
+  /new                 start a new conversation
+  /sessions            list saved conversations
+  /help                this help
+  /exit                quit (Ctrl-D works too)
+Mention $name in a message to load that skill before the model answers.
+Ctrl-C cancels the current answer; at the prompt, press it twice to quit.
+`;
+
+/** Outcome of a slash command. */
+export type SlashOutcome = "continue" | "exit";
+
+/** Splits `/name rest` into the command name and the rest (trimmed). */
+export function parseSlash(line: string): { name: string; rest: string } {
+  const match = /^\/(\S+)\s*([\s\S]*)$/.exec(line.trim());
+  return { name: match?.[1] ?? "", rest: (match?.[2] ?? "").trim() };
+}
+
+async function loadSkill(
+  agent: AgentHandle,
+  out: NodeJS.WritableStream,
+  style: Style,
+  rest: string,
+): Promise<void> {
+  const [name = "", ...args] = rest.split(/\s+/);
+  if (name === "") {
+    out.write("Usage: /skill NAME [args]\n");
+    return;
+  }
+  const argText = rest.slice(name.length).trim();
+  const outcome = await agent
+    .context()
+    .loadSkill(name, { by: "user", ...(args.length > 0 ? { args: argText } : {}) });
+  if (!outcome.ok) {
+    out.write(`${style.red(outcome.message)}\n`);
+    return;
+  }
+  agent.append(outcome.messages);
+  await agent.save();
+  out.write(
+    `${style.green(`+ loaded ${outcome.name}`)} (${outcome.tokens.toLocaleString("en-US")} tokens)\n`,
+  );
+}
+
+/**
+ * Runs one `/command` line against the conversation. Unknown names that are skills load that skill
+ * (`/pdf-tools report.pdf`); other unknown names print a hint.
+ */
+export async function runSlashCommand(
+  line: string,
+  agent: AgentHandle,
+  out: NodeJS.WritableStream,
+  style: Style,
+  width = 100,
+): Promise<SlashOutcome> {
+  const { name, rest } = parseSlash(line);
+  const context = agent.context();
+  switch (name) {
+    case "exit":
+    case "quit":
+      return "exit";
+    case "help":
+    case "?":
+      out.write(REPL_HELP);
+      return "continue";
+    case "skills":
+      out.write(formatSkills(context.listSkills(), width));
+      return "continue";
+    case "skill":
+      await loadSkill(agent, out, style, rest);
+      return "continue";
+    case "unload": {
+      if (rest === "") {
+        out.write("Usage: /unload NAME\n");
+        return "continue";
+      }
+      const result = await context.unloadSkill(rest);
+      out.write(result.ok ? `${style.dim(`- unloaded ${rest}`)}\n` : `${style.red(result.message)}\n`);
+      if (result.ok) await agent.save();
+      return "continue";
+    }
+    case "context":
+      context.measureHistory?.(agent.history());
+      out.write(formatContext(context.ledger()));
+      return "continue";
+    case "reload": {
+      if (context.reload === undefined) {
+        out.write("This conversation's skills cannot be re-scanned.\n");
+        return "continue";
+      }
+      await context.reload();
+      out.write(`Re-scanned: ${context.listSkills().length} skills.\n`);
+      return "continue";
+    }
+    case "new":
+      await agent.save();
+      await agent.reset();
+      out.write(`New conversation ${agent.sessionId()}.\n`);
+      return "continue";
+    case "sessions": {
+      const sessions = await agent.listSessions();
+      if (sessions.length === 0) out.write("No saved conversations.\n");
+      for (const s of sessions) {
+        const mark = s.id === agent.sessionId() ? "*" : " ";
+        out.write(
+          `${mark} ${s.id}  ${s.updatedAt}${s.corrupt === undefined ? "" : `  (corrupt: ${s.corrupt})`}\n`,
+        );
+      }
+      out.write("Resume one with: skillrt chat --session ID\n");
+      return "continue";
+    }
+    default: {
+      if (context.listSkills().some((s) => s.name === name && s.userInvocable)) {
+        await loadSkill(agent, out, style, `${name} ${rest}`.trim());
+        return "continue";
+      }
+      out.write(`Unknown command /${name}. Type /help for the list.\n`);
+      return "continue";
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { createProgress } from "./create-progress.js";
+import { createStyle } from "./create-style.js";
+import { displayPath, formatDiagnostic } from "./format-diagnostic.js";
+import { terminalWidth, truncateText } from "./terminal-width.js";
+import { writeJson } from "./write-output.js";
+
+function sink(highWaterMark: number) {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    highWaterMark,
+    write(chunk: Buffer, _encoding, callback) {
+      chunks.push(chunk.toString("utf8"));
+      setTimeout(callback, 1);
+    },
+  });
+  return Object.assign(stream, { text: () => chunks.join(""), writes: () => chunks.length });
+}
+
+describe("terminal output helpers", () => {
+  it("colours only on a TTY without NO_COLOR", () => {
+    expect(createStyle({ isTTY: true }, {}).red("x")).toBe("\u001b[31mx\u001b[39m");
+    expect(createStyle({ isTTY: true }, { NO_COLOR: "1" }).red("x")).toBe("x");
+    expect(createStyle({}, {}).red("x")).toBe("x");
+  });
+
+  it("writes large JSON in one write with 2-space indentation and a trailing newline, waiting for drain", async () => {
+    const stream = sink(16);
+    const value = { skills: Array.from({ length: 2000 }, (_, i) => ({ name: `s${i}` })) };
+    await writeJson(stream, value);
+    expect(stream.writes()).toBe(1);
+    expect(stream.text()).toBe(`${JSON.stringify(value, null, 2)}\n`);
+  });
+
+  it("draws progress on a TTY only, and clears it", async () => {
+    const tty = Object.assign(sink(1024), { isTTY: true });
+    const progress = createProgress(tty, { label: "validating", total: 3, now: () => 0 });
+    progress.update(1);
+    progress.update(2); // throttled: same instant
+    progress.update(3); // last one always drawn
+    progress.clear();
+    await new Promise<void>((resolve) => tty.end(resolve));
+    expect(tty.text()).toBe("\r\u001b[Kvalidating 1/3\r\u001b[Kvalidating 3/3\r\u001b[K");
+    const piped = sink(1024);
+    const silent = createProgress(piped, { label: "validating", total: 3 });
+    silent.update(3);
+    silent.clear();
+    expect(piped.text()).toBe("");
+  });
+
+  it("truncates to the terminal width with an ellipsis, counting code points", () => {
+    expect(truncateText("héllo   wörld\nagain", 9)).toBe("héllo wö…");
+    expect(truncateText("short", 9)).toBe("short");
+    expect(truncateText("a\nb", undefined)).toBe("a b");
+    expect(terminalWidth({ isTTY: true, columns: 100 }, {})).toBe(100);
+    expect(terminalWidth({}, { COLUMNS: "60" })).toBe(60);
+    expect(terminalWidth({}, {})).toBeUndefined();
+  });
+
+  it("formats diagnostics linter-style with paths relative to the cwd", () => {
+    const style = createStyle({}, {});
+    expect(
+      formatDiagnostic(
+        {
+          code: "name-missing",
+          severity: "error",
+          message: "Missing name",
+          path: "/w/skills/x/SKILL.md",
+          line: 2,
+        },
+        "/w",
+        style,
+      ),
+    ).toBe("skills/x/SKILL.md:2  error  Missing name  name-missing");
+    expect(
+      formatDiagnostic(
+        { code: "bom-stripped", severity: "warning", message: "BOM", path: "/elsewhere/SKILL.md" },
+        "/w",
+        style,
+      ),
+    ).toBe("/elsewhere/SKILL.md  warning  BOM  bom-stripped");
+    expect(displayPath("/w", "/w")).toBe(".");
+  });
+});
