@@ -1,0 +1,232 @@
+/**
+ * Collects a run's output files from the workspace by glob (`**` supported; `$OUTPUT_DIR/…` means
+ * `out/…`), with limits on count, per-file and total bytes, MIME sniffing, optional inlining of text
+ * (redacted) and optional saving as versioned artifacts. Symlinks that leave the workspace are dropped.
+ */
+import { lstat, open, readdir, realpath } from "node:fs/promises";
+import path from "node:path";
+import picomatch from "picomatch";
+import { z } from "zod";
+import type { ArtifactRef, ArtifactStore } from "./artifact-store.js";
+import { isInside, normalizeWorkspacePath } from "./confine.js";
+import { NO_REDACTION, type Redactor } from "./redact.js";
+import { sniffMime } from "./sniff-mime.js";
+
+const positive = z.number().int().positive();
+
+/** The `outputs` field of a skill run (snake_case; camelCase aliases are accepted). */
+export const OutputSpec = z.preprocess(
+  (value) => {
+    if (typeof value !== "object" || value === null) return value;
+    const v: Record<string, unknown> = { ...value };
+    const aliases: Record<string, string> = {
+      maxFiles: "max_files",
+      maxFileBytes: "max_file_bytes",
+      maxTotalBytes: "max_total_bytes",
+      nameTemplate: "name_template",
+    };
+    for (const [camel, snake] of Object.entries(aliases)) {
+      if (v[snake] === undefined && v[camel] !== undefined) v[snake] = v[camel];
+      delete v[camel];
+    }
+    return v;
+  },
+  z.object({
+    globs: z
+      .array(z.string().min(1))
+      .min(1)
+      .describe("Workspace-relative globs, e.g. out/** or $OUTPUT_DIR/*.png"),
+    inline: z.boolean().optional().describe("Return text file contents in the result. Default false."),
+    save: z.boolean().optional().describe("Save each file as a versioned artifact. Default false."),
+    max_files: positive.optional().describe("Default 100."),
+    max_file_bytes: positive.optional().describe("Default 4 MiB."),
+    max_total_bytes: positive.optional().describe("Default 64 MiB."),
+    name_template: z.string().optional().describe("Prefix of saved artifact names. Default ''."),
+  }),
+);
+export type OutputSpec = z.infer<typeof OutputSpec>;
+
+/** Output defaults. */
+export const OUTPUT_DEFAULTS = {
+  maxFiles: 100,
+  maxFileBytes: 4 * 1024 * 1024,
+  maxTotalBytes: 64 * 1024 * 1024,
+};
+
+/** Directory entries visited per collection before giving up (keeps a huge tree cheap). */
+const MAX_VISITED = 20_000;
+
+/** One collected file. */
+export interface OutputFile {
+  /** Workspace-relative path. */
+  name: string;
+  size: number;
+  mimeType: string;
+  /** `workspace://<name>`. */
+  ref: string;
+  /** True when only the first `max_file_bytes` were read. */
+  truncated: boolean;
+  /** Redacted text, only when `inline` was asked and the file is text. */
+  content?: string;
+  artifact?: ArtifactRef;
+}
+
+/** What a collection returned. */
+export interface CollectedOutputs {
+  files: OutputFile[];
+  /** `max_files`, `max_file_bytes`, `max_total_bytes` when hit. */
+  limitsHit: string[];
+  warnings: string[];
+}
+
+/** Options of `collectOutputs`. */
+export interface CollectOptions {
+  /** Real path of the workspace root. */
+  root: string;
+  /** Workspace-relative directory of the current run (for `$RUN_DIR`). */
+  runRel?: string;
+  artifactStore?: ArtifactStore;
+  redactor?: Redactor;
+}
+
+async function walk(root: string, baseRel: string, budget: { left: number }, out: string[]): Promise<void> {
+  const dir = path.join(root, baseRel);
+  let entries: import("node:fs").Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (--budget.left < 0) return;
+    const rel = baseRel === "" ? entry.name : `${baseRel}/${entry.name}`;
+    if (entry.isDirectory()) await walk(root, rel, budget, out);
+    else if (entry.isFile() || entry.isSymbolicLink()) out.push(rel);
+  }
+}
+
+async function readHead(file: string, max: number): Promise<Buffer> {
+  const handle = await open(file, "r");
+  try {
+    const buffer = Buffer.alloc(max);
+    let filled = 0;
+    while (filled < max) {
+      const { bytesRead } = await handle.read(buffer, filled, max - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return buffer.subarray(0, filled);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Normalises one glob to workspace-relative form, or returns an error message. */
+function normalizeGlob(glob: string, root: string, runRel: string): string | { error: string } {
+  let g = normalizeWorkspacePath(glob, runRel);
+  if (path.isAbsolute(g)) {
+    if (!isInside(root, g)) return { error: `output glob '${glob}' is outside the workspace` };
+    g = path.relative(root, g);
+  }
+  g = g.replace(/^(\.\/)+/, "");
+  if (g.split("/").includes("..")) return { error: `output glob '${glob}' must not contain '..'` };
+  return g;
+}
+
+/** Collects the files matching `spec.globs` under `options.root`. */
+export async function collectOutputs(spec: OutputSpec, options: CollectOptions): Promise<CollectedOutputs> {
+  const { root } = options;
+  const redactor = options.redactor ?? NO_REDACTION;
+  const limitsHit = new Set<string>();
+  const warnings: string[] = [];
+  const maxFiles = spec.max_files ?? OUTPUT_DEFAULTS.maxFiles;
+  const maxFileBytes = spec.max_file_bytes ?? OUTPUT_DEFAULTS.maxFileBytes;
+  const maxTotal = spec.max_total_bytes ?? OUTPUT_DEFAULTS.maxTotalBytes;
+
+  const candidates = new Set<string>();
+  for (const raw of spec.globs) {
+    const glob = normalizeGlob(raw, root, options.runRel ?? "runs");
+    if (typeof glob !== "string") {
+      warnings.push(glob.error);
+      continue;
+    }
+    const { base } = picomatch.scan(glob);
+    const matcher = picomatch(glob, { dot: true });
+    const found: string[] = [];
+    const budget = { left: MAX_VISITED };
+    try {
+      const stat = await lstat(path.join(root, base));
+      if (stat.isDirectory()) await walk(root, base, budget, found);
+      else found.push(base);
+    } catch {
+      continue;
+    }
+    if (budget.left < 0)
+      warnings.push(`output glob '${raw}' visited over ${MAX_VISITED} entries; results may be incomplete`);
+    for (const rel of found) if (matcher(rel)) candidates.add(rel);
+  }
+
+  const seen = new Set<string>();
+  const matched: Array<{ rel: string; real: string; size: number }> = [];
+  for (const rel of [...candidates].sort()) {
+    let real: string;
+    try {
+      real = await realpath(path.join(root, rel));
+    } catch {
+      continue; // broken symlink
+    }
+    if (!isInside(root, real)) {
+      warnings.push(`dropped ${rel}: it is a symlink that leaves the workspace`);
+      continue;
+    }
+    if (seen.has(real)) continue;
+    const stat = await lstat(real);
+    if (!stat.isFile()) continue;
+    seen.add(real);
+    matched.push({ rel, real, size: stat.size });
+  }
+  if (matched.length > maxFiles) {
+    limitsHit.add("max_files");
+    warnings.push(`${matched.length} files matched; only the first ${maxFiles} (max_files) are returned`);
+  }
+
+  const files: OutputFile[] = [];
+  let total = 0;
+  for (const { rel, real, size } of matched.slice(0, maxFiles)) {
+    const want = Math.min(size, maxFileBytes);
+    if (total + want > maxTotal) {
+      limitsHit.add("max_total_bytes");
+      warnings.push(`stopped at ${rel}: collecting it would exceed max_total_bytes (${maxTotal})`);
+      break;
+    }
+    const bytes = await readHead(real, want);
+    total += bytes.length;
+    const truncated = size > bytes.length;
+    if (truncated) limitsHit.add("max_file_bytes");
+    const sniffed = sniffMime(bytes, rel, truncated);
+    const file: OutputFile = {
+      name: rel,
+      size,
+      mimeType: sniffed.mimeType,
+      ref: `workspace://${rel}`,
+      truncated,
+    };
+    if (spec.inline === true && sniffed.text) {
+      const text = new TextDecoder().decode(bytes, { stream: truncated });
+      file.content = truncated ? redactor.redactTail(redactor.redact(text)) : redactor.redact(text);
+    }
+    if (spec.save === true) {
+      if (options.artifactStore === undefined)
+        warnings.push("save requested but no artifact store is configured");
+      else if (truncated) warnings.push(`not saved ${rel}: larger than max_file_bytes (${maxFileBytes})`);
+      else
+        file.artifact = await options.artifactStore.save(
+          `${spec.name_template ?? ""}${rel}`,
+          bytes,
+          sniffed.mimeType,
+        );
+    }
+    files.push(file);
+  }
+  return { files, limitsHit: [...limitsHit], warnings: [...new Set(warnings)] };
+}

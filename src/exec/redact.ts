@@ -1,0 +1,98 @@
+/**
+ * Secret redaction for everything a run returns to the model. Each secret is matched in its plain,
+ * base64 (standard and URL-safe, at every byte alignment, so a secret inside a longer encoded string is
+ * found too), and URL-encoded forms; a form cut off at the end of capped output is caught by
+ * `redactTail`.
+ */
+
+/** The replacement for every secret occurrence. */
+export const REDACTED = "[redacted]";
+
+/** Shortest secret value that is redacted (shorter values would match ordinary text). Default 4. */
+export const MIN_SECRET_LENGTH = 4;
+
+/** Removes secrets from text. */
+export interface Redactor {
+  /** True when there is at least one secret. */
+  readonly active: boolean;
+  /** Longest form (in UTF-16 units); callers capture this much beyond a cut before redacting. */
+  readonly maxFormLength: number;
+  /** Replaces every full occurrence of every form with `[redacted]`. */
+  redact(text: string): string;
+  /** Replaces a trailing prefix (≥ 4 characters) of any form, for text that was cut. */
+  redactTail(text: string): string;
+}
+
+/** Core base64 characters of `secret` when it sits at byte offset `shift` (0–2) of an encoded stream. */
+function alignedBase64(secret: Buffer, shift: number): string[] {
+  const padded = Buffer.concat([Buffer.alloc(shift), secret]);
+  const full = padded.toString("base64");
+  const unpadded = full.replace(/=+$/, "");
+  // Characters mixing filler bits (before) or unknown following bits (after) are dropped: only the
+  // characters made purely of secret bits are stable wherever the secret sits in an encoded stream.
+  const start = Math.ceil((shift * 4) / 3);
+  const stable = Math.floor((padded.length * 4) / 3);
+  const forms = [unpadded.slice(start, stable)];
+  if (shift === 0) forms.push(full, unpadded);
+  return forms;
+}
+
+function formsOf(secret: string): string[] {
+  const bytes = Buffer.from(secret, "utf8");
+  const forms = new Set<string>([secret]);
+  const uri = encodeURIComponent(secret);
+  forms.add(uri);
+  forms.add(uri.replace(/%20/g, "+"));
+  for (const shift of [0, 1, 2]) {
+    for (const form of alignedBase64(bytes, shift)) {
+      if (form.length < Math.min(8, secret.length)) continue;
+      forms.add(form);
+      forms.add(form.replace(/\+/g, "-").replace(/\//g, "_"));
+    }
+  }
+  return [...forms].filter((f) => f.length >= MIN_SECRET_LENGTH);
+}
+
+/**
+ * Builds a redactor for the given secret values. Values shorter than `MIN_SECRET_LENGTH` are ignored
+ * (they are listed in `ignored` so callers can warn).
+ */
+export function createRedactor(secrets: Iterable<string>): Redactor & { ignored: string[] } {
+  const ignored: string[] = [];
+  const all = new Set<string>();
+  for (const secret of secrets) {
+    if (secret.length < MIN_SECRET_LENGTH) {
+      if (secret.length > 0) ignored.push(secret);
+      continue;
+    }
+    for (const form of formsOf(secret)) all.add(form);
+  }
+  const forms = [...all].sort((a, b) => b.length - a.length);
+  const maxFormLength = forms[0]?.length ?? 0;
+  return {
+    active: forms.length > 0,
+    maxFormLength,
+    ignored,
+    redact(text) {
+      let out = text;
+      for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+      return out;
+    },
+    redactTail(text) {
+      for (const form of forms) {
+        for (let len = Math.min(form.length - 1, text.length); len >= MIN_SECRET_LENGTH; len--) {
+          if (text.endsWith(form.slice(0, len))) return text.slice(0, text.length - len) + REDACTED;
+        }
+      }
+      return text;
+    },
+  };
+}
+
+/** A redactor that changes nothing. */
+export const NO_REDACTION: Redactor = {
+  active: false,
+  maxFormLength: 0,
+  redact: (text) => text,
+  redactTail: (text) => text,
+};

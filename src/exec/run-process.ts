@@ -1,0 +1,140 @@
+/**
+ * Spawns one argv as the leader of a new process group, feeds stdin, captures bounded output, and
+ * kills the whole group on timeout, abort, or once the main process has exited (no stray children).
+ */
+import { spawn } from "node:child_process";
+import { DEFAULT_MAX_OUTPUT_BYTES } from "./executor.js";
+import { createOutputCapture } from "./output-capture.js";
+import { killProcessGroup } from "./process-tree.js";
+import type { Redactor } from "./redact.js";
+
+/** Grace between SIGTERM and SIGKILL of a timed-out group. Default 250 ms. */
+export const KILL_GRACE_MS = 250;
+
+/** Options of `runProcess`. */
+export interface RunProcessOptions {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  stdin?: string;
+  timeoutMs: number;
+  abortSignal?: AbortSignal;
+  maxOutputBytes?: number;
+  redactor?: Redactor;
+  /** Default `KILL_GRACE_MS`. */
+  killGraceMs?: number;
+  /** Extra clean-up on timeout/abort (e.g. `docker kill`), run alongside the group kill. */
+  onKill?: () => void;
+}
+
+/** Raw outcome of `runProcess` (executors add `executor` and `warnings`). */
+export interface RunProcessResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  aborted: boolean;
+  durationMs: number;
+  truncated: { stdout: boolean; stderr: boolean };
+  bytes: { stdout: number; stderr: number };
+  signal?: string;
+  /** Set when the process could not be started. */
+  spawnError?: string;
+}
+
+const SIGNAL_NUMBERS: Record<string, number> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGKILL: 9,
+  SIGTERM: 15,
+  SIGXCPU: 24,
+  SIGXFSZ: 25,
+};
+
+/** Runs `argv` and resolves when it has exited and its output is collected. Never rejects. */
+export function runProcess(options: RunProcessOptions): Promise<RunProcessResult> {
+  const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const slack = Math.max(4096, (options.redactor?.maxFormLength ?? 0) * 4);
+  const out = createOutputCapture(cap, slack);
+  const err = createOutputCapture(cap, slack);
+  const started = performance.now();
+  const [file, ...args] = options.argv;
+  return new Promise((resolve) => {
+    let timedOut = false;
+    let aborted = false;
+    let settled = false;
+    let spawnError: string | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+    const child = spawn(file ?? "", args, {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const pid = child.pid;
+    const killTree = (): void => {
+      if (pid === undefined || killTimer !== undefined) return;
+      options.onKill?.();
+      killProcessGroup(pid, "SIGTERM");
+      killTimer = setTimeout(() => killProcessGroup(pid, "SIGKILL"), options.killGraceMs ?? KILL_GRACE_MS);
+    };
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        killTree();
+      },
+      Math.max(1, options.timeoutMs),
+    );
+    const onAbort = (): void => {
+      aborted = true;
+      killTree();
+    };
+    if (options.abortSignal?.aborted) onAbort();
+    else options.abortSignal?.addEventListener("abort", onAbort, { once: true });
+
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    child.stdin.on("error", () => {}); // EPIPE when the command ignores stdin
+    child.stdin.end(options.stdin ?? "");
+    child.on("error", (error) => {
+      spawnError = error.message;
+      if (pid === undefined) finish(null, null);
+    });
+    child.on("exit", () => {
+      // The run is over once its main process is: take down anything it left behind in the group.
+      if (pid !== undefined) killProcessGroup(pid, "SIGKILL");
+      // A descendant that left the group (setsid) may still hold the pipes: stop waiting for it.
+      setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, 1000).unref();
+    });
+    child.on("close", (code, signal) => finish(code, signal));
+    function finish(code: number | null, signal: NodeJS.Signals | null): void {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (killTimer !== undefined) clearTimeout(killTimer);
+      options.abortSignal?.removeEventListener("abort", onAbort);
+      const o = out.finish(options.redactor);
+      const e = err.finish(options.redactor);
+      const exitCode =
+        spawnError !== undefined
+          ? -1
+          : (code ?? (signal === null ? -1 : 128 + (SIGNAL_NUMBERS[signal] ?? 0)));
+      resolve({
+        exitCode,
+        stdout: o.text,
+        stderr:
+          spawnError === undefined ? e.text : `${e.text}${e.text ? "\n" : ""}could not start: ${spawnError}`,
+        timedOut,
+        aborted,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        truncated: { stdout: o.truncated, stderr: e.truncated },
+        bytes: { stdout: o.bytes, stderr: e.bytes },
+        ...(signal === null ? {} : { signal }),
+        ...(spawnError === undefined ? {} : { spawnError }),
+      });
+    }
+  });
+}

@@ -1,0 +1,240 @@
+/**
+ * `skill_run` semantics for the tools layer: validate, check the skill (and that it is loaded when
+ * required), apply the command policy, stage the skill and inputs, run through the executor with the
+ * cleared environment plus the skill's secrets, collect outputs, and redact secrets from everything
+ * returned. Every expected failure is a `refused` result with a message for the model.
+ */
+import path from "node:path";
+import { z } from "zod";
+import type { SkillRecord } from "../catalog/types.js";
+import type { ArtifactStore } from "./artifact-store.js";
+import { type CollectedOutputs, collectOutputs, type OutputFile, OutputSpec } from "./collect-outputs.js";
+import { type CommandPolicy, checkCommandPolicy } from "./command-policy.js";
+import type { ExecMount, Executor, ExecutorKind } from "./executor.js";
+import type { ExecLimits } from "./limits.js";
+import { createRedactor } from "./redact.js";
+import { InputSpec, type StagedInput, stageInputs } from "./stage-inputs.js";
+import type { Workspace } from "./workspace.js";
+
+/** Input of a skill run (the `skill_run` tool's schema). */
+export const SkillRunInput = z.object({
+  name: z.string().min(1).describe("Name of the skill whose directory the command runs in."),
+  command: z
+    .union([z.string().min(1), z.array(z.string()).min(1)])
+    .describe("A shell command string, or an argv array run without a shell."),
+  cwd: z
+    .string()
+    .optional()
+    .describe("Working directory relative to the skill root. Default: the skill root."),
+  env: z.record(z.string(), z.string()).optional().describe("Extra environment variables."),
+  stdin: z.string().optional().describe("Text written to the command's standard input."),
+  timeout: z.number().positive().optional().describe("Seconds before the command is killed. Default 300."),
+  inputs: z.array(InputSpec).optional().describe("Files to stage into the workspace before running."),
+  outputs: OutputSpec.optional().describe("Output files to collect after running."),
+});
+export type SkillRunInput = z.infer<typeof SkillRunInput>;
+
+/** Default timeout of a skill run, in seconds. */
+export const DEFAULT_RUN_TIMEOUT_SECONDS = 300;
+
+/** Environment names the model may not set (they change how programs are loaded). */
+const BLOCKED_ENV = /^(LD_.*|DYLD_.*|OPENSSL_CONF|BASH_ENV|ENV|BASH_FUNC_.*)$/;
+
+/** What `runSkillCommand` needs from its caller. */
+export interface SkillRunContext {
+  workspace: Workspace;
+  executor: Executor;
+  /** Looks up a skill by name (e.g. `catalog.get`). */
+  getSkill: (name: string) => SkillRecord | undefined;
+  /** Names close to an unknown one (e.g. `catalog.closest`). */
+  closest?: (name: string) => string[];
+  /** Whether the skill is loaded in the session; used with `requireLoaded`. */
+  isLoaded?: (name: string) => boolean;
+  /** Refuse runs of skills that are not loaded. Default false. */
+  requireLoaded?: boolean;
+  /** Per-skill environment (secrets), e.g. `loadSkillEnvConfig().skills`. */
+  skillEnv?: Record<string, Record<string, string>>;
+  policy?: CommandPolicy;
+  /** Host directories `host://` inputs may come from. Default none. */
+  hostDirs?: string[];
+  artifactStore?: ArtifactStore;
+  /** Default `DEFAULT_RUN_TIMEOUT_SECONDS` (300). */
+  defaultTimeoutSeconds?: number;
+  /** Upper bound on a requested timeout. Default 3600. */
+  maxTimeoutSeconds?: number;
+  /** Bytes of stdout and of stderr returned. Default 16 KiB each. */
+  maxOutputBytes?: number;
+  limits?: ExecLimits;
+  abortSignal?: AbortSignal;
+}
+
+/** A refused run: nothing was executed. */
+export interface SkillRunRefused {
+  status: "refused";
+  name: string;
+  message: string;
+}
+
+/** A run that executed (whatever its exit code). */
+export interface SkillRunCompleted {
+  status: "ran";
+  name: string;
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  aborted: boolean;
+  durationMs: number;
+  truncated: { stdout: boolean; stderr: boolean };
+  outputFiles: OutputFile[];
+  limitsHit: string[];
+  stagedInputs: StagedInput[];
+  warnings: string[];
+  executor: ExecutorKind;
+  /** Workspace-relative run directory (`runs/run_…`). */
+  runDir: string;
+}
+
+/** Result of `runSkillCommand`. */
+export type SkillRunResult = SkillRunRefused | SkillRunCompleted;
+
+const linkedMounts = new WeakMap<Workspace, Set<string>>();
+
+function refuse(name: string, message: string): SkillRunRefused {
+  return { status: "refused", name, message };
+}
+
+/** Runs a command for a skill. Never throws for expected failures; see `SkillRunResult`. */
+export async function runSkillCommand(request: unknown, context: SkillRunContext): Promise<SkillRunResult> {
+  const parsed = SkillRunInput.safeParse(request);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ");
+    const name =
+      typeof request === "object" && request !== null && "name" in request ? String(request.name) : "";
+    return refuse(name, `Invalid skill_run input: ${issues}. Required: name and command.`);
+  }
+  const input = parsed.data;
+  const { workspace } = context;
+  const record = context.getSkill(input.name);
+  if (record === undefined) {
+    const closest = context.closest?.(input.name) ?? [];
+    const hint = closest.length > 0 ? ` Did you mean: ${closest.join(", ")}?` : "";
+    return refuse(input.name, `Skill '${input.name}' not found.${hint}`);
+  }
+  if (context.requireLoaded === true && context.isLoaded?.(input.name) !== true) {
+    return refuse(
+      input.name,
+      `skill_run requires skill_load first for "${input.name}". Load the skill, read its instructions, then run again.`,
+    );
+  }
+  const decision = checkCommandPolicy(input.command, context.policy);
+  if (!decision.ok) return refuse(input.name, decision.message);
+
+  const secrets = context.skillEnv?.[input.name] ?? {};
+  const redactor = createRedactor(Object.values(secrets));
+  let staged: Awaited<ReturnType<Workspace["stageSkill"]>>;
+  try {
+    staged = await workspace.stageSkill(record);
+  } catch (error) {
+    return refuse(
+      input.name,
+      redactor.redact(`Cannot run skill '${input.name}': ${(error as Error).message}`),
+    );
+  }
+  const cwd = await workspace.resolveCwd(staged, input.cwd);
+  if ("error" in cwd) return refuse(input.name, cwd.error);
+
+  const stagedInputs: StagedInput[] = [];
+  if (input.inputs !== undefined && input.inputs.length > 0) {
+    const result = await stageInputs(input.inputs, {
+      root: workspace.root,
+      ...(context.artifactStore === undefined ? {} : { artifactStore: context.artifactStore }),
+      ...(context.hostDirs === undefined ? {} : { hostDirs: context.hostDirs }),
+      resolveSkill: context.getSkill,
+    });
+    if (result.errors.length > 0) {
+      return refuse(
+        input.name,
+        redactor.redact(`Inputs could not be staged; nothing was run:\n- ${result.errors.join("\n- ")}`),
+      );
+    }
+    stagedInputs.push(...result.staged);
+  }
+  const links = linkedMounts.get(workspace) ?? new Set<string>();
+  linkedMounts.set(workspace, links);
+  for (const s of stagedInputs) if (s.linkedPath !== undefined) links.add(s.linkedPath);
+
+  const warnings: string[] = [];
+  const callerEnv: Record<string, string> = {};
+  for (const [key, value] of Object.entries(input.env ?? {})) {
+    if (BLOCKED_ENV.test(key) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
+      warnings.push(`env ${key} ignored (not allowed)`);
+    else callerEnv[key] = value;
+  }
+  const runDir = await workspace.createRunDir();
+  const env: Record<string, string> = {
+    PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    LANG: "C.UTF-8",
+    ...(context.executor.kind === "local" ? { TMPDIR: workspace.tmpDir } : {}),
+    ...workspace.runEnv(staged, runDir),
+    ...secrets,
+    ...callerEnv,
+  };
+  const mounts: ExecMount[] = [
+    ...workspace.mounts(staged),
+    ...[...links].map((source) => ({ source, readOnly: true })),
+  ];
+  const timeoutSeconds = Math.min(
+    input.timeout ?? context.defaultTimeoutSeconds ?? DEFAULT_RUN_TIMEOUT_SECONDS,
+    context.maxTimeoutSeconds ?? 3600,
+  );
+  const result = await context.executor.run({
+    command: input.command,
+    cwd: cwd.cwd,
+    env,
+    timeoutMs: timeoutSeconds * 1000,
+    mounts,
+    redactor,
+    ...(input.stdin === undefined ? {} : { stdin: input.stdin }),
+    ...(context.abortSignal === undefined ? {} : { abortSignal: context.abortSignal }),
+    ...(context.limits === undefined ? {} : { limits: context.limits }),
+    ...(context.maxOutputBytes === undefined ? {} : { maxOutputBytes: context.maxOutputBytes }),
+  });
+
+  const runRel = path.relative(workspace.root, runDir);
+  let collected: CollectedOutputs = { files: [], limitsHit: [], warnings: [] };
+  if (input.outputs !== undefined) {
+    collected = await collectOutputs(input.outputs, {
+      root: workspace.root,
+      runRel,
+      redactor,
+      ...(context.artifactStore === undefined ? {} : { artifactStore: context.artifactStore }),
+    });
+  }
+  if (staged.shadowed.length > 0) {
+    warnings.push(
+      `skill entries ${staged.shadowed.join(", ")} are hidden by the workspace links out/ work/ inputs/`,
+    );
+  }
+  return {
+    status: "ran",
+    name: input.name,
+    exitCode: result.exitCode,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    timedOut: result.timedOut,
+    aborted: result.aborted,
+    durationMs: result.durationMs,
+    truncated: result.truncated,
+    outputFiles: collected.files.map((f) => ({
+      ...f,
+      name: redactor.redact(f.name),
+      ref: redactor.redact(f.ref),
+    })),
+    limitsHit: collected.limitsHit,
+    stagedInputs,
+    warnings: [...result.warnings, ...warnings, ...collected.warnings].map((w) => redactor.redact(w)),
+    executor: result.executor,
+    runDir: runRel,
+  };
+}

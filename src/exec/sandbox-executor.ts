@@ -1,0 +1,150 @@
+/**
+ * The `sandbox` executor: bubblewrap with every namespace unshared (user, pid, net, ipc, uts, cgroup),
+ * capabilities dropped, a non-root uid, a read-only system (`/usr`, `/bin`, `/lib*`, a few `/etc`
+ * files), a private `/tmp`, minimal `/proc` and `/dev`, and only the mounts the request names.
+ * Nothing else of the host file system is visible.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, lstatSync, readlinkSync } from "node:fs";
+import type { ExecRequest, ExecResult, Executor } from "./executor.js";
+import { DEFAULT_LIMITS, withLimits } from "./limits.js";
+import { runProcess } from "./run-process.js";
+
+/** Options of `createSandboxExecutor`. */
+export interface SandboxExecutorOptions {
+  /** Path of the bwrap binary. Default `bwrap` (looked up on PATH). */
+  bwrapPath?: string;
+  /** uid and gid inside the sandbox. Default 1000 (never root, even when the host user is root). */
+  uid?: number;
+  /** Extra host paths mounted read-only at the same path (e.g. `/opt/tools`). */
+  extraReadOnlyPaths?: string[];
+}
+
+/** `/etc` entries interpreters commonly need (dynamic linker, certificates, time zone, MIME, alternatives). */
+const ETC_ENTRIES = [
+  "ld.so.cache",
+  "ld.so.conf",
+  "ld.so.conf.d",
+  "alternatives",
+  "localtime",
+  "timezone",
+  "ssl",
+  "ca-certificates",
+  "ca-certificates.conf",
+  "nsswitch.conf",
+  "hosts",
+  "mime.types",
+  "magic",
+  "magic.mime",
+  "python3",
+  "os-release",
+];
+
+/** Top-level system entries: merged-/usr distributions have symlinks here, older ones real dirs. */
+const ROOT_ENTRIES = ["bin", "sbin", "lib", "lib32", "lib64", "libx32"];
+
+let systemArgsCache: string[] | undefined;
+
+/** bwrap arguments that build the read-only system view (computed once per process). */
+export function systemMountArgs(): string[] {
+  if (systemArgsCache !== undefined) return systemArgsCache;
+  const args = ["--ro-bind", "/usr", "/usr"];
+  for (const entry of ROOT_ENTRIES) {
+    const path = `/${entry}`;
+    try {
+      const stat = lstatSync(path);
+      if (stat.isSymbolicLink()) args.push("--symlink", readlinkSync(path), path);
+      else if (stat.isDirectory()) args.push("--ro-bind", path, path);
+    } catch {
+      // absent on this distribution
+    }
+  }
+  for (const entry of ETC_ENTRIES) args.push("--ro-bind-try", `/etc/${entry}`, `/etc/${entry}`);
+  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  systemArgsCache = args;
+  return args;
+}
+
+function isolationArgs(uid: number): string[] {
+  return [
+    "--unshare-all",
+    "--unshare-user",
+    "--uid",
+    String(uid),
+    "--gid",
+    String(uid),
+    "--cap-drop",
+    "ALL",
+    "--hostname",
+    "skillrt",
+    "--die-with-parent",
+    "--new-session",
+  ];
+}
+
+const probeCache = new Map<string, { ok: boolean; reason?: string }>();
+
+/**
+ * Whether bubblewrap can build a sandbox here (runs `bwrap … true` once per binary path and caches the
+ * answer). `reason` explains a failure (missing binary, user namespaces disabled, …).
+ */
+export function probeSandbox(bwrapPath = "bwrap", uid = 1000): { ok: boolean; reason?: string } {
+  const cached = probeCache.get(bwrapPath);
+  if (cached !== undefined) return cached;
+  const result = spawnSync(bwrapPath, [...isolationArgs(uid), ...systemMountArgs(), "--", "/bin/true"], {
+    timeout: 5000,
+    encoding: "utf8",
+    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin" },
+  });
+  const answer =
+    result.error !== undefined
+      ? { ok: false, reason: `cannot run ${bwrapPath}: ${result.error.message}` }
+      : result.status === 0
+        ? { ok: true }
+        : { ok: false, reason: `${bwrapPath} failed (exit ${result.status}): ${result.stderr.trim()}` };
+  probeCache.set(bwrapPath, answer);
+  return answer;
+}
+
+/** The shell used for string commands: bash when the system has it, else sh. */
+export function defaultShell(): string {
+  return existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+}
+
+/** Creates the bubblewrap executor. It does not probe; use `createExecutor({ kind: "auto" })` for that. */
+export function createSandboxExecutor(options: SandboxExecutorOptions = {}): Executor {
+  const bwrap = options.bwrapPath ?? "bwrap";
+  const uid = options.uid ?? 1000;
+  const shell = defaultShell();
+  return {
+    kind: "sandbox",
+    async run(request: ExecRequest): Promise<ExecResult> {
+      const args = [...isolationArgs(uid), ...systemMountArgs()];
+      for (const path of options.extraReadOnlyPaths ?? []) args.push("--ro-bind-try", path, path);
+      for (const mount of request.mounts ?? []) {
+        args.push(
+          mount.readOnly === false ? "--bind" : "--ro-bind",
+          mount.source,
+          mount.target ?? mount.source,
+        );
+      }
+      // The sandbox root is bwrap's own tmpfs: make it read-only so only mounted writable dirs take writes.
+      args.push("--remount-ro", "/", "--chdir", request.cwd);
+      const command = typeof request.command === "string" ? [shell, "-c", request.command] : request.command;
+      const argv = [bwrap, ...args, "--", ...withLimits(command, request.limits ?? DEFAULT_LIMITS)];
+      const env = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", ...request.env };
+      const result = await runProcess({
+        argv,
+        cwd: "/",
+        env,
+        timeoutMs: request.timeoutMs,
+        ...(request.stdin === undefined ? {} : { stdin: request.stdin }),
+        ...(request.abortSignal === undefined ? {} : { abortSignal: request.abortSignal }),
+        ...(request.maxOutputBytes === undefined ? {} : { maxOutputBytes: request.maxOutputBytes }),
+        ...(request.redactor === undefined ? {} : { redactor: request.redactor }),
+      });
+      const { spawnError: _ignored, ...rest } = result;
+      return { ...rest, executor: "sandbox", warnings: [] };
+    },
+  };
+}

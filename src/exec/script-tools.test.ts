@@ -1,0 +1,73 @@
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SkillRecord } from "../catalog/types.js";
+import { makeSkill, makeTempDir } from "./__fixtures__/make-skill.js";
+import { createExecutor } from "./create-executor.js";
+import { formatRunResultForModel } from "./format-run-result.js";
+import { listScriptTools, runScriptTool } from "./script-tools.js";
+import { createWorkspace, type Workspace } from "./workspace.js";
+
+describe("script tools", () => {
+  let skill: SkillRecord;
+  let base: string;
+  let ws: Workspace;
+  beforeAll(async () => {
+    skill = await makeSkill("pdf-tools", {
+      "scripts/extract_text.py":
+        '#!/usr/bin/env python3\n"""Extract the text of a PDF page.\n\nMore details here."""\nimport sys\nprint("args:", sys.argv[1:], "stdin:", sys.stdin.read().strip())\n',
+      "scripts/count.js":
+        "/**\n * Count the lines on stdin.\n */\nlet n=0;process.stdin.on('data',d=>{n+=String(d).split('\\n').length-1});process.stdin.on('end',()=>console.log('lines', n, process.argv.slice(2).join(',')));\n",
+      "scripts/hello.sh":
+        '#!/bin/bash\n# Say hello to someone.\n# Second line of the comment.\necho "hello $1"\n',
+      "scripts/plain.sh": "echo plain\n",
+      "scripts/.hidden": "x",
+    });
+    base = await makeTempDir();
+    ws = await createWorkspace({ baseDir: base });
+  });
+  afterAll(async () => {
+    await ws.dispose();
+    await rm(base, { recursive: true, force: true });
+    await rm(path.dirname(skill.dir), { recursive: true, force: true });
+  });
+
+  it("lists one tool per script with docstring descriptions and interpreters", async () => {
+    const tools = await listScriptTools(skill);
+    expect(tools.map((t) => [t.toolName, t.description, t.interpreter])).toEqual([
+      ["pdf-tools__count", "Count the lines on stdin.", ["node"]],
+      ["pdf-tools__extract_text", "Extract the text of a PDF page.", ["python3"]],
+      ["pdf-tools__hello", "Say hello to someone. Second line of the comment.", ["/bin/bash"]],
+      ["pdf-tools__plain", "Run scripts/plain.sh of skill pdf-tools", ["bash"]],
+    ]);
+    expect(tools.every((t) => /^[a-zA-Z0-9_-]{1,64}$/.test(t.toolName))).toBe(true);
+    expect(
+      await listScriptTools({ name: "x".repeat(80), dir: skill.dir }).then((t) => t[0]?.toolName.length),
+    ).toBe(64);
+  });
+
+  it("runs a script tool with args and stdin in the workspace", async () => {
+    const tools = await listScriptTools(skill);
+    const { executor } = createExecutor();
+    const context = {
+      workspace: ws,
+      executor,
+      getSkill: (n: string) => (n === skill.name ? skill : undefined),
+    };
+    const py = tools.find((t) => t.toolName === "pdf-tools__extract_text")!;
+    const r = await runScriptTool(py, { args: ["--page", "2"], stdin: "hi there\n" }, context);
+    expect(r).toMatchObject({
+      status: "ran",
+      exitCode: 0,
+      stdout: "args: ['--page', '2'] stdin: hi there\n",
+    });
+    const js = tools.find((t) => t.toolName === "pdf-tools__count")!;
+    expect(await runScriptTool(js, { args: ["a", "b"], stdin: "1\n2\n3\n" }, context)).toMatchObject({
+      stdout: "lines 3 a,b\n",
+    });
+    const sh = tools.find((t) => t.toolName === "pdf-tools__hello")!;
+    const hello = await runScriptTool(sh, { args: ["world"] }, context);
+    expect(formatRunResultForModel(hello)).toContain("hello world");
+    expect((await runScriptTool(sh, { args: [1] }, context)).status).toBe("refused");
+  });
+});
