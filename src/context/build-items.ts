@@ -1,0 +1,148 @@
+/**
+ * Builds content items (skill body, doc, file read) with their rendered text and token count. Used by the
+ * operations and by restore, which passes the instance ids it saved.
+ */
+import type { ReadFileResult, SkillRecord } from "../catalog/types.js";
+import {
+  renderBinaryBlock,
+  renderDocBlock,
+  renderFileBlock,
+  renderSkillContent,
+  renderSystemDoc,
+  renderSystemSkill,
+} from "./render-skill-content.js";
+import { type SessionCore, safeFiles } from "./session-core.js";
+import type { Item, SkillEntry } from "./session-state.js";
+import { substituteArguments } from "./substitute-arguments.js";
+
+/** Reads the body and file index and renders the skill's block. Throws on I/O errors. */
+export async function buildSkillEntry(
+  core: SessionCore,
+  record: SkillRecord,
+  args: string | undefined,
+  id: string,
+): Promise<SkillEntry> {
+  const loaded = await core.catalog.load(record.name);
+  const files = await safeFiles(core, record.name);
+  const body = substituteArguments(loaded.body, {
+    ...(args !== undefined ? { args } : {}),
+    skillDir: record.dir,
+    sessionId: core.state.id,
+  });
+  const placement = core.state.placement;
+  const text =
+    placement === "history"
+      ? renderSkillContent({
+          name: record.name,
+          dir: record.dir,
+          body,
+          files,
+          maxResources: core.maxResources,
+        })
+      : renderSystemSkill(record.name, record.dir, body);
+  const item: Item = {
+    id,
+    kind: "skill",
+    skill: record.name,
+    lastUsed: 0,
+    text,
+    tokens: core.counter.count(text),
+    placement,
+  };
+  const entry: SkillEntry = { item, record, allDocs: false, docs: new Map(), files, body };
+  if (args !== undefined) entry.args = args;
+  return entry;
+}
+
+/** A selected doc's item, or `undefined` when it is not a readable text file. */
+export async function buildDocItem(
+  core: SessionCore,
+  skill: string,
+  path: string,
+  id: string,
+): Promise<Item | undefined> {
+  let result: ReadFileResult;
+  try {
+    result = await core.catalog.readFile(skill, path);
+  } catch {
+    return undefined;
+  }
+  if (result.kind !== "text") return undefined;
+  const placement = core.state.placement;
+  const text =
+    placement === "history"
+      ? renderDocBlock(skill, path, result.content)
+      : renderSystemDoc(skill, path, result.content);
+  return { id, kind: "doc", skill, path, lastUsed: 0, text, tokens: core.counter.count(text), placement };
+}
+
+/** A read's item from a text or binary result, cut to the per-item budget (line-wise, then by characters). */
+export function buildReadItem(
+  core: SessionCore,
+  skill: string,
+  result: Extract<ReadFileResult, { kind: "text" | "binary" }>,
+  range: { startLine?: number; endLine?: number },
+  id: string,
+): { item: Item; nextLine?: number } {
+  const base = {
+    id,
+    kind: "read" as const,
+    skill,
+    path: result.path,
+    lastUsed: 0,
+    placement: "history" as const,
+  };
+  const withRange = {
+    ...base,
+    ...(range.startLine !== undefined ? { startLine: range.startLine } : {}),
+    ...(range.endLine !== undefined ? { endLine: range.endLine } : {}),
+  };
+  if (result.kind === "binary") {
+    const text = renderBinaryBlock(skill, result.path, result.size, result.mimeType);
+    return { item: { ...withRange, text, tokens: core.counter.count(text) } };
+  }
+  const readTool = core.names().read ?? core.names().load;
+  const block = (content: string, endLine: number): string =>
+    renderFileBlock({
+      skill,
+      path: result.path,
+      content,
+      startLine: result.startLine,
+      endLine,
+      totalLines: result.totalLines,
+      readTool,
+    });
+  let text = block(result.content, result.endLine);
+  let tokens = core.counter.count(text);
+  if (tokens <= core.skillBudget) return { item: { ...withRange, text, tokens } };
+
+  const lines = result.content.split("\n");
+  const fits = (k: number): boolean =>
+    core.counter.count(block(lines.slice(0, k).join("\n"), result.startLine + k - 1)) <= core.skillBudget;
+  let lo = 0;
+  let hi = lines.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  const k = Math.max(1, lo);
+  let content = lines.slice(0, k).join("\n");
+  if (lo === 0) {
+    // One line alone is over budget: keep as many characters of it as fit.
+    const line = lines[0] ?? "";
+    let a = 0;
+    let b = line.length;
+    while (a < b) {
+      const mid = (a + b + 1) >> 1;
+      if (core.counter.count(block(line.slice(0, mid), result.startLine)) <= core.skillBudget) a = mid;
+      else b = mid - 1;
+    }
+    content = `${line.slice(0, a)}…[line cut to fit the token budget]`;
+  }
+  const endLine = result.startLine + k - 1;
+  text = block(content, endLine);
+  tokens = core.counter.count(text);
+  const item: Item = { ...withRange, text, tokens };
+  return endLine < result.totalLines ? { item, nextLine: endLine + 1 } : { item };
+}

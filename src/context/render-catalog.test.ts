@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { createCatalog } from "../catalog/create-catalog.js";
+import type { MemorySkill } from "../catalog/types.js";
+import { toPrompt } from "../spec/to-prompt.js";
+import { createMemoryStore } from "../store/create-memory-store.js";
+import { createSkillSession } from "./create-skill-session.js";
+import { loadSession, saveSession } from "./save-session.js";
+import { createTokenCounter } from "./token-counter.js";
+
+const counter = createTokenCounter();
+const WORDS = [
+  "parse",
+  "invoice",
+  "chart",
+  "render",
+  "audit",
+  "deploy",
+  "translate",
+  "summarise",
+  "index",
+  "backup",
+  "schedule",
+  "encrypt",
+];
+
+function syntheticSkills(n: number): MemorySkill[] {
+  return Array.from({ length: n }, (_, i) => {
+    const a = WORDS[i % WORDS.length] ?? "x";
+    const b = WORDS[(i * 7 + 3) % WORDS.length] ?? "y";
+    return {
+      name: `skill-${String(i).padStart(5, "0")}`,
+      description: `Helps ${a} and ${b} records for project zeta${i}. Use when the user asks to ${a} data, including edge cases, retries and reporting of the results to the team.`,
+      body: `# Skill ${i}\n\nDo it.`,
+    };
+  });
+}
+
+describe("catalog budget", () => {
+  it("with 10,000 skills and a 2,000-token budget: fits, names what was left out, offers skill_search, and search finds a skill first", async () => {
+    const catalog = await createCatalog({ roots: [], memory: syntheticSkills(10_000) });
+    const session = createSkillSession({ catalog, catalogBudget: 2_000 });
+    const prompt = session.renderSystemPrompt();
+    expect(counter.count(prompt)).toBeLessThanOrEqual(2_000);
+    const stats = session.catalogStats();
+    expect(stats.visible).toBe(10_000);
+    expect(stats.omitted).toBeGreaterThan(9_000);
+    expect(stats.listed + stats.omitted).toBe(10_000);
+    expect(prompt).toContain(
+      `${stats.omitted.toLocaleString("en-US")} skills are not listed. Call skill_search with a few keywords`,
+    );
+    expect(stats.searchOffered).toBe(true);
+    expect(session.search("project zeta7421 records", 5)[0]?.name).toBe("skill-07421");
+  });
+
+  it("shortens the least recently used descriptions first, then drops descriptions, and says so", async () => {
+    const catalog = await createCatalog({ roots: [], memory: syntheticSkills(12) });
+    const session = createSkillSession({ catalog, catalogBudget: 420, preamble: "" });
+    await session.load("skill-00003");
+    session.refreshCatalog();
+    const shortened = session.renderSystemPrompt();
+    expect(session.catalogStats()).toMatchObject({ listed: 12, omitted: 0 });
+    expect(session.catalogStats().shortened).toBeGreaterThan(0);
+    // The recently used skill keeps its full description; never-used ones are shortened to their first sentence.
+    expect(shortened).toContain(
+      "- skill-00003: Helps render and parse records for project zeta3. Use when the user asks to render data, including",
+    );
+    expect(shortened).toContain("- skill-00000: Helps parse and render records for project zeta0.\n");
+    expect(shortened).toMatch(/descriptions were shortened/);
+    expect(counter.count(shortened)).toBeLessThanOrEqual(420);
+
+    const tight = createSkillSession({ catalog, catalogBudget: 200, preamble: "" });
+    const bare = tight.renderSystemPrompt();
+    expect(tight.catalogStats().bare).toBeGreaterThan(0);
+    expect(tight.catalogStats().omitted).toBe(0);
+    expect(bare).toMatch(/are listed by name only/);
+    expect(counter.count(bare)).toBeLessThanOrEqual(200);
+  });
+
+  it("renders the agentskills format byte for byte like skills-ref to-prompt", async () => {
+    const catalog = await createCatalog({
+      roots: [],
+      memory: [{ name: "a-b", description: `Quotes " and ' & <x>\nsecond line`, body: "b" }],
+    });
+    const session = createSkillSession({ catalog, catalogFormat: "agentskills", preamble: "" });
+    const entries = catalog
+      .list()
+      .map((r) => ({ name: r.name, description: r.description, location: r.location }));
+    expect(session.renderSystemPrompt()).toBe(`${toPrompt(entries)}\n`);
+  });
+});
+
+describe("persistence", () => {
+  it("saves to a store and restores the same loaded state, docs, args and rendering", async () => {
+    const catalog = await createCatalog({
+      roots: [],
+      memory: [
+        {
+          name: "one",
+          description: "First.",
+          body: "One $ARGUMENTS",
+          resources: { "references/r.md": "ref text" },
+        },
+        { name: "two", description: "Second.", body: "Two" },
+      ],
+    });
+    const store = createMemoryStore();
+    const session = createSkillSession({ catalog, id: "conv-1", namespace: "agent-a", placement: "system" });
+    await session.load("one", { args: "hello", docs: ["references/r.md"] });
+    await session.load("two");
+    session.unload("two");
+    expect(await saveSession(store, session)).toBe(1);
+    const loaded = await loadSession(store, "conv-1", { catalog, namespace: "agent-a" });
+    expect(loaded?.version).toBe(1);
+    expect(loaded?.session.namespace).toBe("agent-a");
+    expect(loaded?.session.loadedSkill("one")).toMatchObject({ args: "hello", docs: ["references/r.md"] });
+    expect(loaded?.session.renderSystemPrompt()).toBe(session.renderSystemPrompt());
+    expect(await loadSession(store, "conv-1", { catalog })).toBeUndefined();
+    await expect(loadSession(createMemoryStore(), "x", { catalog })).resolves.toBeUndefined();
+    await store.put("bad", { version: 2, id: "bad" });
+    await expect(loadSession(store, "bad", { catalog })).rejects.toThrow(
+      /Invalid session snapshot at version/,
+    );
+  });
+});

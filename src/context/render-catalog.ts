@@ -1,0 +1,219 @@
+/**
+ * The L1 catalog under a token budget. When every entry does not fit: shorten the descriptions of the
+ * least recently used skills first, then drop descriptions (least used first), then list only as many
+ * names as fit (loaded and recently used first). A closing line tells the model what was shortened or left
+ * out and that `skill_search` finds the rest: nothing is dropped silently.
+ *
+ * Fast on large catalogs: entry token counts are cached per record (a `WeakMap`, so a refreshed record is
+ * re-counted) and totals stop accumulating as soon as they pass the budget.
+ */
+import type { SkillRecord } from "../catalog/types.js";
+import { catalogEntryFormat, shortenDescription } from "./catalog-entry-format.js";
+import type { CatalogFormat } from "./session-types.js";
+import type { TokenCounter } from "./token-counter.js";
+
+/** Per-record token counts, shared by every render of one session (keyed by format, variant and marker). */
+export type CatalogTokenCache = WeakMap<SkillRecord, Map<string, number>>;
+
+/** Creates an empty {@link CatalogTokenCache}. */
+export function createCatalogTokenCache(): CatalogTokenCache {
+  return new WeakMap();
+}
+
+/** Input of {@link renderCatalog}. */
+export interface RenderCatalogInput {
+  /** Visible records, sorted by name. */
+  records: readonly SkillRecord[];
+  format: CatalogFormat;
+  /** Tokens the catalog may use (header, entries, closing notice). */
+  budget: number;
+  counter: TokenCounter;
+  cache: CatalogTokenCache;
+  loaded: ReadonlySet<string>;
+  /** LRU clock value of each skill's last use; missing = never used. */
+  usage: ReadonlyMap<string, number>;
+  /** Name of the search tool in the closing notice. Default `skill_search`. */
+  searchTool?: string;
+}
+
+/** A rendered catalog and what the budget did to it. */
+export interface CatalogRender {
+  /** `""` when there are no records. Ends with a newline otherwise. */
+  text: string;
+  listed: number;
+  shortened: number;
+  bare: number;
+  omitted: number;
+}
+
+type Variant = "full" | "short" | "bare";
+
+/** Renders the catalog; see the file comment for the budget policy. Pure: same input, same bytes. */
+export function renderCatalog(input: RenderCatalogInput): CatalogRender {
+  const { records, counter, cache, loaded, budget } = input;
+  const n = records.length;
+  if (n === 0) return { text: "", listed: 0, shortened: 0, bare: 0, omitted: 0 };
+  const fmt = catalogEntryFormat(input.format);
+  const searchTool = input.searchTool ?? "skill_search";
+
+  const text = (r: SkillRecord, v: Variant): string =>
+    fmt.entry(
+      r,
+      v === "bare" ? undefined : v === "short" ? shortenDescription(r.description) : r.description,
+      loaded.has(r.name),
+    );
+  const cost = (r: SkillRecord, v: Variant): number => {
+    const key = `${input.format}:${v}:${loaded.has(r.name) ? 1 : 0}`;
+    let counts = cache.get(r);
+    if (counts === undefined) {
+      counts = new Map();
+      cache.set(r, counts);
+    }
+    let c = counts.get(key);
+    if (c === undefined) {
+      c = counter.count(text(r, v));
+      counts.set(key, c);
+    }
+    return c;
+  };
+  /** Sum of `v` costs, or Infinity as soon as it passes `limit`. */
+  const sumUpTo = (v: Variant, limit: number): number => {
+    let sum = 0;
+    for (const r of records) {
+      sum += cost(r, v);
+      if (sum > limit) return Number.POSITIVE_INFINITY;
+    }
+    return sum;
+  };
+  const frame = counter.count(fmt.header) + counter.count(fmt.footer);
+  const assemble = (variants: (Variant | undefined)[], notice: string): string => {
+    let body = fmt.header;
+    records.forEach((r, i) => {
+      const v = variants[i];
+      if (v !== undefined) body += text(r, v);
+    });
+    return body + fmt.footer + notice;
+  };
+
+  if (sumUpTo("full", budget - frame) !== Number.POSITIVE_INFINITY) {
+    return {
+      text: assemble(
+        records.map(() => "full"),
+        "",
+      ),
+      listed: n,
+      shortened: 0,
+      bare: 0,
+      omitted: 0,
+    };
+  }
+
+  const notice = (shortened: number, bare: number, omitted: number): string => {
+    const parts: string[] = [];
+    if (shortened > 0) parts.push(`${shortened.toLocaleString("en-US")} descriptions were shortened`);
+    if (bare > 0) parts.push(`${bare.toLocaleString("en-US")} are listed by name only`);
+    if (omitted > 0) parts.push(`${omitted.toLocaleString("en-US")} skills are not listed`);
+    return `Note: the catalog did not fit its budget of ${budget.toLocaleString("en-US")} tokens: ${parts.join(", ")}. Call ${searchTool} with a few keywords to find a skill by what it does.\n`;
+  };
+  const available = budget - frame - counter.count(notice(n, n, n));
+
+  // Least recently used first (never used before used), ties by name order.
+  const lru = records.map((_, i) => i);
+  lru.sort(
+    (a, b) =>
+      (input.usage.get(records[a]?.name ?? "") ?? 0) - (input.usage.get(records[b]?.name ?? "") ?? 0) ||
+      a - b,
+  );
+
+  if (sumUpTo("bare", available) !== Number.POSITIVE_INFINITY) {
+    const full = records.map((r) => cost(r, "full"));
+    const short = records.map((r) => cost(r, "short"));
+    const bare = records.map((r) => cost(r, "bare"));
+    const variants: Variant[] = records.map(() => "full");
+    // Stage 1: shorten the k least used. Stage 2: with all shortened, drop the j least used descriptions.
+    const shortenCount = leastPrefix(lru, sum(full), (i) => (full[i] ?? 0) - (short[i] ?? 0), available);
+    if (shortenCount !== undefined) {
+      const chosen = lru.slice(0, shortenCount).filter((i) => (full[i] ?? 0) > (short[i] ?? 0));
+      for (const i of chosen) variants[i] = "short";
+      return {
+        text: assemble(variants, notice(chosen.length, 0, 0)),
+        listed: n,
+        shortened: chosen.length,
+        bare: 0,
+        omitted: 0,
+      };
+    }
+    const bareCount = leastPrefix(lru, sum(short), (i) => (short[i] ?? 0) - (bare[i] ?? 0), available) ?? n;
+    lru.forEach((i, rank) => {
+      variants[i] = rank < bareCount ? "bare" : "short";
+    });
+    return {
+      text: assemble(variants, notice(n - bareCount, bareCount, 0)),
+      listed: n,
+      shortened: n - bareCount,
+      bare: bareCount,
+      omitted: 0,
+    };
+  }
+
+  // Names only, as many as fit: loaded skills, then most recently used, then name order.
+  const priority: number[] = [];
+  const seen = new Set<number>();
+  const used = records
+    .map((r, i) => ({ i, tick: input.usage.get(r.name) ?? 0, loaded: loaded.has(r.name) }))
+    .filter((e) => e.loaded || e.tick > 0)
+    .sort((a, b) => Number(b.loaded) - Number(a.loaded) || b.tick - a.tick || a.i - b.i);
+  for (const e of used) {
+    priority.push(e.i);
+    seen.add(e.i);
+  }
+  for (let i = 0; i < n; i++) if (!seen.has(i)) priority.push(i);
+  const variants: (Variant | undefined)[] = new Array(n);
+  let spent = 0;
+  let listed = 0;
+  for (const i of priority) {
+    const r = records[i];
+    if (r === undefined) continue;
+    const c = cost(r, "bare");
+    if (spent + c > available) break;
+    spent += c;
+    variants[i] = "bare";
+    listed++;
+  }
+  return {
+    text: assemble(variants, notice(0, listed, n - listed)),
+    listed,
+    shortened: 0,
+    bare: listed,
+    omitted: n - listed,
+  };
+}
+
+function sum(values: number[]): number {
+  let s = 0;
+  for (const v of values) s += v;
+  return s;
+}
+
+/**
+ * Smallest k such that `total - Σ saving(order[0..k))` ≤ `limit` (binary search over prefix sums; savings
+ * are never negative so the total only falls). `undefined` when even k = n does not fit.
+ */
+function leastPrefix(
+  order: number[],
+  total: number,
+  saving: (i: number) => number,
+  limit: number,
+): number | undefined {
+  const prefix = [0];
+  for (const i of order) prefix.push((prefix[prefix.length - 1] ?? 0) + Math.max(0, saving(i)));
+  if (total - (prefix[prefix.length - 1] ?? 0) > limit) return undefined;
+  let lo = 0;
+  let hi = order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (total - (prefix[mid] ?? 0) <= limit) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}

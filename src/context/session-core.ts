@@ -1,0 +1,96 @@
+/**
+ * What session operations share: the state, the catalog, the counter, resolved limits, visibility, the
+ * event emitter and the ledger total. Internal to `context/`.
+ */
+import type { Catalog, SkillFile, SkillRecord } from "../catalog/types.js";
+import type { SessionState } from "./session-state.js";
+import type { SessionEvent, SessionFailure, SkillToolNames } from "./session-types.js";
+import type { SkillVisibility } from "./skill-visibility.js";
+import type { TokenCounter } from "./token-counter.js";
+
+/** Shared context of session operations. */
+export interface SessionCore {
+  state: SessionState;
+  catalog: Catalog;
+  counter: TokenCounter;
+  visibility: SkillVisibility;
+  skillBudget: number;
+  contextWindow: number;
+  threshold: number;
+  maxResources: number;
+  names(): SkillToolNames;
+  /** Which files are docs (selectable with selectDocs). Default: `.md` / `.txt` other than SKILL.md. */
+  isDoc(path: string): boolean;
+  searchOffered(): boolean;
+  emit(event: SessionEvent): void;
+  /** Current ledger total (rendered blocks + history). */
+  total(): number;
+}
+
+/** The record of `name` when visible to this caller, else a "not found" failure with the closest visible names. */
+export function resolveSkill(
+  core: SessionCore,
+  name: string,
+  by: "model" | "user" | "init" = "model",
+): SkillRecord | SessionFailure {
+  const record = core.catalog.get(name);
+  if (
+    record !== undefined &&
+    (by === "model" ? core.visibility.forModel(record) : core.visibility.forUser(record))
+  )
+    return record;
+  return notFoundFailure(core, name);
+}
+
+/** "Skill 'x' not found" with the closest visible names and what to do next. */
+export function notFoundFailure(core: SessionCore, name: string): SessionFailure {
+  const closest = core.catalog
+    .closest(name, 20)
+    .filter((n) => {
+      const r = core.catalog.get(n);
+      return r !== undefined && core.visibility.forModel(r);
+    })
+    .slice(0, 3);
+  const names = core.names();
+  const hint = closest.length > 0 ? ` Closest names: ${closest.join(", ")}.` : "";
+  const search =
+    core.searchOffered() && names.search !== undefined
+      ? `, or call ${names.search} to find a skill by what it does`
+      : "";
+  return {
+    ok: false,
+    code: "unknown-skill",
+    message: `Skill '${name}' not found.${hint} Use a name exactly as the skills catalog lists it${search}.`,
+    closest,
+  };
+}
+
+/** trpc's doc rule: `.md` / `.txt` files (any case) other than SKILL.md. */
+export function isDefaultDoc(path: string): boolean {
+  return path !== "SKILL.md" && /\.(md|txt)$/i.test(path);
+}
+
+/** Doc paths of a skill, sorted. */
+export function docPaths(
+  files: readonly SkillFile[],
+  isDoc: (path: string) => boolean = isDefaultDoc,
+): string[] {
+  return files
+    .map((f) => f.path)
+    .filter((p) => p !== "SKILL.md" && isDoc(p))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The file index of a skill, or `[]` when it cannot be read. */
+export async function safeFiles(core: SessionCore, name: string): Promise<SkillFile[]> {
+  try {
+    return await core.catalog.files(name);
+  } catch {
+    return [];
+  }
+}
+
+/** Message text of an unexpected error. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

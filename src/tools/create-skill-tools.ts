@@ -1,0 +1,211 @@
+/**
+ * `createSkillTools`: the AI SDK tools a model uses to disclose skills, in one compatibility profile, over
+ * one {@link SkillSession}. The engine calls `systemPrompt()` and `activeToolNames()` every step and
+ * passes `tools` (a live record: script tools are added when their skill first loads).
+ */
+import { type Tool, tool } from "ai";
+import { z } from "zod";
+import type { SkillSession } from "../context/skill-session.js";
+import { formatRunResultForModel } from "../exec/format-run-result.js";
+import { runSkillCommand, type SkillRunContext, SkillRunInput } from "../exec/run-skill-command.js";
+import { listScriptTools, runScriptTool, type ScriptTool } from "../exec/script-tools.js";
+import { type ActiveTools, type AllowedToolsPolicy, computeActiveTools } from "./compute-active-tools.js";
+import type { ProfileContext, ProfileName, ProfileTools } from "./profile-types.js";
+import { agentscopeProfile } from "./profiles/agentscope-profile.js";
+import { aworldProfile } from "./profiles/aworld-profile.js";
+import { claudeProfile } from "./profiles/claude-profile.js";
+import { omniProfile } from "./profiles/omni-profile.js";
+import { skillrtProfile } from "./profiles/skillrt-profile.js";
+import { trpcProfile } from "./profiles/trpc-profile.js";
+import { skillNameSchema } from "./skill-name-schema.js";
+import type { ToolRegistry } from "./tool-registry.js";
+
+/** Everything a run needs except what the session provides (skill lookup, closest names, loaded state). */
+export type SkillRunSetup = Omit<SkillRunContext, "getSkill" | "closest" | "isLoaded">;
+
+/** Options of {@link createSkillTools}. */
+export interface SkillToolsOptions {
+  /** Tool names and shapes. Default `skillrt`. */
+  profile?: ProfileName;
+  /** Workspace + executor: enables `skill_run` and the script tools of loaded skills. Default: no execution tools. */
+  run?: SkillRunSetup;
+  /** Host tools gated by loaded skills (`computeActiveTools`). */
+  registry?: ToolRegistry;
+  /** `allowed-tools` policy. Default `ignore`. */
+  policy?: AllowedToolsPolicy;
+  /** Host tools of servers no loaded skill names. Default `closed`. */
+  serverTools?: "open" | "closed";
+}
+
+/** The skill tools of one session. */
+export interface SkillTools {
+  profile: ProfileName;
+  /** Skill tools by name (profile tools, `skill_search`, `skill_run`, script tools). Live: grows as scripts are found. */
+  tools: Record<string, Tool>;
+  /** `tools` plus the registry's host tools, for `generateText({ tools })`. */
+  allTools(): Record<string, Tool>;
+  /** Names to offer this step (AI SDK `activeTools`): gated host tools, then skill tools. `[]` of skill tools when there are no skills. */
+  activeToolNames(): string[];
+  /** The full gating decision (preapproved tools, reasons). */
+  gating(): ActiveTools;
+  /** The session's system prompt (preamble + catalog, plus loaded content in `system` placement). */
+  systemPrompt(): string;
+  /** Finds the script tools of skills loaded outside the tools (init, restore, slash commands). Call before a step. */
+  prepare(): Promise<void>;
+  /** JSON Schema of every tool's input (`z.toJSONSchema`), for hosts with their own loop. */
+  jsonSchemas(): Record<string, unknown>;
+}
+
+const PROFILES: Record<ProfileName, (ctx: ProfileContext) => ProfileTools> = {
+  skillrt: skillrtProfile,
+  claude: claudeProfile,
+  trpc: trpcProfile,
+  agentscope: agentscopeProfile,
+  omni: omniProfile,
+  aworld: aworldProfile,
+};
+
+/** Builds the tools of `options.profile` over `session` and configures the session's rendering for it. */
+export function createSkillTools(session: SkillSession, options: SkillToolsOptions = {}): SkillTools {
+  const profileName = options.profile ?? "skillrt";
+  const run = options.run;
+  const scripts = new Map<string, ScriptTool[]>();
+  const tools: Record<string, Tool> = {};
+  const runContext = (abortSignal?: AbortSignal): SkillRunContext | undefined =>
+    run === undefined
+      ? undefined
+      : {
+          ...run,
+          getSkill: (name) =>
+            session.visibleSkills().find((r) => r.name === name) ?? session.loadedSkill(name)?.record,
+          closest: (name) => session.notFound(name).closest ?? [],
+          isLoaded: (name) => session.loadedSkill(name) !== undefined,
+          ...(abortSignal !== undefined ? { abortSignal } : {}),
+        };
+
+  const afterLoad = async (name: string): Promise<void> => {
+    if (run === undefined || scripts.has(name)) return;
+    const record = session.loadedSkill(name)?.record;
+    if (record === undefined) return;
+    const found = await listScriptTools(record).catch(() => []);
+    const usable = found.filter((t) => tools[t.toolName] === undefined);
+    scripts.set(name, usable);
+    for (const script of usable) {
+      tools[script.toolName] = tool({
+        description: script.description,
+        inputSchema: script.inputSchema,
+        execute: async (input, { abortSignal }) => {
+          const context = runContext(abortSignal);
+          if (context === undefined || session.loadedSkill(name) === undefined) {
+            return `${script.toolName} is only available while skill '${name}' is loaded.`;
+          }
+          return formatRunResultForModel(await runScriptTool(script, input, context));
+        },
+      });
+    }
+  };
+
+  const visibleNames = session.visibleSkills().map((r) => r.name);
+  const profile = PROFILES[profileName]({
+    session,
+    nameSchema: (description) => skillNameSchema(visibleNames, description),
+    afterLoad,
+  });
+  session.configureRendering({
+    toolNames: profile.names,
+    ...(profile.catalogFormat !== undefined ? { catalogFormat: profile.catalogFormat } : {}),
+    ...(profile.isDoc !== undefined ? { isDoc: profile.isDoc } : {}),
+  });
+  Object.assign(tools, profile.tools);
+  const profileToolNames = Object.keys(profile.tools);
+
+  tools.skill_search = tool({
+    description:
+      "Search all skills (including those the catalog could not list) by what they do. Returns names and descriptions, best first.",
+    inputSchema: z.object({
+      query: z.string().describe("A few keywords describing the task."),
+      limit: z.number().int().positive().max(50).optional().describe("Most results. Default 10."),
+    }),
+    execute: async (input) => {
+      const hits = session.search(input.query, input.limit ?? 10);
+      if (hits.length === 0) return `No skills match '${input.query}'. Try other keywords.`;
+      return hits.map((h) => `- ${h.name}: ${h.description}${h.loaded ? " (loaded)" : ""}`).join("\n");
+    },
+  });
+
+  if (run !== undefined) {
+    const description =
+      "Run a command in a skill's directory inside the session workspace (e.g. one of its scripts). Returns exit code, stdout, stderr and collected output files.";
+    const execute = async (request: unknown, abortSignal: AbortSignal | undefined): Promise<string> => {
+      const context = runContext(abortSignal);
+      if (context === undefined) return "skill_run is not configured.";
+      return formatRunResultForModel(await runSkillCommand(request, context));
+    };
+    tools.skill_run =
+      profile.runParam === "skill"
+        ? tool({
+            description,
+            inputSchema: SkillRunInput.omit({ name: true }).extend({
+              skill: z.string().describe("Skill name."),
+            }),
+            execute: ({ skill, ...rest }, { abortSignal }) => execute({ ...rest, name: skill }, abortSignal),
+          })
+        : tool({
+            description,
+            inputSchema: SkillRunInput,
+            execute: (input, { abortSignal }) => execute(input, abortSignal),
+          });
+  }
+
+  const skillToolNames = (): string[] => {
+    const loaded = session.loadedSkills();
+    if (session.catalogStats().visible === 0 && loaded.length === 0) return [];
+    const names = [...profileToolNames];
+    if (session.searchOffered()) names.push("skill_search");
+    if (run !== undefined) names.push("skill_run");
+    for (const name of loaded) for (const script of scripts.get(name) ?? []) names.push(script.toolName);
+    return names;
+  };
+  const gating = (): ActiveTools => {
+    const names = skillToolNames();
+    if (options.registry === undefined) return { active: names, preapproved: [], reasons: {} };
+    return computeActiveTools({
+      registry: options.registry,
+      loadedSkills: session.loadedSkills().map((name) => {
+        const record = session.loadedSkill(name)?.record;
+        const type = record?.extras.type;
+        return {
+          name,
+          allowedTools: record?.allowedTools,
+          toolList: record?.extras.tool_list,
+          type: typeof type === "string" ? type : undefined,
+        };
+      }),
+      skillToolNames: names,
+      ...(options.policy !== undefined ? { policy: options.policy } : {}),
+      ...(options.serverTools !== undefined ? { serverTools: options.serverTools } : {}),
+    });
+  };
+
+  return {
+    profile: profileName,
+    tools,
+    allTools: () => ({
+      ...Object.fromEntries((options.registry?.all() ?? []).map((t) => [t.name, t.tool])),
+      ...tools,
+    }),
+    activeToolNames: () => gating().active,
+    gating,
+    systemPrompt: () => session.renderSystemPrompt(),
+    async prepare() {
+      for (const name of session.loadedSkills()) await afterLoad(name);
+    },
+    jsonSchemas() {
+      const out: Record<string, unknown> = {};
+      for (const [name, t] of Object.entries(tools)) {
+        if (t.inputSchema instanceof z.ZodType) out[name] = z.toJSONSchema(t.inputSchema);
+      }
+      return out;
+    },
+  };
+}

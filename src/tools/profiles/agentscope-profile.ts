@@ -1,0 +1,67 @@
+/**
+ * The `agentscope` profile (AgentScope Java): `load_skill_through_path { skillId, path }` with `skillId`
+ * an enum of the visible skills (skillrt's skill id is the skill name). `SKILL.md` loads the skill and
+ * answers with its header and body; another path answers with that resource; a missing one lists the
+ * available resources, SKILL.md first. The skill is activated only on success. Paths match exactly.
+ */
+import { tool } from "ai";
+import { z } from "zod";
+import type { ProfileContext, ProfileTools } from "../profile-types.js";
+import { paragraphs } from "../tool-text.js";
+
+function resourceList(id: string, path: string, available: readonly string[]): string {
+  const list = ["SKILL.md", ...available.filter((p) => p !== "SKILL.md")];
+  return `Resource not found: '${path}' in skill '${id}'.\n\nAvailable resources:\n${list.map((p, i) => `${i + 1}. ${p}`).join("\n")}`;
+}
+
+/** Builds the AgentScope-style path loader. */
+export function agentscopeProfile(ctx: ProfileContext): ProfileTools {
+  const { session } = ctx;
+  return {
+    names: { load: "load_skill_through_path", search: "skill_search", run: "skill_run" },
+    catalogFormat: "xml",
+    tools: {
+      load_skill_through_path: tool({
+        description:
+          'Load a skill or one of its resources. Use path="SKILL.md" for the skill\'s instructions; for resources use the exact paths the skill lists. Do not use ".", "./", the directory, or absolute paths.',
+        inputSchema: z.object({
+          skillId: ctx.nameSchema("The skill id, exactly as listed in <available_skills>."),
+          path: z.string().describe('"SKILL.md" or a resource path relative to the skill.'),
+        }),
+        execute: async (input, { toolCallId }) => {
+          if (input.skillId.trim() === "") return "Missing or empty required parameter: skillId";
+          if (input.path.trim() === "") return "Missing or empty required parameter: path";
+          const id = input.skillId;
+          if (input.path === "SKILL.md") {
+            const result = await session.load(id, { toolCallId });
+            if (!result.ok)
+              return result.code === "unknown-skill"
+                ? `Skill not found: '${id}'. Please check the skill ID.`
+                : result.message;
+            if (!result.alreadyLoaded) await ctx.afterLoad(result.name);
+            const body =
+              session.placement === "history"
+                ? result.body
+                : "(now in the system prompt under Loaded Skill Instructions)";
+            const header = `Successfully loaded skill: ${id}\n\nName: ${result.record.name}\nDescription: ${result.record.description}\nSource: ${result.record.source}`;
+            return paragraphs(`${header}\n\nContent:\n---\n${body}\n---\n`, result.notice);
+          }
+          const files = await session.listFiles(id);
+          if (!files.ok) return `Skill not found: '${id}'. Please check the skill ID.`;
+          const available = files.files.map((f) => f.path);
+          if (input.path !== input.path.trim()) return resourceList(id, input.path, available);
+          const result = await session.readFile(id, input.path, { toolCallId });
+          if (!result.ok) {
+            if (result.code === "file-not-found")
+              return resourceList(id, input.path, result.available ?? available);
+            return result.message;
+          }
+          return paragraphs(
+            `Successfully loaded resource from skill: ${id}\nResource path: ${result.path}\n\nContent:\n---\n${result.content}---\n`,
+            result.notice,
+          );
+        },
+      }),
+    },
+  };
+}

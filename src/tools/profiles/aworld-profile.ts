@@ -1,0 +1,79 @@
+/**
+ * The `aworld` profile (AWorld): `active_skill { skill_name }` answering `skill X activated, current
+ * skills: [...]` with `<skill_guide>` (the usage) and `<skill_path>`, `offload_skill { skill_name }`
+ * answering `skill X offloaded, current skills: [...]`, and `read_skill_file { skill_name, file_path }`
+ * (an `@` / `@<dir>/` prefix is stripped). Messages are AWorld's, word for word.
+ */
+import { tool } from "ai";
+import { z } from "zod";
+import type { ProfileContext, ProfileTools } from "../profile-types.js";
+import { paragraphs, pyList } from "../tool-text.js";
+
+/** Builds the AWorld-style tools. */
+export function aworldProfile(ctx: ProfileContext): ProfileTools {
+  const { session } = ctx;
+  const skillName = ctx.nameSchema("Name of the skill.");
+  const current = (): string => pyList(session.loadedSkills());
+  return {
+    names: {
+      load: "active_skill",
+      unload: "offload_skill",
+      read: "read_skill_file",
+      search: "skill_search",
+      run: "skill_run",
+    },
+    tools: {
+      active_skill: tool({
+        description:
+          "Activate a skill: its usage guide enters the context. Activate only what the task needs; do not activate an active skill again.",
+        inputSchema: z.object({ skill_name: skillName }),
+        execute: async (input, { toolCallId }) => {
+          const result = await session.load(input.skill_name, { toolCallId });
+          if (!result.ok)
+            return result.code === "unknown-skill" ? `skill not found. ${result.message}` : result.message;
+          if (result.alreadyLoaded)
+            return `skill ${result.name} already activated, current skills: ${current()}`;
+          await ctx.afterLoad(result.name);
+          const guide =
+            session.placement === "history"
+              ? result.body
+              : "(in the system prompt under Loaded Skill Instructions)";
+          return paragraphs(
+            `skill ${result.name} activated, current skills: ${current()}\n<skill_guide>${guide}</skill_guide>\n<skill_path>${result.dir}</skill_path>`,
+            result.notice,
+          );
+        },
+      }),
+      offload_skill: tool({
+        description: "Offload an active skill when the task it serves is done.",
+        inputSchema: z.object({ skill_name: skillName }),
+        execute: async (input) => {
+          const result = session.unload(input.skill_name);
+          if (!result.ok) return `skill ${input.skill_name} not found, current skills: ${current()}`;
+          return `skill ${result.name} offloaded, current skills: ${current()}`;
+        },
+      }),
+      read_skill_file: tool({
+        description: "Read a file inside a skill's directory, by its path relative to the skill.",
+        inputSchema: z.object({
+          skill_name: skillName,
+          file_path: z.string().describe("Path relative to the skill directory."),
+        }),
+        execute: async (input, { toolCallId }) => {
+          const path = input.file_path
+            .replace(/^@/, "")
+            .replace(new RegExp(`^${escapeRegExp(input.skill_name)}/`), "");
+          const result = await session.readFile(input.skill_name, path, { toolCallId });
+          if (result.ok) return paragraphs(result.content, result.notice);
+          if (result.code === "file-not-found")
+            return `文件不存在: skill=${input.skill_name}, file_path=${input.file_path}\n${result.message}`;
+          return result.message;
+        },
+      }),
+    },
+  };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

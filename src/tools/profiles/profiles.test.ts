@@ -1,0 +1,200 @@
+import type { Tool } from "ai";
+import { afterEach, describe, expect, it } from "vitest";
+import { makeSkillTree, type SkillTree, standardSkills } from "../../context/__fixtures__/skill-tree.js";
+import { createSkillSession } from "../../context/create-skill-session.js";
+import type { Placement } from "../../context/session-types.js";
+import { createSkillTools } from "../create-skill-tools.js";
+import type { ProfileName } from "../profile-types.js";
+
+let tree: SkillTree | undefined;
+afterEach(async () => {
+  await tree?.cleanup();
+  tree = undefined;
+});
+
+async function call(
+  tools: Record<string, Tool>,
+  name: string,
+  input: unknown,
+  toolCallId = "c",
+): Promise<string> {
+  const execute = tools[name]?.execute;
+  if (execute === undefined) throw new Error(`no tool ${name}`);
+  return (await execute(input as never, { toolCallId, messages: [], context: undefined } as never)) as string;
+}
+
+async function setup(profile: ProfileName, placement: Placement = "history") {
+  const skills = standardSkills();
+  skills.push({
+    name: "forms",
+    description: "Fill forms.",
+    body: "# Forms skill",
+    files: {
+      "forms.md": "form help",
+      "reference.md": "ref",
+      "references/fields.yaml": "a: 1\n",
+      "docs/other.md": "x",
+    },
+  });
+  tree = await makeSkillTree(skills);
+  const session = createSkillSession({ catalog: tree.catalog, placement });
+  return { session, skills: createSkillTools(session, { profile }) };
+}
+
+describe("trpc profile (trpc-agent-go flow)", () => {
+  it("skill_load → loaded: X, select_docs returns the full selection, list_docs the array, unknown skill text", async () => {
+    const { session, skills } = await setup("trpc", "system");
+    const t = skills.tools;
+    expect(Object.keys(t).filter((n) => n !== "skill_search")).toEqual([
+      "skill_load",
+      "skill_select_docs",
+      "skill_list_docs",
+    ]);
+    expect(session.renderSystemPrompt()).toContain("Available skills:\n- background: Background knowledge");
+    expect(await call(t, "skill_load", { skill: "pdf" })).toBe("loaded: pdf");
+    expect(await call(t, "skill_load", { skill: "" })).toBe("skill is required");
+    expect(await call(t, "skill_load", { skill: "pdff" })).toBe("unknown skill: pdff (closest: pdf)");
+    expect(await call(t, "skill_list_docs", { skill: "pdf" })).toBe(
+      '["notes.txt","references/api.md","references/forms.md"]',
+    );
+    expect(await call(t, "skill_select_docs", { skill: "pdf", docs: ["notes.txt"], mode: "add" })).toBe(
+      '{"skill":"pdf","selected_docs":["notes.txt"],"include_all_docs":false,"mode":"add"}',
+    );
+    expect(await call(t, "skill_select_docs", { skill: "pdf", include_all_docs: true })).toMatch(
+      /"include_all_docs":true,"mode":"replace"/,
+    );
+    expect(await call(t, "skill_select_docs", { skill: "pdf", docs: ["notes.txt"], mode: "add" })).toMatch(
+      /"include_all_docs":true/,
+    );
+    expect(await call(t, "skill_select_docs", { skill: "pdf", mode: "clear" })).toBe(
+      '{"skill":"pdf","selected_docs":[],"include_all_docs":false,"mode":"clear"}',
+    );
+    await call(t, "skill_load", { skill: "pdf", docs: ["references/forms.md"] });
+    expect(session.renderSystemPrompt()).toContain("### Skill: pdf");
+    expect(session.renderSystemPrompt()).toContain("### pdf - references/forms.md");
+  });
+
+  it("materialises the content after `loaded: X` in history placement", async () => {
+    const { skills } = await setup("trpc");
+    expect(await call(skills.tools, "skill_load", { skill: "docx" })).toMatch(
+      /^loaded: docx\n\n<skill_content name="docx">/,
+    );
+  });
+});
+
+describe("agentscope profile (AgentScope Java flow)", () => {
+  it("loads SKILL.md with a header, resources by exact path, lists resources SKILL.md first, activates only on success", async () => {
+    const { session, skills } = await setup("agentscope");
+    const t = skills.tools;
+    expect(session.renderSystemPrompt()).toContain(
+      "<available_skills>\n  <skill>\n    <name>background</name>",
+    );
+    expect(await call(t, "load_skill_through_path", { skillId: "nope", path: "SKILL.md" })).toBe(
+      "Skill not found: 'nope'. Please check the skill ID.",
+    );
+    expect(await call(t, "load_skill_through_path", { skillId: "", path: "SKILL.md" })).toBe(
+      "Missing or empty required parameter: skillId",
+    );
+    const missing = await call(t, "load_skill_through_path", { skillId: "pdf", path: "nope.md" });
+    expect(missing).toMatch(
+      /^Resource not found: 'nope\.md' in skill 'pdf'\.\n\nAvailable resources:\n1\. SKILL\.md\n2\. /,
+    );
+    expect(await call(t, "load_skill_through_path", { skillId: "pdf", path: " SKILL.md" })).toMatch(
+      /^Resource not found: ' SKILL\.md'/,
+    );
+    expect(await call(t, "load_skill_through_path", { skillId: "pdf", path: "../docx/SKILL.md" })).toMatch(
+      /refused/,
+    );
+    expect(session.loadedSkills()).toEqual([]);
+    const loaded = await call(t, "load_skill_through_path", { skillId: "pdf", path: "SKILL.md" });
+    expect(loaded).toMatch(
+      /^Successfully loaded skill: pdf\n\nName: pdf\nDescription: Extract text.*\nSource: .*\n\nContent:\n---\n# PDF\n/,
+    );
+    expect(loaded).toMatch(/\n---\n$/);
+    expect(session.loadedSkills()).toEqual(["pdf"]);
+    expect(await call(t, "load_skill_through_path", { skillId: "pdf", path: "references/forms.md" })).toMatch(
+      /^Successfully loaded resource from skill: pdf\nResource path: references\/forms\.md\n\nContent:\n---\n/,
+    );
+    expect(skills.jsonSchemas().load_skill_through_path).toMatchObject({
+      properties: { skillId: { enum: ["background", "docx", "forms", "pdf"] } },
+    });
+  });
+});
+
+describe("omni profile (OmniEmployee flow)", () => {
+  it("requires load before references, lists references, unload drops them, markdown catalog markers", async () => {
+    const { session, skills } = await setup("omni", "system");
+    const t = skills.tools;
+    expect(session.renderSystemPrompt()).toContain(
+      "## Available Skills (use when needed)\n\n- [○] **background**:",
+    );
+    expect(await call(t, "load_skill_reference", { skill_name: "forms", reference: "forms.md" })).toBe(
+      "Skill 'forms' is not loaded. Load the skill first using load_skill.",
+    );
+    expect(await call(t, "load_skill", { skill_name: "" })).toBe("Skill name is required");
+    expect(await call(t, "load_skill", { skill_name: "ghost" })).toMatch(
+      /^Failed to load skill 'ghost'\. It may not exist or exceed token budget\./,
+    );
+    expect(await call(t, "load_skill", { skill_name: "forms" })).toBe(
+      "Skill 'forms' loaded successfully. Available references: ['forms.md', 'reference.md', 'references/fields.yaml']\nCurrently loaded skills: ['forms']",
+    );
+    expect(session.renderSystemPrompt()).toContain("- [✓] **forms**: Fill forms.");
+    expect(await call(t, "load_skill_reference", { skill_name: "forms", reference: "docs/other.md" })).toBe(
+      "Reference 'docs/other.md' not found. Available references: ['forms.md', 'reference.md', 'references/fields.yaml']",
+    );
+    expect(
+      await call(t, "load_skill_reference", { skill_name: "forms", reference: "references/fields.yaml" }),
+    ).toMatch(/^Reference 'references\/fields\.yaml' loaded:/);
+    expect(session.renderSystemPrompt()).toContain(
+      "## Loaded Skill References\n\n### forms - references/fields.yaml\n\na: 1\n\n",
+    );
+    expect(await call(t, "unload_skill", { skill_name: "forms" })).toMatch(
+      /^Skill 'forms' unloaded successfully\.\nCurrently loaded skills: \[\]\nContext usage: \d+%$/,
+    );
+    expect(session.renderSystemPrompt()).not.toContain("Loaded Skill References");
+    expect(session.ledger().entries.some((e) => e.kind === "doc")).toBe(false);
+    expect(await call(t, "unload_skill", { skill_name: "forms" })).toBe(
+      "Skill 'forms' is not currently loaded.",
+    );
+  });
+});
+
+describe("aworld profile (AWorld flow)", () => {
+  it("activates with the usage guide and path, refuses a second activation, offloads", async () => {
+    const { skills } = await setup("aworld");
+    const t = skills.tools;
+    const active = await call(t, "active_skill", { skill_name: "docx" });
+    expect(active).toMatch(
+      /^skill docx activated, current skills: \['docx'\]\n<skill_guide># docx\n\nDo the docx thing\.<\/skill_guide>\n<skill_path>\/.*docx<\/skill_path>$/,
+    );
+    expect(await call(t, "active_skill", { skill_name: "docx" })).toBe(
+      "skill docx already activated, current skills: ['docx']",
+    );
+    expect(await call(t, "active_skill", { skill_name: "zzz" })).toMatch(/^skill not found/);
+    expect(
+      await call(t, "read_skill_file", { skill_name: "pdf", file_path: "@references/forms.md" }),
+    ).toContain("How to fill forms.");
+    expect(await call(t, "read_skill_file", { skill_name: "pdf", file_path: "x.md" })).toMatch(
+      /^文件不存在: skill=pdf, file_path=x\.md/,
+    );
+    expect(await call(t, "offload_skill", { skill_name: "docx" })).toBe(
+      "skill docx offloaded, current skills: []",
+    );
+    expect(await call(t, "offload_skill", { skill_name: "docx" })).toBe(
+      "skill docx not found, current skills: []",
+    );
+  });
+});
+
+describe("claude profile (Claude Code flow)", () => {
+  it("Skill { skill, args } substitutes arguments and hides disable-model-invocation skills", async () => {
+    const { skills } = await setup("claude");
+    const out = await call(skills.tools, "Skill", { skill: "pdf", args: "in.pdf out.pdf" });
+    expect(out).toMatch(/Args: in\.pdf out\.pdf first=in\.pdf second=out\.pdf missing=\$5/);
+    expect(skills.jsonSchemas().Skill).toMatchObject({
+      properties: { skill: { enum: ["background", "docx", "forms", "pdf"] } },
+    });
+    expect(await call(skills.tools, "Skill", { skill: "secret-ops" })).toMatch(/not found/);
+    expect(skills.systemPrompt()).toContain("call Skill with its name first");
+  });
+});

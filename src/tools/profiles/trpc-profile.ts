@@ -1,0 +1,90 @@
+/**
+ * The `trpc` profile (trpc-agent-go): `skill_load { skill, docs?, include_all_docs? }` answering
+ * `loaded: <name>`, `skill_select_docs` answering the complete selection object, `skill_list_docs`
+ * answering the array of doc paths; errors `unknown skill: <name>` and `skill is required`. In history
+ * placement the loaded content follows the `loaded: X` line (trpc's tool-result materialisation).
+ */
+import { tool } from "ai";
+import { z } from "zod";
+import type { SessionFailure } from "../../context/session-types.js";
+import type { ProfileContext, ProfileTools } from "../profile-types.js";
+import { paragraphs } from "../tool-text.js";
+import { normalizeMode } from "./skillrt-profile.js";
+
+/** trpc's error text for a failure (unknown names keep the exact seed text, plus the closest names). */
+function trpcError(failure: SessionFailure, name: string): string {
+  if (failure.code === "unknown-skill") {
+    const closest =
+      failure.closest !== undefined && failure.closest.length > 0
+        ? ` (closest: ${failure.closest.join(", ")})`
+        : "";
+    return `unknown skill: ${name}${closest}`;
+  }
+  return failure.message;
+}
+
+/** Builds the trpc-agent-go–style knowledge tools. */
+export function trpcProfile(ctx: ProfileContext): ProfileTools {
+  const { session } = ctx;
+  const skill = ctx.nameSchema("Skill name.");
+  return {
+    names: { load: "skill_load", selectDocs: "skill_select_docs", search: "skill_search", run: "skill_run" },
+    tools: {
+      skill_load: tool({
+        description:
+          "Load a skill's SKILL.md first, then only the docs you need. Safe to call repeatedly to add or replace docs. Do not call it to list skills: their names are already in context.",
+        inputSchema: z.object({
+          skill,
+          docs: z.array(z.string()).optional().describe("Doc paths to load."),
+          include_all_docs: z.boolean().optional().describe("Load every doc."),
+        }),
+        execute: async (input, { toolCallId }) => {
+          if (input.skill.trim() === "") return "skill is required";
+          const result = await session.load(input.skill, {
+            ...(input.docs !== undefined ? { docs: input.docs } : {}),
+            ...(input.include_all_docs !== undefined ? { includeAllDocs: input.include_all_docs } : {}),
+            toolCallId,
+          });
+          if (!result.ok) return trpcError(result, input.skill);
+          if (!result.alreadyLoaded) await ctx.afterLoad(result.name);
+          const content = session.placement === "history" && !result.alreadyLoaded ? result.content : "";
+          return paragraphs(`loaded: ${result.name}`, content + result.docsContent, result.notice);
+        },
+      }),
+      skill_select_docs: tool({
+        description:
+          "Select docs of a loaded skill: mode add, replace (default) or clear; include_all_docs selects all.",
+        inputSchema: z.object({
+          skill,
+          docs: z.array(z.string()).optional(),
+          include_all_docs: z.boolean().optional(),
+          mode: z.string().optional().describe('"add", "replace" (default) or "clear".'),
+        }),
+        execute: async (input, { toolCallId }) => {
+          if (input.skill.trim() === "") return "skill is required";
+          const mode = normalizeMode(input.mode);
+          const result = await session.selectDocs(input.skill, input.docs ?? [], mode, {
+            ...(input.include_all_docs !== undefined ? { includeAllDocs: input.include_all_docs } : {}),
+            toolCallId,
+          });
+          if (!result.ok) return trpcError(result, input.skill);
+          const selection = JSON.stringify({
+            skill: result.name,
+            selected_docs: result.docs,
+            include_all_docs: result.includeAllDocs,
+            mode,
+          });
+          return paragraphs(selection, result.content, result.notice);
+        },
+      }),
+      skill_list_docs: tool({
+        description: "List the doc paths of a skill.",
+        inputSchema: z.object({ skill }),
+        execute: async (input) => {
+          const result = await session.listDocs(input.skill);
+          return result.ok ? JSON.stringify(result.docs) : trpcError(result, input.skill);
+        },
+      }),
+    },
+  };
+}
