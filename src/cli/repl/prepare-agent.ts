@@ -1,8 +1,9 @@
 /** Validates the shared `ask`/`chat` flags and opens the conversation, writing errors for people. */
-import type { ExecutorChoice } from "../../exec/create-executor.js";
-import type { ProfileName } from "../../tools/profile-types.js";
+
 import type { Placement } from "../../context/session-types.js";
 import { SkillrtError } from "../../errors/skillrt-error.js";
+import type { ExecutorChoice } from "../../exec/create-executor.js";
+import type { ProfileName } from "../../tools/profile-types.js";
 import type { CliIo } from "../command.js";
 import { createStyle } from "../create-style.js";
 import { usageError } from "../define-command.js";

@@ -4,8 +4,8 @@ import type { SkillToolsView } from "../../engine/from-skill-session.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
 import { loadSkillEnvConfig } from "../../exec/load-skill-env-config.js";
 import { createWorkspace } from "../../exec/workspace.js";
-import type { ProfileName } from "../../tools/profile-types.js";
 import { createSkillTools } from "../../tools/create-skill-tools.js";
+import type { ProfileName } from "../../tools/profile-types.js";
 
 /** CLI choices for the skill tools. */
 export interface SkillToolChoices {
@@ -26,7 +26,10 @@ export interface CliSkillTools extends SkillToolsView {
  * The skill tools for `session` under the chosen profile, with `skill_run` (and script tools) running in
  * a fresh per-session workspace on the chosen executor; `host://` inputs may come from the cwd.
  */
-export async function skillToolsFor(session: SkillSession, choices: SkillToolChoices): Promise<CliSkillTools> {
+export async function skillToolsFor(
+  session: SkillSession,
+  choices: SkillToolChoices,
+): Promise<CliSkillTools> {
   const home = choices.env["HOME"];
   const envConfig = await loadSkillEnvConfig({
     cwd: choices.cwd,

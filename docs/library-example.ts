@@ -1,0 +1,22 @@
+// README example: an agent with Agent Skills in ~20 lines. In your project, import from "skillrt".
+import type { LanguageModel } from "ai";
+import { createCatalog } from "../src/catalog/create-catalog.js";
+import { createSkillSession } from "../src/context/create-skill-session.js";
+import { fromSkillSession, loadModelConfig, resolveModel, runAgent } from "../src/index.js";
+import { createSkillTools } from "../src/tools/create-skill-tools.js";
+
+export async function askWithSkills(question: string, model?: LanguageModel): Promise<string> {
+  const catalog = await createCatalog({ roots: ["examples/skills"] }); // folders holding SKILL.md
+  const session = createSkillSession({ catalog }); // what is loaded, budgets, ledger
+  const context = fromSkillSession(session, createSkillTools(session)); // skill_load, skill_read, …
+  const result = await runAgent({
+    // Env/config: OPENAI_BASE_URL + AGENT_MODEL, ANTHROPIC_API_KEY, … (default: a local Ollama)
+    model: model ?? resolveModel(await loadModelConfig()),
+    context,
+    messages: [{ role: "user", content: question }],
+    onEvent: (event) => {
+      if (event.type === "tool-call") process.stderr.write(`→ ${event.toolName}\n`);
+    },
+  });
+  return result.text;
+}

@@ -1,0 +1,58 @@
+/**
+ * Typed events of one agent run (DESIGN decision 11). The engine never prints; the CLI (or a library
+ * user) renders these. Every event carries the 0-based `step` it belongs to.
+ */
+
+/** Token usage of one step or of a whole run. Figures the provider did not report are 0. */
+export interface EngineUsage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+/** One event of {@link EngineEvent}, discriminated by `type` (noun-verb names). */
+export type EngineEvent =
+  /** A model call is about to be made; `activeTools` are the tools offered this step. */
+  | { type: "step-start"; step: number; activeTools: string[]; systemTokens: number }
+  /** A piece of the answer text, in arrival order. */
+  | { type: "text-delta"; step: number; text: string }
+  /** The model asked for a tool; `input` is the parsed input (or the raw text when it was not valid JSON). */
+  | { type: "tool-call"; step: number; toolCallId: string; toolName: string; input: unknown }
+  /**
+   * A tool finished. `isError` is true for tool errors (including malformed input), which the model
+   * also receives as the tool result; `output` is what the model saw.
+   */
+  | {
+      type: "tool-result";
+      step: number;
+      toolCallId: string;
+      toolName: string;
+      output: unknown;
+      isError: boolean;
+      /** Size of the output as the model saw it, in bytes of UTF-8 JSON/text. */
+      bytes: number;
+    }
+  /** A skill entered the context (by the model, the user, or the selection pre-pass). */
+  | { type: "skill-load"; step: number; name: string; tokens: number; by: "model" | "user" | "select" }
+  /** A skill left the context. */
+  | { type: "skill-unload"; step: number; name: string; by: "model" | "user" }
+  /** The session evicted a skill to stay under its budget. */
+  | { type: "budget-evict"; step: number; name: string; reason: string }
+  /** Older history was summarised into one message. */
+  | {
+      type: "history-compact";
+      step: number;
+      removedMessages: number;
+      tokensBefore: number;
+      tokensAfter: number;
+    }
+  /** A model call finished, with its token usage and finish reason. */
+  | { type: "step-end"; step: number; usage: EngineUsage; finishReason: string }
+  /** Something failed; `fatal` errors end the run. */
+  | { type: "error"; step: number; message: string; fatal: boolean };
+
+/** Names of all event types. */
+export type EngineEventType = EngineEvent["type"];
+
+/** Receives engine events. May be async; the engine does not wait for it. */
+export type EngineEventListener = (event: EngineEvent) => void;

@@ -1,0 +1,80 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadModelConfig } from "./load-model-config.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), "skillrt-model-config-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("loadModelConfig", () => {
+  it("defaults to a local Ollama and says nothing was configured", async () => {
+    const config = await loadModelConfig({ env: {}, cwd: dir, home: dir });
+    expect(config).toMatchObject({
+      provider: "openai-compatible",
+      baseURL: "http://localhost:11434/v1",
+      configured: false,
+      contextWindow: 128_000,
+      maxAttempts: 4,
+    });
+  });
+
+  it("infers the provider from the environment", async () => {
+    const compat = await loadModelConfig({
+      env: {
+        OPENAI_BASE_URL: "https://open.bigmodel.cn/api/paas/v4",
+        OPENAI_API_KEY: "k",
+        AGENT_MODEL: "glm-4.6",
+      },
+      cwd: dir,
+    });
+    expect(compat).toMatchObject({
+      provider: "openai-compatible",
+      modelId: "glm-4.6",
+      apiKey: "k",
+      configured: true,
+    });
+    const anthropic = await loadModelConfig({ env: { ANTHROPIC_API_KEY: "a" }, cwd: dir });
+    expect(anthropic).toMatchObject({ provider: "anthropic", apiKey: "a", baseURL: undefined });
+    const openai = await loadModelConfig({ env: { OPENAI_API_KEY: "o" }, cwd: dir });
+    expect(openai.provider).toBe("openai");
+  });
+
+  it("layers flags over env over the project file over the user file", async () => {
+    await mkdir(path.join(dir, ".skillrt"));
+    await writeFile(
+      path.join(dir, ".skillrt", "config.json"),
+      JSON.stringify({ model: { model: "user-model", contextWindow: 32000 } }),
+    );
+    await writeFile(
+      path.join(dir, "skillrt.config.json"),
+      JSON.stringify({ model: { model: "project-model" } }),
+    );
+    const fromFiles = await loadModelConfig({ env: {}, cwd: dir, home: dir });
+    expect(fromFiles).toMatchObject({ modelId: "project-model", contextWindow: 32000, configured: true });
+    const fromEnv = await loadModelConfig({ env: { AGENT_MODEL: "env-model" }, cwd: dir, home: dir });
+    expect(fromEnv.modelId).toBe("env-model");
+    const fromFlags = await loadModelConfig({
+      env: { AGENT_MODEL: "env-model" },
+      cwd: dir,
+      home: dir,
+      flags: { model: "flag-model", contextWindow: 8000, provider: "anthropic" },
+    });
+    expect(fromFlags).toMatchObject({ modelId: "flag-model", contextWindow: 8000, provider: "anthropic" });
+  });
+
+  it("rejects a broken config file naming the file and the key", async () => {
+    await writeFile(path.join(dir, "skillrt.config.json"), JSON.stringify({ model: { provider: "nope" } }));
+    await expect(loadModelConfig({ env: {}, cwd: dir })).rejects.toThrow(
+      /skillrt\.config\.json.*model\.provider/,
+    );
+    await expect(
+      loadModelConfig({ env: { SKILLRT_PROVIDER: "x" }, cwd: path.join(dir, "none") }),
+    ).rejects.toThrow(/unknown provider 'x'/);
+  });
+});

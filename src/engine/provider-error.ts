@@ -1,0 +1,80 @@
+/** The error a run ends with when the model provider keeps failing. */
+
+import type { ModelMessage } from "ai";
+import { APICallError } from "ai";
+import { SkillrtError } from "../errors/skillrt-error.js";
+
+/** Thrown by `runAgent` when the provider fails for good (after the retries). */
+export class ProviderError extends SkillrtError {
+  /** HTTP status of the last attempt, when there was a response. */
+  readonly status: number | undefined;
+  /** Messages of the steps that completed before the failure (append them to keep the progress). */
+  readonly messages: ModelMessage[];
+
+  constructor({
+    message,
+    status,
+    messages = [],
+    cause,
+  }: { message: string; status?: number | undefined; messages?: ModelMessage[]; cause?: unknown }) {
+    super({ code: "provider-error", message, cause });
+    this.name = "ProviderError";
+    this.status = status;
+    this.messages = messages;
+  }
+
+  static override isInstance(error: unknown): error is ProviderError {
+    return SkillrtError.isInstance(error) && error.code === "provider-error";
+  }
+}
+
+function findApiCallError(error: unknown): APICallError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth++) {
+    if (APICallError.isInstance(current)) return current;
+    if (typeof current === "object" && "lastError" in current) current = current.lastError;
+    else current = current instanceof Error ? current.cause : undefined;
+  }
+  return undefined;
+}
+
+function networkCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current !== undefined && current !== null; depth++) {
+    if (typeof current === "object" && "code" in current && typeof current.code === "string") {
+      if (/^E[A-Z]+/.test(current.code)) return current.code;
+    }
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return undefined;
+}
+
+function hintFor(status: number | undefined, code: string | undefined): string {
+  if (code === "ECONNREFUSED" || code === "ENOTFOUND")
+    return "Check that the server is running and that the base URL (--base-url, OPENAI_BASE_URL or ANTHROPIC_BASE_URL) is right.";
+  if (status === 401 || status === 403)
+    return "Check the API key (OPENAI_API_KEY or ANTHROPIC_API_KEY) and that it may use this model.";
+  if (status === 404) return "Check the model name (--model or AGENT_MODEL) and the base URL.";
+  if (status === 429) return "The provider is rate-limiting; wait a minute, or raise SKILLRT_MAX_ATTEMPTS.";
+  if (status !== undefined && status >= 500)
+    return "The provider is failing on its side; try again later or use another model or provider.";
+  if (status === 400) return "The provider rejected the request; the model may not support tool calls.";
+  return "Check the provider settings (see `skillrt ask --help`).";
+}
+
+/**
+ * Turns whatever a provider call threw into a {@link ProviderError} with a one-paragraph message: what
+ * failed (`what`, e.g. "openai-compatible model 'x' at URL"), the HTTP status or network error, and what to try.
+ */
+export function toProviderError(error: unknown, what: string, messages: ModelMessage[] = []): ProviderError {
+  if (ProviderError.isInstance(error)) return error;
+  const api = findApiCallError(error);
+  const status = api?.statusCode;
+  const code = networkCode(error);
+  const detailSource = api?.responseBody ?? (error instanceof Error ? error.message : String(error));
+  const detail = detailSource.replace(/\s+/g, " ").trim().slice(0, 200);
+  const how =
+    status !== undefined ? `HTTP ${status}` : code !== undefined ? `network error ${code}` : "an error";
+  const message = `The model provider failed: ${what} answered with ${how}${detail === "" ? "" : ` (${detail})`}. ${hintFor(status, code)}`;
+  return new ProviderError({ message, status, messages, cause: error });
+}

@@ -1,0 +1,61 @@
+/** Builds an AI SDK language model from a {@link ModelConfig}, through the provider packages only. */
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModel } from "ai";
+import type { ModelConfig } from "./model-config.js";
+import { createRetryFetch, type FetchFunction, type RetryNotice } from "./retry-fetch.js";
+
+/** Options of {@link resolveModel}. */
+export interface ResolveModelOptions {
+  /** Underlying fetch (tests, proxies). Default `globalThis.fetch`. */
+  fetch?: FetchFunction;
+  /** Called before each retry of a 429/5xx. */
+  onRetry?: (notice: RetryNotice) => void;
+  /** Delay before the first retry without `Retry-After`, in ms. Default 500. */
+  baseDelayMs?: number;
+}
+
+/**
+ * Returns the language model for `config`: `openai-compatible` (any base URL: OpenAI, GLM, Kimi,
+ * Ollama, vLLM, LM Studio), `anthropic` or `openai`. Requests go through {@link createRetryFetch}
+ * with `config.maxAttempts`; callers should pass `maxRetries: 0` to AI SDK calls so retries are not
+ * doubled (the engine does).
+ */
+export function resolveModel(config: ModelConfig, options: ResolveModelOptions = {}): LanguageModel {
+  const fetch = createRetryFetch({
+    maxAttempts: config.maxAttempts,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.onRetry === undefined ? {} : { onRetry: options.onRetry }),
+    ...(options.baseDelayMs === undefined ? {} : { baseDelayMs: options.baseDelayMs }),
+  });
+  const baseURL = config.baseURL?.replace(/\/+$/, "");
+  switch (config.provider) {
+    case "anthropic": {
+      const provider = createAnthropic({
+        fetch,
+        ...(baseURL === undefined ? {} : { baseURL }),
+        ...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
+      });
+      return provider(config.modelId);
+    }
+    case "openai": {
+      const provider = createOpenAI({
+        fetch,
+        ...(baseURL === undefined ? {} : { baseURL }),
+        ...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
+      });
+      return provider(config.modelId);
+    }
+    case "openai-compatible": {
+      const provider = createOpenAICompatible({
+        name: "openai-compatible",
+        baseURL: baseURL ?? "http://localhost:11434/v1",
+        fetch,
+        includeUsage: true,
+        ...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
+      });
+      return provider.chatModel(config.modelId);
+    }
+  }
+}

@@ -1,0 +1,278 @@
+/**
+ * The agent loop: `streamText` with per-step re-rendering of the skill context (`prepareStep`), tool
+ * gating (`activeTools`), a step limit, and typed events.
+ */
+import {
+  type LanguageModel,
+  type ModelMessage,
+  type StopCondition,
+  stepCountIs,
+  streamText,
+  type ToolSet,
+} from "ai";
+import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
+import type { EngineSkillContext, SkillContextEvent } from "./engine-skill-context.js";
+import { toProviderError } from "./provider-error.js";
+
+/** Options of {@link runAgent}. */
+export interface RunAgentOptions {
+  model: LanguageModel;
+  /** The skill layer; re-rendered before every step. Optional: without it the loop is a plain chat. */
+  context?: EngineSkillContext;
+  /** Extra tools of the host; always active. */
+  tools?: ToolSet;
+  /** The whole conversation so far, ending with the new user message. */
+  messages: ModelMessage[];
+  /** Host instructions placed before the skill context in the system prompt. */
+  system?: string;
+  /** Extra stop conditions (any of them stops the loop). The step limit always applies. */
+  stopWhen?: StopCondition<ToolSet> | Array<StopCondition<ToolSet>>;
+  /** Most model calls in this run. Default 20. */
+  maxSteps?: number;
+  /** Cancels the current step: the run resolves with `aborted: true` and the steps completed before. */
+  abortSignal?: AbortSignal;
+  onEvent?: EngineEventListener;
+  /** Names the model in error messages. Default the model's provider and id. */
+  modelLabel?: string;
+}
+
+/** What {@link runAgent} returns. */
+export interface RunAgentResult {
+  /** Text of the final step. */
+  text: string;
+  /** Response messages to append to the conversation (assistant and tool messages of completed steps). */
+  messages: ModelMessage[];
+  /** Usage summed over the steps. */
+  usage: EngineUsage;
+  /** Number of model calls made. */
+  steps: number;
+  finishReason: string;
+  /** True when `abortSignal` cancelled the run. */
+  aborted: boolean;
+}
+
+function joinSystem(parts: Array<string | undefined>): string {
+  return parts.filter((p): p is string => p !== undefined && p.trim() !== "").join("\n\n");
+}
+
+function toUsage(usage: {
+  inputTokens?: number | undefined;
+  outputTokens?: number | undefined;
+}): EngineUsage {
+  const inputTokens = usage.inputTokens ?? 0;
+  const outputTokens = usage.outputTokens ?? 0;
+  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+}
+
+function byteLength(value: unknown): number {
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
+  return Buffer.byteLength(text, "utf8");
+}
+
+function describeModelOf(model: LanguageModel): string {
+  if (typeof model === "string") return `model '${model}'`;
+  return `${model.provider} model '${model.modelId}'`;
+}
+
+/**
+ * Runs one user turn: as many model steps as it needs, up to `maxSteps` (default 20). Before every
+ * step the skill context is re-rendered (system prompt per placement, catalog budget) and the active
+ * tools re-gated; tool calls of one step run in parallel. Malformed tool input and tool failures
+ * become error results the model sees, and the loop goes on. A provider failure throws a
+ * `ProviderError` (carrying the messages of completed steps); an abort resolves with `aborted: true`.
+ */
+export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult> {
+  const { context } = options;
+  const emit = (event: EngineEvent): void => options.onEvent?.(event);
+  const hostTools = options.tools ?? {};
+  const tools: ToolSet = { ...hostTools };
+  const maxSteps = options.maxSteps ?? 20;
+  const extraStops = options.stopWhen === undefined ? [] : [options.stopWhen].flat();
+  let step = 0;
+  let streamStep = -1;
+  const rendered = new Map<number, { activeTools: string[]; systemTokens: number }>();
+  let completed: ModelMessage[] = [];
+  let failure: unknown;
+  let lastText = "";
+  let finishReason = "stop";
+  const usage: EngineUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+
+  // Skill events happen inside tool execution, before the stream consumer has seen the tool call; they
+  // are held back and emitted just before the next tool result (or step boundary) to keep the order.
+  let pending: SkillContextEvent[] = [];
+  const unsubscribe = context?.subscribe?.((event) => {
+    pending.push(event);
+  });
+  const flush = (at: number): void => {
+    const events = pending;
+    pending = [];
+    for (const event of events) emit({ ...event, step: Math.max(at, 0) } as EngineEvent);
+  };
+
+  // The skill layer's tool set can grow (script tools of newly loaded skills): copy new entries into the
+  // object streamText holds before each step.
+  const syncTools = (): void => {
+    for (const [name, t] of Object.entries(context?.tools() ?? {})) if (!(name in tools)) tools[name] = t;
+  };
+  const render = (): { instructions: string; activeTools: string[] } => ({
+    instructions: joinSystem([options.system, context?.systemPrompt()]),
+    activeTools: [...new Set([...(context?.activeToolNames() ?? []), ...Object.keys(hostTools)])].filter(
+      (n) => n in tools,
+    ),
+  });
+  await context?.prepare?.();
+  syncTools();
+  const initial = render();
+
+  try {
+    const result = streamText({
+      model: options.model,
+      tools,
+      messages: context?.rewriteHistory?.(options.messages) ?? options.messages,
+      instructions: initial.instructions,
+      activeTools: initial.activeTools,
+      maxRetries: 0,
+      stopWhen: [stepCountIs(maxSteps), ...extraStops],
+      ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+      prepareStep: async ({ stepNumber, initialMessages, responseMessages }) => {
+        step = stepNumber;
+        if (stepNumber > 0) {
+          await context?.prepare?.();
+          syncTools();
+        }
+        const view = stepNumber === 0 ? initial : render();
+        const history: ModelMessage[] = [...initialMessages, ...responseMessages];
+        const messages = context?.rewriteHistory?.(history) ?? history;
+        rendered.set(stepNumber, {
+          activeTools: view.activeTools,
+          systemTokens: Math.ceil(view.instructions.length / 4),
+        });
+        return { instructions: view.instructions, activeTools: view.activeTools, messages };
+      },
+      onStepEnd: (stepResult) => {
+        completed = [...stepResult.response.messages];
+      },
+      onError: ({ error }) => {
+        failure ??= error;
+      },
+    });
+
+    for await (const part of result.fullStream) {
+      const step = streamStep;
+      switch (part.type) {
+        case "start-step": {
+          streamStep += 1;
+          const info = rendered.get(streamStep) ?? { activeTools: [], systemTokens: 0 };
+          rendered.delete(streamStep);
+          emit({ type: "step-start", step: streamStep, ...info });
+          flush(streamStep);
+          break;
+        }
+        case "text-delta":
+          emit({ type: "text-delta", step, text: part.text });
+          break;
+        case "tool-call":
+          emit({
+            type: "tool-call",
+            step,
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            input: part.input,
+          });
+          break;
+        case "tool-result":
+          flush(step);
+          emit({
+            type: "tool-result",
+            step,
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            output: part.output,
+            isError: false,
+            bytes: byteLength(part.output),
+          });
+          break;
+        case "tool-error": {
+          const output = part.error instanceof Error ? part.error.message : String(part.error);
+          flush(step);
+          emit({
+            type: "tool-result",
+            step,
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            output,
+            isError: true,
+            bytes: byteLength(output),
+          });
+          break;
+        }
+        case "finish-step": {
+          flush(step);
+          const stepUsage = toUsage(part.usage);
+          usage.inputTokens += stepUsage.inputTokens;
+          usage.outputTokens += stepUsage.outputTokens;
+          usage.totalTokens += stepUsage.totalTokens;
+          finishReason = part.finishReason;
+          emit({ type: "step-end", step, usage: stepUsage, finishReason: part.finishReason });
+          break;
+        }
+        case "error":
+          failure ??= part.error;
+          break;
+        case "abort":
+          return {
+            text: "",
+            messages: completed,
+            usage,
+            steps: streamStep + 1,
+            finishReason: "aborted",
+            aborted: true,
+          };
+        default:
+          break;
+      }
+    }
+    if (failure !== undefined) throw failure;
+    if (options.abortSignal?.aborted === true) {
+      return {
+        text: "",
+        messages: completed,
+        usage,
+        steps: streamStep + 1,
+        finishReason: "aborted",
+        aborted: true,
+      };
+    }
+    const [messages, text] = await Promise.all([result.responseMessages, result.text]);
+    lastText = text;
+    return {
+      text: lastText,
+      messages: [...messages],
+      usage,
+      steps: streamStep + 1,
+      finishReason,
+      aborted: false,
+    };
+  } catch (error) {
+    if (options.abortSignal?.aborted === true) {
+      return {
+        text: "",
+        messages: completed,
+        usage,
+        steps: streamStep + 1,
+        finishReason: "aborted",
+        aborted: true,
+      };
+    }
+    const providerError = toProviderError(
+      error,
+      options.modelLabel ?? describeModelOf(options.model),
+      completed,
+    );
+    emit({ type: "error", step, message: providerError.message, fatal: true });
+    throw providerError;
+  } finally {
+    flush(streamStep);
+    unsubscribe?.();
+  }
+}

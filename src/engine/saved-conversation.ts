@@ -1,0 +1,67 @@
+/**
+ * What a conversation looks like in a `SessionStore`: versioned JSON holding the history, the skill
+ * session's snapshot and the model it was held with.
+ */
+import { type ModelMessage, modelMessageSchema } from "ai";
+import { z } from "zod";
+import { SkillrtError } from "../errors/skillrt-error.js";
+import type { SessionStore } from "../store/session-store.js";
+
+/** Saved form of a conversation (version 1). */
+export const SavedConversation = z.object({
+  version: z.literal(1),
+  messages: z.array(z.unknown()),
+  /** The skill session's snapshot (its own versioned shape), or null without a skill layer. */
+  skills: z.unknown(),
+  model: z.object({ provider: z.string(), modelId: z.string(), baseURL: z.string().optional() }).optional(),
+  updatedAt: z.string(),
+});
+/** Saved form of a conversation (version 1). */
+export type SavedConversation = z.infer<typeof SavedConversation>;
+
+/** A conversation read back: messages validated as AI SDK `ModelMessage`s. */
+export interface LoadedConversation {
+  messages: ModelMessage[];
+  skills: unknown;
+  model: SavedConversation["model"];
+}
+
+/** Writes a conversation under `id` (last writer wins). */
+export async function saveConversation(
+  store: SessionStore,
+  id: string,
+  value: { messages: ModelMessage[]; skills: unknown; model?: SavedConversation["model"] },
+  namespace?: string,
+): Promise<void> {
+  const data: SavedConversation = {
+    version: 1,
+    messages: value.messages,
+    skills: value.skills ?? null,
+    ...(value.model === undefined ? {} : { model: value.model }),
+    updatedAt: new Date().toISOString(),
+  };
+  // Round-trip through JSON so Dates/undefined fields become what the store will hand back.
+  await store.put(id, JSON.parse(JSON.stringify(data)), namespace === undefined ? {} : { namespace });
+}
+
+/**
+ * Reads the conversation saved under `id`; undefined when there is none. Throws `SkillrtError`
+ * (`store-error`) when the stored value is not a valid version-1 conversation.
+ */
+export async function loadConversation(
+  store: SessionStore,
+  id: string,
+  namespace?: string,
+): Promise<LoadedConversation | undefined> {
+  const stored = await store.get(id, namespace);
+  if (stored === undefined) return undefined;
+  const parsed = SavedConversation.safeParse(stored.data);
+  const messages = parsed.success ? z.array(modelMessageSchema).safeParse(parsed.data.messages) : undefined;
+  if (!parsed.success || messages === undefined || !messages.success) {
+    throw new SkillrtError({
+      code: "store-error",
+      message: `Session '${id}' is not a saved skillrt conversation (version 1). Start a new session or delete this one.`,
+    });
+  }
+  return { messages: messages.data, skills: parsed.data.skills, model: parsed.data.model };
+}

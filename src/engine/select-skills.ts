@@ -1,0 +1,109 @@
+/**
+ * Selection pre-pass (peterbot's design, AgentScope's pre-reasoning hook): before the first step of a
+ * turn, pick the skills that fit the user's message and load them, so the model starts with them.
+ */
+import { generateText, type LanguageModel } from "ai";
+import type { EngineSkillContext, UserLoadOutcome } from "./engine-skill-context.js";
+
+/** `off` (default), `llm` (ask the model), `lexical` (catalog search, no model call). */
+export type AutoSelectMode = "off" | "llm" | "lexical";
+
+/** Options of {@link selectSkills}. */
+export interface SelectSkillsOptions {
+  mode: AutoSelectMode;
+  context: EngineSkillContext;
+  /** The user's message. */
+  message: string;
+  /** Needed for `llm`. */
+  model?: LanguageModel;
+  /** Most skills loaded by the pre-pass (already loaded ones count). Default 3. */
+  maxActive?: number;
+  /** `lexical`: lowest search score kept; hits below 40% of the best are dropped too. Default 1.5. */
+  minScore?: number;
+  abortSignal?: AbortSignal;
+}
+
+/** What the pre-pass chose and what loading it gave. */
+export interface SelectSkillsResult {
+  selected: string[];
+  loads: UserLoadOutcome[];
+}
+
+/** Reads `SKILLS_AUTO_SELECT` (`llm`, `lexical`; anything else, e.g. unset or `off`, is `off`). */
+export function autoSelectModeFrom(value: string | undefined): AutoSelectMode {
+  const v = value?.trim().toLowerCase();
+  return v === "llm" || v === "lexical" ? v : "off";
+}
+
+/** Parses the model's answer: a JSON array of names or `{ "skills": [...] }`, possibly inside prose or a code fence. */
+export function parseSelection(text: string, known: ReadonlySet<string>): string[] {
+  const candidates = [text.match(/\{[\s\S]*\}/)?.[0], text.match(/\[[\s\S]*?\]/)?.[0]];
+  for (const candidate of candidates) {
+    if (candidate === undefined) continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(candidate);
+    } catch {
+      continue;
+    }
+    const list = Array.isArray(parsed)
+      ? parsed
+      : typeof parsed === "object" && parsed !== null && "skills" in parsed
+        ? parsed.skills
+        : undefined;
+    if (Array.isArray(list)) {
+      return [...new Set(list.filter((n): n is string => typeof n === "string" && known.has(n)))];
+    }
+  }
+  return [];
+}
+
+async function askModel(options: SelectSkillsOptions, max: number): Promise<string[]> {
+  if (options.model === undefined) return [];
+  const skills = options.context.listSkills().filter((s) => !s.loaded);
+  if (skills.length === 0) return [];
+  const catalog = skills.map((s) => `- ${s.name}: ${s.description.replace(/\s+/g, " ")}`).join("\n");
+  const { text } = await generateText({
+    model: options.model,
+    maxRetries: 0,
+    instructions:
+      "You choose which skills an assistant should load before answering. Answer with JSON only: " +
+      `{"skills": ["name", ...]} with at most ${max} names from the list, most relevant first, or {"skills": []} when none clearly fits.`,
+    prompt: `Skills:\n${catalog}\n\nUser message:\n${options.message}`,
+    ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+  });
+  return parseSelection(text, new Set(skills.map((s) => s.name))).slice(0, max);
+}
+
+function searchCatalog(options: SelectSkillsOptions, max: number): string[] {
+  const loaded = new Set(options.context.loadedSkills());
+  const hits = (options.context.search?.(options.message, max + loaded.size) ?? []).filter(
+    (h) => !loaded.has(h.name),
+  );
+  const best = hits[0]?.score ?? 0;
+  const minScore = options.minScore ?? 1.5;
+  return hits
+    .filter((h) => h.score >= minScore && h.score >= best * 0.4)
+    .slice(0, max)
+    .map((h) => h.name);
+}
+
+/**
+ * Runs the pre-pass: `llm` makes one `generateText` call (catalog in, JSON names out); `lexical` uses
+ * the catalog's search with a score threshold. Loads at most `maxActive` (default 3) minus what is
+ * already loaded. `off` does nothing. A failing model call is not fatal: nothing is selected.
+ */
+export async function selectSkills(options: SelectSkillsOptions): Promise<SelectSkillsResult> {
+  const room = (options.maxActive ?? 3) - options.context.loadedSkills().length;
+  if (options.mode === "off" || room <= 0 || options.message.trim() === "")
+    return { selected: [], loads: [] };
+  let selected: string[];
+  try {
+    selected = options.mode === "llm" ? await askModel(options, room) : searchCatalog(options, room);
+  } catch {
+    return { selected: [], loads: [] };
+  }
+  const loads: UserLoadOutcome[] = [];
+  for (const name of selected) loads.push(await options.context.loadSkill(name, { by: "select" }));
+  return { selected, loads };
+}

@@ -1,0 +1,51 @@
+/** Runs the built CLI (`bin/skillrt.js`) as a child process. */
+import { spawn } from "node:child_process";
+import { statSync } from "node:fs";
+import path from "node:path";
+
+const repo = path.resolve(import.meta.dirname, "../../..");
+const bin = path.join(repo, "bin", "skillrt.js");
+
+/** What a CLI run produced. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Fails with a clear message when `dist/` is missing or older than the engine sources. */
+export function assertBuilt(): void {
+  const built = path.join(repo, "dist", "cli", "commands", "ask.js");
+  let builtAt = 0;
+  try {
+    builtAt = statSync(built).mtimeMs;
+  } catch {
+    throw new Error("dist/ is missing: run `npm run build` before the e2e tests (npm test does it).");
+  }
+  const source = statSync(path.join(repo, "src", "cli", "commands", "ask.ts")).mtimeMs;
+  if (source > builtAt) throw new Error("dist/ is older than src/: run `npm run build` first.");
+}
+
+/** Runs `skillrt ...args` in `cwd` with exactly `env` (plus PATH and HOME=cwd unless given). */
+export function runCli(
+  args: string[],
+  options: { cwd: string; env: Record<string, string> },
+): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: options.cwd,
+      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: options.cwd, NO_COLOR: "1", ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += String(d);
+    });
+    child.stderr.on("data", (d) => {
+      stderr += String(d);
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
