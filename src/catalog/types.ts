@@ -61,7 +61,16 @@ export interface LineRange {
 
 /** Result of reading a skill file. Expected failures are values, not exceptions. */
 export type ReadFileResult =
-  | { kind: "text"; path: string; content: string; totalLines: number; startLine: number; endLine: number; size: number; mimeType: string }
+  | {
+      kind: "text";
+      path: string;
+      content: string;
+      totalLines: number;
+      startLine: number;
+      endLine: number;
+      size: number;
+      mimeType: string;
+    }
   | { kind: "binary"; path: string; size: number; mimeType: string }
   | { kind: "not-found"; path: string; available: string[] }
   | { kind: "refused"; path: string; reason: string }
@@ -98,6 +107,8 @@ export interface MemorySkill {
 export interface SkillRoot {
   path: string;
   scope: SkillScope;
+  /** When true a missing root is silently empty (the default roots); otherwise it is a `path-not-found` diagnostic. Default false. */
+  optional?: boolean;
 }
 
 export interface CatalogOptions {
@@ -116,6 +127,10 @@ export interface CatalogOptions {
   maxDepth?: number;
   /** Most directories without a SKILL.md scanned per root. Default 2,000. */
   maxDirs?: number;
+  /** Where memory skills rank on a name collision: `last` (default) after every disk skill, `first` before them. */
+  memoryPrecedence?: "first" | "last";
+  /** Quiet time before a watched change triggers a re-scan, in ms. Default 75. */
+  watchDebounceMs?: number;
   abortSignal?: AbortSignal;
 }
 
@@ -168,4 +183,6 @@ export interface DiscoverOptions {
 export interface DiscoveryResult {
   skills: DiscoveredSkill[];
   diagnostics: Diagnostic[];
+  /** Real paths of every directory listed, roots and skill directories included (what a watcher needs). */
+  directories?: string[];
 }

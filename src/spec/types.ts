@@ -43,6 +43,8 @@ export type DiagnosticCode =
   | "description-from-body"
   | "field-invalid-type"
   | "body-separator"
+  | "frontmatter-offset"
+  | "duplicate-key"
   // discovery and file problems
   | "file-unreadable"
   | "file-binary"
@@ -102,6 +104,12 @@ export interface ParseSkillOptions {
   dirName?: string;
   /** Path reported in diagnostics. Default `SKILL.md`. */
   path?: string;
+  /**
+   * Stop after the frontmatter: `body` is returned empty and the body is not scanned (no
+   * `body-separator` warnings), though a lenient `description-from-body` fallback still reads the text
+   * given. For catalog start-up, where only L1 data is needed. Default `false`.
+   */
+  headOnly?: boolean;
 }
 
 export interface ParseSkillResult {

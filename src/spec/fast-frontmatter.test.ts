@@ -1,0 +1,272 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { parseDocument } from "yaml";
+import { fastFrontmatter } from "./fast-frontmatter.js";
+import { parseFrontmatterYaml } from "./parse-frontmatter-yaml.js";
+
+/** What the `yaml` library returns with the failsafe schema, or `"error"`. */
+function yamlFailsafe(text: string): unknown {
+  const doc = parseDocument(text, { schema: "failsafe", uniqueKeys: true });
+  return doc.errors.length > 0 ? "error" : doc.toJS();
+}
+
+const keyArb = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom("name", "description", "license", "metadata", "tags", "version") },
+  fc.constantFrom(
+    "name",
+    "description",
+    "license",
+    "metadata",
+    "allowed-tools",
+    "when_to_use",
+    "a.b",
+    "1",
+    "x",
+  ),
+  fc.stringMatching(/^[a-z_][a-z0-9_-]{0,5}$/),
+  fc.constantFrom("__proto__", "-x", "a b", '"q"', "k:"),
+);
+const chars = fc.constantFrom(
+  ...[..."abcxyz ABC019-_.,:;#'\"[]{}()*&!|>%@`?/\\\té€😀\u00a0\u3000\u0085\r=+~<"],
+  "\u2028",
+  "\ufeff",
+);
+const safeChars = fc.constantFrom(...[..."abcxyz ABC019-_.,()é€😀'\""]);
+const textArb = fc.oneof(
+  { weight: 5, arbitrary: fc.array(safeChars, { maxLength: 14 }).map((a) => a.join("")) },
+  { weight: 1, arbitrary: fc.array(chars, { maxLength: 14 }).map((a) => a.join("")) },
+);
+const escapeArb = fc.constantFrom(
+  "\\n",
+  "\\t",
+  "\\\\",
+  '\\"',
+  "\\/",
+  "\\0",
+  "\\x41",
+  "\\xZZ",
+  "\\u00e9",
+  "\\ud800",
+  "\\U0001F600",
+  "\\U00110000",
+  "\\N",
+  "\\_",
+  "\\e",
+  "\\q",
+  "\\ ",
+  "\\",
+);
+const trailArb = fc.constantFrom("", "", "", "", "  ", " # note", "#x", " x", "  #");
+
+const plainArb = textArb;
+const singleArb = fc
+  .tuple(fc.array(fc.oneof(textArb, fc.constant("''")), { maxLength: 3 }), trailArb)
+  .map(([parts, trail]) => `'${parts.join("").replace(/'(?!')/g, "''")}'${trail}`);
+const doubleArb = fc
+  .tuple(fc.array(fc.oneof(textArb, escapeArb), { maxLength: 4 }), trailArb)
+  .map(([parts, trail]) => `"${parts.join("").replace(/"/g, "")}"${trail}`);
+const scalarArb = fc.oneof({ weight: 3, arbitrary: plainArb }, singleArb, doubleArb);
+
+const indentArb = fc.constantFrom("", " ", "  ", "  ", "  ", "  ", "   ", "    ", "      ");
+const noisyBlockArb = fc
+  .tuple(
+    fc.constantFrom("|", "|-", ">", ">-", "|+", ">+", "|2", "| # c", ">-  ", "|x"),
+    fc.array(fc.tuple(indentArb, fc.oneof(textArb, fc.constant(""), fc.constant("# not a comment"))), {
+      maxLength: 6,
+    }),
+  )
+  .map(([header, lines]) => [header, ...lines.map(([i, t]) => i + t)]);
+
+type Entry = { key: string; lines: string[] };
+
+/** One top-level entry: a key line plus its continuation lines (values built from `scalar`). */
+function entryArb(
+  key: fc.Arbitrary<string>,
+  scalar: fc.Arbitrary<string>,
+  blockArb: fc.Arbitrary<string[]>,
+  noisy: boolean,
+): fc.Arbitrary<Entry> {
+  const nestedKey = noisy ? keyArb : fc.stringMatching(/^[a-z][a-z0-9_-]{0,6}$/);
+  const entries: fc.WeightedArbitrary<Entry>[] = [
+    { weight: 4, arbitrary: fc.tuple(key, scalar).map(([k, v]) => ({ key: k, lines: [`${k}: ${v}`] })) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(key, blockArb)
+        .map(([k, [h, ...rest]]) => ({ key: k, lines: [`${k}: ${h}`, ...rest] })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(
+          key,
+          noisy ? indentArb : fc.constant("  "),
+          fc.uniqueArray(fc.tuple(nestedKey, fc.oneof({ weight: 3, arbitrary: scalar }, blockArb)), {
+            maxLength: 4,
+            selector: ([k]) => (noisy ? Math.random() : k),
+          }),
+        )
+        .map(([k, ind, items]) => ({
+          key: k,
+          lines: [
+            `${k}:`,
+            ...items.flatMap(([ik, v]) =>
+              typeof v === "string"
+                ? [`${ind}${ik}: ${v}`]
+                : [`${ind}${ik}: ${v[0]}`, ...v.slice(1).map((l) => ind + l)],
+            ),
+          ],
+        })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(
+          key,
+          noisy ? indentArb : fc.constantFrom("", "  "),
+          fc.array(fc.oneof(scalar, fc.constant("")), { maxLength: 4 }),
+        )
+        .map(([k, ind, items]) => ({
+          key: k,
+          lines: [`${k}:`, ...items.map((v) => `${ind}-${v === "" ? "" : ` ${v}`}`)],
+        })),
+    },
+  ];
+  if (noisy) {
+    const line = (l: fc.Arbitrary<string>) => ({
+      weight: 1,
+      arbitrary: l.map((x) => ({ key: "", lines: [x] })),
+    });
+    entries.push(
+      line(fc.tuple(keyArb, textArb).map(([k, v]) => `${k}:${v}`)),
+      line(fc.tuple(indentArb, textArb).map(([i, t]) => `${i}# ${t}`)),
+      line(fc.tuple(indentArb, textArb).map(([i, t]) => i + t)),
+      line(indentArb),
+    );
+  } else {
+    entries.push({
+      weight: 1,
+      arbitrary: fc.constantFrom("# comment", "").map((l) => ({ key: "", lines: [l] })),
+    });
+  }
+  return fc.oneof(...entries);
+}
+
+const cleanKey = fc.oneof(
+  fc.constantFrom("name", "description", "license", "metadata", "allowed-tools", "tags", "version"),
+  fc.stringMatching(/^[a-z][a-z0-9_-]{0,6}$/),
+);
+const cleanText = fc.array(safeChars, { maxLength: 20 }).map((a) => a.join(""));
+const cleanBlockArb = fc
+  .tuple(
+    fc.constantFrom("|", "|-", ">", ">-"),
+    fc.array(
+      fc.oneof(
+        { weight: 4, arbitrary: cleanText.map((t) => `  ${t}`) },
+        fc.constant(""),
+        fc.constant("    x"),
+      ),
+      {
+        maxLength: 5,
+      },
+    ),
+  )
+  .map(([header, lines]) => [header, ...lines]);
+const cleanScalar = fc.oneof(
+  { weight: 3, arbitrary: cleanText },
+  cleanText.map((t) => `'${t.replace(/'/g, "''")}'`),
+  cleanText.map((t) => `"${t.replace(/"/g, '\\"')}"`),
+);
+
+const frontmatterArb = fc
+  .tuple(
+    fc.oneof(
+      {
+        weight: 3,
+        arbitrary: fc.uniqueArray(entryArb(cleanKey, cleanScalar, cleanBlockArb, false), {
+          minLength: 1,
+          maxLength: 7,
+          selector: (e) => e.key || Math.random(),
+        }),
+      },
+      {
+        weight: 2,
+        arbitrary: fc.array(entryArb(keyArb, scalarArb, noisyBlockArb, true), { minLength: 1, maxLength: 7 }),
+      },
+    ),
+    fc.boolean(),
+  )
+  .map(([entries, newline]) => entries.flatMap((e) => e.lines).join("\n") + (newline ? "\n" : ""));
+
+describe("fastFrontmatter", () => {
+  test("whenever it accepts, the result deep-equals yaml (failsafe) and strict mode accepts it too", () => {
+    let accepted = 0;
+    let total = 0;
+    fc.assert(
+      fc.property(frontmatterArb, (text) => {
+        total++;
+        const fast = fastFrontmatter(text);
+        if (fast === undefined) return;
+        accepted++;
+        expect(fast).toStrictEqual(yamlFailsafe(text));
+        const strict = parseFrontmatterYaml(text, true);
+        expect(strict).toMatchObject({ ok: true, value: fast });
+      }),
+      { numRuns: 20_000 },
+    );
+    // The generator must exercise the accepting side, not only bail-outs.
+    expect(accepted / total).toBeGreaterThan(0.3);
+  });
+
+  test("parses the constructs real skills use", () => {
+    const text = [
+      "name: pdf-tools",
+      "# comment",
+      "description: >-",
+      "  Extracts text",
+      "  from PDFs.",
+      "",
+      "  Second paragraph.",
+      "license: 'It''s MIT'",
+      'compatibility: "Python 3.11+ \\u00e9"',
+      "literal: |",
+      "  line 1",
+      "    indented",
+      "",
+      "metadata:",
+      "  author: acme",
+      '  version: "1.0"',
+      "  raw: 1.0",
+      "allowed-tools:",
+      "  - Read",
+      "  - Bash(git:*)",
+      "empty:",
+      "",
+    ].join("\n");
+    expect(fastFrontmatter(text)).toStrictEqual({
+      name: "pdf-tools",
+      description: "Extracts text from PDFs.\nSecond paragraph.",
+      license: "It's MIT",
+      compatibility: "Python 3.11+ é",
+      literal: "line 1\n  indented\n",
+      metadata: { author: "acme", version: "1.0", raw: "1.0" },
+      "allowed-tools": ["Read", "Bash(git:*)"],
+      empty: "",
+    });
+  });
+
+  test.each([
+    ["flow list", "allowed-tools: [Read, Write]"],
+    ["anchor", "name: &a x"],
+    ["multi-line plain", "description: one\n  two"],
+    ["tab", "name:\tx"],
+    ["comment in value", "description: a # b"],
+    ["unquoted colon", "description: Use when: asked"],
+    ["keep chomping", "d: |+\n  x\n"],
+    ["duplicate key", "name: a\nname: b"],
+    ["CRLF", "name: a\r\n"],
+    ["nothing", "# only a comment\n"],
+  ])("bails out on %s", (_label, text) => {
+    expect(fastFrontmatter(text)).toBeUndefined();
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * Frontmatter YAML to a value: the fast line parser first, the `yaml` library when it bails out, and in
+ * lenient mode the client guide's repairs when YAML refuses the text.
+ */
+import { fastFrontmatter } from "./fast-frontmatter.js";
+import { parseFrontmatterYaml } from "./parse-frontmatter-yaml.js";
+import {
+  indentQuotedContinuations,
+  repairFrontmatterYaml,
+  type YamlRepairKind,
+} from "./repair-frontmatter-yaml.js";
+import type { FrontmatterValue } from "./types.js";
+
+/** A lenient-mode finding while loading, with an offset or 0-based line in the YAML text. */
+export type LoadNote =
+  | { kind: "flow-collection"; offset: number }
+  | { kind: "duplicate-key"; key: string; offset: number }
+  | { kind: "repaired"; line: number; repair: YamlRepairKind };
+
+/** Outcome of {@link loadFrontmatter}. */
+export type LoadedFrontmatter =
+  | { ok: true; value: FrontmatterValue | null; notes: LoadNote[] }
+  | { ok: false; message: string; offset: number };
+
+/** Loads frontmatter YAML: strict mode rejects what strictyaml rejects; lenient mode repairs and retries. */
+export function loadFrontmatter(yaml: string, strict: boolean): LoadedFrontmatter {
+  const fast = fastFrontmatter(yaml);
+  if (fast !== undefined) return { ok: true, value: fast, notes: [] };
+  const full = parseFrontmatterYaml(yaml, strict);
+  if (full.ok) return { ok: true, value: full.value, notes: notesOf(full) };
+  if (strict) {
+    // strictyaml accepts quoted values continued on unindented lines; `yaml` does not.
+    const indented = indentQuotedContinuations(yaml);
+    const retried = indented === undefined ? undefined : parseFrontmatterYaml(indented, true);
+    return retried?.ok === true ? { ok: true, value: retried.value, notes: [] } : full;
+  }
+  const repair = repairFrontmatterYaml(yaml);
+  if (repair === undefined) return full;
+  const retried = parseFrontmatterYaml(repair.text, false);
+  if (!retried.ok) return full;
+  const notes: LoadNote[] = repair.repairs.map((r) => ({ kind: "repaired", line: r.line, repair: r.kind }));
+  return { ok: true, value: retried.value, notes };
+}
+
+function notesOf(result: {
+  flowOffsets: number[];
+  duplicateKeys: { key: string; offset: number }[];
+}): LoadNote[] {
+  const notes: LoadNote[] = result.flowOffsets.map((offset) => ({ kind: "flow-collection", offset }));
+  for (const d of result.duplicateKeys) notes.push({ kind: "duplicate-key", key: d.key, offset: d.offset });
+  return notes;
+}
