@@ -1,9 +1,14 @@
 // README example: an agent with Agent Skills in ~20 lines. In your project, import from "skillrt".
 import type { LanguageModel } from "ai";
-import { createCatalog } from "../src/catalog/create-catalog.js";
-import { createSkillSession } from "../src/context/create-skill-session.js";
-import { fromSkillSession, loadModelConfig, resolveModel, runAgent } from "../src/index.js";
-import { createSkillTools } from "../src/tools/create-skill-tools.js";
+import {
+  createCatalog,
+  createSkillSession,
+  createSkillTools,
+  fromSkillSession,
+  loadModelConfig,
+  resolveModel,
+  runAgent,
+} from "../src/index.js";
 
 export async function askWithSkills(question: string, model?: LanguageModel): Promise<string> {
   const catalog = await createCatalog({ roots: ["examples/skills"] }); // folders holding SKILL.md

@@ -1,5 +1,5 @@
 import fs from "node:fs/promises";
-import type { ModelMessage, Tool } from "ai";
+import { asSchema, type ModelMessage, type Tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSkillTree, type SkillTree, standardSkills } from "../context/__fixtures__/skill-tree.js";
 import { createSkillSession } from "../context/create-skill-session.js";
@@ -92,6 +92,17 @@ describe("canonical tools", () => {
     expect(skills.jsonSchemas().skill_read).toMatchObject({
       properties: { start_line: { type: "integer" } },
     });
+  });
+
+  it("lets a name outside the enum through validation and answers with the closest names", async () => {
+    const { skills } = await setup();
+    const loadTool = skills.tools.skill_load;
+    if (loadTool === undefined) throw new Error("skill_load missing");
+    const validation = await asSchema(loadTool.inputSchema).validate?.({ name: "pdff" });
+    expect(validation?.success).toBe(true);
+    const answer = await call(skills.tools, "skill_load", { name: "pdff" });
+    expect(answer).toMatch(/Skill 'pdff' not found/);
+    expect(answer).toContain("pdf");
   });
 
   it("offers no skill tools and no prompt when there are no skills", async () => {

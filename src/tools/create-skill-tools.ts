@@ -33,7 +33,7 @@ export interface SkillToolsOptions {
   registry?: ToolRegistry;
   /** `allowed-tools` policy. Default `ignore`. */
   policy?: AllowedToolsPolicy;
-  /** Host tools of servers no loaded skill names. Default `closed`. */
+  /** Host tools of servers no loaded skill names. Default `closed` (`open` under the `aworld` profile, as in AWorld). */
   serverTools?: "open" | "closed";
 }
 
@@ -183,7 +183,8 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
       }),
       skillToolNames: names,
       ...(options.policy !== undefined ? { policy: options.policy } : {}),
-      ...(options.serverTools !== undefined ? { serverTools: options.serverTools } : {}),
+      // AWorld's own code leaves server tools unfiltered until a skill names them; the others start closed.
+      serverTools: options.serverTools ?? (profileName === "aworld" ? "open" : "closed"),
     });
   };
 

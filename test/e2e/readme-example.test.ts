@@ -1,4 +1,5 @@
 /** The README's library example type-checks (it is imported here) and runs against the AI SDK mock model. */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
@@ -50,5 +51,17 @@ describe("README library example", () => {
     expect(prompts[0]).not.toContain("tocstop");
     expect(prompts[1]).toContain("tocstop");
     expect(prompts[1]).toContain("toc.mjs");
+  });
+
+  it("is the code the README shows (imports from the package name)", () => {
+    const root = path.resolve(import.meta.dirname, "../..");
+    const readme = readFileSync(path.join(root, "README.md"), "utf8");
+    const shown = /<!-- library-example:start -->\n```ts\n([\s\S]*?)```\n<!-- library-example:end -->/.exec(
+      readme,
+    )?.[1];
+    const source = readFileSync(path.join(root, "docs/library-example.ts"), "utf8")
+      .replace(/^\/\/ README example.*\n/, "")
+      .replaceAll('"../src/index.js"', '"skillrt"');
+    expect(shown).toBe(source);
   });
 });
