@@ -38,4 +38,8 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     summary: "Chat with the agent (interactive REPL)",
     load: async () => (await import("./chat.js")).chatCommand,
   },
+  mcp: {
+    summary: "Serve the skills to MCP clients over stdio",
+    load: async () => (await import("./mcp.js")).mcpCommand,
+  },
 };

@@ -1,0 +1,147 @@
+/**
+ * The real `bin/skillrt.js mcp` in a child process, driven by the real MCP SDK client over stdio:
+ * tools answer, `skill_run` runs in the bubblewrap sandbox, stdout carries only protocol messages and
+ * the process exits 0 when the client goes away.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { probeSandbox } from "../../exec/create-executor.js";
+import { fm, makeTempDir, writeSkill } from "../__fixtures__/skill-tree.js";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const bin = path.join(repo, "bin", "skillrt.js");
+
+let tmp: { dir: string; cleanup: () => Promise<void> };
+let root: string;
+
+beforeAll(async () => {
+  try {
+    execFileSync(
+      process.execPath,
+      [path.join(repo, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"],
+      { cwd: repo, stdio: "pipe" },
+    );
+  } catch {
+    // Other modules may have type errors while being written; tsc emits regardless (checked below).
+  }
+  await fs.access(path.join(repo, "dist", "mcp", "create-skill-mcp-server.js"));
+  tmp = await makeTempDir("skillrt-mcp-");
+  root = path.join(tmp.dir, "skills");
+  await writeSkill(
+    root,
+    "greet",
+    fm("greet", "Greets people by name."),
+    "# Greet\n\nRun scripts/echo.sh NAME.\n",
+    {
+      "scripts/echo.sh": '#!/bin/sh\necho "hello $1 from $(pwd)"\n',
+    },
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await tmp.cleanup();
+});
+
+function textOf(result: CallToolResult): string {
+  const first = result.content[0];
+  return first?.type === "text" ? first.text : "";
+}
+
+describe("skillrt mcp over stdio", () => {
+  it.runIf(probeSandbox().ok)("loads a skill and runs its script in the sandbox", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, "mcp", "--root", root, "--executor", "sandbox"],
+      cwd: tmp.dir,
+      stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const client = new Client({ name: "stdio-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      expect(client.getServerVersion()?.name).toBe("skillrt");
+      const loaded = (await client.callTool({
+        name: "skill_load",
+        arguments: { name: "greet" },
+      })) as CallToolResult;
+      expect(loaded.isError).not.toBe(true);
+      expect(textOf(loaded)).toMatch(/^<skill_content name="greet">/);
+      expect(textOf(loaded)).toContain("Run scripts/echo.sh NAME.");
+
+      const ran = (await client.callTool({
+        name: "skill_run",
+        arguments: { name: "greet", command: ["sh", "scripts/echo.sh", "sandbox"] },
+      })) as CallToolResult;
+      expect(ran.isError).not.toBe(true);
+      expect(textOf(ran)).toContain("exit code: 0");
+      // The sandbox runs the command in the workspace's view of the skill, not in the skill itself.
+      expect(textOf(ran)).toMatch(/hello sandbox from \S*skillrt-ws-\S*\/skills\/greet/);
+    } finally {
+      await client.close();
+    }
+    expect(stderr).toContain("skillrt mcp: serving 1 skill(s)");
+    expect(stderr).toContain("skill_run: sandbox");
+  });
+
+  it("writes only protocol messages to stdout and exits 0 when the client closes stdin", async () => {
+    const child = spawn(process.execPath, [bin, "mcp", "--root", root, "--no-exec"], {
+      cwd: tmp.dir,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const exited = once(child, "exit");
+    const lines = createInterface({ input: child.stdout });
+    const received: unknown[] = [];
+    const send = (message: object): void => {
+      child.stdin.write(`${JSON.stringify(message)}\n`);
+    };
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
+    for await (const line of lines) {
+      received.push(JSON.parse(line));
+      if (received.length === 1) {
+        send({ jsonrpc: "2.0", method: "notifications/initialized" });
+        send({ jsonrpc: "2.0", id: 2, method: "prompts/list" });
+      } else {
+        child.stdin.end();
+      }
+    }
+    const [code, signal] = await exited;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(received).toMatchObject([
+      { jsonrpc: "2.0", id: 1, result: { serverInfo: { name: "skillrt" } } },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        result: { prompts: [{ name: "greet", description: "Greets people by name." }] },
+      },
+    ]);
+  });
+
+  it("reports a bad option as a usage error", async () => {
+    const child = spawn(process.execPath, [bin, "mcp", "--executor", "vm"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const [code] = await once(child, "exit");
+    expect(code).toBe(2);
+    expect(stderr).toContain("skillrt mcp: --executor must be one of auto, sandbox, local, container");
+  });
+});

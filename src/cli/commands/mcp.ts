@@ -1,0 +1,159 @@
+/** `skillrt mcp`: serve the skills over MCP on stdio (stdout carries only protocol messages; logs go to stderr). */
+import path from "node:path";
+import { Readable, Writable } from "node:stream";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createCatalog } from "../../catalog/create-catalog.js";
+import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
+import { loadSkillEnvConfig } from "../../exec/load-skill-env-config.js";
+import { createWorkspace, type Workspace } from "../../exec/workspace.js";
+import { createSkillMcpServer } from "../../mcp/create-skill-mcp-server.js";
+import type { ProfileName } from "../../tools/profile-types.js";
+import { cliCatalogOptions, cliRoots, rootOption } from "../cli-roots.js";
+import type { CliIo } from "../command.js";
+import { defineCommand, usageError } from "../define-command.js";
+
+const EXECUTORS: ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
+const PROFILES: ProfileName[] = ["skillrt", "claude", "trpc", "agentscope", "omni", "aworld"];
+
+/** The `mcp` command. */
+export const mcpCommand = defineCommand({
+  name: "mcp",
+  summary: "Serve the skills to MCP clients (Claude Desktop, Cursor, Codex) over stdio",
+  usage: `Usage: skillrt mcp [options]
+
+Runs an MCP server on stdin/stdout until the client disconnects. Clients get:
+  tools      skill_load, skill_read, skill_list_docs, skill_select_docs, skill_unload,
+             skill_search, skill_run (unless --no-exec) and the scripts of loaded skills;
+             the skills catalog is in the server instructions and the skill_load description
+  resources  skill://<name>/SKILL.md and skill://<name>/<path> for every skill file
+  prompts    one per user-invocable skill (like /name args), with an optional 'args' argument
+
+Options:
+  --root DIR         Look for skills in DIR instead of the default roots (repeatable).
+  --profile NAME     Tool names and shapes: skillrt (default), claude, trpc, agentscope, omni, aworld.
+  --executor KIND    How skill_run executes: auto (default: sandbox when bubblewrap works, else
+                     local), sandbox, local, container.
+  --no-exec          Offer no skill_run and no script tools.
+  --host-dir DIR     Let skill_run stage host:// input files from DIR (repeatable). Default: none
+                     (a client may start the server in any directory, even /).
+  --watch            Re-scan when skills change and notify the client.
+  -h, --help         Show this help.
+
+Client configuration (e.g. Claude Desktop's claude_desktop_config.json):
+  { "mcpServers": { "skills": { "command": "npx",
+      "args": ["-y", "skillrt", "mcp", "--root", "/path/to/skills"] } } }
+See docs/mcp.md for Cursor and Codex.
+
+Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
+`,
+  options: {
+    ...rootOption,
+    profile: { type: "string" },
+    executor: { type: "string" },
+    "no-exec": { type: "boolean" },
+    "host-dir": { type: "string", multiple: true },
+    watch: { type: "boolean" },
+  },
+  maxPositionals: 0,
+  async run({ values }, io) {
+    const kind = (values.executor ?? "auto") as ExecutorChoice;
+    if (!EXECUTORS.includes(kind))
+      return usageError(io, "mcp", `--executor must be one of ${EXECUTORS.join(", ")}`);
+    const profile = (values.profile ?? "skillrt") as ProfileName;
+    if (!PROFILES.includes(profile))
+      return usageError(io, "mcp", `--profile must be one of ${PROFILES.join(", ")}`);
+    const log = (message: string): void => {
+      io.stderr.write(`skillrt mcp: ${message}\n`);
+    };
+    const exec = values["no-exec"] !== true;
+
+    const catalog = await createCatalog(cliCatalogOptions(values.root, io));
+    let workspace: Workspace | undefined;
+    let skillEnv: Record<string, Record<string, string>> = {};
+    if (exec) {
+      try {
+        const home = io.env["HOME"];
+        const config = await loadSkillEnvConfig({
+          cwd: io.cwd,
+          env: io.env,
+          ...(home === undefined || home === "" ? {} : { home }),
+        });
+        for (const warning of config.warnings) log(`warning: ${warning}`);
+        skillEnv = config.skills;
+      } catch (error) {
+        log(error instanceof Error ? error.message : String(error));
+        return 1;
+      }
+      workspace = await createWorkspace();
+    }
+    const chosen = exec ? createExecutor({ kind }) : undefined;
+    if (chosen?.warning !== undefined) log(`warning: ${chosen.warning}`);
+
+    const server = await createSkillMcpServer({
+      catalog,
+      profile,
+      exec:
+        chosen === undefined || workspace === undefined
+          ? false
+          : {
+              executor: chosen.executor,
+              workspace,
+              skillEnv,
+              hostDirs: (values["host-dir"] ?? []).map((dir) => path.resolve(io.cwd, dir)),
+            },
+      watch: values.watch === true,
+      onWarning: (message) => log(`warning: ${message}`),
+    });
+
+    const closed = new Promise<void>((resolve) => {
+      const previous = server.server.onclose;
+      server.server.onclose = () => {
+        previous?.();
+        resolve();
+      };
+    });
+    const close = (): void => {
+      void server.close();
+    };
+    const ownsProcess = io.stdin === process.stdin;
+    io.stdin.once("end", close);
+    if (ownsProcess) {
+      process.once("SIGINT", close);
+      process.once("SIGTERM", close);
+    }
+    try {
+      await server.connect(new StdioServerTransport(readable(io), writable(io)));
+      const problems = catalog.diagnostics().filter((d) => d.severity === "error").length;
+      const roots = cliRoots(values.root, io).map((r) => r.path);
+      log(
+        `serving ${catalog.list().length} skill(s) from ${roots.join(", ") || "no roots"} over stdio` +
+          `${exec ? ` (skill_run: ${chosen?.executor.kind ?? "off"})` : " (no execution)"}` +
+          `${problems > 0 ? `; ${problems} skill problem(s), see 'skillrt validate'` : ""}`,
+      );
+      await closed;
+      return 0;
+    } finally {
+      io.stdin.removeListener("end", close);
+      if (ownsProcess) {
+        process.removeListener("SIGINT", close);
+        process.removeListener("SIGTERM", close);
+      }
+      await workspace?.dispose().catch((error: unknown) => {
+        log(`warning: could not delete the workspace ${workspace?.root}: ${String(error)}`);
+      });
+    }
+  },
+});
+
+function readable(io: CliIo): Readable {
+  return io.stdin instanceof Readable ? io.stdin : new Readable().wrap(io.stdin);
+}
+
+function writable(io: CliIo): Writable {
+  if (io.stdout instanceof Writable) return io.stdout;
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      io.stdout.write(chunk, (error) => callback(error ?? null));
+    },
+  });
+}

@@ -1,0 +1,155 @@
+/**
+ * `createSkillMcpServer`: a skill catalog as an MCP server, so any MCP client (Claude Desktop, Cursor,
+ * Codex, …) gets skillrt's skills:
+ *
+ * - **tools**: the canonical skill tools (`skill_load`, `skill_read`, `skill_list_docs`,
+ *   `skill_select_docs`, `skill_unload`, `skill_search`, `skill_run`, script tools of loaded skills) with
+ *   the engine's input schemas and result text; the catalog is in the server instructions and in the
+ *   load tool's description;
+ * - **resources**: `skill://<name>/<path>` for every file of every served skill;
+ * - **prompts**: one per user-invocable skill (`/name args`).
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Catalog } from "../catalog/types.js";
+import { createSkillSession } from "../context/create-skill-session.js";
+import type { SkillSessionOptions, SkillToolNames } from "../context/session-types.js";
+import type { SkillSession } from "../context/skill-session.js";
+import { createExecutor, type ExecutorChoice } from "../exec/create-executor.js";
+import type { Executor } from "../exec/executor.js";
+import { createWorkspace, type Workspace } from "../exec/workspace.js";
+import { createSkillTools, type SkillRunSetup, type SkillTools } from "../tools/create-skill-tools.js";
+import type { ProfileName } from "../tools/profile-types.js";
+import { createCallScope, mcpSessionView, observedExecutor } from "./mcp-session-view.js";
+import { serveSkillPrompts } from "./serve-skill-prompts.js";
+import { serveSkillResources } from "./serve-skill-resources.js";
+import { serveSkillTools } from "./serve-skill-tools.js";
+
+/** Version reported to clients by default. */
+export const SKILLRT_MCP_VERSION = "0.1.0";
+
+/** How `skill_run` (and script tools) execute. Everything but `executor` and `workspace` is passed to each run. */
+export type SkillMcpExecOptions = Omit<SkillRunSetup, "executor" | "workspace"> & {
+  /** An executor or a kind for `createExecutor`. Default `auto` (sandbox when bubblewrap works, else local). */
+  executor?: ExecutorChoice | Executor;
+  /** Where commands run. Default: a fresh workspace, deleted when the server closes. */
+  workspace?: Workspace;
+};
+
+/** Options of {@link createSkillMcpServer}. */
+export interface SkillMcpServerOptions {
+  /** The skills to serve. When `session` is given, the session's own catalog is used instead. */
+  catalog: Catalog;
+  /**
+   * The disclosure session behind the tools. Default: a new session over `catalog` with
+   * `sessionOptions`. It must use `history` placement (a server cannot change the client's system prompt).
+   */
+  session?: SkillSession;
+  /**
+   * Options of the session created when `session` is not given. Defaults differ from the engine in one
+   * way: `contextThreshold` is `Infinity` (the server cannot see the client's context, so it never evicts).
+   */
+  sessionOptions?: Omit<SkillSessionOptions, "catalog">;
+  /** Tool names and shapes. Default `skillrt` (the canonical tools). */
+  profile?: ProfileName;
+  /** `false` leaves out `skill_run` and script tools. Default: enabled with the `auto` executor. */
+  exec?: false | SkillMcpExecOptions;
+  /** Watch the catalog's roots and tell the client when tools, resources and prompts change. Default false. */
+  watch?: boolean;
+  /** Server name reported to clients. Default `skillrt`. */
+  name?: string;
+  /** Server version reported to clients. Default {@link SKILLRT_MCP_VERSION}. */
+  version?: string;
+  /** Receives warnings meant for a person (e.g. the sandbox fallback). Default: dropped. */
+  onWarning?: (message: string) => void;
+}
+
+/**
+ * Builds the MCP server (not yet connected: call `server.connect(transport)`). One server is one session:
+ * what a client loads stays loaded for the next calls, but loading a skill again always returns its full
+ * instructions. Closing the server (or the transport) stops watching and deletes a workspace it created.
+ * The tool handlers are installed directly on `server.server`, so `registerTool` cannot add more tools to
+ * this server. Throws when `session` uses `system` placement.
+ */
+export async function createSkillMcpServer(options: SkillMcpServerOptions): Promise<McpServer> {
+  const session =
+    options.session ??
+    createSkillSession({
+      contextThreshold: Number.POSITIVE_INFINITY,
+      ...options.sessionOptions,
+      placement: "history",
+      catalog: options.catalog,
+    });
+  if (session.placement !== "history") {
+    throw new Error(
+      "createSkillMcpServer: the session uses 'system' placement; an MCP server can only return skill content in tool results. Create the session with placement 'history'.",
+    );
+  }
+  await session.init();
+  const scope = createCallScope();
+  const view = mcpSessionView(session, scope);
+
+  const exec = options.exec === false ? undefined : (options.exec ?? {});
+  let run: SkillRunSetup | undefined;
+  let ownedWorkspace: Workspace | undefined;
+  if (exec !== undefined) {
+    const { executor: choice, workspace: given, ...rest } = exec;
+    let executor: Executor;
+    if (typeof choice === "object") executor = choice;
+    else {
+      const chosen = createExecutor({ kind: choice ?? "auto" });
+      if (chosen.warning !== undefined) options.onWarning?.(chosen.warning);
+      executor = chosen.executor;
+    }
+    ownedWorkspace = given === undefined ? await createWorkspace({ id: session.id }) : undefined;
+    const workspace = given ?? ownedWorkspace;
+    if (workspace !== undefined) run = { ...rest, workspace, executor: observedExecutor(executor, scope) };
+  }
+
+  const buildTools = (): SkillTools => {
+    const tools = createSkillTools(view, {
+      ...(options.profile ? { profile: options.profile } : {}),
+      ...(run ? { run } : {}),
+    });
+    if (run === undefined) {
+      const { run: _none, ...names }: SkillToolNames = view.toolNames();
+      view.configureRendering({ toolNames: names });
+    }
+    return tools;
+  };
+  const tools = buildTools();
+  await tools.prepare();
+  const instructions = tools.systemPrompt();
+  const mcp = new McpServer(
+    { name: options.name ?? "skillrt", version: options.version ?? SKILLRT_MCP_VERSION },
+    instructions === "" ? {} : { instructions },
+  );
+
+  const served = serveSkillTools(mcp, { tools, scope, loadToolName: () => view.toolNames().load });
+  const prompts = serveSkillPrompts(mcp, view, () => served.refresh());
+  serveSkillResources(mcp, view);
+
+  let stopWatching: (() => void) | undefined;
+  if (options.watch === true) {
+    stopWatching = session.catalog.watch(() => {
+      view.refreshCatalog();
+      void served.replace(buildTools()).catch((error: unknown) => {
+        options.onWarning?.(`could not refresh the skill tools: ${String(error)}`);
+      });
+      prompts.sync();
+      mcp.sendResourceListChanged();
+    });
+  }
+
+  const previousOnClose = mcp.server.onclose;
+  mcp.server.onclose = () => {
+    previousOnClose?.();
+    stopWatching?.();
+    stopWatching = undefined;
+    const workspace = ownedWorkspace;
+    ownedWorkspace = undefined;
+    workspace?.dispose().catch((error: unknown) => {
+      options.onWarning?.(`could not delete the workspace ${workspace.root}: ${String(error)}`);
+    });
+  };
+  return mcp;
+}

@@ -1,0 +1,174 @@
+/**
+ * Serves the skill tools of a {@link SkillTools} set over MCP (`tools/list`, `tools/call`). The handlers
+ * are set on the low-level server rather than through `registerTool` so that the listed input schemas are
+ * exactly the engine's (`jsonSchemas()`), and so an unknown skill name is answered by the session (with
+ * the closest names) instead of being rejected by the name enum before the tool runs.
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool as McpTool,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "ai";
+import { z } from "zod";
+import type { SkillTools } from "../tools/create-skill-tools.js";
+import type { CallScope } from "./mcp-session-view.js";
+
+/** Name of the tool that runs commands (besides per-script tools). */
+const RUN_TOOL = "skill_run";
+
+/** Controls the served tool set. */
+export interface ServedSkillTools {
+  /** Replaces the tool set (after a catalog change) and tells the client the list changed. */
+  replace(tools: SkillTools): Promise<void>;
+  /** Finds script tools of skills loaded outside a tool call (prompts) and announces new ones. */
+  refresh(): Promise<void>;
+}
+
+/** What {@link serveSkillTools} needs besides the server. */
+export interface ServeSkillToolsOptions {
+  tools: SkillTools;
+  scope: CallScope;
+  /** Name of the load tool; its description carries the skill catalog. */
+  loadToolName: () => string;
+}
+
+/**
+ * Installs `tools/list` and `tools/call` on `mcp` (call before `connect`). Listed: the profile tools,
+ * `skill_search`, `skill_run` when configured, and the script tools of loaded skills. A call's text is the
+ * engine tool's result; it is an error result (`isError`) when the session reported a failure or a
+ * command tool was refused without running.
+ */
+export function serveSkillTools(mcp: McpServer, options: ServeSkillToolsOptions): ServedSkillTools {
+  const { scope } = options;
+  let current = options.tools;
+  let base = new Set(Object.keys(current.tools));
+  let announced = "";
+  let callCount = 0;
+
+  const listedNames = (): string[] => {
+    const scripts = current.activeToolNames().filter((n) => !base.has(n) && current.tools[n] !== undefined);
+    return [...base, ...scripts];
+  };
+  const announceIfChanged = (): void => {
+    const signature = listedNames().join("\n");
+    if (signature === announced) return;
+    announced = signature;
+    mcp.sendToolListChanged();
+  };
+
+  mcp.server.registerCapabilities({ tools: { listChanged: true } });
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => {
+    const loadTool = options.loadToolName();
+    const catalog = current.systemPrompt();
+    announced = listedNames().join("\n");
+    const tools: McpTool[] = listedNames().map((name) => {
+      const raw = current.tools[name]?.description;
+      const description = typeof raw === "string" ? raw : "";
+      return {
+        name,
+        description: name === loadTool && catalog !== "" ? `${description}\n\n${catalog}` : description,
+        inputSchema: inputJsonSchema(current.tools[name]),
+      };
+    });
+    return { tools };
+  });
+
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const name = request.params.name;
+    const tool = listedNames().includes(name) ? current.tools[name] : undefined;
+    if (tool?.execute === undefined) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool '${name}'. Available tools: ${listedNames().join(", ")}.`,
+      );
+    }
+    const input = checkInput(tool, request.params.arguments ?? {});
+    if (!input.ok) return errorResult(`Invalid arguments for ${name}: ${input.message}`);
+    callCount += 1;
+    const toolCallId = `mcp-${callCount}`;
+    const execute = tool.execute;
+    const { value, outcome } = await scope.run(async () =>
+      resolveOutput(
+        await execute(input.value, {
+          toolCallId,
+          messages: [],
+          abortSignal: extra.signal,
+          context: undefined,
+        }),
+      ),
+    );
+    const runsCommands = name === RUN_TOOL || !base.has(name);
+    const isError = outcome.failed || (runsCommands && !outcome.ran);
+    announceIfChanged();
+    return { content: [{ type: "text", text: value }], ...(isError ? { isError: true } : {}) };
+  });
+
+  return {
+    async replace(tools) {
+      current = tools;
+      base = new Set(Object.keys(tools.tools));
+      await tools.prepare();
+      announced = listedNames().join("\n");
+      mcp.sendToolListChanged();
+    },
+    async refresh() {
+      await current.prepare();
+      announceIfChanged();
+    },
+  };
+}
+
+type CheckedInput = { ok: true; value: unknown } | { ok: false; message: string };
+
+/**
+ * Validates `args` against the tool's zod schema. A string that is merely not one of an enum's values
+ * (a skill name the catalog does not have) passes through, so the session answers with the closest names.
+ */
+function checkInput(tool: Tool, args: Record<string, unknown>): CheckedInput {
+  const schema = tool.inputSchema;
+  if (!(schema instanceof z.ZodType)) return { ok: true, value: args };
+  const parsed = schema.safeParse(args);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const onlyUnknownNames = parsed.error.issues.every(
+    (issue) =>
+      issue.code === "invalid_value" &&
+      issue.path.length === 1 &&
+      typeof args[String(issue.path[0])] === "string",
+  );
+  if (onlyUnknownNames) return { ok: true, value: args };
+  const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`);
+  return { ok: false, message: `${issues.join("; ")}.` };
+}
+
+/** A tool's output as text (our tools return strings; streamed outputs keep the last value). */
+async function resolveOutput(output: unknown): Promise<string> {
+  let value = output;
+  if (typeof value === "object" && value !== null && Symbol.asyncIterator in value) {
+    let last: unknown;
+    for await (const part of value as AsyncIterable<unknown>) last = part;
+    value = last;
+  }
+  return typeof value === "string" ? value : JSON.stringify(value ?? null);
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/**
+ * The tool's input as an MCP `inputSchema` (an object schema). Input mode, so a field with a default
+ * (a script tool's `args`) is optional, as it is for a caller.
+ */
+function inputJsonSchema(tool: Tool | undefined): McpTool["inputSchema"] {
+  const zod = tool?.inputSchema;
+  if (!(zod instanceof z.ZodType)) return { type: "object" };
+  const schema = z.toJSONSchema(zod, { io: "input" });
+  if (schema.type !== "object") return { type: "object" };
+  const { $schema: _drop, ...rest } = schema as Record<string, unknown>;
+  return { ...rest, type: "object" };
+}
