@@ -1,8 +1,7 @@
 import { closestNames } from "../catalog/closest-names.js";
+import { SKILLRT_VERSION } from "../util/version.js";
 import type { CliIo } from "./command.js";
 import { commands } from "./commands/index.js";
-
-const VERSION = "0.1.0";
 
 /** Exit code of an unexpected failure (a bug): `EX_SOFTWARE` from sysexits.h. */
 const EXIT_INTERNAL = 70;
@@ -44,7 +43,7 @@ export async function main(argv: string[], io?: Partial<CliIo>): Promise<number>
     return name === undefined ? 2 : 0;
   }
   if (name === "--version" || name === "-v") {
-    fullIo.stdout.write(`${VERSION}\n`);
+    fullIo.stdout.write(`${SKILLRT_VERSION}\n`);
     return 0;
   }
   if (commands[name] === undefined) {

@@ -9,6 +9,7 @@
  * - **resources**: `skill://<name>/<path>` for every file of every served skill;
  * - **prompts**: one per user-invocable skill (`/name args`).
  */
+
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Catalog } from "../catalog/types.js";
 import { createSkillSession } from "../context/create-skill-session.js";
@@ -19,13 +20,14 @@ import type { Executor } from "../exec/executor.js";
 import { createWorkspace, type Workspace } from "../exec/workspace.js";
 import { createSkillTools, type SkillRunSetup, type SkillTools } from "../tools/create-skill-tools.js";
 import type { ProfileName } from "../tools/profile-types.js";
+import { SKILLRT_VERSION } from "../util/version.js";
 import { createCallScope, mcpSessionView, observedExecutor } from "./mcp-session-view.js";
 import { serveSkillPrompts } from "./serve-skill-prompts.js";
 import { serveSkillResources } from "./serve-skill-resources.js";
 import { serveSkillTools } from "./serve-skill-tools.js";
 
 /** Version reported to clients by default. */
-export const SKILLRT_MCP_VERSION = "0.1.0";
+export const SKILLRT_MCP_VERSION = SKILLRT_VERSION;
 
 /** How `skill_run` (and script tools) execute. Everything but `executor` and `workspace` is passed to each run. */
 export type SkillMcpExecOptions = Omit<SkillRunSetup, "executor" | "workspace"> & {

@@ -52,7 +52,7 @@ export interface SkillTools {
   systemPrompt(): string;
   /** Finds the script tools of skills loaded outside the tools (init, restore, slash commands). Call before a step. */
   prepare(): Promise<void>;
-  /** JSON Schema of every tool's input (`z.toJSONSchema`), for hosts with their own loop. */
+  /** JSON Schema of every tool's input (`z.toJSONSchema`, input side: fields with defaults are optional), for hosts with their own loop. */
   jsonSchemas(): Record<string, unknown>;
 }
 
@@ -204,7 +204,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     jsonSchemas() {
       const out: Record<string, unknown> = {};
       for (const [name, t] of Object.entries(tools)) {
-        if (t.inputSchema instanceof z.ZodType) out[name] = z.toJSONSchema(t.inputSchema);
+        if (t.inputSchema instanceof z.ZodType) out[name] = z.toJSONSchema(t.inputSchema, { io: "input" });
       }
       return out;
     },
