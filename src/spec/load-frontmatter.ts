@@ -6,6 +6,7 @@ import { fastFrontmatter } from "./fast-frontmatter.js";
 import { parseFrontmatterYaml } from "./parse-frontmatter-yaml.js";
 import {
   indentQuotedContinuations,
+  quoteValueAt,
   repairFrontmatterYaml,
   type YamlRepairKind,
 } from "./repair-frontmatter-yaml.js";
@@ -34,13 +35,24 @@ export function loadFrontmatter(yaml: string, strict: boolean): LoadedFrontmatte
     const retried = indented === undefined ? undefined : parseFrontmatterYaml(indented, true);
     return retried?.ok === true ? { ok: true, value: retried.value, notes: [] } : full;
   }
-  const repair = repairFrontmatterYaml(yaml);
-  if (repair === undefined) return full;
-  const retried = parseFrontmatterYaml(repair.text, false);
-  if (!retried.ok) return full;
-  const notes: LoadNote[] = repair.repairs.map((r) => ({ kind: "repaired", line: r.line, repair: r.kind }));
-  return { ok: true, value: retried.value, notes };
+  let repair = repairFrontmatterYaml(yaml) ?? { text: yaml, repairs: [] };
+  let retried = repair.repairs.length > 0 ? parseFrontmatterYaml(repair.text, false) : full;
+  // Then quote the value on the line YAML still complains about, a few lines at most.
+  for (let round = 0; !retried.ok && round < MAX_ERROR_DIRECTED_REPAIRS; round++) {
+    const next = quoteValueAt(repair.text, retried.offset);
+    if (next === undefined) break;
+    repair = { text: next.text, repairs: [...repair.repairs, ...next.repairs] };
+    retried = parseFrontmatterYaml(repair.text, false);
+  }
+  if (!retried.ok || repair.repairs.length === 0) return full;
+  const notes: LoadNote[] = repair.repairs
+    .sort((a, b) => a.line - b.line)
+    .map((r) => ({ kind: "repaired", line: r.line, repair: r.kind }));
+  return { ok: true, value: retried.value, notes: [...notes, ...notesOf(retried)] };
 }
+
+/** Error-directed quoting rounds before lenient mode gives up on a frontmatter. */
+const MAX_ERROR_DIRECTED_REPAIRS = 8;
 
 function notesOf(result: {
   flowOffsets: number[];

@@ -43,6 +43,18 @@ describe("parseSkillMd lenient (default) mode", () => {
     expect(codes(r)).toEqual(["yaml-repaired"]);
   });
 
+  test("a value YAML misreads as a flow list (Claude Code's argument-hint) is quoted on the failing line", () => {
+    const r = parse(
+      "---\nname: pdf-tools\ndescription: Fills PDF forms.\nargument-hint: [file] [pages]\nmodel: fast\n---\nBody",
+    );
+    expect(r.skill?.extras["argument-hint"]).toBe("[file] [pages]");
+    expect(r.skill?.extras["model"]).toBe("fast");
+    expect(only(r, "yaml-repaired")).toMatchObject({ severity: "warning", line: 4 });
+    const two = parse("---\nname: pdf-tools\nargument-hint: [a] b\ndescription: {x} and y\n---\nBody");
+    expect(two.skill?.description).toBe("{x} and y");
+    expect(two.diagnostics.filter((d) => d.code === "yaml-repaired").map((d) => d.line)).toEqual([3, 4]);
+  });
+
   test("tab indentation is repaired", () => {
     const r = parse("---\nname: pdf-tools\ndescription: d\nmetadata:\n\tauthor: acme\n---\nBody");
     expect(r.skill?.metadata).toEqual({ author: "acme" });

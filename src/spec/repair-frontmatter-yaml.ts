@@ -131,3 +131,24 @@ export function repairFrontmatterYaml(text: string): YamlRepair | undefined {
   if (repairs.length === 0) return undefined;
   return { text: lines.join("\n"), repairs: repairs.sort((a, b) => a.line - b.line) };
 }
+
+/**
+ * Quotes the plain value of the `key: value` line at or above `offset` (where YAML reported its error),
+ * for values the pattern-based repairs cannot predict, e.g. `argument-hint: [file] [pages]`. `undefined`
+ * when that line holds no plain or flow value to quote.
+ */
+export function quoteValueAt(text: string, offset: number): YamlRepair | undefined {
+  const lines = text.split("\n");
+  let at = text.slice(0, Math.max(0, Math.min(offset, text.length))).split("\n").length - 1;
+  for (; at >= 0; at--) {
+    const m = KEY_LINE.exec(lines[at]!);
+    if (m === null) continue;
+    const value = m[3]!.trimEnd();
+    const first = value.charAt(0);
+    if (value === "" || first === "'" || first === '"' || first === "|" || first === ">" || first === "#")
+      return undefined;
+    lines[at] = `${m[1]}${m[2]}: '${value.replace(/'/g, "''")}'`;
+    return { text: lines.join("\n"), repairs: [{ line: at, kind: "quoted-value" }] };
+  }
+  return undefined;
+}
