@@ -1,9 +1,9 @@
-import fs from "node:fs";
 import path from "node:path";
 import { discoverSkills } from "../catalog/discover-skills.js";
 import type { SkillRoot } from "../catalog/types.js";
 import type { SkillDirValidation } from "../catalog/validate-skill-dir.js";
 import type { Diagnostic, ParseMode } from "../spec/types.js";
+import { resolveSkillPath } from "./resolve-skill-path.js";
 
 /** Validates one skill directory; may be sync or async. */
 export type ValidateSkillDirFn = (
@@ -81,27 +81,9 @@ export async function collectValidation(
 }
 
 async function jobsForPath(abs: string, diagnostics: Diagnostic[]): Promise<Job[]> {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(abs);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") {
-      return [problem(abs, "path-not-found", `Path does not exist: ${abs}`)];
-    }
-    if (code === "ELOOP") return [problem(abs, "symlink-loop", `Symlink loop at ${abs}`)];
-    return [problem(abs, "file-unreadable", `Cannot read ${abs}: ${(error as Error).message}`)];
-  }
-  if (stat.isFile()) {
-    if (path.basename(abs).toLowerCase() === "skill.md") return [{ kind: "dir", dir: path.dirname(abs) }];
-    return [
-      problem(abs, "not-a-directory", `Not a directory: ${abs} (give a skill directory or its SKILL.md)`),
-    ];
-  }
-  if (!stat.isDirectory()) return [problem(abs, "not-a-directory", `Not a directory: ${abs}`)];
-  if (fs.existsSync(path.join(abs, "SKILL.md")) || fs.existsSync(path.join(abs, "skill.md"))) {
-    return [{ kind: "dir", dir: abs }];
-  }
+  const target = resolveSkillPath(abs);
+  if (target.kind === "problem") return [problem(abs, target.code, target.message)];
+  if (target.skillFile !== undefined) return [{ kind: "dir", dir: target.dir }];
   const found = await discoverSkills([{ path: abs, scope: "root" }]);
   diagnostics.push(...found.diagnostics);
   if (found.skills.length === 0) {

@@ -1,9 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { captureIo } from "../__fixtures__/capture-io.js";
+import { runCli } from "../__fixtures__/run-cli.js";
 import { fm, makeTempDir, writeSkill } from "../__fixtures__/skill-tree.js";
-import { main } from "../main.js";
 
 let tmp: { dir: string; cleanup: () => Promise<void> };
 let root: string;
@@ -29,11 +28,7 @@ afterEach(async () => {
   await tmp.cleanup();
 });
 
-async function prompt(args: string[]) {
-  const io = captureIo({ cwd: tmp.dir });
-  const code = await main(["prompt", ...args], io);
-  return { code, out: io.out(), err: io.err() };
-}
+const prompt = (args: string[]) => runCli(["prompt", ...args], { cwd: tmp.dir });
 
 describe("skillrt prompt", () => {
   it("reproduces skills-ref to-prompt byte for byte (escaping, symlinks resolved, order given)", async () => {
@@ -70,28 +65,69 @@ describe("skillrt prompt", () => {
     );
   });
 
-  it("prints '- name: description' lines by default from the roots, omitting hidden skills", async () => {
+  it("prints the session's list block by default from the roots, sorted, omitting hidden skills", async () => {
     const { code, out } = await prompt(["--root", "skills"]);
     expect(code).toBe(0);
-    expect(out).toBe(`- plain: Plain skill.\n- r&d<x>: Handles <tags> & "quotes" and it's > fine\n`);
+    expect(out).toBe(
+      `Available skills:\n- plain: Plain skill.\n- r&d<x>: Handles <tags> & "quotes" and it's > fine\n`,
+    );
   });
 
-  it("renders markdown and xml", async () => {
+  it("renders markdown and xml with the session's headers, escaping xml names, descriptions and locations", async () => {
     const markdown = await prompt(["skills/plain", "--format", "markdown"]);
-    expect(markdown.out).toBe("- [○] **plain**: Plain skill.\n");
+    expect(markdown.out).toBe("## Available Skills (use when needed)\n\n- [○] **plain**: Plain skill.\n");
     const xml = await prompt(["skills/plain", "-f", "xml"]);
     expect(xml.out).toBe(
       `<available_skills>\n  <skill>\n    <name>plain</name>\n    <description>Plain skill.</description>\n    <location>${path.join(root, "plain", "SKILL.md")}</location>\n  </skill>\n</available_skills>\n`,
     );
+    const amp = await writeSkill(tmp.dir, "a&b", "name: a-b\ndescription: Uses <tags> & it's fine");
+    const escaped = await prompt(["a&b", "skills/special", "-f", "xml"]);
+    expect(escaped.out).toContain(
+      `    <location>${path.join(amp, "SKILL.md").replace("&", "&amp;")}</location>\n`,
+    );
+    expect(escaped.out).toContain("    <description>Uses &lt;tags&gt; &amp; it&#x27;s fine</description>\n");
+    expect(escaped.out).toContain("    <name>r&amp;d&lt;x&gt;</name>\n");
+    const raw = await prompt(["a&b", "--format", "agentskills"]);
+    expect(raw.out).toContain(`<location>\n${path.join(amp, "SKILL.md")}\n</location>`);
+  });
+
+  it("folds multi-line descriptions onto one line except in agentskills", async () => {
+    const list = await prompt(["links/multi"]);
+    expect(list.out).toBe("Available skills:\n- multi: Line one Line two\n");
+    const markdown = await prompt(["links/multi", "-f", "markdown"]);
+    expect(markdown.out).toContain("- [○] **multi**: Line one Line two\n");
+    const xml = await prompt(["links/multi", "-f", "xml"]);
+    expect(xml.out).toContain("<description>Line one Line two</description>");
+    const agentskills = await prompt(["links/multi", "-f", "agentskills"]);
+    expect(agentskills.out).toContain("<description>\nLine one\nLine two\n</description>");
+  });
+
+  it("leaves hidden skills out of every format, from PATHs and from roots", async () => {
+    for (const format of ["list", "agentskills", "xml", "markdown"]) {
+      const fromPaths = await prompt(["skills/plain", "skills/hidden", "-f", format]);
+      expect(fromPaths.out).toContain("plain");
+      expect(fromPaths.out).not.toContain("hidden");
+      const fromRoots = await prompt(["--root", "skills", "-f", format]);
+      expect(fromRoots.out).toContain("plain");
+      expect(fromRoots.out).not.toContain("hidden");
+    }
   });
 
   it("prints nothing (and says so) when no skill is visible, except the empty agentskills element", async () => {
-    const list = await prompt(["skills/hidden"]);
-    expect(list.code).toBe(0);
-    expect(list.out).toBe("");
-    expect(list.err).toContain("No skills to show");
+    for (const format of ["list", "xml", "markdown"]) {
+      const empty = await prompt(["skills/hidden", "-f", format]);
+      expect(empty.code).toBe(0);
+      expect(empty.out).toBe("");
+      expect(empty.err).toContain("No skills to show");
+    }
     const agentskills = await prompt(["--root", "nowhere-empty", "--format", "agentskills"]);
     expect(agentskills.out).toBe("<available_skills>\n</available_skills>\n");
+  });
+
+  it("prints the same bytes for the same skills", async () => {
+    const first = await prompt(["--root", "skills", "-f", "xml"]);
+    const second = await prompt(["--root", "skills", "-f", "xml"]);
+    expect(second.out).toBe(first.out);
   });
 
   it("aborts the whole output when one PATH cannot be read (exit 1)", async () => {
@@ -99,15 +135,21 @@ describe("skillrt prompt", () => {
     const { code, out, err } = await prompt(["skills/plain", "skills/broken", "--format", "agentskills"]);
     expect(code).toBe(1);
     expect(out).toBe("");
-    expect(err).toContain("name");
+    expect(err).toBe("skillrt prompt: skills/broken/SKILL.md: Missing required field in frontmatter: name\n");
     const missing = await prompt(["skills/none"]);
     expect(missing.code).toBe(1);
     expect(missing.err).toBe("skillrt prompt: Path does not exist: skills/none\n");
+    const notSkill = await prompt(["skills"]);
+    expect(notSkill.err).toBe("skillrt prompt: SKILL.md not found in skills\n");
   });
 
-  it("rejects an unknown format (exit 2)", async () => {
+  it("rejects an unknown format and a budget that is not a positive integer (exit 2)", async () => {
     const { code, err } = await prompt(["--format", "yaml"]);
     expect(code).toBe(2);
     expect(err).toContain("choose list, agentskills, xml, markdown");
+    const budget = await prompt(["--catalog-budget", "lots"]);
+    expect(budget.code).toBe(2);
+    expect(budget.err).toContain("--catalog-budget expects a positive integer, got 'lots'");
+    expect((await prompt(["--context-window", "0"])).code).toBe(2);
   });
 });

@@ -1,63 +1,125 @@
 import { createCatalog } from "../../catalog/create-catalog.js";
+import type { Catalog } from "../../catalog/types.js";
+import { createSkillSession } from "../../context/create-skill-session.js";
+import type { CatalogFormat } from "../../context/session-types.js";
+import type { SkillSession } from "../../context/skill-session.js";
+import { type PromptEntry, toPrompt } from "../../spec/to-prompt.js";
 import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import { defineCommand, usageError } from "../define-command.js";
-import { readPromptEntry } from "../read-prompt-entry.js";
-import { type CatalogEntry, type CatalogFormat, catalogFormats, renderCatalog } from "../render-catalog.js";
+import { readPromptPaths } from "../read-prompt-paths.js";
+import { intFlag } from "../repl/agent-options.js";
 import { writeOutput } from "../write-output.js";
 
-/** `skillrt prompt`: print the L1 catalog a model would see. */
+/** Every catalog format, default first. */
+const FORMATS: readonly CatalogFormat[] = ["list", "agentskills", "xml", "markdown"];
+
+/** `skillrt prompt`: print the catalog block a model would see. */
 export const promptCommand = defineCommand({
   name: "prompt",
   summary: "Print the skills catalog for a system prompt",
   usage: `Usage: skillrt prompt [PATH...] [--format list|agentskills|xml|markdown] [--root DIR]...
+                      [--catalog-budget TOKENS] [--context-window N] [--preamble]
 
-Print the catalog (name and description of every skill the model may use). Skills with
+Print the catalog (name and description of every skill the model may use) exactly as a
+skill session renders it into the system prompt. Skills with
 'disable-model-invocation: true' are left out.
 
-With PATHs (skill directories or SKILL.md files, in the order given) the skills are read
-like the reference 'skills-ref to-prompt' does: any unreadable skill aborts with exit 1.
-Without PATH, the catalog of the configured roots is printed (sorted by name).
+With PATHs (skill directories or SKILL.md files) the skills are read like the reference
+'skills-ref to-prompt' does: any unreadable skill aborts with exit 1. Without PATH, the
+catalog of the configured roots is printed (sorted by name).
 
 Options:
-  --format F   list (default)  '- name: description' lines
-               agentskills     skills-ref to-prompt output, byte for byte
+  --format F   list (default)  'Available skills:' then '- name: description' lines
+               agentskills     skills-ref to-prompt output, byte for byte (PATHs in the
+                               order given) when no budget applies
                xml             indented <available_skills> with one <skill> per entry
-               markdown        '- [○] **name**: description' lines
+               markdown        '## Available Skills' then '- [○] **name**: description'
+  --catalog-budget TOKENS
+               Fit the catalog in TOKENS (o200k tokens): descriptions are shortened, then
+               dropped, then only as many names as fit are listed, and a closing note says
+               how many were left out and that skill_search finds them.
+               Default: no budget (every skill in full), unless --context-window is given.
+  --context-window N
+               The model's context window in tokens; without --catalog-budget the budget
+               is then 1% of N, as in a session ('skillrt chat' uses 1% of its window:
+               1,280 tokens for the default 128,000).
+  --preamble   Also print the session's preamble (how to use the skill tools) before the
+               catalog; the budget then covers both, as in 'skillrt chat'.
   --root DIR   Read DIR instead of the default roots (repeatable; ignored with PATHs).
   -h, --help   Show this help.
 
 Exit codes: 0 printed, 1 a PATH could not be read, 2 usage error.
 `,
-  options: { ...rootOption, format: { type: "string", short: "f" } },
+  options: {
+    ...rootOption,
+    format: { type: "string", short: "f" },
+    "catalog-budget": { type: "string" },
+    "context-window": { type: "string" },
+    preamble: { type: "boolean" },
+  },
   async run({ values, positionals }, io) {
     const format = values.format ?? "list";
     if (!isFormat(format)) {
-      return usageError(io, "prompt", `unknown --format '${format}' (choose ${catalogFormats.join(", ")})`);
+      return usageError(io, "prompt", `unknown --format '${format}' (choose ${FORMATS.join(", ")})`);
     }
-    let entries: CatalogEntry[];
+    const budget = intFlag(values["catalog-budget"], "catalog-budget");
+    if (typeof budget === "object") return usageError(io, "prompt", budget.error);
+    const contextWindow = intFlag(values["context-window"], "context-window");
+    if (typeof contextWindow === "object") return usageError(io, "prompt", contextWindow.error);
+
+    let catalog: Catalog;
+    let given: PromptEntry[] | undefined;
     if (positionals.length > 0) {
-      entries = [];
-      for (const given of positionals) {
-        const result = await readPromptEntry(given, io.cwd);
-        if (!result.ok) {
-          io.stderr.write(`skillrt prompt: ${result.message}\n`);
-          return 1;
-        }
-        entries.push(result.entry);
+      const read = await readPromptPaths(positionals, io);
+      if (!read.ok) {
+        io.stderr.write(`skillrt prompt: ${read.message}\n`);
+        return 1;
       }
+      catalog = read.catalog;
+      given = read.entries;
     } else {
-      entries = (await createCatalog(cliCatalogOptions(values.root, io))).list();
+      catalog = await createCatalog(cliCatalogOptions(values.root, io));
     }
-    const text = renderCatalog(entries, format);
+    const preamble = values.preamble === true;
+    const unlimited = budget === undefined && contextWindow === undefined;
+    const session = createSkillSession({
+      catalog,
+      catalogFormat: format,
+      // No budget unless one is asked for (a session would default to 2,000 tokens, or 1% of the window).
+      ...(unlimited ? { catalogBudget: Number.POSITIVE_INFINITY } : {}),
+      ...(budget === undefined ? {} : { catalogBudget: budget }),
+      ...(contextWindow === undefined ? {} : { contextWindow }),
+      ...(preamble ? {} : { preamble: "" }),
+    });
+    // Unbudgeted agentskills is skills-ref `to-prompt` (the session renders the same bytes for the same
+    // skills; to-prompt also keeps the PATH order and prints the empty element when there is none).
+    const text =
+      format === "agentskills" && unlimited && !preamble
+        ? `${toPrompt(referenceEntries(session, given))}\n`
+        : session.renderSystemPrompt();
     if (text === "") {
       io.stderr.write("No skills to show (none found, or all hidden with disable-model-invocation).\n");
       return 0;
     }
-    await writeOutput(io.stdout, `${text}\n`);
+    await writeOutput(io.stdout, text);
     return 0;
   },
 });
 
 function isFormat(value: string): value is CatalogFormat {
-  return (catalogFormats as readonly string[]).includes(value);
+  return (FORMATS as readonly string[]).includes(value);
+}
+
+/** The skills `to-prompt` shows: the PATH entries in the order given, or the roots' catalog, minus hidden skills. */
+function referenceEntries(session: SkillSession, given: PromptEntry[] | undefined): PromptEntry[] {
+  const visible = session.visibleSkills();
+  if (given === undefined) return visible;
+  const shown = new Set(visible.map((record) => record.location));
+  const hidden = new Set(
+    session.catalog
+      .list()
+      .map((record) => record.location)
+      .filter((location) => !shown.has(location)),
+  );
+  return given.filter((entry) => !hidden.has(entry.location));
 }

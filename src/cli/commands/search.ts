@@ -1,6 +1,7 @@
 import { createCatalog } from "../../catalog/create-catalog.js";
 import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import { defineCommand, usageError } from "../define-command.js";
+import { intFlag } from "../repl/agent-options.js";
 import { terminalWidth, truncateText } from "../terminal-width.js";
 import { writeJson, writeOutput } from "../write-output.js";
 
@@ -29,13 +30,8 @@ Exit codes: 0 searched (also with no results), 2 usage error.
   async run({ values, positionals }, io) {
     const query = positionals.join(" ").trim();
     if (query === "") return usageError(io, "search", "QUERY is empty");
-    let limit = DEFAULT_LIMIT;
-    if (values.limit !== undefined) {
-      limit = Number(values.limit);
-      if (!Number.isInteger(limit) || limit < 1) {
-        return usageError(io, "search", `--limit expects a positive whole number (got '${values.limit}')`);
-      }
-    }
+    const limit = intFlag(values.limit, "limit") ?? DEFAULT_LIMIT;
+    if (typeof limit === "object") return usageError(io, "search", limit.error);
     const catalog = await createCatalog(cliCatalogOptions(values.root, io));
     const hits = catalog.search(query, limit);
     if (values.json === true) {

@@ -1,8 +1,7 @@
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { captureIo } from "../__fixtures__/capture-io.js";
+import { runCli } from "../__fixtures__/run-cli.js";
 import { fm, makeTempDir, writeSkill } from "../__fixtures__/skill-tree.js";
-import { main } from "../main.js";
 
 let tmp: { dir: string; cleanup: () => Promise<void> };
 beforeEach(async () => {
@@ -23,11 +22,7 @@ afterEach(async () => {
   await tmp.cleanup();
 });
 
-async function show(args: string[]) {
-  const io = captureIo({ cwd: tmp.dir });
-  const code = await main(["show", ...args], io);
-  return { code, out: io.out(), err: io.err() };
-}
+const show = (args: string[]) => runCli(["show", ...args], { cwd: tmp.dir });
 
 describe("skillrt show", () => {
   it("prints the body of a skill", async () => {

@@ -41,18 +41,9 @@ Exit codes: 0 printed, 1 unknown skill or file, 2 usage error.
     const record = catalog.get(name);
     if (record === undefined) return unknownSkill(name, catalog.closest(name), io);
     if (file === undefined && range === undefined) {
-      const loaded = await catalog.load(name);
-      if (values.json === true) {
-        await writeJson(io.stdout, {
-          name: record.name,
-          location: record.location,
-          dir: record.dir,
-          bodyLine: loaded.bodyLine,
-          body: loaded.body,
-        });
-      } else {
-        await writeOutput(io.stdout, withNewline(loaded.body));
-      }
+      const { bodyLine, body } = await catalog.load(name);
+      const { location, dir } = record;
+      await print(io, values.json === true, { name: record.name, location, dir, bodyLine, body }, body);
       return 0;
     }
     const result = await catalog.readFile(name, file ?? path.basename(record.location), range);
@@ -68,37 +59,18 @@ async function printFile(
   io: CliIo,
 ): Promise<number> {
   switch (result.kind) {
-    case "text":
-      if (json) {
-        await writeJson(io.stdout, {
-          kind: result.kind,
-          path: result.path,
-          mimeType: result.mimeType,
-          size: result.size,
-          totalLines: result.totalLines,
-          startLine: result.startLine,
-          endLine: result.endLine,
-          content: result.content,
-        });
-      } else {
-        await writeOutput(io.stdout, withNewline(result.content));
-      }
+    case "text": {
+      const { kind, path: file, mimeType, size, totalLines, startLine, endLine, content } = result;
+      const value = { kind, path: file, mimeType, size, totalLines, startLine, endLine, content };
+      await print(io, json, value, content);
       return 0;
-    case "binary":
-      if (json) {
-        await writeJson(io.stdout, {
-          kind: result.kind,
-          path: result.path,
-          mimeType: result.mimeType,
-          size: result.size,
-        });
-      } else {
-        await writeOutput(
-          io.stdout,
-          `${result.path}: binary file, ${result.size} bytes, ${result.mimeType}\n`,
-        );
-      }
+    }
+    case "binary": {
+      const { kind, path: file, mimeType, size } = result;
+      const text = `${file}: binary file, ${size} bytes, ${mimeType}`;
+      await print(io, json, { kind, path: file, mimeType, size }, text);
       return 0;
+    }
     case "not-found": {
       const files = result.available.length > 0 ? ` Files: ${result.available.slice(0, 30).join(", ")}` : "";
       io.stderr.write(`skillrt show: no file '${result.path}' in skill '${name}'.${files}\n`);
@@ -123,6 +95,8 @@ function unknownSkill(name: string, closest: readonly string[], io: CliIo): numb
   return 1;
 }
 
-function withNewline(text: string): string {
-  return text === "" || text.endsWith("\n") ? text : `${text}\n`;
+/** With `--json`, `value` as JSON; else `text`, ending with a newline unless empty. */
+function print(io: CliIo, json: boolean, value: object, text: string): Promise<void> {
+  if (json) return writeJson(io.stdout, value);
+  return writeOutput(io.stdout, text === "" || text.endsWith("\n") ? text : `${text}\n`);
 }

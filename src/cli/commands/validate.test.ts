@@ -1,9 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { captureIo } from "../__fixtures__/capture-io.js";
+import { runCli } from "../__fixtures__/run-cli.js";
 import { fm, makeTempDir, writeSkill } from "../__fixtures__/skill-tree.js";
-import { main } from "../main.js";
 
 interface Report {
   skills: {
@@ -27,11 +26,8 @@ afterEach(async () => {
   await tmp.cleanup();
 });
 
-async function validate(args: string[], options: { tty?: boolean; env?: Record<string, string> } = {}) {
-  const io = captureIo({ cwd: tmp.dir, ...options });
-  const code = await main(["validate", ...args], io);
-  return { code, out: io.out(), err: io.err() };
-}
+const validate = (args: string[], options: { tty?: boolean; env?: Record<string, string> } = {}) =>
+  runCli(["validate", ...args], { cwd: tmp.dir, ...options });
 
 describe("skillrt validate", () => {
   it("accepts a valid skill directory (exit 0) with a summary line", async () => {
