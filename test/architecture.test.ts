@@ -34,7 +34,9 @@ function sourceFiles(dir: string): string[] {
 
 function relativeImports(file: string): string[] {
   const text = readFileSync(file, "utf8");
-  const specifiers = [...text.matchAll(/(?:import|export)[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)];
+  const specifiers = [
+    ...text.matchAll(/(?:import|export)[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g),
+  ];
   return specifiers.map((m) => m[1] ?? m[2] ?? "").filter((s) => s.startsWith("."));
 }
 

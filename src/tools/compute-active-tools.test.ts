@@ -20,7 +20,13 @@ function registryWith(
 
 /** Most cases below test filtering other than the server default, so they run with `open` unless given. */
 function activeFor(registry: ToolRegistry, loadedSkills: ActiveToolsSkill[], extra: object = {}) {
-  return computeActiveTools({ registry, loadedSkills, skillToolNames: SKILL_TOOLS, serverTools: "open", ...extra });
+  return computeActiveTools({
+    registry,
+    loadedSkills,
+    skillToolNames: SKILL_TOOLS,
+    serverTools: "open",
+    ...extra,
+  });
 }
 
 describe("tool groups bound to skills", () => {
