@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// Times nothing itself: a minimal stand-in for `skillrt list --json --root DIR`, used by bench/scan.mjs
+// when the CLI command is not built. Prints the catalog as JSON and, on stderr, the peak RSS in KiB.
+import { createCatalog } from "../dist/catalog/create-catalog.js";
+
+const root = process.argv[2];
+const catalog = await createCatalog({ roots: [root] });
+process.stdout.write(`${JSON.stringify({ skills: catalog.list(), diagnostics: catalog.diagnostics() })}\n`);
+process.stderr.write(`maxrss_kb=${process.resourceUsage().maxRSS}\n`);

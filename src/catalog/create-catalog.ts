@@ -1,0 +1,236 @@
+import { realpathSync } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { SkillNotFoundError } from "../errors/skill-not-found-error.js";
+import { parseSkillMd } from "../spec/parse-skill-md.js";
+import type { Diagnostic } from "../spec/types.js";
+import { closestNames } from "./closest-names.js";
+import { defaultRoots, normalizeRoots } from "./default-roots.js";
+import { diffCatalogStates } from "./diff-catalog-states.js";
+import { listSkillFiles } from "./list-skill-files.js";
+import { memorySkillFiles, readMemorySkillFile, renderMemorySkillMd } from "./memory-source.js";
+import { readSkillFile } from "./read-skill-file.js";
+import { type CatalogState, type ScanInput, scanCatalog } from "./scan-catalog.js";
+import { SearchIndex } from "./search-index.js";
+import type {
+  Catalog,
+  CatalogChangeEvent,
+  CatalogOptions,
+  LoadedSkill,
+  SkillFile,
+  SkillRecord,
+  SkillRoot,
+} from "./types.js";
+import { type PathWatcher, type WatchTarget, watchPaths } from "./watch-paths.js";
+
+/**
+ * Builds a catalog: scans the roots once (explicit `roots`, else the project, user and `SKILLS_DIR`
+ * roots) and adds the `memory` skills. Only L1 records are kept in memory (the head of each SKILL.md
+ * is read); bodies (L2) and files (L3) are read on demand. Broken skills never fail the catalog: they
+ * are left out of `list()` and reported by `diagnostics()`. The search index is built on the first
+ * `search()`. Defaults: `mode` lenient, `maxDepth` 6, `maxDirs` 2,000, memory skills rank last,
+ * watch debounce 75 ms.
+ *
+ * Watching (`watch(listener)`) re-scans after changes under the roots and swaps the record set in one
+ * step; unchanged SKILL.md files (same mtime and size) are not read again. A skill edited into a broken
+ * state leaves the list and its diagnostics appear: the previous good version is NOT kept, so what the
+ * catalog serves is always what is on disk. On Linux every directory the scan listed is watched on its
+ * own (inotify; cheaper than Node's per-file recursive emulation); elsewhere the roots are watched
+ * recursively. Changes are debounced (`watchDebounceMs`, default 75 ms) and a re-scan blocks the event
+ * loop for its duration (about as long as the first scan minus the SKILL.md reads).
+ * `abortSignal` bounds the first scan only.
+ */
+export async function createCatalog(options: CatalogOptions = {}): Promise<Catalog> {
+  const cwd = options.cwd ?? process.cwd();
+  const roots =
+    options.roots !== undefined
+      ? normalizeRoots(options.roots, cwd)
+      : defaultRoots({
+          cwd,
+          ...(options.home === undefined ? {} : { home: options.home }),
+          ...(options.env === undefined ? {} : { env: options.env }),
+        });
+  const mode = options.mode ?? "lenient";
+  const input: ScanInput = {
+    roots,
+    memory: options.memory ?? [],
+    mode,
+    memoryPrecedence: options.memoryPrecedence ?? "last",
+    ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
+    ...(options.maxDirs === undefined ? {} : { maxDirs: options.maxDirs }),
+    ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+  };
+  let state = await scanCatalog(input);
+  // The signal bounds creation only; later re-scans (refresh, watch) are not tied to it.
+  delete input.abortSignal;
+  let index: SearchIndex | undefined;
+  let watchDiagnostics: Diagnostic[] = [];
+  const listeners = new Set<(event: CatalogChangeEvent) => void>();
+  let watcher: PathWatcher | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  const rescan = async (): Promise<void> => {
+    const next = await scanCatalog({ ...input, previous: state.scanned });
+    const event = diffCatalogStates(state, next);
+    state = next;
+    index = undefined;
+    // A watcher started just now missed changes made during the scan: scan once more.
+    if (watcher?.update(watchTargets(roots, state)) === true) again = true;
+    if (event === undefined) return;
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        // One failing listener must not starve the others; its error still surfaces as uncaught.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  };
+
+  const refresh = (): Promise<void> => {
+    if (running !== undefined) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await rescan();
+        } while (again);
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  };
+
+  const mustGet = (name: string): SkillRecord => {
+    const record = state.byName.get(name);
+    if (record === undefined)
+      throw new SkillNotFoundError({ name, closest: closestNames(name, state.byName.keys()) });
+    return record;
+  };
+
+  const files = async (name: string): Promise<SkillFile[]> => {
+    const record = mustGet(name);
+    const memory = state.memory.get(name);
+    if (memory !== undefined) return memorySkillFiles(memory);
+    // A SKILL.md linked from elsewhere keeps its own name in the index.
+    const fileName =
+      path.dirname(record.location) === record.dir ? path.basename(record.location) : "SKILL.md";
+    return listSkillFiles(record.dir, fileName);
+  };
+
+  return {
+    list: () => [...state.records],
+    get: (name) => state.byName.get(name),
+    diagnostics: () => [...state.diagnostics, ...watchDiagnostics],
+    async load(name): Promise<LoadedSkill> {
+      const record = mustGet(name);
+      const memory = state.memory.get(name);
+      if (memory !== undefined) {
+        return { record, body: memory.body.trim(), bodyLine: renderMemorySkillMd(memory).bodyLine };
+      }
+      let text: string;
+      try {
+        text = await fs.readFile(record.location, "utf8");
+      } catch {
+        throw new SkillNotFoundError({ name, closest: [] });
+      }
+      const { skill } = parseSkillMd(text, {
+        mode,
+        dirName: path.basename(record.dir),
+        path: record.location,
+      });
+      return skill === undefined
+        ? { record, body: text, bodyLine: 1 }
+        : { record, body: skill.body, bodyLine: skill.bodyLine };
+    },
+    files,
+    async readFile(name, requested, range) {
+      const record = state.byName.get(name);
+      if (record === undefined)
+        return { kind: "unknown-skill", name, closest: closestNames(name, state.byName.keys()) };
+      const memory = state.memory.get(name);
+      if (memory !== undefined) return readMemorySkillFile(memory, requested, range);
+      return readSkillFile(record.dir, requested, range, async () => (await files(name)).map((f) => f.path));
+    },
+    search(query, limit = 10) {
+      index ??= new SearchIndex(state.records);
+      return index.search(query, limit);
+    },
+    closest: (name, limit = 3) => closestNames(name, state.byName.keys(), limit),
+    refresh,
+    watch(listener) {
+      listeners.add(listener);
+      // A re-scan only fails when aborted; the watcher keeps the last good state then.
+      const onChange = () => void refresh().catch(() => undefined);
+      watcher ??= watchPaths(watchTargets(roots, state), onChange, {
+        debounceMs: options.watchDebounceMs ?? 75,
+        onError: (dir, error) => {
+          watchDiagnostics = [...watchDiagnostics, watchFailed(dir, error)];
+        },
+      });
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) {
+          watcher?.close();
+          watcher = undefined;
+        }
+      };
+    },
+  };
+}
+
+/** Most skill directories outside every root (reached through symlinks) watched on their own. */
+const MAX_LINKED_TARGETS = 256;
+
+/**
+ * What to watch. On Linux, where Node emulates recursive watching with one watcher per file and
+ * directory (slow to start on big trees), every directory the scan listed is watched on its own: that
+ * is exactly where a new skill folder or a SKILL.md edit shows up. Elsewhere the roots are watched
+ * recursively (native), plus skill directories reached through symlinks from outside the roots.
+ */
+function watchTargets(roots: readonly SkillRoot[], state: CatalogState): WatchTarget[] {
+  const targets: WatchTarget[] = roots.map((root) => ({
+    path: root.path,
+    recursive: process.platform !== "linux",
+  }));
+  if (process.platform === "linux") {
+    for (const dir of state.directories) targets.push({ path: dir, recursive: false, exists: true });
+    for (const record of state.records) {
+      const fileDir = path.dirname(record.location);
+      if (record.scope !== "memory" && fileDir !== record.dir)
+        targets.push({ path: fileDir, recursive: false });
+    }
+    return targets;
+  }
+  const reals = roots.map((root) => {
+    try {
+      return realpathSync(root.path);
+    } catch {
+      return root.path;
+    }
+  });
+  for (const record of state.records) {
+    if (targets.length >= roots.length + MAX_LINKED_TARGETS) break;
+    if (record.scope === "memory") continue;
+    if (!reals.some((root) => record.dir === root || record.dir.startsWith(`${root}/`))) {
+      targets.push({ path: record.dir, recursive: true });
+    }
+  }
+  return targets;
+}
+
+function watchFailed(dir: string, error: unknown): Diagnostic {
+  return {
+    code: "file-unreadable",
+    severity: "warning",
+    path: dir,
+    message: `Could not watch ${dir} for changes (${error instanceof Error ? error.message : String(error)}); call refresh() to pick up changes there. On Linux, raise fs.inotify.max_user_watches.`,
+  };
+}

@@ -1,0 +1,296 @@
+import fs from "node:fs";
+import type { Diagnostic } from "../spec/types.js";
+import { errorCode, fsDiagnostic, isSymlink, linkDiagnostic } from "./fs-diagnostics.js";
+import type { DiscoveredSkill, DiscoverOptions, DiscoveryResult, SkillRoot } from "./types.js";
+
+/** Default deepest directory level searched below a root. */
+export const DEFAULT_MAX_DEPTH = 6;
+/** Default number of directories without a SKILL.md descended into per root. */
+export const DEFAULT_MAX_DIRS = 2000;
+
+/** Never entered anywhere. */
+const SKIPPED_DIRS = new Set([".git", "node_modules"]);
+/**
+ * Not entered inside a skill directory: they hold the skill's own files, not nested skills. This keeps
+ * scans of big collections cheap (one directory listing per skill); nested skills live in other folders.
+ */
+const RESOURCE_DIRS = new Set(["scripts", "references", "assets"]);
+
+/** Handled by `findSkillFile`, never directories to enter. */
+const SKILL_FILES = new Set(["SKILL.md", "skill.md"]);
+
+interface DirNode {
+  /** Path as reached from the root (through links). */
+  abs: string;
+  /** Real path. */
+  real: string;
+  depth: number;
+  parent: DirNode | undefined;
+}
+
+/**
+ * Finds every skill directory (a directory holding `SKILL.md`, or `skill.md`) under the roots.
+ *
+ * - Searches up to `maxDepth` (default 6) levels below each root; a root holding SKILL.md is a skill
+ *   (depth 0). Skills nested in other skills' folders and in hidden folders are found; only `.git` and
+ *   `node_modules` are skipped, and inside a skill its `scripts/`, `references/` and `assets/`
+ *   (they hold the skill's own files; skipping them keeps scans of big collections to one listing per
+ *   skill, and nested skills live in other subfolders).
+ * - At most `maxDirs` (default 2,000) directories WITHOUT a SKILL.md are descended into per root (skill
+ *   directories do not count). Hitting either cap gives one warning per root (`scan-limit`, `depth-limit`).
+ * - Symlinks to directories and to SKILL.md files are followed. The same real directory is one skill (the
+ *   first reached wins, across roots too). Loops give `symlink-loop`, dangling links `symlink-broken`.
+ * - A missing root is a `path-not-found` error unless the root is `optional`.
+ *
+ * Directories are listed breadth-first with synchronous calls: listing 10,000 small folders through
+ * the thread pool was measured ~1.5× slower, so speed wins over a free event loop here (a scan of
+ * 10,000 skills blocks it for about 100 ms). Result order: root order, then sorted path order.
+ */
+export async function discoverSkills(
+  roots: SkillRoot[],
+  options: DiscoverOptions = {},
+): Promise<DiscoveryResult> {
+  return discoverSkillsSync(roots, options);
+}
+
+/** Synchronous {@link discoverSkills}: same rules and result. */
+export function discoverSkillsSync(roots: SkillRoot[], options: DiscoverOptions = {}): DiscoveryResult {
+  const ctx = newContext(options);
+  const skills: DiscoveredSkill[] = [];
+  for (const root of roots) {
+    options.abortSignal?.throwIfAborted();
+    const walker = new RootWalker(root, ctx);
+    // Breadth-first: the queue grows while it is walked.
+    const queue = walker.start();
+    for (let i = 0; i < queue.length; i++) {
+      const node = queue[i]!;
+      walker.visit(node, listSync(node), queue);
+      if ((i & 1023) === 1023) options.abortSignal?.throwIfAborted();
+    }
+    skills.push(...walker.finish());
+  }
+  return { skills, diagnostics: ctx.diagnostics, directories: ctx.directories };
+}
+
+type Listing = fs.Dirent[] | { error: unknown };
+
+function listSync(node: DirNode): Listing {
+  try {
+    return fs.readdirSync(node.real, { withFileTypes: true });
+  } catch (error) {
+    return { error };
+  }
+}
+
+interface ScanContext {
+  maxDepth: number;
+  maxDirs: number;
+  seen: Set<string>;
+  diagnostics: Diagnostic[];
+  directories: string[];
+}
+
+function newContext(options: DiscoverOptions): ScanContext {
+  return {
+    maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    maxDirs: options.maxDirs ?? DEFAULT_MAX_DIRS,
+    seen: new Set(),
+    diagnostics: [],
+    directories: [],
+  };
+}
+
+/** Breadth-first walk of one root: classifies each listed directory and queues what to search next. */
+class RootWalker {
+  readonly #root: SkillRoot;
+  readonly #ctx: ScanContext;
+  readonly #skills: DiscoveredSkill[] = [];
+  #plainDirs = 0;
+  #skippedByLimit = 0;
+  #skippedByDepth = 0;
+
+  constructor(root: SkillRoot, ctx: ScanContext) {
+    this.#root = root;
+    this.#ctx = ctx;
+  }
+
+  /** The first directory to visit: the root itself, or nothing when it is missing or already scanned. */
+  start(): DirNode[] {
+    const rootReal = resolveRoot(this.#root, this.#ctx.diagnostics);
+    if (rootReal === undefined || this.#ctx.seen.has(rootReal)) return [];
+    this.#ctx.seen.add(rootReal);
+    return [{ abs: this.#root.path, real: rootReal, depth: 0, parent: undefined }];
+  }
+
+  /** Classifies one listed directory and appends the subdirectories to search to `queue`. */
+  visit(node: DirNode, entries: Listing, queue: DirNode[]): void {
+    const ctx = this.#ctx;
+    if (!Array.isArray(entries)) {
+      ctx.diagnostics.push(fsDiagnostic(entries.error, node.abs));
+      return;
+    }
+    ctx.directories.push(node.real);
+    const skillFile = findSkillFile(node, entries, ctx.diagnostics);
+    if (skillFile !== undefined) {
+      this.#skills.push({
+        dir: node.real,
+        foundAt: node.abs,
+        skillFile,
+        root: this.#root.path,
+        scope: this.#root.scope,
+        depth: node.depth,
+      });
+    } else {
+      this.#plainDirs++;
+    }
+    const children = childDirs(node, entries, skillFile !== undefined, ctx);
+    if (children.length === 0) return;
+    if (node.depth >= ctx.maxDepth) {
+      this.#skippedByDepth += children.length;
+      return;
+    }
+    if (skillFile === undefined && this.#plainDirs > ctx.maxDirs) {
+      this.#skippedByLimit += children.length;
+      return;
+    }
+    for (const child of children) {
+      // Checked again here: two links in one folder may lead to the same directory.
+      if (ctx.seen.has(child.real)) continue;
+      ctx.seen.add(child.real);
+      queue.push(child);
+    }
+  }
+
+  /** The root's skills in sorted path order, plus its limit warnings. */
+  finish(): DiscoveredSkill[] {
+    const root = this.#root.path;
+    if (this.#skippedByLimit > 0) {
+      this.#ctx.diagnostics.push({
+        code: "scan-limit",
+        severity: "warning",
+        path: root,
+        message: `Skill search under ${root} stopped descending after ${this.#ctx.maxDirs} directories without a SKILL.md; ${this.#skippedByLimit} subdirectories were not searched. Raise maxDirs (CatalogOptions.maxDirs) or point a root closer to the skills.`,
+      });
+    }
+    if (this.#skippedByDepth > 0) {
+      this.#ctx.diagnostics.push({
+        code: "depth-limit",
+        severity: "warning",
+        path: root,
+        message: `Skill search under ${root} stops at depth ${this.#ctx.maxDepth}; ${this.#skippedByDepth} deeper directories were not searched. Raise maxDepth (CatalogOptions.maxDepth) or point a root closer to the skills.`,
+      });
+    }
+    return this.#skills.sort((a, b) => (a.foundAt < b.foundAt ? -1 : a.foundAt > b.foundAt ? 1 : 0));
+  }
+}
+
+function resolveRoot(root: SkillRoot, diagnostics: Diagnostic[]): string | undefined {
+  let real: string;
+  try {
+    real = fs.realpathSync(root.path);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ENOENT" && root.optional === true) return undefined;
+    if (code === "ENOENT") {
+      const dangling = isSymlink(root.path);
+      diagnostics.push({
+        code: dangling ? "symlink-broken" : "path-not-found",
+        severity: "error",
+        path: root.path,
+        message: dangling
+          ? `Skill root ${root.path} is a symlink to a path that does not exist. Fix or remove the link.`
+          : `Skill root ${root.path} does not exist. Create it or fix the path.`,
+      });
+      return undefined;
+    }
+    diagnostics.push(fsDiagnostic(error, root.path));
+    return undefined;
+  }
+  if (!fs.statSync(real).isDirectory()) {
+    diagnostics.push({
+      code: "not-a-directory",
+      severity: "error",
+      path: root.path,
+      message: `Skill root ${root.path} is not a directory. Point the root at a folder of skills or at one skill's folder.`,
+    });
+    return undefined;
+  }
+  return real;
+}
+
+function findSkillFile(node: DirNode, entries: fs.Dirent[], diagnostics: Diagnostic[]): string | undefined {
+  let upper: fs.Dirent | undefined;
+  let lower: fs.Dirent | undefined;
+  for (const entry of entries) {
+    if (entry.name === "SKILL.md") upper = entry;
+    else if (entry.name === "skill.md") lower = entry;
+  }
+  if (upper === undefined && lower === undefined) return undefined;
+  return skillFileOf(node, upper, diagnostics) ?? skillFileOf(node, lower, diagnostics);
+}
+
+function skillFileOf(
+  node: DirNode,
+  entry: fs.Dirent | undefined,
+  diagnostics: Diagnostic[],
+): string | undefined {
+  if (entry === undefined) return undefined;
+  const file = `${node.real}/${entry.name}`;
+  if (entry.isFile()) return file;
+  if (!entry.isSymbolicLink()) return undefined;
+  try {
+    if (fs.statSync(file).isFile()) return fs.realpathSync(file);
+  } catch (error) {
+    diagnostics.push(linkDiagnostic(error, `${node.abs}/${entry.name}`));
+  }
+  return undefined;
+}
+
+function childDirs(node: DirNode, entries: fs.Dirent[], isSkill: boolean, ctx: ScanContext): DirNode[] {
+  const candidates: fs.Dirent[] = [];
+  for (const entry of entries) {
+    if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
+    const name = entry.name;
+    if (SKIPPED_DIRS.has(name) || SKILL_FILES.has(name) || (isSkill && RESOURCE_DIRS.has(name))) continue;
+    candidates.push(entry);
+  }
+  if (candidates.length > 1) candidates.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const children: DirNode[] = [];
+  for (const entry of candidates) {
+    const abs = `${node.abs}/${entry.name}`;
+    let real: string;
+    if (entry.isDirectory()) {
+      real = `${node.real}/${entry.name}`;
+    } else {
+      const target = followDirLink(abs, node, ctx.diagnostics);
+      if (target === undefined) continue;
+      real = target;
+    }
+    if (ctx.seen.has(real)) continue;
+    children.push({ abs, real, depth: node.depth + 1, parent: node });
+  }
+  return children;
+}
+
+/** Real path of a symlink's target directory, or undefined (file target, dangling link, loop). */
+function followDirLink(abs: string, parent: DirNode, diagnostics: Diagnostic[]): string | undefined {
+  try {
+    if (!fs.statSync(abs).isDirectory()) return undefined;
+    const real = fs.realpathSync(abs);
+    for (let up: DirNode | undefined = parent; up !== undefined; up = up.parent) {
+      if (up.real === real) {
+        diagnostics.push({
+          code: "symlink-loop",
+          severity: "warning",
+          path: abs,
+          message: `Symlink ${abs} points back to its ancestor ${real}; not followed. Remove the link to silence this.`,
+        });
+        return undefined;
+      }
+    }
+    return real;
+  } catch (error) {
+    diagnostics.push(linkDiagnostic(error, abs));
+    return undefined;
+  }
+}
