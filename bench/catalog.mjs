@@ -3,39 +3,22 @@
 // With DIR (e.g. made by `npx node /work/shared/bench/gen-skills.mjs 10000 DIR`) the skills are read from
 // disk; otherwise N memory skills with generated descriptions are used. Prints one JSON object.
 import { performance } from "node:perf_hooks";
+import "./register-ts-sources.mjs";
 
 const { createCatalog } = await import("../dist/catalog/create-catalog.js");
 const { createSkillSession } = await import("../dist/context/create-skill-session.js");
 const { createTokenCounter } = await import("../dist/context/token-counter.js");
+// The generated skills of the catalog tests (a TypeScript fixture, run from source).
+const { syntheticSkills } = await import("../src/context/__fixtures__/synthetic-skills.ts");
 
 const N = Number(process.argv[2] ?? 10_000);
 const DIR = process.argv[3];
 const BUDGET = 2_000;
-const WORDS = [
-  "parse",
-  "invoice",
-  "chart",
-  "render",
-  "audit",
-  "deploy",
-  "translate",
-  "summarise",
-  "index",
-  "backup",
-];
-
-function memorySkills(n) {
-  return Array.from({ length: n }, (_, i) => ({
-    name: `skill-${String(i).padStart(5, "0")}`,
-    description: `Helps ${WORDS[i % 10]} and ${WORDS[(i * 7 + 3) % 10]} records for project zeta${i}. Use when the user asks to ${WORDS[i % 10]} data, including edge cases and retries.`,
-    body: `# Skill ${i}\n\nDo it.`,
-  }));
-}
 
 const t0 = performance.now();
 const catalog = DIR
   ? await createCatalog({ roots: [DIR] })
-  : await createCatalog({ roots: [], memory: memorySkills(N) });
+  : await createCatalog({ roots: [], memory: syntheticSkills(N) });
 const catalogMs = performance.now() - t0;
 const counter = createTokenCounter();
 counter.count("warm up the encoding");

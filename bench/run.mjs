@@ -4,22 +4,10 @@
 // Runs the TypeScript sources directly (Node ≥ 23.6 strips types; a resolve hook maps .js → .ts).
 // Usage: npx node bench/run.mjs [iterations]   → prints JSON.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { registerHooks } from "node:module";
+import "./register-ts-sources.mjs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-
-registerHooks({
-  resolve(specifier, context, next) {
-    if (specifier.startsWith(".") && specifier.endsWith(".js") && context.parentURL?.includes("/src/")) {
-      const candidate = new URL(specifier.replace(/\.js$/, ".ts"), context.parentURL);
-      if (existsSync(fileURLToPath(candidate))) return next(candidate.href, context);
-    }
-    return next(specifier, context);
-  },
-});
 
 const src = new URL("../src/exec/", import.meta.url);
 const { createLocalExecutor } = await import(new URL("local-executor.ts", src).href);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Times nothing itself: a minimal stand-in for `skillrt list --json --root DIR`, used by bench/scan.mjs
-// when the CLI command is not built. Prints the catalog as JSON and, on stderr, the peak RSS in KiB.
+// Times nothing itself: a minimal stand-in for `skillrt list --json --root DIR` (catalog only, compact
+// JSON), used by bench/scan.mjs when the CLI is not built or SKILLRT_BENCH_DRIVER=1. Prints the catalog
+// as JSON and, on stderr, the peak RSS in KiB.
 import { createCatalog } from "../dist/catalog/create-catalog.js";
 
 const root = process.argv[2];

@@ -1,22 +1,9 @@
 // Measures session store latency (put/get/list) for memory and SQLite (synchronous FULL and NORMAL).
 // Run: npx node bench/session-store.bench.mjs   Prints one JSON object (µs per operation).
 import { mkdtempSync, rmSync } from "node:fs";
-import { registerHooks } from "node:module";
+import "./register-ts-sources.mjs";
 import os from "node:os";
 import path from "node:path";
-
-// Run the TypeScript sources directly: Node strips types but does not map `.js` specifiers to `.ts`.
-registerHooks({
-  resolve(specifier, context, next) {
-    try {
-      return next(specifier, context);
-    } catch (error) {
-      if (specifier.startsWith(".") && specifier.endsWith(".js"))
-        return next(`${specifier.slice(0, -3)}.ts`, context);
-      throw error;
-    }
-  },
-});
 
 const { createMemoryStore } = await import("../src/store/create-memory-store.ts");
 const { createSqliteStore } = await import("../src/store/create-sqlite-store.ts");

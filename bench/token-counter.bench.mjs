@@ -1,19 +1,6 @@
 // Measures token counting of a 10 KB markdown body. Run: npx node bench/token-counter.bench.mjs
 // Prints one JSON object (µs per count).
-import { registerHooks } from "node:module";
-
-// Run the TypeScript sources directly: Node strips types but does not map `.js` specifiers to `.ts`.
-registerHooks({
-  resolve(specifier, context, next) {
-    try {
-      return next(specifier, context);
-    } catch (error) {
-      if (specifier.startsWith(".") && specifier.endsWith(".js"))
-        return next(`${specifier.slice(0, -3)}.ts`, context);
-      throw error;
-    }
-  },
-});
+import "./register-ts-sources.mjs";
 
 const { approximateTokenCounter, createTokenCounter } = await import("../src/context/token-counter.ts");
 

@@ -1,5 +1,6 @@
 import { defaultRoots, normalizeRoots } from "../catalog/default-roots.js";
 import type { CatalogOptions, SkillRoot } from "../catalog/types.js";
+import { cliHome } from "./cli-home.js";
 import type { CliIo } from "./command.js";
 
 /** Shared `--root DIR` option (repeatable) for commands that read the catalog. */
@@ -11,8 +12,7 @@ export const rootOption = { root: { type: "string", multiple: true } } as const;
  */
 export function cliRoots(rootFlags: readonly string[] | undefined, io: CliIo): SkillRoot[] {
   if (rootFlags !== undefined && rootFlags.length > 0) return normalizeRoots(rootFlags, io.cwd);
-  const home = io.env["HOME"];
-  return defaultRoots({ cwd: io.cwd, env: io.env, ...(home === undefined || home === "" ? {} : { home }) });
+  return defaultRoots({ cwd: io.cwd, env: io.env, ...cliHome(io.env) });
 }
 
 /** Catalog options for a CLI run: the {@link cliRoots} roots, resolved against `io`. */

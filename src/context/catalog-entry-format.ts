@@ -4,6 +4,7 @@
  * token counts of the pieces add up to the count of their concatenation (BPE pre-tokenisation splits there).
  */
 import type { SkillRecord } from "../catalog/types.js";
+import { escapeHtml, toPrompt } from "../spec/to-prompt.js";
 import type { CatalogFormat } from "./session-types.js";
 
 /** How one format lays out the catalog. `marker` is `✓` (loaded) or `○`. */
@@ -12,16 +13,6 @@ export interface CatalogEntryFormat {
   footer: string;
   /** Entry with the given description; `undefined` renders the name alone. */
   entry(record: SkillRecord, description: string | undefined, loaded: boolean): string;
-}
-
-/** Python `html.escape(text, quote=True)`, as skills-ref uses. */
-export function escapeXml(text: string): string {
-  return text
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#x27;");
 }
 
 /** Collapses whitespace runs (newlines included) to single spaces and trims. */
@@ -61,19 +52,23 @@ const xml: CatalogEntryFormat = {
   header: "<available_skills>\n",
   footer: "</available_skills>\n",
   entry: (r, d) =>
-    `  <skill>\n    <name>${escapeXml(r.name)}</name>\n` +
-    (d === undefined ? "" : `    <description>${escapeXml(oneLine(d))}</description>\n`) +
-    `    <location>${escapeXml(r.location)}</location>\n  </skill>\n`,
+    `  <skill>\n    <name>${escapeHtml(r.name)}</name>\n` +
+    (d === undefined ? "" : `    <description>${escapeHtml(oneLine(d))}</description>\n`) +
+    `    <location>${escapeHtml(r.location)}</location>\n  </skill>\n`,
 };
 
-/** skills-ref `to-prompt` layout: one tag or value per line, description as written (escaped), location raw. */
+// skills-ref `to-prompt` layout, cut from spec's `toPrompt` so the two cannot drift: its empty block gives
+// the opening and closing lines, and one entry is a one-skill block without them.
+const [promptOpen = "", promptClose = ""] = toPrompt([]).split("\n");
+
 const agentskills: CatalogEntryFormat = {
-  header: "<available_skills>\n",
-  footer: "</available_skills>\n",
+  header: `${promptOpen}\n`,
+  footer: `${promptClose}\n`,
   entry: (r, d) =>
-    `<skill>\n<name>\n${escapeXml(r.name)}\n</name>\n` +
-    `<description>\n${d === undefined ? "" : escapeXml(d)}\n</description>\n` +
-    `<location>\n${r.location}\n</location>\n</skill>\n`,
+    toPrompt([{ name: r.name, description: d ?? "", location: r.location }]).slice(
+      promptOpen.length + 1,
+      -promptClose.length,
+    ),
 };
 
 const formats: Record<CatalogFormat, CatalogEntryFormat> = { list, markdown, xml, agentskills };

@@ -1,39 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createCatalog } from "../catalog/create-catalog.js";
-import type { MemorySkill } from "../catalog/types.js";
 import { toPrompt } from "../spec/to-prompt.js";
 import { createMemoryStore } from "../store/create-memory-store.js";
+import { syntheticSkills } from "./__fixtures__/synthetic-skills.js";
 import { createSkillSession } from "./create-skill-session.js";
 import { loadSession, saveSession } from "./save-session.js";
 import { createTokenCounter } from "./token-counter.js";
 
 const counter = createTokenCounter();
-const WORDS = [
-  "parse",
-  "invoice",
-  "chart",
-  "render",
-  "audit",
-  "deploy",
-  "translate",
-  "summarise",
-  "index",
-  "backup",
-  "schedule",
-  "encrypt",
-];
-
-function syntheticSkills(n: number): MemorySkill[] {
-  return Array.from({ length: n }, (_, i) => {
-    const a = WORDS[i % WORDS.length] ?? "x";
-    const b = WORDS[(i * 7 + 3) % WORDS.length] ?? "y";
-    return {
-      name: `skill-${String(i).padStart(5, "0")}`,
-      description: `Helps ${a} and ${b} records for project zeta${i}. Use when the user asks to ${a} data, including edge cases, retries and reporting of the results to the team.`,
-      body: `# Skill ${i}\n\nDo it.`,
-    };
-  });
-}
 
 describe("catalog budget", () => {
   it("with 10,000 skills and a 2,000-token budget: fits, names what was left out, offers skill_search, and search finds a skill first", async () => {

@@ -4,7 +4,7 @@
  * system placement (OmniEmployee's layout). Every block ends with a newline and starts with `<` or `#`.
  */
 import type { SkillFile } from "../catalog/types.js";
-import { escapeXml } from "./catalog-entry-format.js";
+import { escapeHtml } from "../spec/to-prompt.js";
 
 /** Input of {@link renderSkillContent}. */
 export interface SkillContentInput {
@@ -23,12 +23,12 @@ export interface SkillContentInput {
 export function renderSkillContent(input: SkillContentInput): string {
   const max = input.maxResources ?? 50;
   const files = input.files.filter((f) => f.path !== "SKILL.md");
-  let text = `<skill_content name="${escapeXml(input.name)}">\n`;
+  let text = `<skill_content name="${escapeHtml(input.name)}">\n`;
   if (input.body !== "") text += `${input.body}\n\n`;
   text += `Skill directory: ${input.dir}\nRelative paths in this skill are relative to the skill directory.\n`;
   if (files.length > 0) {
     text += "\n<skill_resources>\n";
-    for (const f of files.slice(0, max)) text += `  <file>${escapeXml(f.path)}</file>\n`;
+    for (const f of files.slice(0, max)) text += `  <file>${escapeHtml(f.path)}</file>\n`;
     if (files.length > max) text += `  <!-- ${files.length - max} more files not listed -->\n`;
     text += "</skill_resources>\n";
   }
@@ -37,7 +37,7 @@ export function renderSkillContent(input: SkillContentInput): string {
 
 /** A selected doc returned in a tool result (history placement). */
 export function renderDocBlock(skill: string, path: string, content: string): string {
-  return `<skill_doc skill="${escapeXml(skill)}" path="${escapeXml(path)}">\n${content.trimEnd()}\n</skill_doc>\n`;
+  return `<skill_doc skill="${escapeHtml(skill)}" path="${escapeHtml(path)}">\n${content.trimEnd()}\n</skill_doc>\n`;
 }
 
 /** Input of {@link renderFileBlock}. */
@@ -55,7 +55,7 @@ export interface FileBlockInput {
 /** A text file (or a range of it) returned by a read; says how to read on when the range stops early. */
 export function renderFileBlock(input: FileBlockInput): string {
   const { skill, path, startLine, endLine, totalLines } = input;
-  let text = `<skill_file skill="${escapeXml(skill)}" path="${escapeXml(path)}" lines="${startLine}-${endLine}" total_lines="${totalLines}">\n`;
+  let text = `<skill_file skill="${escapeHtml(skill)}" path="${escapeHtml(path)}" lines="${startLine}-${endLine}" total_lines="${totalLines}">\n`;
   if (input.content !== "") text += `${input.content.replace(/\n$/, "")}\n`;
   text += "</skill_file>\n";
   if (endLine < totalLines) {
@@ -67,7 +67,7 @@ export function renderFileBlock(input: FileBlockInput): string {
 /** Metadata of a binary file: never its bytes. */
 export function renderBinaryBlock(skill: string, path: string, size: number, mimeType: string): string {
   return (
-    `<skill_file skill="${escapeXml(skill)}" path="${escapeXml(path)}" mime_type="${escapeXml(mimeType)}" size_bytes="${size}" binary="true"/>\n` +
+    `<skill_file skill="${escapeHtml(skill)}" path="${escapeHtml(path)}" mime_type="${escapeHtml(mimeType)}" size_bytes="${size}" binary="true"/>\n` +
     "This is a binary file, so its bytes are not shown. Scripts of the skill can use it by its relative path.\n"
   );
 }

@@ -30,23 +30,17 @@ export function resolveModel(config: ModelConfig, options: ResolveModelOptions =
     ...(options.baseDelayMs === undefined ? {} : { baseDelayMs: options.baseDelayMs }),
   });
   const baseURL = config.baseURL?.replace(/\/+$/, "");
+  // Anthropic and OpenAI take the same settings, and default their own endpoint when none is given.
+  const settings = {
+    fetch,
+    ...(baseURL === undefined ? {} : { baseURL }),
+    ...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
+  };
   switch (config.provider) {
-    case "anthropic": {
-      const provider = createAnthropic({
-        fetch,
-        ...(baseURL === undefined ? {} : { baseURL }),
-        ...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
-      });
-      return provider(config.modelId);
-    }
-    case "openai": {
-      const provider = createOpenAI({
-        fetch,
-        ...(baseURL === undefined ? {} : { baseURL }),
-        ...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
-      });
-      return provider(config.modelId);
-    }
+    case "anthropic":
+      return createAnthropic(settings)(config.modelId);
+    case "openai":
+      return createOpenAI(settings)(config.modelId);
     case "openai-compatible": {
       const provider = createOpenAICompatible({
         name: "openai-compatible",

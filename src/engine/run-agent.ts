@@ -96,6 +96,16 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
   let lastText = "";
   let finishReason = "stop";
   const usage: EngineUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  // Cancelled (by an abort part, an aborted signal after the stream, or an error thrown on abort): the
+  // steps completed so far, no text.
+  const aborted = (): RunAgentResult => ({
+    text: "",
+    messages: completed,
+    usage,
+    steps: streamStep + 1,
+    finishReason: "aborted",
+    aborted: true,
+  });
 
   // Skill events happen inside tool execution, before the stream consumer has seen the tool call; they
   // are held back and emitted just before the next tool result (or step boundary) to keep the order.
@@ -107,6 +117,25 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
     const events = pending;
     pending = [];
     for (const event of events) emit({ ...event, step: Math.max(at, 0) } as EngineEvent);
+  };
+
+  // A tool's result or error, after the skill events its execution raised.
+  const emitToolResult = (
+    at: number,
+    call: { toolCallId: string; toolName: string },
+    output: unknown,
+    isError: boolean,
+  ): void => {
+    flush(at);
+    emit({
+      type: "tool-result",
+      step: at,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      output,
+      isError,
+      bytes: byteLength(output),
+    });
   };
 
   // The skill layer's tool set can grow (script tools of newly loaded skills): copy new entries into the
@@ -181,31 +210,16 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
           });
           break;
         case "tool-result":
-          flush(step);
-          emit({
-            type: "tool-result",
-            step,
-            toolCallId: part.toolCallId,
-            toolName: part.toolName,
-            output: part.output,
-            isError: false,
-            bytes: byteLength(part.output),
-          });
+          emitToolResult(step, part, part.output, false);
           break;
-        case "tool-error": {
-          const output = part.error instanceof Error ? part.error.message : String(part.error);
-          flush(step);
-          emit({
-            type: "tool-result",
+        case "tool-error":
+          emitToolResult(
             step,
-            toolCallId: part.toolCallId,
-            toolName: part.toolName,
-            output,
-            isError: true,
-            bytes: byteLength(output),
-          });
+            part,
+            part.error instanceof Error ? part.error.message : String(part.error),
+            true,
+          );
           break;
-        }
         case "finish-step": {
           flush(step);
           const stepUsage = toUsage(part.usage);
@@ -220,28 +234,14 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
           failure ??= part.error;
           break;
         case "abort":
-          return {
-            text: "",
-            messages: completed,
-            usage,
-            steps: streamStep + 1,
-            finishReason: "aborted",
-            aborted: true,
-          };
+          return aborted();
         default:
           break;
       }
     }
     if (failure !== undefined) throw failure;
     if (options.abortSignal?.aborted === true) {
-      return {
-        text: "",
-        messages: completed,
-        usage,
-        steps: streamStep + 1,
-        finishReason: "aborted",
-        aborted: true,
-      };
+      return aborted();
     }
     const [messages, text] = await Promise.all([result.responseMessages, result.text]);
     lastText = text;
@@ -255,14 +255,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
     };
   } catch (error) {
     if (options.abortSignal?.aborted === true) {
-      return {
-        text: "",
-        messages: completed,
-        usage,
-        steps: streamStep + 1,
-        finishReason: "aborted",
-        aborted: true,
-      };
+      return aborted();
     }
     const providerError = toProviderError(
       error,

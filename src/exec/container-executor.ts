@@ -7,8 +7,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { ExecRequest, ExecResult, Executor } from "./executor.js";
-import { DEFAULT_LIMITS, withLimits } from "./limits.js";
-import { runProcess } from "./run-process.js";
+import { DEFAULT_LIMITS } from "./limits.js";
+import { limitedCommand, runRequest } from "./run-request.js";
 
 /** Options of `createContainerExecutor`. */
 export interface ContainerExecutorOptions {
@@ -57,10 +57,9 @@ export function createContainerExecutor(options: ContainerExecutorOptions = {}):
     kind: "container",
     async run(request: ExecRequest): Promise<ExecResult> {
       const name = `skillrt-${randomBytes(6).toString("hex")}`;
-      const limits = request.limits ?? DEFAULT_LIMITS;
       const args = ["run", "--rm", "-i", "--name", name, "--network", "none", "--cap-drop", "ALL"];
       args.push("--security-opt", "no-new-privileges", "--memory", options.memory ?? "2g");
-      args.push("--pids-limit", String(limits.maxProcesses ?? DEFAULT_LIMITS.maxProcesses));
+      args.push("--pids-limit", String(request.limits?.maxProcesses ?? DEFAULT_LIMITS.maxProcesses));
       for (const mount of request.mounts ?? []) {
         const mode = mount.readOnly === false ? "rw" : "ro";
         args.push("-v", `${mount.source}:${mount.target ?? mount.source}:${mode}`);
@@ -79,26 +78,16 @@ export function createContainerExecutor(options: ContainerExecutorOptions = {}):
       if (clientEnv["DOCKER_CONFIG"] === undefined && process.env["HOME"] !== undefined) {
         clientEnv["DOCKER_CONFIG"] = `${process.env["HOME"]}/.docker`;
       }
-      const command =
-        typeof request.command === "string" ? ["/bin/sh", "-c", request.command] : request.command;
-      args.push(image, ...withLimits(command, limits));
-      const result = await runProcess({
-        argv: [cli, ...args],
+      return runRequest("container", request, {
+        argv: [cli, ...args, image, ...limitedCommand(request, "/bin/sh")],
         cwd: "/",
         env: clientEnv,
-        timeoutMs: request.timeoutMs,
         onKill: () => {
           spawn(cli, ["kill", name], { stdio: "ignore", detached: true })
             .on("error", () => {})
             .unref();
         },
-        ...(request.stdin === undefined ? {} : { stdin: request.stdin }),
-        ...(request.abortSignal === undefined ? {} : { abortSignal: request.abortSignal }),
-        ...(request.maxOutputBytes === undefined ? {} : { maxOutputBytes: request.maxOutputBytes }),
-        ...(request.redactor === undefined ? {} : { redactor: request.redactor }),
       });
-      const { spawnError: _ignored, ...rest } = result;
-      return { ...rest, executor: "container", warnings: [] };
     },
   };
 }

@@ -77,3 +77,6 @@ export interface Executor {
 
 /** Default bytes of stdout and of stderr returned to the model: 16 KiB each. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024;
+
+/** `PATH` executors give a command whose request sets none (and `runSkillCommand`'s default). */
+export const DEFAULT_EXEC_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";

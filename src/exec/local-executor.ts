@@ -3,9 +3,8 @@
  * environment and rlimit wrapper as the sandbox, but no file-system or network isolation. Used when
  * bubblewrap is unavailable (with a warning) or when chosen explicitly.
  */
-import type { ExecRequest, ExecResult, Executor } from "./executor.js";
-import { DEFAULT_LIMITS, withLimits } from "./limits.js";
-import { runProcess } from "./run-process.js";
+import { DEFAULT_EXEC_PATH, type ExecRequest, type ExecResult, type Executor } from "./executor.js";
+import { limitedCommand, runRequest } from "./run-request.js";
 import { defaultShell } from "./sandbox-executor.js";
 
 /** Creates the local executor. `mounts` in requests are ignored (the host file system is visible). */
@@ -14,20 +13,11 @@ export function createLocalExecutor(): Executor {
   return {
     kind: "local",
     async run(request: ExecRequest): Promise<ExecResult> {
-      const command = typeof request.command === "string" ? [shell, "-c", request.command] : request.command;
-      const env = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", ...request.env };
-      const result = await runProcess({
-        argv: withLimits(command, request.limits ?? DEFAULT_LIMITS),
+      return runRequest("local", request, {
+        argv: limitedCommand(request, shell),
         cwd: request.cwd,
-        env,
-        timeoutMs: request.timeoutMs,
-        ...(request.stdin === undefined ? {} : { stdin: request.stdin }),
-        ...(request.abortSignal === undefined ? {} : { abortSignal: request.abortSignal }),
-        ...(request.maxOutputBytes === undefined ? {} : { maxOutputBytes: request.maxOutputBytes }),
-        ...(request.redactor === undefined ? {} : { redactor: request.redactor }),
+        env: { PATH: DEFAULT_EXEC_PATH, ...request.env },
       });
-      const { spawnError: _ignored, ...rest } = result;
-      return { ...rest, executor: "local", warnings: [] };
     },
   };
 }

@@ -3,41 +3,31 @@
  * kills the whole group on timeout, abort, or once the main process has exited (no stray children).
  */
 import { spawn } from "node:child_process";
-import { DEFAULT_MAX_OUTPUT_BYTES } from "./executor.js";
+import { DEFAULT_MAX_OUTPUT_BYTES, type ExecRequest, type ExecResult } from "./executor.js";
 import { createOutputCapture } from "./output-capture.js";
 import { killProcessGroup } from "./process-tree.js";
-import type { Redactor } from "./redact.js";
 
 /** Grace between SIGTERM and SIGKILL of a timed-out group. Default 250 ms. */
 export const KILL_GRACE_MS = 250;
 
-/** Options of `runProcess`. */
-export interface RunProcessOptions {
+/**
+ * Options of `runProcess`: the process to start, plus the fields of an {@link ExecRequest} that apply to
+ * any process as they are (stdin, timeout, abort signal, output cap, redactor).
+ */
+export interface RunProcessOptions
+  extends Pick<ExecRequest, "stdin" | "timeoutMs" | "abortSignal" | "maxOutputBytes" | "redactor"> {
   argv: string[];
   cwd: string;
+  /** The whole environment of the process (nothing is added). */
   env: Record<string, string>;
-  stdin?: string;
-  timeoutMs: number;
-  abortSignal?: AbortSignal;
-  maxOutputBytes?: number;
-  redactor?: Redactor;
   /** Default `KILL_GRACE_MS`. */
   killGraceMs?: number;
   /** Extra clean-up on timeout/abort (e.g. `docker kill`), run alongside the group kill. */
   onKill?: () => void;
 }
 
-/** Raw outcome of `runProcess` (executors add `executor` and `warnings`). */
-export interface RunProcessResult {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  aborted: boolean;
-  durationMs: number;
-  truncated: { stdout: boolean; stderr: boolean };
-  bytes: { stdout: number; stderr: number };
-  signal?: string;
+/** Raw outcome of `runProcess`: an {@link ExecResult} before the executor adds `executor` and `warnings`. */
+export interface RunProcessResult extends Omit<ExecResult, "executor" | "warnings"> {
   /** Set when the process could not be started. */
   spawnError?: string;
 }

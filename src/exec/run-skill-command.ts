@@ -10,7 +10,7 @@ import type { SkillRecord } from "../catalog/types.js";
 import type { ArtifactStore } from "./artifact-store.js";
 import { type CollectedOutputs, collectOutputs, type OutputFile, OutputSpec } from "./collect-outputs.js";
 import { type CommandPolicy, checkCommandPolicy } from "./command-policy.js";
-import type { ExecMount, Executor, ExecutorKind } from "./executor.js";
+import { DEFAULT_EXEC_PATH, type ExecMount, type ExecResult, type Executor } from "./executor.js";
 import type { ExecLimits } from "./limits.js";
 import { createRedactor } from "./redact.js";
 import { InputSpec, type StagedInput, stageInputs } from "./stage-inputs.js";
@@ -75,22 +75,18 @@ export interface SkillRunRefused {
   message: string;
 }
 
-/** A run that executed (whatever its exit code). */
-export interface SkillRunCompleted {
+/** A run that executed (whatever its exit code): the executor's result plus what the run staged and collected. */
+export interface SkillRunCompleted
+  extends Pick<
+    ExecResult,
+    "exitCode" | "stdout" | "stderr" | "timedOut" | "aborted" | "durationMs" | "truncated" | "executor"
+  > {
   status: "ran";
   name: string;
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  aborted: boolean;
-  durationMs: number;
-  truncated: { stdout: boolean; stderr: boolean };
   outputFiles: OutputFile[];
   limitsHit: string[];
   stagedInputs: StagedInput[];
   warnings: string[];
-  executor: ExecutorKind;
   /** Workspace-relative run directory (`runs/run_…`). */
   runDir: string;
 }
@@ -173,7 +169,7 @@ export async function runSkillCommand(request: unknown, context: SkillRunContext
   }
   const runDir = await workspace.createRunDir();
   const env: Record<string, string> = {
-    PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    PATH: DEFAULT_EXEC_PATH,
     LANG: "C.UTF-8",
     ...(context.executor.kind === "local" ? { TMPDIR: workspace.tmpDir } : {}),
     ...workspace.runEnv(staged, runDir),

@@ -6,9 +6,8 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync } from "node:fs";
-import type { ExecRequest, ExecResult, Executor } from "./executor.js";
-import { DEFAULT_LIMITS, withLimits } from "./limits.js";
-import { runProcess } from "./run-process.js";
+import { DEFAULT_EXEC_PATH, type ExecRequest, type ExecResult, type Executor } from "./executor.js";
+import { limitedCommand, runRequest } from "./run-request.js";
 
 /** Options of `createSandboxExecutor`. */
 export interface SandboxExecutorOptions {
@@ -130,21 +129,11 @@ export function createSandboxExecutor(options: SandboxExecutorOptions = {}): Exe
       }
       // The sandbox root is bwrap's own tmpfs: make it read-only so only mounted writable dirs take writes.
       args.push("--remount-ro", "/", "--chdir", request.cwd);
-      const command = typeof request.command === "string" ? [shell, "-c", request.command] : request.command;
-      const argv = [bwrap, ...args, "--", ...withLimits(command, request.limits ?? DEFAULT_LIMITS)];
-      const env = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", ...request.env };
-      const result = await runProcess({
-        argv,
+      return runRequest("sandbox", request, {
+        argv: [bwrap, ...args, "--", ...limitedCommand(request, shell)],
         cwd: "/",
-        env,
-        timeoutMs: request.timeoutMs,
-        ...(request.stdin === undefined ? {} : { stdin: request.stdin }),
-        ...(request.abortSignal === undefined ? {} : { abortSignal: request.abortSignal }),
-        ...(request.maxOutputBytes === undefined ? {} : { maxOutputBytes: request.maxOutputBytes }),
-        ...(request.redactor === undefined ? {} : { redactor: request.redactor }),
+        env: { PATH: DEFAULT_EXEC_PATH, ...request.env },
       });
-      const { spawnError: _ignored, ...rest } = result;
-      return { ...rest, executor: "sandbox", warnings: [] };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { nextVersion } from "./next-version.js";
 import type {
   ListOptions,
   PutOptions,
@@ -6,9 +7,8 @@ import type {
   StoredSessionInfo,
 } from "./session-store.js";
 import { DEFAULT_NAMESPACE } from "./session-store.js";
-import { checkKey, parseSnapshot, serializeSnapshot } from "./snapshot-json.js";
+import { checkKey, parseSnapshot, prepareWrite } from "./snapshot-json.js";
 import { storeClosedError } from "./store-closed.js";
-import { StoreConflictError } from "./store-conflict-error.js";
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -58,17 +58,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): SessionStor
 
     async put(id: string, data: unknown, putOptions: PutOptions = {}): Promise<number> {
       open();
-      const namespace = checkKey("namespace", putOptions.namespace ?? DEFAULT_NAMESPACE);
-      checkKey("id", id);
-      const json = serializeSnapshot(id, namespace, data);
+      const { namespace, json } = prepareWrite(id, data, putOptions.namespace);
       const existing = rows.get(key(namespace, id));
-      const current = existing?.version ?? 0;
-      const expected = putOptions.expectedVersion;
-      if (expected !== undefined && expected !== current) {
-        throw new StoreConflictError({ id, namespace, expectedVersion: expected, actualVersion: current });
-      }
+      const version = nextVersion(id, namespace, existing?.version ?? 0, putOptions.expectedVersion);
       const at = now().toISOString();
-      const version = current + 1;
       seq += 1;
       rows.set(key(namespace, id), {
         id,

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { DatabaseSync, SQLOutputValue } from "node:sqlite";
 import { SkillrtError } from "../errors/skillrt-error.js";
+import { nextVersion } from "./next-version.js";
 import type {
   ListOptions,
   PutOptions,
@@ -10,10 +11,9 @@ import type {
   StoredSessionInfo,
 } from "./session-store.js";
 import { DEFAULT_NAMESPACE } from "./session-store.js";
-import { checkKey, parseSnapshot, serializeSnapshot } from "./snapshot-json.js";
+import { checkKey, parseSnapshot, prepareWrite } from "./snapshot-json.js";
 import { migrateSqliteSchema } from "./sqlite-schema.js";
 import { storeClosedError } from "./store-closed.js";
-import { StoreConflictError } from "./store-conflict-error.js";
 
 /** Options of {@link createSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -74,9 +74,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SessionStore {
 
     async put(id: string, data: unknown, putOptions: PutOptions = {}): Promise<number> {
       open();
-      const namespace = checkKey("namespace", putOptions.namespace ?? DEFAULT_NAMESPACE);
-      checkKey("id", id);
-      const json = serializeSnapshot(id, namespace, data);
+      const { namespace, json } = prepareWrite(id, data, putOptions.namespace);
       const at = now().toISOString();
       // IMMEDIATE takes the write lock up front, so the version check and the write see the same state
       // even with several processes writing the same file.
@@ -84,13 +82,10 @@ export function createSqliteStore(options: SqliteStoreOptions): SessionStore {
       try {
         const row = stmt.version.get(namespace, id);
         const current = typeof row?.["version"] === "number" ? row["version"] : 0;
-        const expected = putOptions.expectedVersion;
-        if (expected !== undefined && expected !== current) {
-          throw new StoreConflictError({ id, namespace, expectedVersion: expected, actualVersion: current });
-        }
-        stmt.upsert.run(namespace, id, current + 1, json, at, at);
+        const version = nextVersion(id, namespace, current, putOptions.expectedVersion);
+        stmt.upsert.run(namespace, id, version, json, at, at);
         db.exec("COMMIT");
-        return current + 1;
+        return version;
       } catch (error) {
         if (db.isTransaction) db.exec("ROLLBACK");
         throw wrap(error, `write session '${id}' (namespace '${namespace}') to`, where);

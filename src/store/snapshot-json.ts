@@ -1,5 +1,6 @@
 /** JSON encoding of session snapshots, shared by every store so they behave the same. */
 import { SkillrtError } from "../errors/skillrt-error.js";
+import { DEFAULT_NAMESPACE } from "./session-store.js";
 
 /** Checks an id or namespace: a non-empty string of at most 512 characters. */
 export function checkKey(kind: "id" | "namespace", value: unknown): string {
@@ -10,6 +11,22 @@ export function checkKey(kind: "id" | "namespace", value: unknown): string {
     });
   }
   return value;
+}
+
+/** A checked write: its namespace (default {@link DEFAULT_NAMESPACE}) and the snapshot as JSON text. */
+export interface SnapshotWrite {
+  namespace: string;
+  json: string;
+}
+
+/**
+ * Checks the id and namespace of a `put` and serialises its data (see {@link checkKey} and
+ * {@link serializeSnapshot} for what is refused).
+ */
+export function prepareWrite(id: string, data: unknown, namespace = DEFAULT_NAMESPACE): SnapshotWrite {
+  const checked = checkKey("namespace", namespace);
+  checkKey("id", id);
+  return { namespace: checked, json: serializeSnapshot(id, checked, data) };
 }
 
 /** Serialises a snapshot; throws `invalid-argument` naming the session when `data` is not JSON-serialisable. */

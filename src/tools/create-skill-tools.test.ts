@@ -5,6 +5,7 @@ import { makeSkillTree, type SkillTree, standardSkills } from "../context/__fixt
 import { createSkillSession } from "../context/create-skill-session.js";
 import { createLocalExecutor } from "../exec/local-executor.js";
 import { createWorkspace, type Workspace } from "../exec/workspace.js";
+import { callTool as call } from "./__fixtures__/call-tool.js";
 import { createSkillTools } from "./create-skill-tools.js";
 import { createToolRegistry } from "./tool-registry.js";
 
@@ -16,23 +17,6 @@ afterEach(async () => {
   tree = undefined;
   workspace = undefined;
 });
-
-/** Calls a tool the way the AI SDK does; every outcome must be a string result, never a throw. */
-async function call(
-  tools: Record<string, Tool>,
-  name: string,
-  input: unknown,
-  toolCallId = "call-1",
-): Promise<string> {
-  const execute = tools[name]?.execute;
-  if (execute === undefined) throw new Error(`no tool ${name}`);
-  const output: unknown = await execute(
-    input as never,
-    { toolCallId, messages: [], context: undefined } as never,
-  );
-  expect(typeof output).toBe("string");
-  return output as string;
-}
 
 async function setup() {
   tree = await makeSkillTree(standardSkills());

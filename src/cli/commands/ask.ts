@@ -3,6 +3,7 @@ import { ProviderError } from "../../engine/provider-error.js";
 import type { Command } from "../command.js";
 import { createStyle } from "../create-style.js";
 import { defineCommand } from "../define-command.js";
+import { abortOnInterrupt } from "../listen-for-interrupt.js";
 import { AGENT_OPTIONS_HELP, agentOptions, CONFIGURE_MODEL_HELP } from "../repl/agent-options.js";
 import { createSpinner } from "../repl/create-spinner.js";
 import { prepareAgent } from "../repl/prepare-agent.js";
@@ -34,13 +35,10 @@ export const askCommand: Command = defineCommand({
       values.json === true
         ? createJsonRenderer(io.stdout)
         : createHumanRenderer({ text: io.stdout, info: io.stderr, style, spinner: createSpinner(io.stderr) });
-    const controller = new AbortController();
-    const onSigint = (): void => controller.abort();
-    const ownsProcess = io.stdin === process.stdin;
-    if (ownsProcess) process.once("SIGINT", onSigint);
+    const interrupt = abortOnInterrupt(io);
     try {
       const result = await agent.runTurn(prompt, {
-        abortSignal: controller.signal,
+        abortSignal: interrupt.signal,
         onEvent: (e) => renderer.handle(e),
       });
       renderer.finish();
@@ -57,7 +55,7 @@ export const askCommand: Command = defineCommand({
       io.stderr.write(`Session saved as ${agent.sessionId()}; resume with --session ${agent.sessionId()}.\n`);
       return 1;
     } finally {
-      if (ownsProcess) process.removeListener("SIGINT", onSigint);
+      interrupt.release();
       await agent.close();
     }
   },

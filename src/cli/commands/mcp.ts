@@ -4,13 +4,14 @@ import { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createCatalog } from "../../catalog/create-catalog.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
-import { loadSkillEnvConfig } from "../../exec/load-skill-env-config.js";
 import { createWorkspace, type Workspace } from "../../exec/workspace.js";
 import { createSkillMcpServer } from "../../mcp/create-skill-mcp-server.js";
 import type { ProfileName } from "../../tools/profile-types.js";
 import { cliCatalogOptions, cliRoots, rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { defineCommand, usageError } from "../define-command.js";
+import { listenForInterrupt } from "../listen-for-interrupt.js";
+import { loadCliSkillEnv } from "../load-cli-skill-env.js";
 
 const EXECUTORS: ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
 const PROFILES: ProfileName[] = ["skillrt", "claude", "trpc", "agentscope", "omni", "aworld"];
@@ -72,14 +73,7 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
     let skillEnv: Record<string, Record<string, string>> = {};
     if (exec) {
       try {
-        const home = io.env["HOME"];
-        const config = await loadSkillEnvConfig({
-          cwd: io.cwd,
-          env: io.env,
-          ...(home === undefined || home === "" ? {} : { home }),
-        });
-        for (const warning of config.warnings) log(`warning: ${warning}`);
-        skillEnv = config.skills;
+        skillEnv = await loadCliSkillEnv({ cwd: io.cwd, env: io.env, warn: (w) => log(`warning: ${w}`) });
       } catch (error) {
         log(error instanceof Error ? error.message : String(error));
         return 1;
@@ -115,12 +109,8 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
     const close = (): void => {
       void server.close();
     };
-    const ownsProcess = io.stdin === process.stdin;
     io.stdin.once("end", close);
-    if (ownsProcess) {
-      process.once("SIGINT", close);
-      process.once("SIGTERM", close);
-    }
+    const stopListening = listenForInterrupt(io, close, { signals: ["SIGINT", "SIGTERM"] });
     try {
       await server.connect(new StdioServerTransport(readable(io), writable(io)));
       const problems = catalog.diagnostics().filter((d) => d.severity === "error").length;
@@ -134,10 +124,7 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
       return 0;
     } finally {
       io.stdin.removeListener("end", close);
-      if (ownsProcess) {
-        process.removeListener("SIGINT", close);
-        process.removeListener("SIGTERM", close);
-      }
+      stopListening();
       await workspace?.dispose().catch((error: unknown) => {
         log(`warning: could not delete the workspace ${workspace?.root}: ${String(error)}`);
       });

@@ -6,8 +6,8 @@ import type { SkillSession } from "../../context/skill-session.js";
 import { type PromptEntry, toPrompt } from "../../spec/to-prompt.js";
 import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import { defineCommand, usageError } from "../define-command.js";
+import { intFlag } from "../int-flag.js";
 import { readPromptPaths } from "../read-prompt-paths.js";
-import { intFlag } from "../repl/agent-options.js";
 import { writeOutput } from "../write-output.js";
 
 /** Every catalog format, default first. */

@@ -1,9 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { captureIo } from "../__fixtures__/capture-io.js";
+import { runCli } from "../__fixtures__/run-cli.js";
 import { fm, makeTempDir, writeSkill } from "../__fixtures__/skill-tree.js";
-import { main } from "../main.js";
 
 let tmp: { dir: string; cleanup: () => Promise<void> };
 beforeEach(async () => {
@@ -17,11 +16,8 @@ afterEach(async () => {
   await tmp.cleanup();
 });
 
-async function run(args: string[], env?: Record<string, string>) {
-  const io = captureIo({ cwd: tmp.dir, ...(env === undefined ? {} : { env: { HOME: tmp.dir, ...env } }) });
-  const code = await main(["run", ...args], io);
-  return { code, out: io.out(), err: io.err() };
-}
+const run = (args: string[], env: Record<string, string> = {}) =>
+  runCli(["run", ...args], { cwd: tmp.dir, env: { HOME: tmp.dir, ...env } });
 
 describe("skillrt run", () => {
   it("runs a command in the skill and prints JSON with collected outputs", async () => {

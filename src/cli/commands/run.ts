@@ -2,12 +2,13 @@
 import { createCatalog } from "../../catalog/create-catalog.js";
 import type { OutputSpec } from "../../exec/collect-outputs.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
-import { loadSkillEnvConfig } from "../../exec/load-skill-env-config.js";
 import { runSkillCommand } from "../../exec/run-skill-command.js";
 import type { InputSpec } from "../../exec/stage-inputs.js";
 import { createWorkspace } from "../../exec/workspace.js";
 import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import { defineCommand, usageError } from "../define-command.js";
+import { abortOnInterrupt } from "../listen-for-interrupt.js";
+import { loadCliSkillEnv } from "../load-cli-skill-env.js";
 import { writeJson } from "../write-output.js";
 
 const EXECUTORS: ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
@@ -74,24 +75,18 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
     }
     let skillEnv: Record<string, Record<string, string>>;
     try {
-      const home = io.env["HOME"];
-      const config = await loadSkillEnvConfig({
+      skillEnv = await loadCliSkillEnv({
         cwd: io.cwd,
         env: io.env,
-        ...(home === undefined ? {} : { home }),
+        warn: (w) => io.stderr.write(`skillrt run: warning: ${w}\n`),
       });
-      for (const warning of config.warnings) io.stderr.write(`skillrt run: warning: ${warning}\n`);
-      skillEnv = config.skills;
     } catch (error) {
       io.stderr.write(`skillrt run: ${error instanceof Error ? error.message : String(error)}\n`);
       return 1;
     }
     const { executor } = createExecutor({ kind });
     const workspace = await createWorkspace();
-    const controller = new AbortController();
-    const onSigint = (): void => controller.abort();
-    const ownsProcess = io.stdin === process.stdin;
-    if (ownsProcess) process.once("SIGINT", onSigint);
+    const interrupt = abortOnInterrupt(io);
     try {
       const inputs: InputSpec[] = (values.input ?? []).map((from) => ({ from }));
       const outputs: OutputSpec | undefined =
@@ -113,7 +108,7 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
           skillEnv,
           hostDirs: [io.cwd],
           maxTimeoutSeconds: Number.POSITIVE_INFINITY,
-          abortSignal: controller.signal,
+          abortSignal: interrupt.signal,
         },
       );
       if (result.status === "refused") {
@@ -148,7 +143,7 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
       if (values.keep === true) io.stderr.write(`workspace: ${workspace.root}\n`);
       return result.exitCode < 0 ? 1 : result.exitCode;
     } finally {
-      if (ownsProcess) process.removeListener("SIGINT", onSigint);
+      interrupt.release();
       if (values.keep !== true) await workspace.dispose();
     }
   },

@@ -1,7 +1,7 @@
 import { createCatalog } from "../../catalog/create-catalog.js";
 import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import { defineCommand, usageError } from "../define-command.js";
-import { intFlag } from "../repl/agent-options.js";
+import { intFlag } from "../int-flag.js";
 import { terminalWidth, truncateText } from "../terminal-width.js";
 import { writeJson, writeOutput } from "../write-output.js";
 

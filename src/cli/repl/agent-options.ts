@@ -49,12 +49,3 @@ export const CONFIGURE_MODEL_HELP =
   "AGENT_MODEL=gpt-4o-mini); for Anthropic set ANTHROPIC_API_KEY and AGENT_MODEL (e.g. claude-sonnet-4-5); " +
   'or start Ollama (`ollama serve`, `ollama pull llama3.2`). The same settings can go in the "model" section of ' +
   "skillrt.config.json, or be given with --provider, --base-url and --model.\n";
-
-/** Parses a positive integer flag; undefined when absent; a message when invalid. */
-export function intFlag(value: string | undefined, name: string): number | undefined | { error: string } {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0)
-    return { error: `--${name} expects a positive integer, got '${value}'` };
-  return n;
-}

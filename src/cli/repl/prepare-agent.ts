@@ -7,8 +7,9 @@ import type { ProfileName } from "../../tools/profile-types.js";
 import type { CliIo } from "../command.js";
 import { createStyle } from "../create-style.js";
 import { usageError } from "../define-command.js";
+import { intFlag } from "../int-flag.js";
 import type { AgentHandle } from "./agent-handle.js";
-import { type AgentOptionValues, intFlag } from "./agent-options.js";
+import type { AgentOptionValues } from "./agent-options.js";
 import { openAgent } from "./open-agent.js";
 
 const PROFILES: readonly ProfileName[] = ["skillrt", "claude", "trpc", "agentscope", "omni", "aworld"];

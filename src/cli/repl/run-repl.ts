@@ -3,6 +3,7 @@ import { createInterface } from "node:readline";
 import { ProviderError } from "../../engine/provider-error.js";
 import type { CliIo } from "../command.js";
 import { createStyle } from "../create-style.js";
+import { listenForInterrupt } from "../listen-for-interrupt.js";
 import { terminalWidth } from "../terminal-width.js";
 import type { AgentHandle } from "./agent-handle.js";
 import { createSpinner } from "./create-spinner.js";
@@ -62,9 +63,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     prompt();
   };
   rl.on("SIGINT", onInterrupt);
-  // Without a terminal, readline never sees ^C: listen on the process when we own its stdin.
-  const ownsProcess = io.stdin === process.stdin;
-  if (ownsProcess) process.on("SIGINT", onInterrupt);
+  // Without a terminal, readline never sees ^C: listen on the process (when we own its stdin), every time.
+  const stopListening = listenForInterrupt(io, onInterrupt, { once: false });
 
   out.write(
     `skillrt chat — ${agent.config.modelId} (${agent.config.provider}), session ${agent.sessionId()}. /help for commands.\n`,
@@ -108,7 +108,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       prompt();
     }
   } finally {
-    if (ownsProcess) process.removeListener("SIGINT", onInterrupt);
+    stopListening();
     spinner.stop();
     rl.close();
     await agent.save();

@@ -2,10 +2,10 @@
 import type { SkillSession } from "../../context/skill-session.js";
 import type { SkillToolsView } from "../../engine/from-skill-session.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
-import { loadSkillEnvConfig } from "../../exec/load-skill-env-config.js";
 import { createWorkspace } from "../../exec/workspace.js";
 import { createSkillTools } from "../../tools/create-skill-tools.js";
 import type { ProfileName } from "../../tools/profile-types.js";
+import { loadCliSkillEnv } from "../load-cli-skill-env.js";
 
 /** CLI choices for the skill tools. */
 export interface SkillToolChoices {
@@ -30,18 +30,12 @@ export async function skillToolsFor(
   session: SkillSession,
   choices: SkillToolChoices,
 ): Promise<CliSkillTools> {
-  const home = choices.env["HOME"];
-  const envConfig = await loadSkillEnvConfig({
-    cwd: choices.cwd,
-    env: choices.env,
-    ...(home === undefined || home === "" ? {} : { home }),
-  });
-  for (const warning of envConfig.warnings) choices.warn(warning);
+  const skillEnv = await loadCliSkillEnv({ cwd: choices.cwd, env: choices.env, warn: choices.warn });
   const { executor } = createExecutor({ kind: choices.executor });
   const workspace = await createWorkspace({ id: session.id });
   const skillTools = createSkillTools(session, {
     profile: choices.profile,
-    run: { workspace, executor, skillEnv: envConfig.skills, hostDirs: [choices.cwd] },
+    run: { workspace, executor, skillEnv, hostDirs: [choices.cwd] },
   });
   return {
     tools: skillTools.tools,

@@ -2,20 +2,7 @@
 // and prints "<n>\n" after each committed write, until it is killed.
 // Usage: node crash-writer.mjs <db path> <synchronous: full|normal>
 import { createHash } from "node:crypto";
-import { registerHooks } from "node:module";
-
-// Node strips TypeScript types natively but does not map the `.js` specifiers of the sources to `.ts`.
-registerHooks({
-  resolve(specifier, context, next) {
-    try {
-      return next(specifier, context);
-    } catch (error) {
-      if (specifier.startsWith(".") && specifier.endsWith(".js"))
-        return next(`${specifier.slice(0, -3)}.ts`, context);
-      throw error;
-    }
-  },
-});
+import "../../../bench/register-ts-sources.mjs";
 
 const { createSqliteStore } = await import("../create-sqlite-store.ts");
 const [dbPath, synchronous] = process.argv.slice(2);

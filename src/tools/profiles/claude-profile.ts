@@ -7,7 +7,7 @@ import { tool } from "ai";
 import { z } from "zod";
 import type { ProfileContext, ProfileTools } from "../profile-types.js";
 import { paragraphs } from "../tool-text.js";
-import { canonicalSchemas } from "./skillrt-profile.js";
+import { canonicalSchemas, readSkillFileForModel } from "./skillrt-profile.js";
 
 /** Builds the Claude Code–style tools. */
 export function claudeProfile(ctx: ProfileContext): ProfileTools {
@@ -38,14 +38,7 @@ export function claudeProfile(ctx: ProfileContext): ProfileTools {
         description:
           "Read one file of a skill by its path relative to the skill directory, optionally a line range.",
         inputSchema: read,
-        execute: async (input, { toolCallId }) => {
-          const result = await session.readFile(input.name, input.path, {
-            ...(input.start_line !== undefined ? { startLine: input.start_line } : {}),
-            ...(input.end_line !== undefined ? { endLine: input.end_line } : {}),
-            toolCallId,
-          });
-          return result.ok ? paragraphs(result.content, result.notice) : result.message;
-        },
+        execute: (input, { toolCallId }) => readSkillFileForModel(session, input, toolCallId),
       }),
     },
   };

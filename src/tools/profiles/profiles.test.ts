@@ -1,8 +1,8 @@
-import type { Tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSkillTree, type SkillTree, standardSkills } from "../../context/__fixtures__/skill-tree.js";
 import { createSkillSession } from "../../context/create-skill-session.js";
 import type { Placement } from "../../context/session-types.js";
+import { callTool as call } from "../__fixtures__/call-tool.js";
 import { createSkillTools } from "../create-skill-tools.js";
 import type { ProfileName } from "../profile-types.js";
 
@@ -11,17 +11,6 @@ afterEach(async () => {
   await tree?.cleanup();
   tree = undefined;
 });
-
-async function call(
-  tools: Record<string, Tool>,
-  name: string,
-  input: unknown,
-  toolCallId = "c",
-): Promise<string> {
-  const execute = tools[name]?.execute;
-  if (execute === undefined) throw new Error(`no tool ${name}`);
-  return (await execute(input as never, { toolCallId, messages: [], context: undefined } as never)) as string;
-}
 
 async function setup(profile: ProfileName, placement: Placement = "history") {
   const skills = standardSkills();

@@ -6,6 +6,7 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { DEFAULT_TOOL_NAMES } from "../../context/render-preamble.js";
+import type { SkillSession } from "../../context/skill-session.js";
 import type { ProfileContext, ProfileTools } from "../profile-types.js";
 import { paragraphs } from "../tool-text.js";
 
@@ -43,6 +44,26 @@ export function canonicalSchemas(name: z.ZodType<string>) {
   };
 }
 
+/** Input of the canonical `skill_read` tool. */
+export type SkillReadInput = z.infer<ReturnType<typeof canonicalSchemas>["skill_read"]>;
+
+/**
+ * What `skill_read` answers (skillrt and claude profiles): the file or its line range with any notice, or
+ * the failure written for the model.
+ */
+export async function readSkillFileForModel(
+  session: SkillSession,
+  input: SkillReadInput,
+  toolCallId: string,
+): Promise<string> {
+  const result = await session.readFile(input.name, input.path, {
+    ...(input.start_line !== undefined ? { startLine: input.start_line } : {}),
+    ...(input.end_line !== undefined ? { endLine: input.end_line } : {}),
+    toolCallId,
+  });
+  return result.ok ? paragraphs(result.content, result.notice) : result.message;
+}
+
 /** `add` / `replace` / `clear`; anything else means `replace` (trpc's rule). */
 export function normalizeMode(mode: string | undefined): "add" | "replace" | "clear" {
   return mode === "add" || mode === "clear" ? mode : "replace";
@@ -75,14 +96,7 @@ export function skillrtProfile(ctx: ProfileContext): ProfileTools {
         description:
           "Read one file of a skill (a reference, a script's source, SKILL.md itself), optionally a line range. Binary files are described, not shown.",
         inputSchema: schemas.skill_read,
-        execute: async (input, { toolCallId }) => {
-          const result = await session.readFile(input.name, input.path, {
-            ...(input.start_line !== undefined ? { startLine: input.start_line } : {}),
-            ...(input.end_line !== undefined ? { endLine: input.end_line } : {}),
-            toolCallId,
-          });
-          return result.ok ? paragraphs(result.content, result.notice) : result.message;
-        },
+        execute: (input, { toolCallId }) => readSkillFileForModel(session, input, toolCallId),
       }),
       skill_list_docs: tool({
         description: "List the doc files (.md, .txt) of a skill that skill_select_docs can load.",
