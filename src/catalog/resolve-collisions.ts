@@ -17,7 +17,10 @@ export function resolveCollisions(candidates: readonly RankedRecord[]): {
   diagnostics: Diagnostic[];
 } {
   // Array.prototype.sort is stable: equal ranks keep input order.
-  const ordered = [...candidates].sort((a, b) => a.rank - b.rank);
+  const first = candidates[0]?.rank;
+  const ordered = candidates.every((c) => c.rank === first)
+    ? candidates
+    : [...candidates].sort((a, b) => a.rank - b.rank);
   const winners = new Map<string, SkillRecord>();
   const diagnostics: Diagnostic[] = [];
   for (const { record } of ordered) {

@@ -77,7 +77,9 @@ export async function scanCatalog(input: ScanInput): Promise<CatalogState> {
   const candidates: RankedRecord[] = [];
   const diagnostics: Diagnostic[] = [...discovery.diagnostics];
   const scanned = new Map<string, ScannedSkill>();
-  for (const found of discovery.skills) {
+  for (let i = 0; i < discovery.skills.length; i++) {
+    const found = discovery.skills[i]!;
+    if ((i & 1023) === 1023) input.abortSignal?.throwIfAborted();
     const entry = scanSkill(found, input, readAt);
     scanned.set(found.dir, entry);
     if (entry.record === undefined) {

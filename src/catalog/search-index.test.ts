@@ -1,20 +1,19 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateSkills } from "./__fixtures__/generate-skills.js";
 import { createCatalog } from "./create-catalog.js";
 import { defineSkill } from "./memory-source.js";
 import { tokenize } from "./tokenize.js";
 import type { Catalog } from "./types.js";
 
-const generator = path.resolve(import.meta.dirname, "../../../shared/bench/gen-skills.mjs");
 let tmp: string;
 let catalog: Catalog;
 
 beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), "skillrt-search-"));
-  execFileSync(process.execPath, [generator, "1000", `${tmp}/skills`], { stdio: "ignore" });
+  await generateSkills(`${tmp}/skills`, 1000);
   catalog = await createCatalog({ roots: [`${tmp}/skills`] });
 });
 afterAll(async () => {
