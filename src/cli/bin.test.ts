@@ -121,7 +121,7 @@ describe("bin/skillrt.js validate on broken files", () => {
   it("reports a missing path as path-not-found, exit 1", () => {
     const result = runCli(["validate", "no-such-dir", "--json"]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('"code": "path-not-found"');
+    expect(result.stdout).toContain('"code":"path-not-found"');
   });
 
   it("exits 2 on a usage error", () => {

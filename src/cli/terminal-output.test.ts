@@ -25,12 +25,16 @@ describe("terminal output helpers", () => {
     expect(createStyle({}, {}).red("x")).toBe("x");
   });
 
-  it("writes large JSON in one write with 2-space indentation and a trailing newline, waiting for drain", async () => {
-    const stream = sink(16);
+  it("writes large JSON in one write with a trailing newline, waiting for drain: compact when piped, indented on a TTY", async () => {
     const value = { skills: Array.from({ length: 2000 }, (_, i) => ({ name: `s${i}` })) };
-    await writeJson(stream, value);
-    expect(stream.writes()).toBe(1);
-    expect(stream.text()).toBe(`${JSON.stringify(value, null, 2)}\n`);
+    const piped = sink(16);
+    await writeJson(piped, value);
+    expect(piped.writes()).toBe(1);
+    expect(piped.text()).toBe(`${JSON.stringify(value)}\n`);
+    const tty = Object.assign(sink(16), { isTTY: true });
+    await writeJson(tty, value);
+    expect(tty.writes()).toBe(1);
+    expect(tty.text()).toBe(`${JSON.stringify(value, null, 2)}\n`);
   });
 
   it("draws progress on a TTY only, and clears it", async () => {

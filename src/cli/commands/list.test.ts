@@ -33,7 +33,8 @@ describe("skillrt list", () => {
     expect(await main(["list", "--root", "skills", "--json"], io)).toBe(0);
     const out = io.out();
     expect(out.endsWith("}\n")).toBe(true);
-    expect(out).toContain('\n  "skills": [');
+    expect(out.split("\n")).toHaveLength(2); // piped: one compact line
+
     const parsed = JSON.parse(out) as { skills: Record<string, unknown>[]; diagnostics: unknown[] };
     expect(parsed.skills.map((s) => s["name"])).toEqual(["pdf", "quiet", "zeta"]);
     const pdf = parsed.skills[0] ?? {};

@@ -11,7 +11,13 @@ import { cliCatalogOptions, cliRoots, rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { listenForInterrupt } from "../listen-for-interrupt.js";
-import { loadCliSkillEnv } from "../load-cli-skill-env.js";
+import {
+  type CliRunSettings,
+  cliExecutorChoice,
+  cliRunSettings,
+  cliSessionSettings,
+  loadCliConfig,
+} from "../load-cli-config.js";
 
 const EXECUTORS: ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
 const PROFILES: ProfileName[] = ["skillrt", "claude", "trpc", "agentscope", "omni", "aworld"];
@@ -33,10 +39,13 @@ Options:
   --root DIR         Look for skills in DIR instead of the default roots (repeatable).
   --profile NAME     Tool names and shapes: skillrt (default), claude, trpc, agentscope, omni, aworld.
   --executor KIND    How skill_run executes: auto (default: sandbox when bubblewrap works, else
-                     local), sandbox, local, container.
+                     local), sandbox, local, container. Default from the config's exec.executor.
   --no-exec          Offer no skill_run and no script tools.
-  --host-dir DIR     Let skill_run stage host:// input files from DIR (repeatable). Default: none
-                     (a client may start the server in any directory, even /).
+  --host-dir DIR     Let skill_run stage host:// input files from DIR (repeatable). Default: the
+                     config's exec.hostDirs, else none (a client may start the server anywhere, even /).
+  --active NAME      Load skill NAME when the server starts (repeatable; replaces session.activeSkills).
+  --allow GLOB       Serve only skills whose name matches GLOB (repeatable; replaces session.allow).
+  --deny GLOB        Hide skills whose name matches GLOB (repeatable; replaces session.deny).
   --watch            Re-scan when skills change and notify the client.
   -h, --help         Show this help.
 
@@ -44,6 +53,11 @@ Client configuration (e.g. Claude Desktop's claude_desktop_config.json):
   { "mcpServers": { "skills": { "command": "npx",
       "args": ["-y", "skillrt", "mcp", "--root", "/path/to/skills"] } } }
 See docs/mcp.md for Cursor and Codex.
+
+Configuration: skillrt.config.json in the current directory, then ~/.skillrt/config.json: the
+"session" section (activeSkills, allow, deny), the "exec" section (executor, timeoutSeconds,
+requireLoaded, allowCommands, denyCommands, hostDirs, artifactsDir) and per-skill env. Saved outputs
+go to .skillrt/artifacts under the current directory (see docs/exec.md).
 
 Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
 `,
@@ -53,12 +67,14 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
     executor: { type: "string" },
     "no-exec": { type: "boolean" },
     "host-dir": { type: "string", multiple: true },
+    active: { type: "string", multiple: true },
+    allow: { type: "string", multiple: true },
+    deny: { type: "string", multiple: true },
     watch: { type: "boolean" },
   },
   maxPositionals: 0,
   async run({ values }, io) {
-    const kind = (values.executor ?? "auto") as ExecutorChoice;
-    if (!EXECUTORS.includes(kind))
+    if (values.executor !== undefined && !EXECUTORS.includes(values.executor as ExecutorChoice))
       return usageError(io, "mcp", `--executor must be one of ${EXECUTORS.join(", ")}`);
     const profile = (values.profile ?? "skillrt") as ProfileName;
     if (!PROFILES.includes(profile))
@@ -68,33 +84,31 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
     };
     const exec = values["no-exec"] !== true;
 
-    const catalog = await createCatalog(cliCatalogOptions(values.root, io));
-    let workspace: Workspace | undefined;
-    let skillEnv: Record<string, Record<string, string>> = {};
-    if (exec) {
-      try {
-        skillEnv = await loadCliSkillEnv({ cwd: io.cwd, env: io.env, warn: (w) => log(`warning: ${w}`) });
-      } catch (error) {
-        log(error instanceof Error ? error.message : String(error));
-        return 1;
-      }
-      workspace = await createWorkspace();
+    let config: Awaited<ReturnType<typeof loadCliConfig>>;
+    try {
+      config = await loadCliConfig({ cwd: io.cwd, env: io.env, warn: (w) => log(`warning: ${w}`) });
+    } catch (error) {
+      log(error instanceof Error ? error.message : String(error));
+      return 1;
     }
+    const kind = cliExecutorChoice(config, values.executor) as ExecutorChoice;
+    const hostDirFlags = values["host-dir"];
+    const settings: CliRunSettings = cliRunSettings(config, { cwd: io.cwd, defaultHostDirs: [] });
+    if (hostDirFlags !== undefined) settings.hostDirs = hostDirFlags.map((dir) => path.resolve(io.cwd, dir));
+
+    const catalog = await createCatalog(cliCatalogOptions(values.root, io));
+    const workspace: Workspace | undefined = exec ? await createWorkspace() : undefined;
     const chosen = exec ? createExecutor({ kind }) : undefined;
     if (chosen?.warning !== undefined) log(`warning: ${chosen.warning}`);
 
     const server = await createSkillMcpServer({
       catalog,
+      sessionOptions: cliSessionSettings(config, values),
       profile,
       exec:
         chosen === undefined || workspace === undefined
           ? false
-          : {
-              executor: chosen.executor,
-              workspace,
-              skillEnv,
-              hostDirs: (values["host-dir"] ?? []).map((dir) => path.resolve(io.cwd, dir)),
-            },
+          : { ...settings, executor: chosen.executor, workspace },
       watch: values.watch === true,
       onWarning: (message) => log(`warning: ${message}`),
     });

@@ -8,7 +8,7 @@ import { createWorkspace } from "../../exec/workspace.js";
 import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { abortOnInterrupt } from "../listen-for-interrupt.js";
-import { loadCliSkillEnv } from "../load-cli-skill-env.js";
+import { type CliRunSettings, cliExecutorChoice, cliRunSettings, loadCliConfig } from "../load-cli-config.js";
 import { writeJson } from "../write-output.js";
 
 const EXECUTORS: ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
@@ -27,18 +27,26 @@ syntax (e.g. "python3 x.py | head") runs through a shell; otherwise the words ar
 Options:
   --root DIR         Look for skills in DIR instead of the default roots (repeatable).
   --executor KIND    auto (default: sandbox when bubblewrap works, else local), sandbox, local, container.
-  --timeout SECONDS  Kill the command and its children after this long. Default 300.
+                     Default from the config's exec.executor.
+  --timeout SECONDS  Kill the command and its children after this long. Default: exec.timeoutSeconds,
+                     else 300.
   --cwd DIR          Working directory relative to the skill root. Default: the skill root.
-  --input SPEC       Stage a file first: host:///abs/path (under the current directory),
-                     workspace://rel or skill://name/rel; copied to work/inputs/ (repeatable).
+  --input SPEC       Stage a file first: host:///abs/path (under the current directory or exec.hostDirs),
+                     artifact://name[@version], workspace://rel or skill://name/rel; copied to
+                     work/inputs/ (repeatable).
   --output GLOB      Collect matching workspace files after the run, e.g. 'out/**' (repeatable).
+  --save             Save the collected files as versioned artifacts (v1, v2, …) in .skillrt/artifacts
+                     under the current directory (exec.artifactsDir), named by their workspace path,
+                     e.g. artifact://out/report.md; later runs read them with --input.
   --keep             Keep the workspace directory (its path is printed on stderr).
   --json             Print { exitCode, stdout, stderr, timedOut, durationMs, truncated,
-                     outputFiles: [{ name, size, mimeType, content? }], executor } as JSON.
+                     outputFiles: [{ name, size, mimeType, content?, artifact? }], executor }
+                     as JSON (artifact: { name, version } with --save).
   -h, --help         Show this help.
 
-Secrets: per-skill env from skillrt.config.json / ~/.skillrt/config.json reaches the command and is
-redacted from what is printed (see docs/exec.md).
+Configuration: skillrt.config.json / ~/.skillrt/config.json. Per-skill env (skills.NAME.env) reaches
+the command and is redacted from what is printed; exec.allowCommands / exec.denyCommands refuse
+commands; see docs/exec.md.
 
 Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or bad configuration;
 2 usage error.
@@ -50,15 +58,17 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
     cwd: { type: "string" },
     input: { type: "string", multiple: true },
     output: { type: "string", multiple: true },
+    save: { type: "boolean" },
     keep: { type: "boolean" },
     json: { type: "boolean" },
   },
   minPositionals: 2,
   async run({ values, positionals }, io) {
     const [name = "", ...words] = positionals;
-    const kind = (values.executor ?? "auto") as ExecutorChoice;
-    if (!EXECUTORS.includes(kind))
+    if (values.executor !== undefined && !EXECUTORS.includes(values.executor as ExecutorChoice))
       return usageError(io, "run", `--executor must be one of ${EXECUTORS.join(", ")}`);
+    if (values.save === true && values.output === undefined)
+      return usageError(io, "run", "--save needs --output GLOB (the files to save)");
     const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
     if (timeout !== undefined && !(timeout > 0))
       return usageError(io, "run", "--timeout expects a positive number of seconds");
@@ -73,13 +83,21 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
       );
       return 1;
     }
-    let skillEnv: Record<string, Record<string, string>>;
+    let settings: CliRunSettings;
+    let kind: ExecutorChoice;
     try {
-      skillEnv = await loadCliSkillEnv({
+      const config = await loadCliConfig({
         cwd: io.cwd,
         env: io.env,
         warn: (w) => io.stderr.write(`skillrt run: warning: ${w}\n`),
       });
+      // `requireLoaded` has no meaning here: there is no session, the user names the skill.
+      const { requireLoaded: _unused, ...rest } = cliRunSettings(config, {
+        cwd: io.cwd,
+        defaultHostDirs: [io.cwd],
+      });
+      settings = rest;
+      kind = cliExecutorChoice(config, values.executor) as ExecutorChoice;
     } catch (error) {
       io.stderr.write(`skillrt run: ${error instanceof Error ? error.message : String(error)}\n`);
       return 1;
@@ -90,7 +108,9 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
     try {
       const inputs: InputSpec[] = (values.input ?? []).map((from) => ({ from }));
       const outputs: OutputSpec | undefined =
-        values.output === undefined ? undefined : { globs: values.output, inline: true };
+        values.output === undefined
+          ? undefined
+          : { globs: values.output, inline: true, ...(values.save === true ? { save: true } : {}) };
       const result = await runSkillCommand(
         {
           name,
@@ -105,8 +125,7 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
           executor,
           getSkill: (n) => catalog.get(n),
           closest: (n) => catalog.closest(n),
-          skillEnv,
-          hostDirs: [io.cwd],
+          ...settings,
           maxTimeoutSeconds: Number.POSITIVE_INFINITY,
           abortSignal: interrupt.signal,
         },
@@ -128,14 +147,18 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
             size: f.size,
             mimeType: f.mimeType,
             ...(f.content === undefined ? {} : { content: f.content }),
+            ...(f.artifact === undefined ? {} : { artifact: f.artifact }),
           })),
           executor: result.executor,
         });
       } else {
         io.stdout.write(result.stdout);
         io.stderr.write(result.stderr);
-        for (const f of result.outputFiles)
-          io.stderr.write(`output: ${f.name} (${f.mimeType}, ${f.size} bytes)\n`);
+        for (const f of result.outputFiles) {
+          const saved =
+            f.artifact === undefined ? "" : `, saved as artifact://${f.artifact.name}@v${f.artifact.version}`;
+          io.stderr.write(`output: ${f.name} (${f.mimeType}, ${f.size} bytes${saved})\n`);
+        }
         if (result.timedOut)
           io.stderr.write(`skillrt run: timed out; the command and its children were killed\n`);
       }

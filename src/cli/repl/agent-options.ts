@@ -15,6 +15,9 @@ export const agentOptions = {
   "base-url": { type: "string" },
   executor: { type: "string" },
   "max-steps": { type: "string" },
+  active: { type: "string", multiple: true },
+  allow: { type: "string", multiple: true },
+  deny: { type: "string", multiple: true },
 } as const;
 
 /** Parsed values of {@link agentOptions}. */
@@ -27,18 +30,26 @@ export const AGENT_OPTIONS_HELP = `Options:
   --json                 print events as JSON lines instead of text
   --placement MODE       where loaded skills go: history (default) or system
   --profile NAME         tool names: skillrt (default), claude, trpc, agentscope, omni, aworld
-  --catalog-budget N     tokens for the skill catalog (default 1% of the context window)
-  --context-window N     model context window in tokens (default 128000)
+  --catalog-budget N     tokens for the skill catalog (default 1% of the context window; 2000 when the window
+                         is not configured)
+  --context-window N     model context window in tokens (default: model.contextWindow; unknown otherwise,
+                         counted as 128000 for eviction and /context)
   --model ID             model id (env AGENT_MODEL)
   --provider NAME        openai-compatible, anthropic or openai (env SKILLRT_PROVIDER)
   --base-url URL         provider endpoint (env OPENAI_BASE_URL / ANTHROPIC_BASE_URL)
   --executor KIND        where skill_run runs commands: auto (default), sandbox, local, container
   --max-steps N          most model calls per turn (default 20)
+  --active NAME          load skill NAME when the session starts (repeatable; replaces session.activeSkills)
+  --allow GLOB           only skills whose name matches GLOB are offered (repeatable; replaces session.allow)
+  --deny GLOB            hide skills whose name matches GLOB (repeatable; replaces session.deny)
   -h, --help             show this help
 
 Environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, SKILLS_AUTO_SELECT=llm|lexical, SKILLS_MAX_ACTIVE (default 3),
-SKILLRT_MAX_ATTEMPTS (default 4). Config file: skillrt.config.json ("model" section), then ~/.skillrt/config.json.
-Conversations are saved in .skillrt/sessions.db under the current directory.
+SKILLRT_MAX_ATTEMPTS (default 4). Config file: skillrt.config.json, then ~/.skillrt/config.json, with the
+sections "model", "session" (activeSkills, allow, deny), "exec" (executor, timeoutSeconds, requireLoaded,
+allowCommands, denyCommands, hostDirs, artifactsDir) and "skills" (per-skill env).
+Conversations are saved in .skillrt/sessions.db and run outputs saved as artifacts in .skillrt/artifacts
+under the current directory.
 `;
 
 /** Paragraph printed when nothing is configured and the default local Ollama is not reachable. */

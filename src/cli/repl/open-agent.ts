@@ -24,8 +24,10 @@ import { createSqliteStore } from "../../store/create-sqlite-store.js";
 import { defaultStorePath } from "../../store/default-store-path.js";
 import type { SessionStore } from "../../store/session-store.js";
 import type { ProfileName } from "../../tools/profile-types.js";
+import type { SkillrtConfig } from "../../exec/load-skillrt-config.js";
 import { cliCatalogOptions } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
+import type { CliRunSettings, CliSessionSettings } from "../load-cli-config.js";
 import type { AgentHandle } from "./agent-handle.js";
 import { skillToolsFor } from "./skill-tools-for.js";
 
@@ -47,6 +49,12 @@ export interface OpenAgentOptions {
   onRetry?: (notice: RetryNotice) => void;
   /** Store to use instead of `.skillrt/sessions.db` under the cwd. */
   store?: SessionStore;
+  /** The config files as read (`loadCliConfig`); default: read by `loadModelConfig`. */
+  configFile?: SkillrtConfig;
+  /** `activeSkills`, `allow`, `deny` of the skill session (config `session` section and flags). */
+  skillFilters?: CliSessionSettings;
+  /** Settings of `skill_run` (config `exec` section). Default: host inputs from the cwd only. */
+  run?: CliRunSettings;
 }
 
 /** Host instructions placed before the skill context. */
@@ -58,12 +66,14 @@ async function buildSession(
   catalog: Catalog,
   options: OpenAgentOptions,
   id: string,
-  contextWindow: number,
+  contextWindow: number | undefined,
   snapshot: unknown,
 ): Promise<SkillSession> {
   const common = {
     catalog,
-    contextWindow,
+    ...options.skillFilters,
+    // Only a window the user or the config gave: an unknown one keeps the session's 2,000-token catalog budget.
+    ...(contextWindow === undefined ? {} : { contextWindow }),
     ...(options.catalogBudget === undefined ? {} : { catalogBudget: options.catalogBudget }),
   };
   if (snapshot !== undefined && snapshot !== null) return restoreSkillSession(snapshot, common);
@@ -84,22 +94,26 @@ export function mentionedSkills(text: string, known: ReadonlySet<string>): strin
  */
 export async function openAgent(options: OpenAgentOptions): Promise<AgentHandle> {
   const { io } = options;
-  const config = await loadModelConfig({ flags: options.flags, env: io.env, cwd: io.cwd });
+  const config = await loadModelConfig({
+    flags: options.flags,
+    env: io.env,
+    cwd: io.cwd,
+    ...(options.configFile === undefined ? {} : { config: options.configFile }),
+  });
+  const sessionWindow = config.contextWindowConfigured === true ? config.contextWindow : undefined;
   const model = resolveModel(config, options.onRetry === undefined ? {} : { onRetry: options.onRetry });
   const catalog = await createCatalog(cliCatalogOptions(options.roots, io));
   const store = options.store ?? createSqliteStore({ path: defaultStorePath(io.cwd) });
   let id = options.sessionId ?? randomUUID();
   const saved = await loadConversation(store, id, CONVERSATION_NAMESPACE);
   let history: ModelMessage[] = saved?.messages ?? [];
-  let session = await buildSession(catalog, options, id, config.contextWindow, saved?.skills);
+  let session = await buildSession(catalog, options, id, sessionWindow, saved?.skills);
   let disposeTools = async (): Promise<void> => {};
   const open = async (s: SkillSession): Promise<EngineSkillContext> => {
     const skillTools = await skillToolsFor(s, {
       profile: options.profile,
       executor: options.executor,
-      cwd: io.cwd,
-      env: io.env,
-      warn: (message) => io.stderr.write(`skillrt: warning: ${message}\n`),
+      run: options.run ?? { hostDirs: [io.cwd] },
     });
     disposeTools = skillTools.dispose;
     return fromSkillSession(s, skillTools);
@@ -208,7 +222,7 @@ export async function openAgent(options: OpenAgentOptions): Promise<AgentHandle>
       id = randomUUID();
       history = [];
       await disposeTools();
-      session = await buildSession(catalog, { ...options }, id, config.contextWindow, undefined);
+      session = await buildSession(catalog, { ...options }, id, sessionWindow, undefined);
       context = await open(session);
     },
     listSessions: () => store.list({ namespace: CONVERSATION_NAMESPACE }),

@@ -8,6 +8,7 @@ import type { CliIo } from "../command.js";
 import { createStyle } from "../create-style.js";
 import { usageError } from "../define-command.js";
 import { intFlag } from "../int-flag.js";
+import { cliExecutorChoice, cliRunSettings, cliSessionSettings, loadCliConfig } from "../load-cli-config.js";
 import type { AgentHandle } from "./agent-handle.js";
 import type { AgentOptionValues } from "./agent-options.js";
 import { openAgent } from "./open-agent.js";
@@ -35,8 +36,7 @@ export async function prepareAgent(
   const profile = values.profile ?? "skillrt";
   if (!isOneOf(PROFILES, profile))
     return usageError(io, command, `--profile must be one of ${PROFILES.join(", ")}`);
-  const executor = values.executor ?? "auto";
-  if (!isOneOf(EXECUTORS, executor))
+  if (values.executor !== undefined && !isOneOf(EXECUTORS, values.executor))
     return usageError(io, command, `--executor must be one of ${EXECUTORS.join(", ")}`);
   const ints: Record<string, number | undefined> = {};
   for (const name of ["catalog-budget", "context-window", "max-steps"] as const) {
@@ -46,8 +46,18 @@ export async function prepareAgent(
   }
   const style = createStyle(io.stderr, io.env);
   try {
+    const config = await loadCliConfig({
+      cwd: io.cwd,
+      env: io.env,
+      warn: (message) => io.stderr.write(`skillrt: warning: ${message}\n`),
+    });
+    const executor = cliExecutorChoice(config, values.executor);
+    if (!isOneOf(EXECUTORS, executor)) return 1; // unreachable: the config schema allows only these
     return await openAgent({
       io,
+      configFile: config.file,
+      skillFilters: cliSessionSettings(config, values),
+      run: cliRunSettings(config, { cwd: io.cwd, defaultHostDirs: [io.cwd] }),
       roots: values.root,
       sessionId: values.session,
       placement: placement as Placement,

@@ -5,16 +5,14 @@ import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.
 import { createWorkspace } from "../../exec/workspace.js";
 import { createSkillTools } from "../../tools/create-skill-tools.js";
 import type { ProfileName } from "../../tools/profile-types.js";
-import { loadCliSkillEnv } from "../load-cli-skill-env.js";
+import type { CliRunSettings } from "../load-cli-config.js";
 
 /** CLI choices for the skill tools. */
 export interface SkillToolChoices {
   profile: ProfileName;
   executor: ExecutorChoice;
-  cwd: string;
-  env: Record<string, string | undefined>;
-  /** Receives warnings (sandbox fallback, env config). */
-  warn: (message: string) => void;
+  /** Secrets, command policy, host directories, artifact store, timeouts (see `cliRunSettings`). */
+  run: CliRunSettings;
 }
 
 /** The skill tools plus the workspace to dispose of when the conversation ends. */
@@ -24,18 +22,17 @@ export interface CliSkillTools extends SkillToolsView {
 
 /**
  * The skill tools for `session` under the chosen profile, with `skill_run` (and script tools) running in
- * a fresh per-session workspace on the chosen executor; `host://` inputs may come from the cwd.
+ * a fresh per-session workspace on the chosen executor, with the configured run settings.
  */
 export async function skillToolsFor(
   session: SkillSession,
   choices: SkillToolChoices,
 ): Promise<CliSkillTools> {
-  const skillEnv = await loadCliSkillEnv({ cwd: choices.cwd, env: choices.env, warn: choices.warn });
   const { executor } = createExecutor({ kind: choices.executor });
   const workspace = await createWorkspace({ id: session.id });
   const skillTools = createSkillTools(session, {
     profile: choices.profile,
-    run: { workspace, executor, skillEnv, hostDirs: [choices.cwd] },
+    run: { ...choices.run, workspace, executor },
   });
   return {
     tools: skillTools.tools,

@@ -1,0 +1,115 @@
+/**
+ * The configuration of one CLI run: `skillrt.config.json` in the run's cwd and `~/.skillrt/config.json`
+ * (read once, through `loadSkillrtConfig`), combined with the command-line flags.
+ */
+import path from "node:path";
+import { createFsArtifactStore } from "../exec/artifact-store.js";
+import type { ExecutorChoice } from "../exec/create-executor.js";
+import { resolveSkillEnv } from "../exec/load-skill-env-config.js";
+import { loadSkillrtConfig, type SkillrtConfig } from "../exec/load-skillrt-config.js";
+import type { SkillRunContext } from "../exec/run-skill-command.js";
+import { cliHome } from "./cli-home.js";
+
+/** Where a CLI run reads its configuration and how it reports warnings. */
+export interface CliConfigOptions {
+  /** Directory holding `skillrt.config.json`; also the default host directory and artifact location. */
+  cwd: string;
+  /** The run's environment: `HOME` locates `~/.skillrt/config.json`; `${env:…}` values come from here. */
+  env: Record<string, string | undefined>;
+  /** Receives each warning (e.g. a `${env:X}` whose variable is unset). */
+  warn: (message: string) => void;
+}
+
+/** Session settings from the `session` section and the `--active`/`--allow`/`--deny` flags. */
+export interface CliSessionSettings {
+  activeSkills?: string[];
+  allow?: string[];
+  deny?: string[];
+}
+
+/** The run settings of `skill_run` / `skillrt run` a CLI command passes to `runSkillCommand`. */
+export type CliRunSettings = Pick<
+  SkillRunContext,
+  "skillEnv" | "policy" | "hostDirs" | "artifactStore" | "requireLoaded" | "defaultTimeoutSeconds"
+>;
+
+/** A CLI run's configuration. */
+export interface CliConfig {
+  /** The merged file contents (pass as `loadModelConfig({ config })`). */
+  file: SkillrtConfig;
+  /** Per-skill environments (secrets), `${env:…}` resolved. */
+  skillEnv: Record<string, Record<string, string>>;
+}
+
+/**
+ * Reads the config files once. An unset or empty `HOME` means `os.homedir()`. Throws `SkillrtError`
+ * (`config-invalid`) naming the file and key when a file is invalid.
+ */
+export async function loadCliConfig(options: CliConfigOptions): Promise<CliConfig> {
+  const file = await loadSkillrtConfig({ cwd: options.cwd, ...cliHome(options.env) });
+  const env = resolveSkillEnv(file.sources, options.env);
+  for (const warning of env.warnings) options.warn(warning);
+  return { file, skillEnv: env.skills };
+}
+
+/** Command-line lists that replace the config's list of the same name when given. */
+export interface SessionFlags {
+  active?: string[] | undefined;
+  allow?: string[] | undefined;
+  deny?: string[] | undefined;
+}
+
+/**
+ * `activeSkills`, `allow`, `deny` for `createSkillSession`: each from its flag when given (the flag's list
+ * replaces the config's), else from the `session` section; absent or empty lists are left out.
+ */
+export function cliSessionSettings(config: CliConfig, flags: SessionFlags = {}): CliSessionSettings {
+  const { session } = config.file;
+  const pick = (flag: string[] | undefined, file: string[] | undefined): string[] | undefined => {
+    const list = flag !== undefined && flag.length > 0 ? flag : file;
+    return list !== undefined && list.length > 0 ? list : undefined;
+  };
+  const activeSkills = pick(flags.active, session.activeSkills);
+  const allow = pick(flags.allow, session.allow);
+  const deny = pick(flags.deny, session.deny);
+  return {
+    ...(activeSkills === undefined ? {} : { activeSkills }),
+    ...(allow === undefined ? {} : { allow }),
+    ...(deny === undefined ? {} : { deny }),
+  };
+}
+
+/** The executor: the `--executor` flag, else `exec.executor`, else `auto`. */
+export function cliExecutorChoice(config: CliConfig, flag: string | undefined): string {
+  return flag ?? config.file.exec.executor ?? "auto";
+}
+
+/** Default directory of the artifact store of a CLI run: `.skillrt/artifacts` under the cwd. */
+export function defaultArtifactsDir(cwd: string): string {
+  return path.join(cwd, ".skillrt", "artifacts");
+}
+
+/**
+ * The run settings of a CLI command from the `exec` section: the per-skill environments, the command
+ * policy (`allowCommands`/`denyCommands`), `requireLoaded`, `timeoutSeconds`, the `host://` directories
+ * (`exec.hostDirs`, else `defaultHostDirs`) and a versioned filesystem artifact store
+ * (`exec.artifactsDir`, default `<cwd>/.skillrt/artifacts`; created on the first save).
+ */
+export function cliRunSettings(
+  config: CliConfig,
+  options: { cwd: string; defaultHostDirs: string[] },
+): CliRunSettings {
+  const { exec } = config.file;
+  const policy = {
+    ...(exec.allowCommands === undefined ? {} : { allow: exec.allowCommands }),
+    ...(exec.denyCommands === undefined ? {} : { deny: exec.denyCommands }),
+  };
+  return {
+    skillEnv: config.skillEnv,
+    hostDirs: exec.hostDirs ?? options.defaultHostDirs,
+    artifactStore: createFsArtifactStore(exec.artifactsDir ?? defaultArtifactsDir(options.cwd)),
+    ...(Object.keys(policy).length === 0 ? {} : { policy }),
+    ...(exec.requireLoaded === undefined ? {} : { requireLoaded: exec.requireLoaded }),
+    ...(exec.timeoutSeconds === undefined ? {} : { defaultTimeoutSeconds: exec.timeoutSeconds }),
+  };
+}
