@@ -11,6 +11,7 @@ import {
   renderSystemDoc,
   renderSystemSkill,
 } from "./render-skill-content.js";
+import { renderTrpcDoc, renderTrpcSkill } from "./render-trpc-layout.js";
 import { type SessionCore, safeFiles } from "./session-core.js";
 import type { Item, SkillEntry } from "./session-state.js";
 import { substituteArguments } from "./substitute-arguments.js";
@@ -30,16 +31,7 @@ export async function buildSkillEntry(
     sessionId: core.state.id,
   });
   const placement = core.state.placement;
-  const text =
-    placement === "history"
-      ? renderSkillContent({
-          name: record.name,
-          dir: record.dir,
-          body,
-          files,
-          maxResources: core.maxResources,
-        })
-      : renderSystemSkill(record.name, record.dir, body);
+  const text = skillItemText(core, record, body, files);
   const item: Item = {
     id,
     kind: "skill",
@@ -69,11 +61,64 @@ export async function buildDocItem(
   }
   if (result.kind !== "text") return undefined;
   const placement = core.state.placement;
-  const text =
-    placement === "history"
-      ? renderDocBlock(skill, path, result.content)
-      : renderSystemDoc(skill, path, result.content);
-  return { id, kind: "doc", skill, path, lastUsed: 0, text, tokens: core.counter.count(text), placement };
+  const text = docItemText(core, skill, path, result.content);
+  const item: Item = {
+    id,
+    kind: "doc",
+    skill,
+    path,
+    lastUsed: 0,
+    text,
+    tokens: core.counter.count(text),
+    placement,
+  };
+  // Kept so a later change of the system layout can re-render the doc.
+  if (placement === "system") item.source = result.content;
+  return item;
+}
+
+/** The rendered block of a skill body for the session's placement (and system layout). */
+function skillItemText(
+  core: SessionCore,
+  record: SkillRecord,
+  body: string,
+  files: SkillEntry["files"],
+): string {
+  if (core.state.placement === "history") {
+    return renderSkillContent({
+      name: record.name,
+      dir: record.dir,
+      body,
+      files,
+      maxResources: core.maxResources,
+    });
+  }
+  return core.systemLayout() === "trpc"
+    ? renderTrpcSkill(record.name, body)
+    : renderSystemSkill(record.name, record.dir, body);
+}
+
+/** The rendered block of a selected doc for the session's placement (and system layout). */
+function docItemText(core: SessionCore, skill: string, path: string, content: string): string {
+  if (core.state.placement === "history") return renderDocBlock(skill, path, content);
+  return core.systemLayout() === "trpc"
+    ? renderTrpcDoc(path, content)
+    : renderSystemDoc(skill, path, content);
+}
+
+/** Re-renders loaded bodies and docs after the system layout changed (system placement only). */
+export function rerenderSystemItems(core: SessionCore): void {
+  const { state } = core;
+  if (state.placement !== "system") return;
+  for (const entry of state.skills.values()) {
+    entry.item.text = skillItemText(core, entry.record, entry.body, entry.files);
+    entry.item.tokens = core.counter.count(entry.item.text);
+    for (const [path, doc] of entry.docs) {
+      doc.text = docItemText(core, entry.record.name, path, doc.source ?? "");
+      doc.tokens = core.counter.count(doc.text);
+    }
+  }
+  state.version += 1;
 }
 
 /** A read's item from a text or binary result, cut to the per-item budget (line-wise, then by characters). */

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSkillTree, type SkillTree, standardSkills } from "./__fixtures__/skill-tree.js";
 import { createSkillSession, startSkillSession } from "./create-skill-session.js";
+import { restoreSkillSession } from "./restore-skill-session.js";
 import type { SessionEvent } from "./session-types.js";
 
 let tree: SkillTree | undefined;
@@ -259,5 +260,37 @@ describe("init", () => {
     const session = await startSkillSession({ catalog, activeSkills: ["docx"] });
     expect(session.loadedSkills()).toEqual(["always", "docx"]);
     expect(await session.init()).toEqual([]);
+  });
+});
+
+describe("catalog budget default", () => {
+  it("is 1% of a given context window, and 2,000 tokens when the window is unknown", async () => {
+    const { catalog } = await setup();
+    const unknown = createSkillSession({ catalog });
+    expect(unknown.ledger()).toMatchObject({
+      catalogBudget: 2_000,
+      contextWindow: 128_000,
+      contextWindowKnown: false,
+    });
+    const known = createSkillSession({ catalog, contextWindow: 128_000 });
+    expect(known.ledger()).toMatchObject({ catalogBudget: 1_280, contextWindowKnown: true });
+    const large = createSkillSession({ catalog, contextWindow: 1_000_000 });
+    expect(large.ledger()).toMatchObject({ catalogBudget: 10_000, contextWindowKnown: true });
+    expect(createSkillSession({ catalog, catalogBudget: 300 }).ledger().catalogBudget).toBe(300);
+  });
+
+  it("keeps the rule after a restore", async () => {
+    const { catalog } = await setup();
+    const snapshot = createSkillSession({ catalog }).snapshot();
+    expect((await restoreSkillSession(snapshot, { catalog })).ledger()).toMatchObject({
+      catalogBudget: 2_000,
+      contextWindowKnown: false,
+    });
+    expect((await restoreSkillSession(snapshot, { catalog, contextWindow: 400_000 })).ledger()).toMatchObject(
+      {
+        catalogBudget: 4_000,
+        contextWindowKnown: true,
+      },
+    );
   });
 });

@@ -5,6 +5,8 @@
 import { randomUUID } from "node:crypto";
 import type { SkillRecord } from "../catalog/types.js";
 import { DEFAULT_NAMESPACE } from "../store/session-store.js";
+import { rerenderSystemItems } from "./build-items.js";
+import { INIT_LOAD_CALL_PREFIX, openingMessages } from "./opening-messages.js";
 import { createCatalogTokenCache, renderCatalog } from "./render-catalog.js";
 import { DEFAULT_TOOL_NAMES, renderPreamble } from "./render-preamble.js";
 import { type MeasuredBlock, renderSessionBlocks } from "./render-session-context.js";
@@ -17,10 +19,12 @@ import type {
   CatalogFormat,
   CatalogStats,
   LedgerEntry,
+  LoadInputShape,
   LoadResult,
   SessionEvent,
   SkillSessionOptions,
   SkillToolNames,
+  SystemLayout,
 } from "./session-types.js";
 import type { SkillSession } from "./skill-session.js";
 import { createSkillVisibility } from "./skill-visibility.js";
@@ -30,6 +34,10 @@ import { createTokenCounter } from "./token-counter.js";
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 /** Default per-skill body budget in tokens. */
 export const DEFAULT_SKILL_BUDGET = 8_000;
+/** Catalog budget (tokens) when the context window is unknown. */
+export const DEFAULT_CATALOG_BUDGET = 2_000;
+
+const defaultLoadInput: LoadInputShape = (name, args) => (args === undefined ? { name } : { name, args });
 
 interface CatalogMemo {
   list: readonly SkillRecord[];
@@ -55,16 +63,22 @@ export async function startSkillSession(options: SkillSessionOptions): Promise<S
   return session;
 }
 
-/** Internal: a session over an existing state (used by restore). */
+/**
+ * Internal: a session over an existing state. Restore passes `initialized: true`: a resumed conversation
+ * already started, so `init()` must not load `active` skills the conversation has since unloaded.
+ */
 export function openSkillSession(
   options: SkillSessionOptions,
   state: SessionState,
+  { initialized: alreadyInitialized = false }: { initialized?: boolean } = {},
 ): { session: SkillSession; core: SessionCore } {
   const catalog = options.catalog;
   const counter = options.tokenCounter ?? createTokenCounter();
+  const contextWindowKnown = options.contextWindow !== undefined;
   const contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+  // Issue 3: 1% of the context window; 2,000 tokens when the window is unknown.
   const catalogBudget =
-    options.catalogBudget ?? (options.contextWindow !== undefined ? Math.floor(contextWindow * 0.01) : 2_000);
+    options.catalogBudget ?? (contextWindowKnown ? Math.floor(contextWindow * 0.01) : DEFAULT_CATALOG_BUDGET);
   const searchThreshold = options.searchThreshold ?? 100;
   const visibility = createSkillVisibility({ allow: options.allow, deny: options.deny });
   const tokenCache = createCatalogTokenCache();
@@ -72,8 +86,10 @@ export function openSkillSession(
   let names: SkillToolNames = DEFAULT_TOOL_NAMES;
   let isDoc: (path: string) => boolean = isDefaultDoc;
   let format: CatalogFormat = options.catalogFormat ?? "list";
+  let layout: SystemLayout = options.systemLayout ?? "omni";
+  let loadInput: LoadInputShape = defaultLoadInput;
   let epoch = 0;
-  let initialized = false;
+  let initialized = alreadyInitialized;
 
   let visibleMemo: { list: readonly SkillRecord[]; visible: SkillRecord[] } | undefined;
   const visibleFor = new WeakMap<SkillRecord, boolean>();
@@ -141,7 +157,7 @@ export function openSkillSession(
     const cat = catalogBlock();
     if (blocksMemo !== undefined && blocksMemo.version === state.version && blocksMemo.catalog === cat)
       return blocksMemo.blocks;
-    const blocks = renderSessionBlocks(state, cat.block, (t) => counter.count(t));
+    const blocks = renderSessionBlocks(state, cat.block, (t) => counter.count(t), layout);
     blocksMemo = { version: state.version, catalog: cat, blocks };
     return blocks;
   };
@@ -162,6 +178,7 @@ export function openSkillSession(
     threshold: Math.floor(contextWindow * (options.contextThreshold ?? 0.9)),
     maxResources: options.maxResources ?? 50,
     names: () => names,
+    systemLayout: () => layout,
     isDoc: (path) => isDoc(path),
     searchOffered: () => catalogBlock().stats.searchOffered,
     emit,
@@ -181,7 +198,11 @@ export function openSkillSession(
       for (const r of catalog.list()) if (r.active && visibility.forUser(r)) wanted.add(r.name);
       for (const name of options.activeSkills ?? []) wanted.add(name);
       const results: LoadResult[] = [];
-      for (const name of wanted) results.push(await loadSkill(core, name, { by: "init" }));
+      for (const name of wanted) {
+        results.push(
+          await loadSkill(core, name, { by: "init", toolCallId: `${INIT_LOAD_CALL_PREFIX}${name}` }),
+        );
+      }
       return results;
     },
     visibleSkills: () => [...visible()],
@@ -261,6 +282,7 @@ export function openSkillSession(
         entries,
         total: entries.reduce((sum, e) => sum + e.tokens, 0),
         contextWindow,
+        contextWindowKnown,
         threshold: core.threshold,
         catalogBudget,
         catalog: catalogBlock().stats,
@@ -273,9 +295,25 @@ export function openSkillSession(
       if (config.isDoc !== undefined) isDoc = config.isDoc;
       if (config.catalogFormat !== undefined && options.catalogFormat === undefined)
         format = config.catalogFormat;
+      if (config.loadInput !== undefined) loadInput = config.loadInput;
+      if (
+        config.systemLayout !== undefined &&
+        options.systemLayout === undefined &&
+        config.systemLayout !== layout
+      ) {
+        layout = config.systemLayout;
+        rerenderSystemItems(core);
+      }
       epoch += 1;
     },
     toolNames: () => names,
+    loadCall: (name, args) => ({ toolName: names.load, input: loadInput(name, args) }),
+    openingMessages: () =>
+      openingMessages(
+        state,
+        (name) => session.loadCall(name),
+        (messages) => session.rewriteHistory(messages),
+      ),
     refreshCatalog() {
       epoch += 1;
     },

@@ -1,12 +1,13 @@
 /**
  * Turns session state into context blocks, deterministically. `system` placement renders loaded skills
  * (alphabetically) and their docs (by path) into the system prompt under "Loaded Skill Instructions" and
- * "Loaded Skill References"; `history` placement leaves the prompt to the catalog and lists loaded content
+ * "Loaded Skill References" (or, in the `trpc` layout, `[Loaded]` / `Docs loaded:` / `[Doc]` per skill); `history` placement leaves the prompt to the catalog and lists loaded content
  * as the tool results that carried it, in the order it entered the conversation.
  */
 import { SYSTEM_INSTRUCTIONS_HEADER, SYSTEM_REFERENCES_HEADER } from "./render-skill-content.js";
+import { renderTrpcDocsLine } from "./render-trpc-layout.js";
 import { type Item, itemKey, type SessionState } from "./session-state.js";
-import type { ContextBlock } from "./session-types.js";
+import type { ContextBlock, SystemLayout } from "./session-types.js";
 
 /** A block with its token count. */
 export interface MeasuredBlock {
@@ -35,11 +36,25 @@ export function renderSessionBlocks(
   state: SessionState,
   catalog: MeasuredBlock | undefined,
   count: (text: string) => number,
+  layout: SystemLayout = "omni",
 ): MeasuredBlock[] {
   const blocks: MeasuredBlock[] = catalog === undefined ? [] : [catalog];
   const reads = [...state.reads.values()].sort(byId);
   if (state.placement === "system") {
     const names = [...state.skills.keys()].sort(byName);
+    if (layout === "trpc") {
+      for (const name of names) {
+        const entry = state.skills.get(name);
+        if (entry === undefined) continue;
+        blocks.push(itemBlock(entry.item));
+        const docs = [...entry.docs.values()].sort((a, b) => byName(a.path ?? "", b.path ?? ""));
+        const line = renderTrpcDocsLine(docs.map((d) => d.path ?? ""));
+        blocks.push(frame(`frame:docs:${name}`, line, count));
+        for (const doc of docs) blocks.push(itemBlock(doc));
+      }
+      for (const read of reads) blocks.push(itemBlock(read));
+      return blocks;
+    }
     if (names.length > 0) {
       blocks.push(frame("frame:instructions", SYSTEM_INSTRUCTIONS_HEADER, count));
       for (const name of names) {

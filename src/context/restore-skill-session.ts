@@ -37,6 +37,7 @@ export async function restoreSkillSession(snapshot: unknown, options: RestoreOpt
   const { session, core } = openSkillSession(
     { ...options, id: snap.id, namespace: snap.namespace, placement: snap.placement },
     state,
+    { initialized: true },
   );
 
   for (const saved of snap.loaded) {

@@ -4,7 +4,7 @@
  */
 import type { Catalog, SkillFile, SkillRecord } from "../catalog/types.js";
 import type { SessionState } from "./session-state.js";
-import type { SessionEvent, SessionFailure, SkillToolNames } from "./session-types.js";
+import type { SessionEvent, SessionFailure, SkillToolNames, SystemLayout } from "./session-types.js";
 import type { SkillVisibility } from "./skill-visibility.js";
 import type { TokenCounter } from "./token-counter.js";
 
@@ -19,6 +19,8 @@ export interface SessionCore {
   threshold: number;
   maxResources: number;
   names(): SkillToolNames;
+  /** Layout of loaded content in system placement. */
+  systemLayout(): SystemLayout;
   /** Which files are docs (selectable with selectDocs). Default: `.md` / `.txt` other than SKILL.md. */
   isDoc(path: string): boolean;
   searchOffered(): boolean;

@@ -103,13 +103,15 @@ describe("ledger property", () => {
         fc.constantFrom<Placement>("history", "system"),
         fc.integer({ min: 2_500, max: 9_000 }),
         fc.constantFrom("list" as const, "markdown" as const, "xml" as const, "agentskills" as const),
-        async (ops, placement, contextWindow, catalogFormat) => {
+        fc.constantFrom("omni" as const, "trpc" as const),
+        async (ops, placement, contextWindow, catalogFormat, systemLayout) => {
           const session = createSkillSession({
             catalog: tree.catalog,
             id: "p",
             placement,
             contextWindow,
             catalogFormat,
+            systemLayout,
             catalogBudget: 150,
             skillBudget: 1_500,
           });
@@ -127,6 +129,7 @@ describe("ledger property", () => {
             catalog: tree.catalog,
             contextWindow,
             catalogFormat,
+            systemLayout,
             catalogBudget: 150,
             skillBudget: 1_500,
           });

@@ -310,7 +310,7 @@ export async function readFile(
       return {
         ok: false,
         code: "path-refused",
-        message: `Path '${path}' was refused: ${result.reason}. Use a path relative to the skill directory, without '..', such as SKILL.md or references/….`,
+        message: refusedMessage(path, result.reason),
       };
     default:
       break;
@@ -339,6 +339,18 @@ export async function readFile(
     evicted: budget.evicted,
     notice: budget.notice,
   };
+}
+
+/**
+ * "Path 'x' was refused." with the catalog's reason (already a sentence, possibly with advice), plus what to
+ * do next when the reason does not say it.
+ */
+export function refusedMessage(path: string, reason: string): string {
+  const trimmed = reason.trim();
+  const sentence = /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+  const advised = /\b(Use|Ask for|Read one)\b/.test(sentence);
+  const advice = advised ? "" : " Use a path relative to the skill directory, such as SKILL.md.";
+  return `Path '${path}' was refused. ${sentence}${advice}`;
 }
 
 /** Unloads a skill with its docs and reads (see {@link SkillSession.unload}). */

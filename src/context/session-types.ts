@@ -11,6 +11,23 @@ export type Placement = "history" | "system";
 /** L1 catalog formats. `list` (default) is `- name: description`. */
 export type CatalogFormat = "list" | "markdown" | "xml" | "agentskills";
 
+/**
+ * How `system` placement lays out loaded content. `omni` (default, OmniEmployee): "## Loaded Skill
+ * Instructions" with `### Skill: <name>` sections, then "## Loaded Skill References". `trpc` (trpc-agent-go):
+ * per skill, alphabetically, `[Loaded] <name>` and the body, a `Docs loaded: …` line, then `[Doc] <path>`
+ * blocks.
+ */
+export type SystemLayout = "omni" | "trpc";
+
+/** A tool call as the model would make it: the tool's name and its input. */
+export interface ToolCallShape {
+  toolName: string;
+  input: Record<string, unknown>;
+}
+
+/** Builds the input of the profile's load tool for `name` (and arguments, where the tool takes them). */
+export type LoadInputShape = (name: string, args?: string) => Record<string, unknown>;
+
 /** Names of the skill tools the model sees, used by the preamble and by messages written for the model. */
 export interface SkillToolNames {
   /** Default `skill_load`. */
@@ -49,14 +66,19 @@ export interface SkillSessionOptions {
   placement?: Placement;
   /** Default `list` (profiles may pick another when this is not set). */
   catalogFormat?: CatalogFormat;
-  /** Model context window in tokens. Default 128,000. */
+  /**
+   * Model context window in tokens. Default 128,000, treated as unknown: leave it out when neither the user
+   * nor the configuration gave one (it changes the catalog budget default; see `ledger().contextWindowKnown`).
+   */
   contextWindow?: number;
   /** Fraction of the window above which least-recently-used content is evicted. Default 0.9. */
   contextThreshold?: number;
   /** Largest rendered skill body (and single doc) in tokens; larger ones are refused. Default 8,000. */
   skillBudget?: number;
-  /** Tokens for preamble + catalog. Default 1% of `contextWindow` when it is given, else 2,000. */
+  /** Tokens for preamble + catalog. Default 1% of `contextWindow` when it is given, else (window unknown) 2,000. */
   catalogBudget?: number;
+  /** Layout of loaded content in `system` placement. Default `omni` (a profile may pick another when this is not set). */
+  systemLayout?: SystemLayout;
   /** Name globs (picomatch); when given, only matching skills are visible to the model. */
   allow?: string[];
   /** Name globs hidden from the model (wins over `allow`). */
@@ -201,6 +223,8 @@ export interface Ledger {
   entries: LedgerEntry[];
   total: number;
   contextWindow: number;
+  /** False when the session was created without `contextWindow` (the window above is the 128,000 default). */
+  contextWindowKnown: boolean;
   /** Tokens above which content is evicted. */
   threshold: number;
   catalogBudget: number;

@@ -9,6 +9,7 @@ import type {
   CatalogFormat,
   CatalogStats,
   Ledger,
+  LoadInputShape,
   LoadResult,
   Placement,
   ReadResult,
@@ -19,6 +20,8 @@ import type {
   SessionFailure,
   SessionSearchHit,
   SkillToolNames,
+  SystemLayout,
+  ToolCallShape,
   UnloadResult,
 } from "./session-types.js";
 import type { TokenCounter } from "./token-counter.js";
@@ -64,7 +67,11 @@ export interface SkillSession {
   readonly placement: Placement;
   readonly catalog: Catalog;
   readonly counter: TokenCounter;
-  /** Loads skills marked `active: true` and those in `activeSkills`; idempotent. */
+  /**
+   * Loads skills marked `active: true` and those in `activeSkills`; idempotent (a restored session counts as
+   * initialised already). Each load is recorded under the tool call id `init-load-<name>`, so in `history`
+   * placement {@link openingMessages} can show it to the model.
+   */
   init(): Promise<LoadResult[]>;
   /** Skills the model may see, sorted by name. */
   visibleSkills(): SkillRecord[];
@@ -106,9 +113,22 @@ export interface SkillSession {
     toolNames?: SkillToolNames;
     catalogFormat?: CatalogFormat;
     isDoc?: (path: string) => boolean;
+    /** Input shape of the profile's load tool, for synthetic load calls. Default `{ name, args? }`. */
+    loadInput?: LoadInputShape;
+    /** `system` placement layout (only when the session options did not set one); loaded content is re-rendered. */
+    systemLayout?: SystemLayout;
   }): void;
   /** Tool names in use (canonical unless a profile configured others). */
   toolNames(): SkillToolNames;
+  /** The load call the model would make for `name` under the configured profile (for synthetic calls). */
+  loadCall(name: string, args?: string): ToolCallShape;
+  /**
+   * History placement: the loads `init()` made (`active` skills), as one assistant message with a load call
+   * per skill and one tool message with their results (`<skill_content>`, or a stub once unloaded). `[]` in
+   * system placement or when `init()` loaded nothing. Hosts that own the message list put these after the
+   * first user message; `fromSkillSession` does it for `runAgent`.
+   */
+  openingMessages(): ModelMessage[];
   /**
    * History placement freezes the catalog so the system prompt stays byte-identical while skills load;
    * this re-renders it from the current state (call after compaction or at a turn boundary).

@@ -38,6 +38,8 @@ export interface ContextLedger {
   entries: ContextLedgerEntry[];
   total: number;
   contextWindow: number;
+  /** False when the window is a default, not configured (absent: unknown to the context). */
+  contextWindowKnown?: boolean;
 }
 
 /** Result of a load asked by the user or the selection pre-pass. */

@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import type { ModelMessage, ToolSet } from "ai";
 import type { SkillSession } from "../context/skill-session.js";
+import { SUMMARY_PREFIX } from "./compact-history.js";
 import type { EngineSkillContext, SkillContextEvent, SkillListing } from "./engine-skill-context.js";
 
 /** What the engine takes from the tool layer (`createSkillTools`' result has this shape). */
@@ -23,10 +24,48 @@ export interface FromSkillSessionOptions {
 }
 
 /**
+ * `messages` with the session's opening messages (the loads `init()` made) after the first user message
+ * (Anthropic requires the conversation to start with the user). Unchanged when there are none, when the
+ * host already keeps them in its history, or after compaction (the summary comes first and the
+ * re-materialised context already carries every loaded skill).
+ */
+function withOpeningMessages(messages: ModelMessage[], opening: ModelMessage[]): ModelMessage[] {
+  if (opening.length === 0) return messages;
+  const first = messages[0];
+  if (first?.role === "user" && typeof first.content === "string" && first.content.startsWith(SUMMARY_PREFIX))
+    return messages;
+  const ids = new Set(
+    opening.flatMap((m) =>
+      m.role === "assistant" && typeof m.content !== "string"
+        ? m.content.flatMap((p) => (p.type === "tool-call" ? [p.toolCallId] : []))
+        : [],
+    ),
+  );
+  const present = messages.some(
+    (m) =>
+      m.role === "assistant" &&
+      typeof m.content !== "string" &&
+      m.content.some((p) => p.type === "tool-call" && ids.has(p.toolCallId)),
+  );
+  if (present) return messages;
+  const at = messages.findIndex((m) => m.role === "user") + 1;
+  return [...messages.slice(0, at), ...opening, ...messages.slice(at)];
+}
+
+/**
  * The engine view of `session`: tools, gating and system prompt from `skillTools`; history rewriting,
- * re-materialisation, ledger, snapshot and events from the session. A user load (history placement)
- * becomes a synthetic `load` tool call and result appended to the history, so unloading it later
- * stubs it like any model load.
+ * re-materialisation, ledger, snapshot and events from the session.
+ *
+ * - Before every step it calls `session.init()` (idempotent; a no-op for restored sessions), so `active`
+ *   skills load without the host doing anything.
+ * - History placement: the loads `init()` made reach the model as the profile's load call and its result,
+ *   inserted after the first user message each step by `rewriteHistory` (never stored in the host's
+ *   history, byte-identical from step to step, a stub once unloaded, dropped after compaction, which
+ *   re-materialises them). Hosts that call `runAgent` need to do nothing; hosts with their own loop put
+ *   `session.openingMessages()` after the first user message themselves.
+ * - A user load (history placement) becomes a synthetic call of the profile's load tool (its name and
+ *   input shape, e.g. `Skill { skill }` under `claude`) and its result, appended to the history, so
+ *   unloading it later stubs it like any model load.
  */
 export function fromSkillSession(
   session: SkillSession,
@@ -38,8 +77,10 @@ export function fromSkillSession(
     tools: () => skillTools.tools,
     activeToolNames: () => skillTools.activeToolNames?.() ?? Object.keys(skillTools.tools),
     systemPrompt: () => skillTools.systemPrompt?.() ?? session.renderSystemPrompt(),
-    rewriteHistory: (messages) => session.rewriteHistory(messages),
+    rewriteHistory: (messages) =>
+      withOpeningMessages(session.rewriteHistory(messages), session.openingMessages()),
     prepare: async () => {
+      await session.init();
       await skillTools.prepare?.();
     },
     rematerialize: () => {
@@ -64,8 +105,7 @@ export function fromSkillSession(
       if (!result.ok) return { ok: false, name, message: result.message };
       const messages: ModelMessage[] = [];
       if (session.placement === "history" && !result.alreadyLoaded) {
-        const toolName = session.toolNames().load;
-        const input = loadOptions.args === undefined ? { name } : { name, args: loadOptions.args };
+        const { toolName, input } = session.loadCall(result.name, loadOptions.args);
         messages.push(
           { role: "assistant", content: [{ type: "tool-call", toolCallId, toolName, input }] },
           {
@@ -116,6 +156,7 @@ export function fromSkillSession(
         entries: ledger.entries,
         total: ledger.total,
         contextWindow: ledger.contextWindow,
+        contextWindowKnown: ledger.contextWindowKnown,
       };
     },
     measureHistory: (messages) => session.measureHistory(messages),

@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import path from "node:path";
 import { asSchema, type ModelMessage, type Tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSkillTree, type SkillTree, standardSkills } from "../context/__fixtures__/skill-tree.js";
@@ -162,6 +163,77 @@ describe("canonical tools", () => {
     expect(await call(skills.tools, "skill_run", { name: "nope", command: "echo x" })).toMatch(/nope/);
     await call(skills.tools, "skill_unload", { name: "greet" });
     expect(skills.activeToolNames()).not.toContain("greet__hello");
+  });
+});
+
+describe("error paths at tool level", () => {
+  it("refuses `..`, absolute paths and a symlink that leaves the skill, with one clean sentence each", async () => {
+    const { skills, tree: t } = await setup();
+    const outside = path.join(t.root, "outside.txt");
+    await fs.writeFile(outside, "secret outside the skill\n");
+    await fs.symlink(outside, path.join(t.root, "skills", "pdf", "link.txt"));
+    const read = (p: string) => call(skills.tools, "skill_read", { name: "pdf", path: p });
+    expect(await read("link.txt")).toBe(
+      "Path 'link.txt' was refused. 'link.txt' is a symlink that leads outside the skill directory; only files inside the skill can be read. Use a path relative to the skill directory, such as SKILL.md.",
+    );
+    expect(await read("../docx/SKILL.md")).toBe(
+      "Path '../docx/SKILL.md' was refused. '..' is not allowed in '../docx/SKILL.md': only files inside the skill directory can be read. Use a path relative to the skill directory.",
+    );
+    expect(await read("/etc/passwd")).toBe(
+      "Path '/etc/passwd' was refused. Absolute paths are not allowed: '/etc/passwd'. Use a path relative to the skill directory, such as 'references/guide.md'.",
+    );
+    for (const p of ["link.txt", "../docx/SKILL.md", "/etc/passwd"]) {
+      const answer = (await read(p)).replaceAll(p, "PATH").replaceAll("'..'", "DOTDOT");
+      expect(answer).not.toContain("..");
+      expect(answer).not.toContain("secret outside");
+    }
+  });
+
+  it("refuses a body over the 8,000-token budget and points to skill_read and the references", async () => {
+    const big = Array.from(
+      { length: 2_500 },
+      (_, i) => `Step ${i}: check the ledger entries carefully.`,
+    ).join("\n");
+    tree = await makeSkillTree([
+      {
+        name: "huge",
+        description: "A very long skill.",
+        body: big,
+        files: { "references/part1.md": "# Part 1\n", "references/part2.md": "# Part 2\n" },
+      },
+    ]);
+    const skills = createSkillTools(createSkillSession({ catalog: tree.catalog }));
+    const answer = await call(skills.tools, "skill_load", { name: "huge" });
+    expect(answer).toMatch(
+      /^Skill 'huge' is [\d,]+ tokens, over the 8,000-token budget for one skill, so it was not loaded\. Read the part you need with skill_read \(path "SKILL\.md" with start_line and end_line\), or its reference files: references\/part1\.md, references\/part2\.md\.$/,
+    );
+    expect(skills.activeToolNames()).toContain("skill_load");
+    expect(
+      await call(skills.tools, "skill_read", { name: "huge", path: "SKILL.md", start_line: 6, end_line: 8 }),
+    ).toMatch(/Step 0: check/);
+  });
+
+  it("refuses to read or run before load where the profile or setup requires load first", async () => {
+    tree = await makeSkillTree(standardSkills());
+    workspace = await createWorkspace();
+    const session = createSkillSession({ catalog: tree.catalog });
+    const omni = createSkillTools(session, {
+      profile: "omni",
+      run: { workspace, executor: createLocalExecutor(), requireLoaded: true },
+    });
+    expect(
+      await call(omni.tools, "load_skill_reference", { skill_name: "pdf", reference: "references/forms.md" }),
+    ).toBe("Skill 'pdf' is not loaded. Load the skill first using load_skill.");
+    expect(await call(omni.tools, "skill_run", { name: "pdf", command: "echo hi" })).toBe(
+      'skill_run requires load_skill first for "pdf". Load the skill, read its instructions, then run again.',
+    );
+    await call(omni.tools, "load_skill", { skill_name: "pdf" });
+    expect(await call(omni.tools, "skill_run", { name: "pdf", command: "echo hi" })).toMatch(
+      /exit code: 0[\s\S]*hi/,
+    );
+    expect(
+      await call(omni.tools, "load_skill_reference", { skill_name: "pdf", reference: "references/forms.md" }),
+    ).toMatch(/^Reference 'references\/forms\.md' loaded:/);
   });
 });
 

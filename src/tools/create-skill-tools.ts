@@ -35,6 +35,14 @@ export interface SkillToolsOptions {
   policy?: AllowedToolsPolicy;
   /** Host tools of servers no loaded skill names. Default `closed` (`open` under the `aworld` profile, as in AWorld). */
   serverTools?: "open" | "closed";
+  /**
+   * Skills the user or host forced for this task (AWorld's `requested_skill_names`), or a function read on
+   * every step. While loaded, they count as forced for tool gating: when every forced, loaded skill is
+   * instruction-only (no `tool_list`, not `type: agent`), host tools are disabled. Forcing does not load a
+   * skill: list it in the session's `activeSkills` too (or load it) so its instructions are in context.
+   * Default none.
+   */
+  forcedSkills?: readonly string[] | (() => readonly string[]);
 }
 
 /** The skill tools of one session. */
@@ -115,6 +123,8 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     toolNames: profile.names,
     ...(profile.catalogFormat !== undefined ? { catalogFormat: profile.catalogFormat } : {}),
     ...(profile.isDoc !== undefined ? { isDoc: profile.isDoc } : {}),
+    ...(profile.loadInput !== undefined ? { loadInput: profile.loadInput } : {}),
+    ...(profile.systemLayout !== undefined ? { systemLayout: profile.systemLayout } : {}),
   });
   Object.assign(tools, profile.tools);
   const profileToolNames = Object.keys(profile.tools);
@@ -136,9 +146,17 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
   if (run !== undefined) {
     const description =
       "Run a command in a skill's directory inside the session workspace (e.g. one of its scripts). Returns exit code, stdout, stderr and collected output files.";
-    const execute = async (request: unknown, abortSignal: AbortSignal | undefined): Promise<string> => {
+    const execute = async (
+      request: { name: string },
+      abortSignal: AbortSignal | undefined,
+    ): Promise<string> => {
       const context = runContext(abortSignal);
       if (context === undefined) return "skill_run is not configured.";
+      // Checked here too so the answer names this profile's load tool (e.g. load_skill under omni).
+      const known = session.visibleSkills().some((r) => r.name === request.name);
+      if (run.requireLoaded === true && known && session.loadedSkill(request.name) === undefined) {
+        return `skill_run requires ${session.toolNames().load} first for "${request.name}". Load the skill, read its instructions, then run again.`;
+      }
       return formatRunResultForModel(await runSkillCommand(request, context));
     };
     tools.skill_run =
@@ -166,18 +184,33 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     for (const name of loaded) for (const script of scripts.get(name) ?? []) names.push(script.toolName);
     return names;
   };
+  // Skills active for gating: the loaded ones, plus (AgentScope) those with a file read still in context.
+  const activeSkills = (): string[] => {
+    const loaded = session.loadedSkills();
+    if (profile.readActivates !== true) return loaded;
+    const reading = session
+      .render()
+      .blocks.flatMap((b) => (b.kind === "read" && b.skill !== undefined ? [b.skill] : []));
+    return [...new Set([...loaded, ...reading])];
+  };
+  const forcedNames = (): ReadonlySet<string> => {
+    const forced = options.forcedSkills;
+    return new Set(typeof forced === "function" ? forced() : (forced ?? []));
+  };
   const gating = (): ActiveTools => {
     const names = skillToolNames();
     if (options.registry === undefined) return { active: names, preapproved: [], reasons: {} };
+    const forced = forcedNames();
     return computeActiveTools({
       registry: options.registry,
-      loadedSkills: session.loadedSkills().map((name) => {
-        const record = session.loadedSkill(name)?.record;
+      loadedSkills: activeSkills().map((name) => {
+        const record = session.loadedSkill(name)?.record ?? session.catalog.get(name);
         const type = record?.extras.type;
         return {
           name,
           allowedTools: record?.allowedTools,
           toolList: record?.extras.tool_list,
+          forced: forced.has(name),
           type: typeof type === "string" ? type : undefined,
         };
       }),

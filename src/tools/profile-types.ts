@@ -3,7 +3,12 @@
  * shapes and messages of one seed system. Profiles never fork session state.
  */
 import type { Tool } from "ai";
-import type { CatalogFormat, SkillToolNames } from "../context/session-types.js";
+import type {
+  CatalogFormat,
+  LoadInputShape,
+  SkillToolNames,
+  SystemLayout,
+} from "../context/session-types.js";
 import type { SkillSession } from "../context/skill-session.js";
 
 /** Names of the built-in profiles. */
@@ -28,6 +33,18 @@ export interface ProfileTools {
   isDoc?: (path: string) => boolean;
   /** Name of the skill parameter of `skill_run` (trpc: `skill`). Default `name`. */
   runParam?: "name" | "skill";
+  /**
+   * Input of the profile's load tool for a skill (and arguments, where the tool takes them), used for the
+   * synthetic load calls of user and `init()` loads. Default `{ name, args? }`.
+   */
+  loadInput?: LoadInputShape;
+  /** Layout of loaded content in `system` placement (trpc: `trpc`). Default `omni`. */
+  systemLayout?: SystemLayout;
+  /**
+   * True when reading one of a skill's files through the profile's tools activates the skill for tool
+   * gating (its `<skill>_skill_tools` group and bound groups), as AgentScope's loader does on any success.
+   */
+  readActivates?: boolean;
   /** The profile's tools, by the names the model calls them. */
   tools: Record<string, Tool>;
 }

@@ -2,12 +2,21 @@
  * The `agentscope` profile (AgentScope Java): `load_skill_through_path { skillId, path }` with `skillId`
  * an enum of the visible skills (skillrt's skill id is the skill name). `SKILL.md` loads the skill and
  * answers with its header and body; another path answers with that resource; a missing one lists the
- * available resources, SKILL.md first. The skill is activated only on success. Paths match exactly.
+ * available resources, SKILL.md first. Any successful call activates the skill for tool gating (its
+ * `<skillId>_skill_tools` group and groups bound to it), a resource read included; a failed one does not.
+ * Paths match exactly (no trimming). As in AgentScope's disk fallback, `\` counts as `/` and a path with a
+ * `.` segment (`.`, `./x`, `a/./b`) is not a resource: the answer lists the available ones. `..` and
+ * absolute paths are refused with the reason.
  */
 import { tool } from "ai";
 import { z } from "zod";
 import type { ProfileContext, ProfileTools } from "../profile-types.js";
 import { paragraphs } from "../tool-text.js";
+
+/** A path AgentScope's sanitiser rejects before looking on disk: a `.` segment (`.`, `./x`, `a/./b`). */
+function hasDotSegment(path: string): boolean {
+  return path.split("/").some((segment) => segment === ".");
+}
 
 function resourceList(id: string, path: string, available: readonly string[]): string {
   const list = ["SKILL.md", ...available.filter((p) => p !== "SKILL.md")];
@@ -20,6 +29,8 @@ export function agentscopeProfile(ctx: ProfileContext): ProfileTools {
   return {
     names: { load: "load_skill_through_path", search: "skill_search", run: "skill_run" },
     catalogFormat: "xml",
+    loadInput: (name) => ({ skillId: name, path: "SKILL.md" }),
+    readActivates: true,
     tools: {
       load_skill_through_path: tool({
         description:
@@ -49,8 +60,9 @@ export function agentscopeProfile(ctx: ProfileContext): ProfileTools {
           const files = await session.listFiles(id);
           if (!files.ok) return `Skill not found: '${id}'. Please check the skill ID.`;
           const available = files.files.map((f) => f.path);
-          if (input.path !== input.path.trim()) return resourceList(id, input.path, available);
-          const result = await session.readFile(id, input.path, { toolCallId });
+          const path = input.path.replaceAll("\\", "/");
+          if (path !== path.trim() || hasDotSegment(path)) return resourceList(id, input.path, available);
+          const result = await session.readFile(id, path, { toolCallId });
           if (!result.ok) {
             if (result.code === "file-not-found")
               return resourceList(id, input.path, result.available ?? available);

@@ -22,6 +22,7 @@ export function aworldProfile(ctx: ProfileContext): ProfileTools {
       search: "skill_search",
       run: "skill_run",
     },
+    loadInput: (name) => ({ skill_name: name }),
     tools: {
       active_skill: tool({
         description:

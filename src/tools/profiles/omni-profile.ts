@@ -34,6 +34,7 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
     },
     catalogFormat: "markdown",
     isDoc: isOmniReference,
+    loadInput: (name) => ({ skill_name: name }),
     tools: {
       load_skill: tool({
         description:

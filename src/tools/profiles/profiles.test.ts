@@ -1,18 +1,32 @@
+import fs from "node:fs/promises";
+import type { Tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSkillTree, type SkillTree, standardSkills } from "../../context/__fixtures__/skill-tree.js";
-import { createSkillSession } from "../../context/create-skill-session.js";
+import { createSkillSession, startSkillSession } from "../../context/create-skill-session.js";
 import type { Placement } from "../../context/session-types.js";
+import { createLocalExecutor } from "../../exec/local-executor.js";
+import { createWorkspace, type Workspace } from "../../exec/workspace.js";
 import { callTool as call } from "../__fixtures__/call-tool.js";
-import { createSkillTools } from "../create-skill-tools.js";
+import { createSkillTools, type SkillToolsOptions } from "../create-skill-tools.js";
 import type { ProfileName } from "../profile-types.js";
+import { createToolRegistry } from "../tool-registry.js";
 
 let tree: SkillTree | undefined;
+let workspace: Workspace | undefined;
 afterEach(async () => {
   await tree?.cleanup();
+  if (workspace !== undefined) await fs.rm(workspace.root, { recursive: true, force: true });
   tree = undefined;
+  workspace = undefined;
 });
 
-async function setup(profile: ProfileName, placement: Placement = "history") {
+const noop = { description: "x", inputSchema: {}, execute: async () => "" } as unknown as Tool;
+
+async function setup(
+  profile: ProfileName,
+  placement: Placement = "history",
+  extra: Omit<SkillToolsOptions, "profile"> = {},
+) {
   const skills = standardSkills();
   skills.push({
     name: "forms",
@@ -27,7 +41,7 @@ async function setup(profile: ProfileName, placement: Placement = "history") {
   });
   tree = await makeSkillTree(skills);
   const session = createSkillSession({ catalog: tree.catalog, placement });
-  return { session, skills: createSkillTools(session, { profile }) };
+  return { session, skills: createSkillTools(session, { profile, ...extra }) };
 }
 
 describe("trpc profile (trpc-agent-go flow)", () => {
@@ -59,8 +73,67 @@ describe("trpc profile (trpc-agent-go flow)", () => {
       '{"skill":"pdf","selected_docs":[],"include_all_docs":false,"mode":"clear"}',
     );
     await call(t, "skill_load", { skill: "pdf", docs: ["references/forms.md"] });
-    expect(session.renderSystemPrompt()).toContain("### Skill: pdf");
-    expect(session.renderSystemPrompt()).toContain("### pdf - references/forms.md");
+    await call(t, "skill_load", { skill: "docx" });
+    // trpc's own layout (skills.go): alphabetical, [Loaded] + body, Docs loaded, [Doc] blocks.
+    const system = session.renderSystemPrompt();
+    expect(system).not.toContain("Loaded Skill Instructions");
+    expect(system).toContain(
+      "[Loaded] docx\n\n# docx\n\nDo the docx thing.\nDocs loaded: none\n\n[Loaded] pdf\n\n# PDF\n\nUse scripts/extract.py",
+    );
+    expect(system).toMatch(
+      /session=[\w-]+\nDocs loaded: references\/forms\.md\n\n\[Doc\] references\/forms\.md\n\n# Forms\n\nHow to fill forms\.\n\n$/,
+    );
+    const ledger = session.ledger();
+    // The ledger adds up to the tokens of the prompt as rendered.
+    expect(ledger.total).toBe(session.counter.count(system));
+    expect(ledger.entries.map((e) => e.key)).toEqual([
+      "catalog",
+      "skill:docx",
+      "frame:docs:docx",
+      "skill:pdf",
+      "frame:docs:pdf",
+      "doc:pdf/references/forms.md",
+      "history",
+    ]);
+  });
+
+  it("renders skills loaded before the tools existed (active skills, restore) in trpc's layout too", async () => {
+    tree = await makeSkillTree(standardSkills());
+    const session = await startSkillSession({
+      catalog: tree.catalog,
+      placement: "system",
+      activeSkills: ["docx"],
+    });
+    expect(session.renderSystemPrompt()).toContain("### Skill: docx");
+    createSkillTools(session, { profile: "trpc" });
+    expect(session.renderSystemPrompt()).toContain(
+      "[Loaded] docx\n\n# docx\n\nDo the docx thing.\nDocs loaded: none\n\n",
+    );
+    expect(session.renderSystemPrompt()).not.toContain("### Skill: docx");
+  });
+
+  it("skill_run takes `skill` (not `name`) and runs the command in the skill's directory", async () => {
+    workspace = await createWorkspace();
+    const { skills } = await setup("trpc", "history", {
+      run: { workspace, executor: createLocalExecutor() },
+    });
+    const t = skills.tools;
+    expect(skills.jsonSchemas().skill_run).toMatchObject({
+      properties: { skill: { type: "string" }, command: {} },
+      required: expect.arrayContaining(["skill", "command"]),
+    });
+    expect(Object.keys((skills.jsonSchemas().skill_run as { properties: object }).properties)).not.toContain(
+      "name",
+    );
+    expect(await call(t, "skill_load", { skill: "pdf" })).toMatch(/^loaded: pdf/);
+    const out = await call(t, "skill_run", {
+      skill: "pdf",
+      command: "cat references/forms.md && echo ran-ok",
+    });
+    expect(out).toMatch(/exit code: 0/);
+    expect(out).toContain("How to fill forms.");
+    expect(out).toContain("ran-ok");
+    expect(await call(t, "skill_run", { skill: "pdff", command: "true" })).toMatch(/pdff[\s\S]*pdf/);
   });
 
   it("materialises the content after `loaded: X` in history placement", async () => {
@@ -107,6 +180,35 @@ describe("agentscope profile (AgentScope Java flow)", () => {
     expect(skills.jsonSchemas().load_skill_through_path).toMatchObject({
       properties: { skillId: { enum: ["background", "docx", "forms", "pdf"] } },
     });
+  });
+
+  it("rejects a ./ path as AgentScope's sanitiser does: not found, with the resources listed", async () => {
+    const { skills } = await setup("agentscope");
+    const t = skills.tools;
+    for (const path of ["./references/forms.md", ".", "references/./forms.md"]) {
+      expect(await call(t, "load_skill_through_path", { skillId: "pdf", path })).toBe(
+        `Resource not found: '${path}' in skill 'pdf'.\n\nAvailable resources:\n1. SKILL.md\n2. assets/logo.png\n3. notes.txt\n4. references/api.md\n5. references/forms.md\n6. scripts/extract.py`,
+      );
+    }
+    // AgentScope reads `\` as `/`.
+    expect(
+      await call(t, "load_skill_through_path", { skillId: "pdf", path: "references\\forms.md" }),
+    ).toMatch(/^Successfully loaded resource from skill: pdf\nResource path: references\/forms\.md\n/);
+  });
+
+  it("activates the skill's <skillId>_skill_tools group on a successful resource read, not on a failed one", async () => {
+    const registry = createToolRegistry();
+    registry.register("pdf_fill", noop, { group: "pdf_skill_tools" });
+    registry.register("calc", noop);
+    const { session, skills } = await setup("agentscope", "history", { registry });
+    const t = skills.tools;
+    expect(skills.activeToolNames()).not.toContain("pdf_fill");
+    await call(t, "load_skill_through_path", { skillId: "pdf", path: "nope.md" });
+    await call(t, "load_skill_through_path", { skillId: "pdf", path: "./references/forms.md" });
+    expect(skills.activeToolNames()).not.toContain("pdf_fill");
+    await call(t, "load_skill_through_path", { skillId: "pdf", path: "references/forms.md" });
+    expect(session.loadedSkills()).toEqual([]);
+    expect(skills.activeToolNames()).toEqual(["pdf_fill", "calc", "load_skill_through_path"]);
   });
 });
 
@@ -172,6 +274,23 @@ describe("aworld profile (AWorld flow)", () => {
     expect(await call(t, "offload_skill", { skill_name: "docx" })).toBe(
       "skill docx not found, current skills: []",
     );
+  });
+
+  it("a forced instruction-only skill disables the host tools while it is active (forcedSkills)", async () => {
+    const registry = createToolRegistry();
+    registry.register("calc", noop);
+    registry.register("search", noop, { server: "web" });
+    const { skills } = await setup("aworld", "history", { registry, forcedSkills: ["docx"] });
+    const t = skills.tools;
+    const skillTools = ["active_skill", "offload_skill", "read_skill_file"];
+    expect(skills.activeToolNames()).toEqual(["calc", "search", ...skillTools]);
+    await call(t, "active_skill", { skill_name: "pdf" }); // not forced: nothing disabled
+    expect(skills.activeToolNames()).toEqual(["calc", "search", ...skillTools]);
+    await call(t, "active_skill", { skill_name: "docx" });
+    expect(skills.activeToolNames()).toEqual(skillTools);
+    expect(skills.gating().reasons.calc).toMatch(/forced skill\(s\) 'docx' are instruction-only/);
+    await call(t, "offload_skill", { skill_name: "docx" });
+    expect(skills.activeToolNames()).toEqual(["calc", "search", ...skillTools]);
   });
 });
 

@@ -75,6 +75,7 @@ export function skillrtProfile(ctx: ProfileContext): ProfileTools {
   const schemas = canonicalSchemas(ctx.nameSchema("Skill name, exactly as the skills catalog lists it."));
   return {
     names: DEFAULT_TOOL_NAMES,
+    loadInput: (name, args) => (args === undefined ? { name } : { name, args }),
     tools: {
       skill_load: tool({
         description:

@@ -1,8 +1,10 @@
 /**
  * The `trpc` profile (trpc-agent-go): `skill_load { skill, docs?, include_all_docs? }` answering
  * `loaded: <name>`, `skill_select_docs` answering the complete selection object, `skill_list_docs`
- * answering the array of doc paths; errors `unknown skill: <name>` and `skill is required`. In history
- * placement the loaded content follows the `loaded: X` line (trpc's tool-result materialisation).
+ * answering the array of doc paths; errors `unknown skill: <name>` and `skill is required`; `skill_run`
+ * (when execution is configured) takes `skill`, not `name`. In history placement the loaded content follows
+ * the `loaded: X` line (trpc's tool-result materialisation); in system placement it uses trpc's layout
+ * (`[Loaded] <name>`, `Docs loaded: …`, `[Doc] <path>`).
  */
 import { tool } from "ai";
 import { z } from "zod";
@@ -29,6 +31,9 @@ export function trpcProfile(ctx: ProfileContext): ProfileTools {
   const skill = ctx.nameSchema("Skill name.");
   return {
     names: { load: "skill_load", selectDocs: "skill_select_docs", search: "skill_search", run: "skill_run" },
+    runParam: "skill",
+    loadInput: (name) => ({ skill: name }),
+    systemLayout: "trpc",
     tools: {
       skill_load: tool({
         description:
