@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { ExecConfigFile, SessionConfigFile } from "../exec/skillrt-config.js";
 import { describeDiagnosticCodes } from "../spec/describe-diagnostic-codes.js";
 import { commands } from "./commands/index.js";
 
@@ -33,5 +34,17 @@ describe("docs/cli.md", () => {
     for (const name of ["list", "validate", "show", "prompt", "init", "search"]) {
       if (commands[name] !== undefined) expect(docs).toContain(`## \`skillrt ${name}\``);
     }
+  });
+});
+
+describe("README configuration table", () => {
+  it("names every key of the session and exec sections of skillrt.config.json", async () => {
+    const readme = await fs.readFile(path.join(repo, "README.md"), "utf8");
+    const table = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("## Library"));
+    const keys = [
+      ...Object.keys(SessionConfigFile.shape).map((k) => `session.${k}`),
+      ...Object.keys(ExecConfigFile.shape).map((k) => `exec.${k}`),
+    ];
+    expect(keys.filter((key) => !table.includes(`\`${key}\``))).toEqual([]);
   });
 });

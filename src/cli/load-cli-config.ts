@@ -79,8 +79,8 @@ export function cliSessionSettings(config: CliConfig, flags: SessionFlags = {}):
   };
 }
 
-/** The executor: the `--executor` flag, else `exec.executor`, else `auto`. */
-export function cliExecutorChoice(config: CliConfig, flag: string | undefined): string {
+/** The executor: the `--executor` flag (already validated), else `exec.executor`, else `auto`. */
+export function cliExecutorChoice(config: CliConfig, flag: ExecutorChoice | undefined): ExecutorChoice {
   return flag ?? config.file.exec.executor ?? "auto";
 }
 

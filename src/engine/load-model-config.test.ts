@@ -20,8 +20,20 @@ describe("loadModelConfig", () => {
       baseURL: "http://localhost:11434/v1",
       configured: false,
       contextWindow: 128_000,
+      contextWindowConfigured: false,
       maxAttempts: 4,
     });
+  });
+
+  it("says where the context window came from, and reads a config already loaded", async () => {
+    const fromEnv = await loadModelConfig({ env: { SKILLRT_CONTEXT_WINDOW: "64000" }, cwd: dir, home: dir });
+    expect(fromEnv).toMatchObject({ contextWindow: 64_000, contextWindowConfigured: true });
+    const given = await loadModelConfig({
+      env: {},
+      cwd: path.join(dir, "elsewhere"),
+      config: { model: { contextWindow: 200_000, model: "m" }, session: {}, exec: {}, sources: [] },
+    });
+    expect(given).toMatchObject({ contextWindow: 200_000, contextWindowConfigured: true, modelId: "m" });
   });
 
   it("infers the provider from the environment", async () => {

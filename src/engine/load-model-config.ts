@@ -1,14 +1,12 @@
 /** Resolves the model configuration from flags, environment and config files. */
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { SkillrtError } from "../errors/skillrt-error.js";
+import { loadSkillrtConfig, type SkillrtConfig } from "../exec/load-skillrt-config.js";
 import {
   DEFAULT_BASE_URL,
   DEFAULT_MODELS,
   type ModelConfig,
   type ModelConfigFile,
   ProviderName,
-  SkillrtConfigFile,
 } from "./model-config.js";
 
 /** Command-line overrides (highest precedence). */
@@ -29,31 +27,8 @@ export interface LoadModelConfigOptions {
   cwd?: string;
   /** Home directory holding `.skillrt/config.json`. Default `env.HOME`; none when unset. */
   home?: string | undefined;
-}
-
-async function readConfigFile(file: string): Promise<ModelConfigFile | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch {
-    return undefined;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new SkillrtError({ code: "config-invalid", message: `${file}: not valid JSON (${reason}).` });
-  }
-  const parsed = SkillrtConfigFile.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-    throw new SkillrtError({
-      code: "config-invalid",
-      message: `${file}: invalid configuration (${issues}). Fix the file or remove the offending keys.`,
-    });
-  }
-  return parsed.data.model;
+  /** The config files already read (`loadSkillrtConfig()`); then `cwd` and `home` are not read. */
+  config?: SkillrtConfig;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -95,10 +70,8 @@ export async function loadModelConfig(options: LoadModelConfigOptions = {}): Pro
   const flags = options.flags ?? {};
   const cwd = options.cwd ?? process.cwd();
   const home = options.home ?? nonEmpty(env["HOME"]);
-  const project = await readConfigFile(path.join(cwd, "skillrt.config.json"));
-  const user =
-    home === undefined ? undefined : await readConfigFile(path.join(home, ".skillrt", "config.json"));
-  const file: ModelConfigFile = { ...user, ...project };
+  const file: ModelConfigFile = (options.config ?? (await loadSkillrtConfig({ cwd, home: home ?? null })))
+    .model;
 
   const openaiBase = nonEmpty(env["OPENAI_BASE_URL"]);
   const anthropicBase = nonEmpty(env["ANTHROPIC_BASE_URL"]);
@@ -126,16 +99,17 @@ export async function loadModelConfig(options: LoadModelConfigOptions = {}): Pro
   const keyFromFileEnv = file.apiKeyEnv === undefined ? undefined : nonEmpty(env[file.apiKeyEnv]);
   const apiKey = keyFromFileEnv ?? (resolved === "anthropic" ? anthropicKey : openaiKey);
 
+  const contextWindow =
+    flags.contextWindow ??
+    positiveInt(env["SKILLRT_CONTEXT_WINDOW"], "SKILLRT_CONTEXT_WINDOW") ??
+    file.contextWindow;
   return {
     provider: resolved,
     modelId: modelFromUser ?? DEFAULT_MODELS[resolved],
     baseURL,
     apiKey,
-    contextWindow:
-      flags.contextWindow ??
-      positiveInt(env["SKILLRT_CONTEXT_WINDOW"], "SKILLRT_CONTEXT_WINDOW") ??
-      file.contextWindow ??
-      128_000,
+    contextWindow: contextWindow ?? 128_000,
+    contextWindowConfigured: contextWindow !== undefined,
     maxAttempts:
       flags.maxAttempts ??
       positiveInt(env["SKILLRT_MAX_ATTEMPTS"], "SKILLRT_MAX_ATTEMPTS") ??

@@ -2,34 +2,17 @@
  * Model configuration: which provider, model, endpoint and limits the engine uses. Read from flags,
  * environment variables and `skillrt.config.json` (see {@link loadModelConfig}).
  */
-import { z } from "zod";
 
-/** Provider packages skillrt drives (all through the AI SDK). */
-export const ProviderName = z.enum(["openai-compatible", "anthropic", "openai"]);
-/** Provider packages skillrt drives (all through the AI SDK). */
-export type ProviderName = z.infer<typeof ProviderName>;
+import type { ProviderName } from "../exec/skillrt-config.js";
 
-/** The `model` section of `skillrt.config.json` (every field optional). */
-export const ModelConfigFile = z
-  .object({
-    provider: ProviderName.optional(),
-    /** Model id, e.g. `gpt-4o-mini`, `claude-sonnet-4-5`, `glm-4.6`, `llama3.2`. */
-    model: z.string().min(1).optional(),
-    baseURL: z.string().url().optional(),
-    /** Name of the environment variable holding the API key (keys are never stored in the file). */
-    apiKeyEnv: z.string().min(1).optional(),
-    contextWindow: z.number().int().positive().optional(),
-    /** Most attempts per provider request (retries of 429/5xx included). */
-    maxAttempts: z.number().int().min(1).max(20).optional(),
-  })
-  .strict();
-/** The `model` section of `skillrt.config.json` (every field optional). */
-export type ModelConfigFile = z.infer<typeof ModelConfigFile>;
-
-/** A whole `skillrt.config.json`: only `model` is read by the engine; other sections belong to other modules. */
-export const SkillrtConfigFile = z.looseObject({ model: ModelConfigFile.optional() });
-/** A whole `skillrt.config.json`. */
-export type SkillrtConfigFile = z.infer<typeof SkillrtConfigFile>;
+export {
+  /** The `model` section of `skillrt.config.json` (every field optional). */
+  ModelConfigFile,
+  /** Provider packages skillrt drives (all through the AI SDK). */
+  ProviderName,
+  /** A whole `skillrt.config.json` (see `loadSkillrtConfig`). */
+  SkillrtConfigFile,
+} from "../exec/skillrt-config.js";
 
 /** A fully resolved model configuration. */
 export interface ModelConfig {
@@ -41,6 +24,12 @@ export interface ModelConfig {
   apiKey: string | undefined;
   /** Context window in tokens, for budgets and `/context`. Default 128,000. */
   contextWindow: number;
+  /**
+   * True when the window came from a flag, `SKILLRT_CONTEXT_WINDOW` or a config file; false when
+   * {@link contextWindow} is the 128,000 default (the window is unknown, so a session's catalog budget
+   * should be its 2,000-token default rather than 1% of a guess).
+   */
+  contextWindowConfigured?: boolean;
   /** Most attempts per request. Default 4. */
   maxAttempts: number;
   /** False when nothing at all was configured and the local Ollama default applies. */

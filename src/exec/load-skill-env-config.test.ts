@@ -21,7 +21,10 @@ describe("loadSkillEnvConfig", () => {
   it("merges user and project files, substitutes ${env:…}, project wins", async () => {
     await writeFile(
       path.join(home, ".skillrt", "config.json"),
-      JSON.stringify({ skills: { w: { env: { A: "user", B: "user-b" } } }, model: "other keys are ignored" }),
+      JSON.stringify({
+        skills: { w: { env: { A: "user", B: "user-b" } } },
+        future: "unknown top-level keys are ignored",
+      }),
     );
     await writeFile(
       path.join(cwd, "skillrt.config.json"),

@@ -8,37 +8,9 @@
  *
  * `${env:NAME}` is replaced by the host variable. The project file wins over the user file per
  * variable. Values reach that skill's runs only and are redacted from everything returned to the model.
- * Other top-level keys are left to other parts of skillrt.
+ * The files are read by `loadSkillrtConfig` (one schema for the whole file).
  */
-import { readFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { z } from "zod";
-import { SkillrtError } from "../errors/skillrt-error.js";
-
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const BLOCKED = /^(LD_.*|DYLD_.*|OPENSSL_CONF|BASH_ENV|ENV|PATH|IFS|BASH_FUNC_.*)$/;
-
-/** The part of the config file this loader reads. */
-export const SkillEnvConfigFile = z.looseObject({
-  skills: z
-    .record(
-      z.string(),
-      z.looseObject({
-        env: z
-          .record(
-            z
-              .string()
-              .regex(ENV_NAME, "must be a valid environment variable name")
-              .refine((n) => !BLOCKED.test(n), "is not allowed (it could change how programs load)"),
-            z.string(),
-          )
-          .optional(),
-      }),
-    )
-    .optional(),
-});
-export type SkillEnvConfigFile = z.infer<typeof SkillEnvConfigFile>;
+import { type ConfigSource, loadSkillrtConfig } from "./load-skillrt-config.js";
 
 /** Resolved per-skill environments. */
 export interface SkillEnvConfig {
@@ -56,56 +28,38 @@ export interface LoadSkillEnvConfigOptions {
   cwd?: string;
   /** Home directory holding `.skillrt/config.json`. Default `os.homedir()`. */
   home?: string;
+  /** Config files already read (e.g. `loadSkillrtConfig().sources`); then no file is read. */
+  sources?: ConfigSource[];
   /** Variables for `${env:…}`. Default `process.env`. */
   env?: Record<string, string | undefined>;
   /** Explicit files instead of the two defaults (lowest precedence first). */
   files?: string[];
 }
 
-async function readConfig(file: string): Promise<SkillEnvConfigFile | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new SkillrtError({
-      code: "config-invalid",
-      message: `${file}: cannot read: ${String(error)}`,
-      cause: error,
-    });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new SkillrtError({
-      code: "config-invalid",
-      message: `${file}: invalid JSON: ${detail}. Fix the syntax.`,
-    });
-  }
-  const parsed = SkillEnvConfigFile.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-    throw new SkillrtError({
-      code: "config-invalid",
-      message: `${file}: invalid skill configuration: ${issues}. Expected { "skills": { "<name>": { "env": { "VAR": "value or \${env:HOST_VAR}" } } } }.`,
-    });
-  }
-  return parsed.data;
-}
-
 /** Reads and merges the config files. Throws `SkillrtError` (`config-invalid`) naming the file and field. */
 export async function loadSkillEnvConfig(options: LoadSkillEnvConfigOptions = {}): Promise<SkillEnvConfig> {
-  const env = options.env ?? process.env;
-  const files = options.files ?? [
-    path.join(options.home ?? os.homedir(), ".skillrt", "config.json"),
-    path.join(options.cwd ?? process.cwd(), "skillrt.config.json"),
-  ];
+  const sources =
+    options.sources ??
+    (
+      await loadSkillrtConfig({
+        ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+        ...(options.home === undefined ? {} : { home: options.home }),
+        ...(options.files === undefined ? {} : { files: options.files }),
+      })
+    ).sources;
+  return resolveSkillEnv(sources, options.env ?? process.env);
+}
+
+/**
+ * The per-skill environments of already-read config files (lowest precedence first): `${env:NAME}` is
+ * replaced by `env.NAME`; a variable whose host variable is unset is left out with a warning.
+ */
+export function resolveSkillEnv(
+  sources: readonly ConfigSource[],
+  env: Record<string, string | undefined>,
+): SkillEnvConfig {
   const result: SkillEnvConfig = { skills: {}, files: [], warnings: [] };
-  for (const file of files) {
-    const config = await readConfig(file);
-    if (config === undefined) continue;
+  for (const { file, config } of sources) {
     result.files.push(file);
     for (const [skill, entry] of Object.entries(config.skills ?? {})) {
       const target = result.skills[skill] ?? {};

@@ -144,4 +144,52 @@ describe("skillrt mcp over stdio", () => {
     expect(code).toBe(2);
     expect(stderr).toContain("skillrt mcp: --executor must be one of auto, sandbox, local, container");
   });
+
+  it("takes session filters and execution settings from skillrt.config.json in its cwd", async () => {
+    const project = path.join(tmp.dir, "configured");
+    await fs.mkdir(project);
+    await writeSkill(path.join(project, "skills"), "hidden-one", fm("hidden-one", "Not for clients."));
+    await writeSkill(path.join(project, "skills"), "other", fm("other", "Not loaded."));
+    await fs.writeFile(
+      path.join(project, "skillrt.config.json"),
+      JSON.stringify({
+        session: { deny: ["hidden-*"], activeSkills: ["greet"] },
+        exec: { executor: "local", denyCommands: ["rm"], requireLoaded: true },
+      }),
+    );
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, "mcp", "--root", root, "--root", path.join(project, "skills")],
+      cwd: project,
+      stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const client = new Client({ name: "stdio-test", version: "1.0.0" });
+    await client.connect(transport);
+    const call = async (name: string, args: Record<string, unknown>): Promise<string> =>
+      textOf((await client.callTool({ name, arguments: args })) as CallToolResult);
+    try {
+      expect(await call("skill_load", { name: "hidden-one" })).toMatch(/not found/i);
+      expect(await call("skill_run", { name: "other", command: ["true"] })).toContain(
+        "requires skill_load first",
+      );
+      expect(await call("skill_run", { name: "greet", command: ["rm", "-rf", "x"] })).toContain(
+        "'rm' is on the deny list",
+      );
+      // greet is active (loaded at start), so requireLoaded lets it run; the output is saved as an artifact.
+      const saved = await call("skill_run", {
+        name: "greet",
+        command: 'echo v > "$OUTPUT_DIR/v.txt"',
+        outputs: { globs: ["out/v.txt"], save: true },
+      });
+      expect(saved).toContain("exit code: 0");
+      expect(await fs.readdir(path.join(project, ".skillrt", "artifacts"))).toEqual(["out%2Fv%2Etxt"]);
+    } finally {
+      await client.close();
+    }
+    expect(stderr).toContain("skill_run: local");
+  });
 });

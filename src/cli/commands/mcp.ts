@@ -91,7 +91,7 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
       log(error instanceof Error ? error.message : String(error));
       return 1;
     }
-    const kind = cliExecutorChoice(config, values.executor) as ExecutorChoice;
+    const kind = cliExecutorChoice(config, values.executor as ExecutorChoice | undefined);
     const hostDirFlags = values["host-dir"];
     const settings: CliRunSettings = cliRunSettings(config, { cwd: io.cwd, defaultHostDirs: [] });
     if (hostDirFlags !== undefined) settings.hostDirs = hostDirFlags.map((dir) => path.resolve(io.cwd, dir));

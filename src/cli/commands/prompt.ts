@@ -41,8 +41,8 @@ Options:
                Default: no budget (every skill in full), unless --context-window is given.
   --context-window N
                The model's context window in tokens; without --catalog-budget the budget
-               is then 1% of N, as in a session ('skillrt chat' uses 1% of its window:
-               1,280 tokens for the default 128,000).
+               is then 1% of N, as in a session ('skillrt chat' uses 1% of a configured
+               window, and 2,000 tokens when no window is configured).
   --preamble   Also print the session's preamble (how to use the skill tools) before the
                catalog; the budget then covers both, as in 'skillrt chat'.
   --root DIR   Read DIR instead of the default roots (repeatable; ignored with PATHs).

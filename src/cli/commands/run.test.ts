@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../__fixtures__/run-cli.js";
@@ -74,5 +74,77 @@ describe("skillrt run", () => {
     const r = await run(["report", "--root", "skills", "--timeout", "0.3", "--json", "--", "sleep", "30"]);
     expect(JSON.parse(r.out).timedOut).toBe(true);
     expect(r.code).not.toBe(0);
+  });
+
+  it("--save keeps outputs as versioned artifacts under .skillrt/artifacts; --input artifact:// reads them", async () => {
+    const save = (text: string) =>
+      run([
+        "report",
+        "--root",
+        "skills",
+        "--output",
+        "out/note.txt",
+        "--save",
+        "--json",
+        "--",
+        `echo ${text} > "$OUTPUT_DIR/note.txt"`,
+      ]);
+    const first = JSON.parse((await save("first")).out);
+    expect(first.outputFiles[0].artifact).toEqual({ name: "out/note.txt", version: 1 });
+    const second = JSON.parse((await save("second")).out);
+    expect(second.outputFiles[0].artifact).toEqual({ name: "out/note.txt", version: 2 });
+
+    const read = (spec: string) =>
+      run(["report", "--root", "skills", "--input", spec, "--", "cat", "inputs/note.txt"]);
+    expect((await read("artifact://out/note.txt")).out).toBe("second\n");
+    expect((await read("artifact://out/note.txt@v1")).out).toBe("first\n");
+    const missing = await read("artifact://out/other.txt");
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain("artifact 'out/other.txt' not found");
+    expect((await run(["report", "--root", "skills", "--save", "--", "true"])).code).toBe(2);
+  });
+
+  it("applies the config's exec section: denied commands, timeout, executor and host directories", async () => {
+    await mkdir(path.join(tmp.dir, "data"));
+    await writeFile(path.join(tmp.dir, "data", "in.csv"), "a,b\n");
+    await writeFile(path.join(tmp.dir, "top.csv"), "x\n");
+    await writeFile(
+      path.join(tmp.dir, "skillrt.config.json"),
+      JSON.stringify({
+        exec: { denyCommands: ["curl", "rm"], executor: "local", timeoutSeconds: 0.3, hostDirs: ["data"] },
+      }),
+    );
+    const denied = await run(["report", "--root", "skills", "--", "rm", "-rf", "scripts"]);
+    expect(denied.code).toBe(1);
+    expect(denied.err).toMatch(/rm/);
+    expect(denied.err).toMatch(/not allowed|denied|refused/i);
+    const shell = await run(["report", "--root", "skills", "--", "echo hi && curl http://127.0.0.1:1"]);
+    expect(shell.code).toBe(1);
+    expect(shell.out).toBe("");
+
+    const slow = JSON.parse((await run(["report", "--root", "skills", "--json", "--", "sleep", "30"])).out);
+    expect(slow).toMatchObject({ timedOut: true, executor: "local" });
+
+    const inside = await run([
+      "report",
+      "--root",
+      "skills",
+      "--input",
+      `host://${path.join(tmp.dir, "data", "in.csv")}`,
+      "--",
+      "cat",
+      "inputs/in.csv",
+    ]);
+    expect(inside.out).toBe("a,b\n");
+    const outside = await run([
+      "report",
+      "--root",
+      "skills",
+      "--input",
+      `host://${path.join(tmp.dir, "top.csv")}`,
+      "--",
+      "true",
+    ]);
+    expect(outside.code).toBe(1);
   });
 });

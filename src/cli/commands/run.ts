@@ -97,7 +97,7 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
         defaultHostDirs: [io.cwd],
       });
       settings = rest;
-      kind = cliExecutorChoice(config, values.executor) as ExecutorChoice;
+      kind = cliExecutorChoice(config, values.executor as ExecutorChoice | undefined);
     } catch (error) {
       io.stderr.write(`skillrt run: ${error instanceof Error ? error.message : String(error)}\n`);
       return 1;
@@ -156,7 +156,7 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
         io.stderr.write(result.stderr);
         for (const f of result.outputFiles) {
           const saved =
-            f.artifact === undefined ? "" : `, saved as artifact://${f.artifact.name}@v${f.artifact.version}`;
+            f.artifact === undefined ? "" : `, saved as artifact://${f.artifact.name}@${f.artifact.version}`;
           io.stderr.write(`output: ${f.name} (${f.mimeType}, ${f.size} bytes${saved})\n`);
         }
         if (result.timedOut)

@@ -14,6 +14,11 @@ export interface AgentHandle {
   sessionId(): string;
   /** The skill layer of the current conversation. */
   context(): EngineSkillContext;
+  /**
+   * Approximate body tokens of the named skills (for `/skills`), measured lazily and cached; skills that
+   * cannot be read are left out. Optional: without it `/skills` shows `?` for skills not loaded.
+   */
+  skillBodyTokens?(names: readonly string[]): Promise<Map<string, number>>;
   /** The conversation so far. */
   history(): ModelMessage[];
   /** Appends messages (e.g. a user-requested skill load) to the history. */

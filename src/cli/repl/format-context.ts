@@ -63,21 +63,40 @@ export function formatContext(ledger: ContextLedger): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** The `/skills` list: `[✓]` loaded / `[○]` not, name, token cost, description (one line). */
-export function formatSkills(skills: SkillListing[], width = 100): string {
+/**
+ * The `/skills` list: `[✓]` loaded / `[○]` not, name, costs, description (one line). `body` is what the
+ * skill's instructions cost in context: exact for a loaded skill, `≈` (from `bodyTokens`, the body alone)
+ * for one not loaded; `catalog` is what its catalog line costs now (not loaded skills only: a loaded one's
+ * line is part of the catalog figure of `/context`). A skill missing from `bodyTokens` shows `?`.
+ */
+export function formatSkills(
+  skills: SkillListing[],
+  width = 100,
+  bodyTokens: ReadonlyMap<string, number> = new Map(),
+): string {
   if (skills.length === 0)
     return "No skills found. Add folders with a SKILL.md under .agents/skills or pass --root DIR.\n";
+  const rows = skills.map((s) => {
+    const estimate = bodyTokens.get(s.name);
+    const body = s.loaded ? num(s.tokens) : estimate === undefined ? "?" : `≈${num(estimate)}`;
+    return { s, body, catalog: s.loaded ? "" : num(s.tokens) };
+  });
   const nameWidth = Math.max(...skills.map((s) => s.name.length));
-  const costWidth = Math.max(...skills.map((s) => num(s.tokens).length));
-  const lines = skills.map((s) => {
-    const head = `${s.loaded ? "[✓]" : "[○]"} ${s.name.padEnd(nameWidth)} ${num(s.tokens).padStart(costWidth)} tok  `;
+  const bodyWidth = Math.max(...rows.map((r) => r.body.length));
+  const catalogWidth = Math.max(...rows.map((r) => r.catalog.length));
+  const lines = rows.map(({ s, body, catalog }) => {
+    const cost =
+      catalog === "" ? " ".repeat(catalogWidth + 10) : `  catalog ${catalog.padStart(catalogWidth)}`;
+    const head = `${s.loaded ? "[✓]" : "[○]"} ${s.name.padEnd(nameWidth)}  body ${body.padStart(bodyWidth)} tok${cost}  `;
     const room = Math.max(10, width - head.length);
     const desc = s.description.replace(/\s+/g, " ").trim();
     return head + (desc.length > room ? `${desc.slice(0, room - 1)}…` : desc);
   });
   const loaded = skills.filter((s) => s.loaded).length;
   lines.push(
-    `${loaded} loaded of ${skills.length}. Load one with /skill NAME [args], or mention $name in a message.`,
+    `${loaded} loaded of ${skills.length}. body: tokens of the instructions in context (≈ until loaded); ` +
+      "catalog: tokens of the catalog line.",
+    "Load one with /skill NAME [args], or mention $name in a message.",
   );
   return `${lines.join("\n")}\n`;
 }

@@ -20,15 +20,16 @@ import { runAgent } from "../../engine/run-agent.js";
 import { loadConversation, saveConversation } from "../../engine/saved-conversation.js";
 import { autoSelectModeFrom, selectSkills } from "../../engine/select-skills.js";
 import type { ExecutorChoice } from "../../exec/create-executor.js";
+import type { SkillrtConfig } from "../../exec/load-skillrt-config.js";
 import { createSqliteStore } from "../../store/create-sqlite-store.js";
 import { defaultStorePath } from "../../store/default-store-path.js";
 import type { SessionStore } from "../../store/session-store.js";
 import type { ProfileName } from "../../tools/profile-types.js";
-import type { SkillrtConfig } from "../../exec/load-skillrt-config.js";
 import { cliCatalogOptions } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import type { CliRunSettings, CliSessionSettings } from "../load-cli-config.js";
 import type { AgentHandle } from "./agent-handle.js";
+import { createSkillBodyCosts } from "./skill-body-costs.js";
 import { skillToolsFor } from "./skill-tools-for.js";
 
 /** Store namespace of saved conversations. */
@@ -108,6 +109,7 @@ export async function openAgent(options: OpenAgentOptions): Promise<AgentHandle>
   const saved = await loadConversation(store, id, CONVERSATION_NAMESPACE);
   let history: ModelMessage[] = saved?.messages ?? [];
   let session = await buildSession(catalog, options, id, sessionWindow, saved?.skills);
+  const bodyCosts = createSkillBodyCosts();
   let disposeTools = async (): Promise<void> => {};
   const open = async (s: SkillSession): Promise<EngineSkillContext> => {
     const skillTools = await skillToolsFor(s, {
@@ -153,12 +155,19 @@ export async function openAgent(options: OpenAgentOptions): Promise<AgentHandle>
     model,
     sessionId: () => id,
     context: () => context,
+    skillBodyTokens: (names) => bodyCosts.measure(session, names),
     history: () => history,
     append(messages) {
       history.push(...messages);
     },
     async runTurn(text, turn) {
-      const known = new Set(context.listSkills().map((s) => s.name));
+      // `$name` is the user asking for a skill: only user-invocable ones (like `/skill`).
+      const known = new Set(
+        context
+          .listSkills()
+          .filter((s) => s.userInvocable)
+          .map((s) => s.name),
+      );
       const mentions = mentionedSkills(text, known).filter((n) => !context.loadedSkills().includes(n));
       const mentionLoads = [];
       for (const name of mentions) mentionLoads.push(await context.loadSkill(name, { by: "user" }));

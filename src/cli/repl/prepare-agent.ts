@@ -36,7 +36,8 @@ export async function prepareAgent(
   const profile = values.profile ?? "skillrt";
   if (!isOneOf(PROFILES, profile))
     return usageError(io, command, `--profile must be one of ${PROFILES.join(", ")}`);
-  if (values.executor !== undefined && !isOneOf(EXECUTORS, values.executor))
+  const executorFlag = values.executor;
+  if (executorFlag !== undefined && !isOneOf(EXECUTORS, executorFlag))
     return usageError(io, command, `--executor must be one of ${EXECUTORS.join(", ")}`);
   const ints: Record<string, number | undefined> = {};
   for (const name of ["catalog-budget", "context-window", "max-steps"] as const) {
@@ -51,8 +52,7 @@ export async function prepareAgent(
       env: io.env,
       warn: (message) => io.stderr.write(`skillrt: warning: ${message}\n`),
     });
-    const executor = cliExecutorChoice(config, values.executor);
-    if (!isOneOf(EXECUTORS, executor)) return 1; // unreachable: the config schema allows only these
+    const executor = cliExecutorChoice(config, executorFlag);
     return await openAgent({
       io,
       configFile: config.file,

@@ -5,7 +5,7 @@ import { formatContext, formatSkills } from "./format-context.js";
 
 /** Text of `/help`. */
 export const REPL_HELP = `Commands:
-  /skills              list skills ([✓] loaded, [○] not) with their token cost
+  /skills              list skills ([✓] loaded, [○] not) with their body and catalog token costs
   /skill NAME [args]   load a skill (arguments fill $ARGUMENTS, $0, $1, …); /NAME [args] works too
   /unload NAME         unload a skill
   /context             tokens in context: catalog, bodies, docs, history, free
@@ -27,6 +27,17 @@ export function parseSlash(line: string): { name: string; rest: string } {
   return { name: match?.[1] ?? "", rest: (match?.[2] ?? "").trim() };
 }
 
+/**
+ * The refusal for a skill that exists but has `user-invocable: false`: people cannot load it; the model
+ * still can (when it is visible to the model) if a task needs it.
+ */
+export function notUserInvocable(name: string): string {
+  return (
+    `Skill '${name}' cannot be loaded from the chat: it sets 'user-invocable: false'. ` +
+    "The model can still load it when a task needs it."
+  );
+}
+
 async function loadSkill(
   agent: AgentHandle,
   out: NodeJS.WritableStream,
@@ -39,6 +50,14 @@ async function loadSkill(
     return;
   }
   const argText = rest.slice(name.length).trim();
+  const listing = agent
+    .context()
+    .listSkills()
+    .find((s) => s.name === name);
+  if (listing !== undefined && !listing.userInvocable) {
+    out.write(`${style.red(notUserInvocable(name))}\n`);
+    return;
+  }
   const outcome = await agent
     .context()
     .loadSkill(name, { by: "user", ...(args.length > 0 ? { args: argText } : {}) });
@@ -74,9 +93,13 @@ export async function runSlashCommand(
     case "?":
       out.write(REPL_HELP);
       return "continue";
-    case "skills":
-      out.write(formatSkills(context.listSkills(), width));
+    case "skills": {
+      const skills = context.listSkills();
+      const unloaded = skills.filter((s) => !s.loaded).map((s) => s.name);
+      const bodies = (await agent.skillBodyTokens?.(unloaded)) ?? new Map<string, number>();
+      out.write(formatSkills(skills, width, bodies));
       return "continue";
+    }
     case "skill":
       await loadSkill(agent, out, style, rest);
       return "continue";
@@ -121,8 +144,13 @@ export async function runSlashCommand(
       return "continue";
     }
     default: {
-      if (context.listSkills().some((s) => s.name === name && s.userInvocable)) {
+      const skill = context.listSkills().find((s) => s.name === name);
+      if (skill?.userInvocable === true) {
         await loadSkill(agent, out, style, `${name} ${rest}`.trim());
+        return "continue";
+      }
+      if (skill !== undefined) {
+        out.write(`${style.red(notUserInvocable(name))}\n`);
         return "continue";
       }
       out.write(`Unknown command /${name}. Type /help for the list.\n`);

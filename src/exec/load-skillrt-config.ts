@@ -1,0 +1,112 @@
+/**
+ * Reads `~/.skillrt/config.json` and `<cwd>/skillrt.config.json`, validates each against
+ * {@link SkillrtConfigFile} and merges them (the project file wins). The one reader of the config file:
+ * the model settings, the per-skill environments, the session filters and the execution settings all
+ * come from here.
+ */
+import { readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { SkillrtError } from "../errors/skillrt-error.js";
+import {
+  type ExecConfigFile,
+  type ModelConfigFile,
+  type SessionConfigFile,
+  SkillrtConfigFile,
+} from "./skillrt-config.js";
+
+/** Options of {@link loadSkillrtConfig}. */
+export interface LoadSkillrtConfigOptions {
+  /** Directory holding `skillrt.config.json`. Default `process.cwd()`. */
+  cwd?: string;
+  /**
+   * Home directory holding `.skillrt/config.json`. Default `os.homedir()`; `null` reads no user file.
+   */
+  home?: string | null;
+  /** Explicit files instead of the two defaults (lowest precedence first). */
+  files?: string[];
+}
+
+/** One config file as read. */
+export interface ConfigSource {
+  file: string;
+  config: SkillrtConfigFile;
+}
+
+/** The merged configuration. */
+export interface SkillrtConfig {
+  /** Merged per key (the project file wins). */
+  model: ModelConfigFile;
+  /** Merged per key; a list in the project file replaces the user file's list. */
+  session: SessionConfigFile;
+  /** Merged per key; `hostDirs` and `artifactsDir` are absolute (resolved from their file's directory). */
+  exec: ExecConfigFile;
+  /** The files that exist, lowest precedence first, with their validated content (unmerged). */
+  sources: ConfigSource[];
+}
+
+async function readSource(file: string): Promise<ConfigSource | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw new SkillrtError({
+      code: "config-invalid",
+      message: `${file}: cannot read: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new SkillrtError({
+      code: "config-invalid",
+      message: `${file}: invalid JSON: ${detail}. Fix the syntax.`,
+    });
+  }
+  const parsed = SkillrtConfigFile.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+    throw new SkillrtError({
+      code: "config-invalid",
+      message: `${file}: invalid configuration (${issues}). Fix the file or remove the offending keys; see the README's Configuration table.`,
+    });
+  }
+  return { file, config: parsed.data };
+}
+
+function absoluteExec(exec: ExecConfigFile | undefined, dir: string): ExecConfigFile {
+  if (exec === undefined) return {};
+  return {
+    ...exec,
+    ...(exec.hostDirs === undefined ? {} : { hostDirs: exec.hostDirs.map((d) => path.resolve(dir, d)) }),
+    ...(exec.artifactsDir === undefined ? {} : { artifactsDir: path.resolve(dir, exec.artifactsDir) }),
+  };
+}
+
+/**
+ * Reads and merges the config files. A missing file is skipped; an unreadable, malformed or invalid one
+ * throws `SkillrtError` (`config-invalid`) naming the file and the offending key.
+ */
+export async function loadSkillrtConfig(options: LoadSkillrtConfigOptions = {}): Promise<SkillrtConfig> {
+  const home = options.home === undefined ? os.homedir() : options.home;
+  const files = options.files ?? [
+    ...(home === null ? [] : [path.join(home, ".skillrt", "config.json")]),
+    path.join(options.cwd ?? process.cwd(), "skillrt.config.json"),
+  ];
+  const result: SkillrtConfig = { model: {}, session: {}, exec: {}, sources: [] };
+  for (const file of files) {
+    const source = await readSource(file);
+    if (source === undefined) continue;
+    result.sources.push(source);
+    const { config } = source;
+    result.model = { ...result.model, ...config.model };
+    result.session = { ...result.session, ...config.session };
+    result.exec = { ...result.exec, ...absoluteExec(config.exec, path.dirname(file)) };
+  }
+  return result;
+}

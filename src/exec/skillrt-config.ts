@@ -1,0 +1,109 @@
+/**
+ * The schema of `skillrt.config.json` (and `~/.skillrt/config.json`): one file, one schema, read by
+ * {@link loadSkillrtConfig} for every part of skillrt that takes settings from it.
+ *
+ * ```json
+ * {
+ *   "model":   { "provider": "anthropic", "model": "claude-sonnet-4-5", "contextWindow": 200000 },
+ *   "session": { "activeSkills": ["style-guide"], "allow": ["team-*"], "deny": ["*-experimental"] },
+ *   "exec":    { "executor": "sandbox", "timeoutSeconds": 120, "requireLoaded": true,
+ *                "allowCommands": ["python3", "node"], "denyCommands": ["curl"], "hostDirs": ["data"] },
+ *   "skills":  { "weather": { "env": { "API_TOKEN": "${env:WEATHER_TOKEN}" } } }
+ * }
+ * ```
+ *
+ * It lives in `exec/` because that is the lowest module that reads it; `engine/` re-exports the model part.
+ */
+import { z } from "zod";
+
+/** Provider packages skillrt drives (all through the AI SDK). */
+export const ProviderName = z.enum(["openai-compatible", "anthropic", "openai"]);
+/** Provider packages skillrt drives (all through the AI SDK). */
+export type ProviderName = z.infer<typeof ProviderName>;
+
+/** The `model` section (every field optional). */
+export const ModelConfigFile = z
+  .object({
+    provider: ProviderName.optional(),
+    /** Model id, e.g. `gpt-4o-mini`, `claude-sonnet-4-5`, `glm-4.6`, `llama3.2`. */
+    model: z.string().min(1).optional(),
+    baseURL: z.string().url().optional(),
+    /** Name of the environment variable holding the API key (keys are never stored in the file). */
+    apiKeyEnv: z.string().min(1).optional(),
+    /** The model's context window in tokens. Unset: unknown (the catalog budget is then 2,000 tokens). */
+    contextWindow: z.number().int().positive().optional(),
+    /** Most attempts per provider request (retries of 429/5xx included). */
+    maxAttempts: z.number().int().min(1).max(20).optional(),
+  })
+  .strict();
+/** The `model` section (every field optional). */
+export type ModelConfigFile = z.infer<typeof ModelConfigFile>;
+
+const SkillName = z.string().min(1);
+const NameGlob = z.string().min(1);
+
+/** The `session` section: which skills a session starts with and which the model may see. */
+export const SessionConfigFile = z
+  .object({
+    /** Skills loaded when a session starts (like `active: true` in their frontmatter). */
+    activeSkills: z.array(SkillName).optional(),
+    /** Name globs (picomatch) of the skills the model may see; unset: all. */
+    allow: z.array(NameGlob).optional(),
+    /** Name globs hidden from the model and from slash commands; wins over `allow`. */
+    deny: z.array(NameGlob).optional(),
+  })
+  .strict();
+/** The `session` section. */
+export type SessionConfigFile = z.infer<typeof SessionConfigFile>;
+
+/** The `exec` section: how `skill_run` (and `skillrt run`) execute commands. */
+export const ExecConfigFile = z
+  .object({
+    /** `auto` (default), `sandbox`, `local` or `container`. A command-line `--executor` wins. */
+    executor: z.enum(["auto", "sandbox", "local", "container"]).optional(),
+    /** Default timeout of a run in seconds (default 300); a command-line `--timeout` wins. */
+    timeoutSeconds: z.number().positive().optional(),
+    /** Refuse `skill_run` for a skill the model has not loaded. Default false. */
+    requireLoaded: z.boolean().optional(),
+    /** Executables a run may start (basenames); unset or empty: any not denied. */
+    allowCommands: z.array(z.string().min(1)).optional(),
+    /** Executables a run may never start; wins over `allowCommands`. */
+    denyCommands: z.array(z.string().min(1)).optional(),
+    /** Directories `host://` inputs may come from (relative paths: from the file's directory). Default: the cwd. */
+    hostDirs: z.array(z.string().min(1)).optional(),
+    /** Directory of the versioned artifact store (relative: from the file's directory). Default `<cwd>/.skillrt/artifacts`. */
+    artifactsDir: z.string().min(1).optional(),
+  })
+  .strict();
+/** The `exec` section. */
+export type ExecConfigFile = z.infer<typeof ExecConfigFile>;
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const BLOCKED_ENV = /^(LD_.*|DYLD_.*|OPENSSL_CONF|BASH_ENV|ENV|PATH|IFS|BASH_FUNC_.*)$/;
+
+/** One entry of the `skills` section: settings of the skill with that name. */
+export const SkillConfigEntry = z.looseObject({
+  /** Variables (secrets) that reach this skill's runs only; `${env:NAME}` takes a host variable. */
+  env: z
+    .record(
+      z
+        .string()
+        .regex(ENV_NAME, "must be a valid environment variable name")
+        .refine((n) => !BLOCKED_ENV.test(n), "is not allowed (it could change how programs load)"),
+      z.string(),
+    )
+    .optional(),
+});
+/** One entry of the `skills` section. */
+export type SkillConfigEntry = z.infer<typeof SkillConfigEntry>;
+
+/** A whole config file. Unknown top-level keys are allowed (and ignored); known sections are checked. */
+export const SkillrtConfigFile = z.looseObject({
+  model: ModelConfigFile.optional(),
+  session: SessionConfigFile.optional(),
+  exec: ExecConfigFile.optional(),
+  /** Skill name → its settings. */
+  skills: z.record(z.string(), SkillConfigEntry).optional(),
+});
+/** A whole config file. */
+export type SkillrtConfigFile = z.infer<typeof SkillrtConfigFile>;
