@@ -1,10 +1,26 @@
-/** skillrt public API. Explicit named exports only; internals are not exported. */
+/** skillrt public API. Explicit named exports only, grouped by module; internals are not exported. */
+
 // spec: SKILL.md text to data
+
+export { describeDiagnosticCodes } from "./spec/describe-diagnostic-codes.js";
+export { parseSkillMd } from "./spec/parse-skill-md.js";
+export { type PromptEntry, toPrompt } from "./spec/to-prompt.js";
+export type {
+  Diagnostic,
+  DiagnosticCode,
+  ParsedSkill,
+  ParseMode,
+  ParseSkillOptions,
+  ParseSkillResult,
+  Severity,
+} from "./spec/types.js";
+export { isValidSkillName, validateSkillName } from "./spec/validate-skill-name.js";
+
+// catalog: where skills come from
 
 export { createCatalog } from "./catalog/create-catalog.js";
 export { discoverSkills } from "./catalog/discover-skills.js";
 export { defineSkill } from "./catalog/memory-source.js";
-// catalog: where skills come from
 export type {
   Catalog,
   CatalogChangeEvent,
@@ -23,24 +39,100 @@ export type {
   SkillScope,
 } from "./catalog/types.js";
 export { type SkillDirValidation, validateSkillDir } from "./catalog/validate-skill-dir.js";
+
 // context: skill sessions (progressive disclosure, budgets, placement, snapshots)
-export { createSkillSession, startSkillSession } from "./context/create-skill-session.js";
-export { restoreSkillSession } from "./context/restore-skill-session.js";
+
+export {
+  createSkillSession,
+  DEFAULT_CATALOG_BUDGET,
+  DEFAULT_CONTEXT_WINDOW,
+  DEFAULT_SKILL_BUDGET,
+  startSkillSession,
+} from "./context/create-skill-session.js";
+export { type RestoreOptions, restoreSkillSession } from "./context/restore-skill-session.js";
 export { loadSession, saveSession } from "./context/save-session.js";
 export { SessionSnapshot } from "./context/session-snapshot.js";
 export type {
   CatalogFormat,
+  CatalogStats,
+  ContextBlock,
   Ledger,
   LedgerEntry,
+  LoadInputShape,
   LoadResult,
   Placement,
   ReadResult,
+  RenderedContext,
+  SelectDocsResult,
+  SessionErrorCode,
   SessionEvent,
+  SessionEventType,
+  SessionFailure,
+  SessionSearchHit,
   SkillSessionOptions,
+  SkillToolNames,
+  SystemLayout,
+  ToolCallShape,
   UnloadResult,
 } from "./context/session-types.js";
 export type { LoadedSkillInfo, LoadOptions, ReadOptions, SkillSession } from "./context/skill-session.js";
 export { approximateTokenCounter, createTokenCounter, type TokenCounter } from "./context/token-counter.js";
+
+// tools: the skill tools, profiles and gating
+
+export { type AllowedToolsPolicy, computeActiveTools } from "./tools/compute-active-tools.js";
+export {
+  createSkillTools,
+  type SkillRunSetup,
+  type SkillTools,
+  type SkillToolsOptions,
+} from "./tools/create-skill-tools.js";
+export type { ProfileName } from "./tools/profile-types.js";
+export { createToolRegistry, type ToolRegistry } from "./tools/tool-registry.js";
+
+// exec: configuration, workspaces, executors and skill runs
+
+export { type ArtifactStore, createFsArtifactStore } from "./exec/artifact-store.js";
+export type { CommandPolicy } from "./exec/command-policy.js";
+export { type CreateExecutorOptions, createExecutor, type ExecutorChoice } from "./exec/create-executor.js";
+export type { ExecRequest, ExecResult, Executor, ExecutorKind } from "./exec/executor.js";
+export { formatRunResultForModel } from "./exec/format-run-result.js";
+export {
+  type LoadSkillEnvConfigOptions,
+  loadSkillEnvConfig,
+  resolveSkillEnv,
+  type SkillEnvConfig,
+} from "./exec/load-skill-env-config.js";
+export {
+  type ConfigSource,
+  type LoadSkillrtConfigOptions,
+  loadSkillrtConfig,
+  type SkillrtConfig,
+} from "./exec/load-skillrt-config.js";
+export {
+  runSkillCommand,
+  type SkillRunContext,
+  SkillRunInput,
+  type SkillRunResult,
+} from "./exec/run-skill-command.js";
+export { listScriptTools, runScriptTool, type ScriptTool } from "./exec/script-tools.js";
+export {
+  ExecConfigFile,
+  SessionConfigFile,
+  SkillConfigEntry,
+  SkillrtConfigFile,
+} from "./exec/skillrt-config.js";
+export { createWorkspace, type Workspace } from "./exec/workspace.js";
+
+// store: session persistence
+
+export { createMemoryStore } from "./store/create-memory-store.js";
+export { createSqliteStore } from "./store/create-sqlite-store.js";
+export { defaultStorePath } from "./store/default-store-path.js";
+export type { SessionStore, StoredSession } from "./store/session-store.js";
+
+// engine: agent loop, providers, events, persistence of conversations
+
 export {
   type CompactHistoryOptions,
   type CompactHistoryResult,
@@ -75,7 +167,6 @@ export {
   type RetryFetchOptions,
   type RetryNotice,
 } from "./engine/retry-fetch.js";
-// engine (agent loop, providers, events, persistence of conversations)
 export { type RunAgentOptions, type RunAgentResult, runAgent } from "./engine/run-agent.js";
 export { loadConversation, SavedConversation, saveConversation } from "./engine/saved-conversation.js";
 export {
@@ -84,35 +175,4 @@ export {
   type SelectSkillsResult,
   selectSkills,
 } from "./engine/select-skills.js";
-export { type ArtifactStore, createFsArtifactStore } from "./exec/artifact-store.js";
-// exec: workspaces and executors
-export { type CreateExecutorOptions, createExecutor, type ExecutorChoice } from "./exec/create-executor.js";
-export type { ExecRequest, ExecResult, Executor, ExecutorKind } from "./exec/executor.js";
-export { formatRunResultForModel } from "./exec/format-run-result.js";
-export { loadSkillEnvConfig } from "./exec/load-skill-env-config.js";
-export { runSkillCommand, SkillRunInput, type SkillRunResult } from "./exec/run-skill-command.js";
-export { listScriptTools, runScriptTool, type ScriptTool } from "./exec/script-tools.js";
-export { createWorkspace, type Workspace } from "./exec/workspace.js";
-export { describeDiagnosticCodes } from "./spec/describe-diagnostic-codes.js";
-export { parseSkillMd } from "./spec/parse-skill-md.js";
-export { type PromptEntry, toPrompt } from "./spec/to-prompt.js";
-export type {
-  Diagnostic,
-  DiagnosticCode,
-  ParsedSkill,
-  ParseMode,
-  ParseSkillOptions,
-  ParseSkillResult,
-  Severity,
-} from "./spec/types.js";
-export { isValidSkillName, validateSkillName } from "./spec/validate-skill-name.js";
-export { createMemoryStore } from "./store/create-memory-store.js";
-export { createSqliteStore } from "./store/create-sqlite-store.js";
-export { defaultStorePath } from "./store/default-store-path.js";
-// store: session persistence
-export type { SessionStore, StoredSession } from "./store/session-store.js";
-export { type AllowedToolsPolicy, computeActiveTools } from "./tools/compute-active-tools.js";
-// tools: the skill tools, profiles and gating
-export { createSkillTools, type SkillTools, type SkillToolsOptions } from "./tools/create-skill-tools.js";
-export type { ProfileName } from "./tools/profile-types.js";
-export { createToolRegistry, type ToolRegistry } from "./tools/tool-registry.js";
+export { userFirstHistory } from "./engine/user-first-history.js";

@@ -94,6 +94,34 @@ describe("visibility", () => {
     expect(session.userInvocableSkills().map((r) => r.name)).toEqual(["docx", "pdf", "secret-ops"]);
   });
 
+  it("refuses user loads of user-invocable: false skills; model and init loads still work", async () => {
+    const skills = standardSkills();
+    skills.push({
+      name: "auto-only",
+      description: "Loaded only by configuration.",
+      frontmatter: { "disable-model-invocation": "true", "user-invocable": "false" },
+    });
+    const { catalog } = await setup(skills);
+    const session = createSkillSession({ catalog, activeSkills: ["auto-only"] });
+    const user = await session.load("background", { by: "user" });
+    expect(user).toMatchObject({ ok: false, code: "not-user-invocable" });
+    if (!user.ok)
+      expect(user.message).toBe(
+        "Skill 'background' cannot be loaded on a user's request: it sets 'user-invocable: false'. " +
+          "The model can still load it when a task needs it.",
+      );
+    const hidden = await session.load("auto-only", { by: "user" });
+    expect(hidden).toMatchObject({ ok: false, code: "not-user-invocable" });
+    if (!hidden.ok) expect(hidden.message).toMatch(/only 'active: true' or the session's activeSkills/);
+    expect(session.loadedSkills()).toEqual([]);
+    expect(await session.load("background")).toMatchObject({ ok: true, name: "background" });
+    expect(await session.load("auto-only")).toMatchObject({ ok: false, code: "unknown-skill" });
+    await session.init();
+    expect(session.loadedSkills()).toEqual(["background", "auto-only"]);
+    // Already loaded (by the model or init) does not make a user load acceptable.
+    expect(await session.load("background", { by: "user" })).toMatchObject({ code: "not-user-invocable" });
+  });
+
   it("applies allow and deny globs", async () => {
     const { catalog } = await setup();
     const session = createSkillSession({ catalog, allow: ["p*", "d*"], deny: ["docx"] });

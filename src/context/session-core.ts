@@ -44,6 +44,21 @@ export function resolveSkill(
   return notFoundFailure(core, name);
 }
 
+/**
+ * The refusal of a user load (`by: "user"`) of a skill with `user-invocable: false`, written for people:
+ * whether the model may still load it, or only `active: true` / `activeSkills` can.
+ */
+export function notUserInvocableFailure(core: SessionCore, record: SkillRecord): SessionFailure {
+  const who = core.visibility.forModel(record)
+    ? "The model can still load it when a task needs it."
+    : "It also sets 'disable-model-invocation: true', so only 'active: true' or the session's activeSkills can load it.";
+  return {
+    ok: false,
+    code: "not-user-invocable",
+    message: `Skill '${record.name}' cannot be loaded on a user's request: it sets 'user-invocable: false'. ${who}`,
+  };
+}
+
 /** "Skill 'x' not found" with the closest visible names and what to do next. */
 export function notFoundFailure(core: SessionCore, name: string): SessionFailure {
   const closest = core.catalog

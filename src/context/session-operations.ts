@@ -5,7 +5,14 @@
 import type { ReadFileResult } from "../catalog/types.js";
 import { buildDocItem, buildReadItem, buildSkillEntry } from "./build-items.js";
 import { enforceBudget } from "./enforce-budget.js";
-import { docPaths, errorText, notFoundFailure, resolveSkill, type SessionCore } from "./session-core.js";
+import {
+  docPaths,
+  errorText,
+  notFoundFailure,
+  notUserInvocableFailure,
+  resolveSkill,
+  type SessionCore,
+} from "./session-core.js";
 import {
   type Item,
   newItemId,
@@ -41,6 +48,7 @@ export async function loadSkill(
   const by = options.by ?? "model";
   const record = resolveSkill(core, name, by);
   if (isFailure(record)) return record;
+  if (by === "user" && !record.userInvocable) return notUserInvocableFailure(core, record);
   const { state } = core;
   const wantsDocs = (options.docs?.length ?? 0) > 0 || options.includeAllDocs === true;
   const existing = state.skills.get(record.name);

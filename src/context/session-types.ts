@@ -98,6 +98,7 @@ export interface SkillSessionOptions {
 /** Why an operation failed, for code that branches on it. */
 export type SessionErrorCode =
   | "unknown-skill"
+  | "not-user-invocable"
   | "not-loaded"
   | "over-budget"
   | "file-not-found"
@@ -106,7 +107,10 @@ export type SessionErrorCode =
   | "read-failed"
   | "invalid-argument";
 
-/** A failed operation: `message` is written for the model (what went wrong, what to do next). */
+/**
+ * A failed operation: `message` says what went wrong and what to do next, written for the model (for
+ * `not-user-invocable`, which only a user load gets, for the person who asked).
+ */
 export interface SessionFailure {
   ok: false;
   code: SessionErrorCode;

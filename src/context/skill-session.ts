@@ -34,7 +34,11 @@ export interface LoadOptions {
   includeAllDocs?: boolean;
   /** Argument string for `$ARGUMENTS` / `$N`. A different value reloads a loaded skill. */
   args?: string;
-  /** `user` (slash command) may load skills hidden by `disable-model-invocation`. Default `model`. */
+  /**
+   * Who asks. `model` (default): only skills visible to the model. `user` (a slash command, `$name`, an MCP
+   * prompt): skills hidden by `disable-model-invocation` too, but never one with `user-invocable: false`
+   * (refused with `not-user-invocable`). `init`: any skill the filters allow (`active: true`, `activeSkills`).
+   */
   by?: "model" | "user" | "init";
   /** Tool call carrying the result (for history rewriting). */
   toolCallId?: string;
@@ -57,6 +61,7 @@ export interface LoadedSkillInfo {
   docs: string[];
   allDocs: boolean;
   files: SkillFile[];
+  /** Tokens of its rendered body block (the ledger's `skill:<name>` entry; selected docs not included). */
   tokens: number;
 }
 

@@ -16,7 +16,13 @@ export interface SkillListing {
   name: string;
   description: string;
   loaded: boolean;
-  /** Tokens its body costs (or would cost) once loaded. */
+  /**
+   * Tokens the skill costs in context now, which depends on {@link loaded}. Loaded: its rendered body
+   * block (the ledger's `skill:<name>` entry, wrapper included, docs not). Not loaded: its catalog line, measured as
+   * `- name: description` (the `list` format, before any budget shortening). What loading it would cost
+   * is not here: `fromSkillSession` does not read bodies of skills not loaded (the CLI's `/skills` measures
+   * them separately, see `createSkillBodyCosts`).
+   */
   tokens: number;
   userInvocable: boolean;
 }
@@ -47,7 +53,11 @@ export type UserLoadOutcome =
   | {
       ok: true;
       name: string;
-      /** Messages to append to the history (history placement); empty with system placement. */
+      /**
+       * Messages to append to the history (history placement): the profile's load call and its result;
+       * empty with system placement or when the skill was already loaded. Appended before the first user
+       * message, they are sent right after it (see `fromSkillSession`).
+       */
       messages: ModelMessage[];
       tokens: number;
     }

@@ -43,6 +43,8 @@ describe("fromSkillSession", () => {
     const events: EngineEvent[] = [];
     const result = await runAgent({ model, context, messages, onEvent: (e) => events.push(e) });
     expect(result.text).toBe("done");
+    // Loaded before the first user message: sent right after it, never first.
+    expect(model.calls[0]!.prompt.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
     expect(JSON.stringify(model.calls[0]!.prompt)).toContain("ALPHA BODY");
     expect(JSON.stringify(model.calls[1]!.prompt)).not.toContain("ALPHA BODY");
     expect(events).toContainEqual(

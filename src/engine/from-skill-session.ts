@@ -2,8 +2,8 @@
 import { randomUUID } from "node:crypto";
 import type { ModelMessage, ToolSet } from "ai";
 import type { SkillSession } from "../context/skill-session.js";
-import { SUMMARY_PREFIX } from "./compact-history.js";
 import type { EngineSkillContext, SkillContextEvent, SkillListing } from "./engine-skill-context.js";
+import { userFirstHistory } from "./user-first-history.js";
 
 /** What the engine takes from the tool layer (`createSkillTools`' result has this shape). */
 export interface SkillToolsView {
@@ -24,35 +24,6 @@ export interface FromSkillSessionOptions {
 }
 
 /**
- * `messages` with the session's opening messages (the loads `init()` made) after the first user message
- * (Anthropic requires the conversation to start with the user). Unchanged when there are none, when the
- * host already keeps them in its history, or after compaction (the summary comes first and the
- * re-materialised context already carries every loaded skill).
- */
-function withOpeningMessages(messages: ModelMessage[], opening: ModelMessage[]): ModelMessage[] {
-  if (opening.length === 0) return messages;
-  const first = messages[0];
-  if (first?.role === "user" && typeof first.content === "string" && first.content.startsWith(SUMMARY_PREFIX))
-    return messages;
-  const ids = new Set(
-    opening.flatMap((m) =>
-      m.role === "assistant" && typeof m.content !== "string"
-        ? m.content.flatMap((p) => (p.type === "tool-call" ? [p.toolCallId] : []))
-        : [],
-    ),
-  );
-  const present = messages.some(
-    (m) =>
-      m.role === "assistant" &&
-      typeof m.content !== "string" &&
-      m.content.some((p) => p.type === "tool-call" && ids.has(p.toolCallId)),
-  );
-  if (present) return messages;
-  const at = messages.findIndex((m) => m.role === "user") + 1;
-  return [...messages.slice(0, at), ...opening, ...messages.slice(at)];
-}
-
-/**
  * The engine view of `session`: tools, gating and system prompt from `skillTools`; history rewriting,
  * re-materialisation, ledger, snapshot and events from the session.
  *
@@ -65,7 +36,11 @@ function withOpeningMessages(messages: ModelMessage[], opening: ModelMessage[]):
  *   `session.openingMessages()` after the first user message themselves.
  * - A user load (history placement) becomes a synthetic call of the profile's load tool (its name and
  *   input shape, e.g. `Skill { skill }` under `claude`) and its result, appended to the history, so
- *   unloading it later stubs it like any model load.
+ *   unloading it later stubs it like any model load. Loads appended before the first user message (a
+ *   `/skill NAME` before anything was said) are sent right after it (and after the opening messages), so
+ *   the conversation always starts with the user (see {@link userFirstHistory}).
+ * - A user load of a skill with `user-invocable: false` fails (`session.load` refuses it); the selection
+ *   pre-pass loads as the model does, so it never loads a skill hidden from the model.
  */
 export function fromSkillSession(
   session: SkillSession,
@@ -78,7 +53,7 @@ export function fromSkillSession(
     activeToolNames: () => skillTools.activeToolNames?.() ?? Object.keys(skillTools.tools),
     systemPrompt: () => skillTools.systemPrompt?.() ?? session.renderSystemPrompt(),
     rewriteHistory: (messages) =>
-      withOpeningMessages(session.rewriteHistory(messages), session.openingMessages()),
+      userFirstHistory(session.rewriteHistory(messages), session.openingMessages()),
     prepare: async () => {
       await session.init();
       await skillTools.prepare?.();

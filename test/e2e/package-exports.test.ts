@@ -2,11 +2,19 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import {
+  createCatalog,
+  createSkillSession,
+  type LoadInputShape,
+  type SessionFailure,
+  type SystemLayout,
+  type ToolCallShape,
+} from "../../src/index.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
 describe("package exports", () => {
-  it("resolves 'skillrt' and 'skillrt/mcp' by name", () => {
+  it("resolves 'skillrt' and 'skillrt/mcp' by name, with the config reader, its schema and the defaults", () => {
     const script = `
       const main = await import("skillrt");
       const mcp = await import("skillrt/mcp");
@@ -14,6 +22,10 @@ describe("package exports", () => {
         main: ["createCatalog", "createSkillSession", "createSkillTools", "runAgent", "createExecutor", "createSqliteStore"]
           .filter((n) => typeof main[n] === "function"),
         mcp: typeof mcp.createSkillMcpServer,
+        config: ["loadSkillrtConfig", "resolveSkillEnv", "fromSkillSession", "userFirstHistory"]
+          .filter((n) => typeof main[n] === "function"),
+        schema: main.SkillrtConfigFile.safeParse({ session: { activeSkills: ["style"] } }).success,
+        catalogBudget: main.DEFAULT_CATALOG_BUDGET,
       }));`;
     const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
       cwd: root,
@@ -29,6 +41,27 @@ describe("package exports", () => {
         "createSqliteStore",
       ],
       mcp: "function",
+      config: ["loadSkillrtConfig", "resolveSkillEnv", "fromSkillSession", "userFirstHistory"],
+      schema: true,
+      catalogBudget: 2000,
     });
+  });
+
+  it("exports the types a host needs to shape synthetic load calls and branch on failures", async () => {
+    const catalog = await createCatalog({
+      roots: [],
+      memory: [
+        { name: "auto", description: "Config only.", body: "AUTO", extras: { "user-invocable": "false" } },
+      ],
+    });
+    const layout: SystemLayout = "trpc";
+    const loadInput: LoadInputShape = (name) => ({ skill: name });
+    const session = createSkillSession({ catalog, systemLayout: layout });
+    session.configureRendering({ loadInput });
+    const call: ToolCallShape = session.loadCall("auto");
+    expect(call).toEqual({ toolName: "skill_load", input: { skill: "auto" } });
+    const refused = await session.load("auto", { by: "user" });
+    const failure: SessionFailure | undefined = refused.ok ? undefined : refused;
+    expect(failure?.code).toBe("not-user-invocable");
   });
 });
