@@ -49,6 +49,28 @@ function figure(out: string, label: string): number[] {
 }
 
 describe("skillrt chat", () => {
+  it("with nothing configured and no local Ollama, explains how to configure a model", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let out = "";
+    stdout.on("data", (d) => {
+      out += String(d);
+    });
+    stdin.end("hello\n/exit\n");
+    const code = await main(["chat", "--root", examples], {
+      stdin,
+      stdout,
+      stderr: stdout,
+      cwd,
+      env: { HOME: cwd, SKILLRT_MAX_ATTEMPTS: "1" },
+    });
+    if (!out.includes("failed") && !out.includes("No model")) return; // an Ollama is actually running here
+    expect(code).toBe(1);
+    expect(out).toContain("No model is configured");
+    expect(out).toContain("OPENAI_BASE_URL");
+    expect(out).toContain("ANTHROPIC_API_KEY");
+  });
+
   it("/skills shows markers and token costs, before and after /skill", async () => {
     const { code, out } = await chat(["/skills", "/skill csv-summary", "/skills", "/exit"]);
     expect(code).toBe(0);

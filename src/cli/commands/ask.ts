@@ -4,7 +4,7 @@ import type { Command } from "../command.js";
 import { createStyle } from "../create-style.js";
 import { defineCommand } from "../define-command.js";
 import { abortOnInterrupt } from "../listen-for-interrupt.js";
-import { AGENT_OPTIONS_HELP, agentOptions, CONFIGURE_MODEL_HELP } from "../repl/agent-options.js";
+import { AGENT_OPTIONS_HELP, agentOptions, providerFailureMessage } from "../repl/agent-options.js";
 import { createSpinner } from "../repl/create-spinner.js";
 import { prepareAgent } from "../repl/prepare-agent.js";
 import { createHumanRenderer, createJsonRenderer } from "../repl/render-events.js";
@@ -50,8 +50,7 @@ export const askCommand: Command = defineCommand({
     } catch (error) {
       renderer.finish();
       if (!ProviderError.isInstance(error)) throw error;
-      const unreachableDefault = !agent.config.configured && error.status === undefined;
-      io.stderr.write(`skillrt ask: ${unreachableDefault ? CONFIGURE_MODEL_HELP : `${error.message}\n`}`);
+      io.stderr.write(`skillrt ask: ${providerFailureMessage(error, agent.config.configured)}`);
       io.stderr.write(`Session saved as ${agent.sessionId()}; resume with --session ${agent.sessionId()}.\n`);
       return 1;
     } finally {

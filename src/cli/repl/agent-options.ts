@@ -60,3 +60,14 @@ export const CONFIGURE_MODEL_HELP =
   "AGENT_MODEL=gpt-4o-mini); for Anthropic set ANTHROPIC_API_KEY and AGENT_MODEL (e.g. claude-sonnet-4-5); " +
   'or start Ollama (`ollama serve`, `ollama pull llama3.2`). The same settings can go in the "model" section of ' +
   "skillrt.config.json, or be given with --provider, --base-url and --model.\n";
+
+/**
+ * What to tell the user when the model provider failed: the configuration paragraph when nothing was
+ * configured and the default local Ollama did not answer at all (no HTTP status), else the error itself.
+ */
+export function providerFailureMessage(
+  error: { message: string; status?: number | undefined },
+  configured: boolean,
+): string {
+  return !configured && error.status === undefined ? CONFIGURE_MODEL_HELP : `${error.message}\n`;
+}

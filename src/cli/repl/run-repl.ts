@@ -6,6 +6,7 @@ import { createStyle } from "../create-style.js";
 import { listenForInterrupt } from "../listen-for-interrupt.js";
 import { terminalWidth } from "../terminal-width.js";
 import type { AgentHandle } from "./agent-handle.js";
+import { providerFailureMessage } from "./agent-options.js";
 import { createSpinner } from "./create-spinner.js";
 import { createHumanRenderer, createJsonRenderer } from "./render-events.js";
 import { runSlashCommand } from "./slash-commands.js";
@@ -98,8 +99,11 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         exitCode = 0;
       } catch (error) {
         renderer.finish();
-        const message =
-          ProviderError.isInstance(error) || error instanceof Error ? error.message : String(error);
+        const message = ProviderError.isInstance(error)
+          ? providerFailureMessage(error, agent.config.configured).trimEnd()
+          : error instanceof Error
+            ? error.message
+            : String(error);
         out.write(`${style.red(message)}\n`);
         exitCode = ProviderError.isInstance(error) ? 1 : exitCode;
       } finally {
