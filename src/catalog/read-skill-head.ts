@@ -15,6 +15,8 @@ export interface SkillHead {
 const buffer = Buffer.allocUnsafe(HEAD_BYTES);
 /** A line starting with `---`; searched natively. */
 const CLOSING = Buffer.from("\n---");
+/** The end of an HTML comment (`<!--` is matched byte by byte). */
+const COMMENT_CLOSE = Buffer.from("-->");
 
 /**
  * Reads what the L1 record needs from a skill file: one {@link HEAD_BYTES} read, cut just after the
@@ -44,8 +46,8 @@ export function readSkillFull(file: string): SkillHead {
 
 /**
  * Byte offset just after the frontmatter's closing line, or -1 when there is no opening `---` line or
- * no closing one within `length` bytes. Mirrors the lenient, line-anchored split (BOM and blank lines
- * before the opening line allowed; delimiters are `---` plus optional spaces, tabs or CR).
+ * no closing one within `length` bytes. Mirrors the lenient, line-anchored split (BOM, blank lines and
+ * HTML comments before the opening line allowed; delimiters are `---` plus optional spaces, tabs or CR).
  */
 function frontmatterEnd(bytes: Buffer, length: number, complete: boolean): number {
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
@@ -57,6 +59,19 @@ function frontmatterEnd(bytes: Buffer, length: number, complete: boolean): numbe
     }
     let j = i;
     while (j < length && isBlank(bytes[j]!)) j++;
+    if (
+      j + 4 <= length &&
+      bytes[j] === 60 &&
+      bytes[j + 1] === 33 &&
+      bytes[j + 2] === 45 &&
+      bytes[j + 3] === 45
+    ) {
+      // An HTML comment banner above the frontmatter: skip to the end of the line closing it.
+      const close = bytes.indexOf(COMMENT_CLOSE, j + 4);
+      if (close < 0 || close + 3 > length) return -1;
+      j = close + 3;
+      while (j < length && isBlank(bytes[j]!)) j++;
+    }
     if (j >= length || bytes[j] !== 10) return -1;
     i = j + 1;
   }

@@ -8,26 +8,45 @@ import {
   indentQuotedContinuations,
   quoteValueAt,
   repairFrontmatterYaml,
+  separateKeys,
   type YamlRepairKind,
 } from "./repair-frontmatter-yaml.js";
+import { salvageFrontmatterYaml } from "./salvage-frontmatter-yaml.js";
 import type { FrontmatterValue } from "./types.js";
 
 /** A lenient-mode finding while loading, with an offset or 0-based line in the YAML text. */
 export type LoadNote =
   | { kind: "flow-collection"; offset: number }
   | { kind: "duplicate-key"; key: string; offset: number }
-  | { kind: "repaired"; line: number; repair: YamlRepairKind };
+  | { kind: "repaired"; line: number; repair: YamlRepairKind }
+  | { kind: "dropped"; line: number; lastLine: number; message: string };
 
 /** Outcome of {@link loadFrontmatter}. */
 export type LoadedFrontmatter =
   | { ok: true; value: FrontmatterValue | null; notes: LoadNote[] }
   | { ok: false; message: string; offset: number };
 
-/** Loads frontmatter YAML: strict mode rejects what strictyaml rejects; lenient mode repairs and retries. */
+/**
+ * Loads frontmatter YAML: strict mode rejects what strictyaml rejects; lenient mode repairs and retries,
+ * and as a last resort drops the top-level entries that stay unreadable (never `name` or `description`).
+ */
 export function loadFrontmatter(yaml: string, strict: boolean): LoadedFrontmatter {
   const fast = fastFrontmatter(yaml);
   if (fast !== undefined) return { ok: true, value: fast, notes: [] };
   const full = parseFrontmatterYaml(yaml, strict);
+  if (full.ok && !strict && typeof full.value === "string") {
+    // One plain string where fields were meant (`name:x`, `name：x`): read the keys a person sees.
+    const separated = separateKeys(yaml);
+    const retried = separated === undefined ? undefined : parseFrontmatterYaml(separated.text, false);
+    if (separated !== undefined && retried?.ok === true && isRecord(retried.value)) {
+      const notes: LoadNote[] = separated.repairs.map((r) => ({
+        kind: "repaired",
+        line: r.line,
+        repair: r.kind,
+      }));
+      return { ok: true, value: retried.value, notes: [...notes, ...notesOf(retried)] };
+    }
+  }
   if (full.ok) return { ok: true, value: full.value, notes: notesOf(full) };
   if (strict) {
     // strictyaml accepts quoted values continued on unindented lines; `yaml` does not.
@@ -44,11 +63,24 @@ export function loadFrontmatter(yaml: string, strict: boolean): LoadedFrontmatte
     repair = { text: next.text, repairs: [...repair.repairs, ...next.repairs] };
     retried = parseFrontmatterYaml(repair.text, false);
   }
-  if (!retried.ok || repair.repairs.length === 0) return full;
   const notes: LoadNote[] = repair.repairs
     .sort((a, b) => a.line - b.line)
     .map((r) => ({ kind: "repaired", line: r.line, repair: r.kind }));
+  if (!retried.ok) {
+    // Last resort: give up the entries YAML still cannot read, keep the others.
+    const salvaged = salvageFrontmatterYaml(repair.text, retried, (text) =>
+      parseFrontmatterYaml(text, false),
+    );
+    if (salvaged === undefined || !salvaged.result.ok) return full;
+    for (const d of salvaged.dropped) notes.push({ kind: "dropped", ...d });
+    return { ok: true, value: salvaged.value, notes: [...notes, ...notesOf(salvaged.result)] };
+  }
+  if (repair.repairs.length === 0) return full;
   return { ok: true, value: retried.value, notes: [...notes, ...notesOf(retried)] };
+}
+
+function isRecord(value: FrontmatterValue | null): value is Record<string, FrontmatterValue> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** Error-directed quoting rounds before lenient mode gives up on a frontmatter. */

@@ -37,22 +37,24 @@ export function parseFrontmatterYaml(text: string, strict: boolean): Frontmatter
   try {
     const { Parser, Composer } = loadYamlLibrary();
     const tokens = [...new Parser().parse(text)];
-    if (strict) {
-      const violation = findStrictYamlViolation(tokens);
-      if (violation !== undefined) return { ok: false, message: violation.message, offset: violation.offset };
-    }
+    const violation = strict ? findStrictYamlViolation(tokens) : undefined;
     const composer = new Composer({ schema: "failsafe", uniqueKeys: false, strict: true });
-    const docs = [...composer.compose(tokens)];
+    let docs: Document.Parsed[];
+    try {
+      docs = [...composer.compose(tokens)];
+    } catch (error) {
+      if (violation === undefined) throw error;
+      return { ok: false, message: violation.message, offset: violation.offset };
+    }
     const doc = docs[0];
+    const firstError = doc?.errors[0];
+    // Like the reference parser, report whichever problem comes first in the text.
+    if (violation !== undefined && (firstError === undefined || violation.offset <= firstError.pos[0])) {
+      return { ok: false, message: violation.message, offset: violation.offset };
+    }
     if (doc === undefined) return { ok: true, value: null, flowOffsets: [], duplicateKeys: [] };
-    const firstError = doc.errors[0];
     if (firstError !== undefined) {
-      const message = firstError.message.split("\n")[0] ?? firstError.message;
-      return {
-        ok: false,
-        message: message.replace(/ at line \d+, column \d+:?$/, ""),
-        offset: firstError.pos[0],
-      };
+      return { ok: false, message: yamlErrorMessage(firstError.message), offset: firstError.pos[0] };
     }
     const second = docs[1];
     if (second !== undefined) {
@@ -70,6 +72,17 @@ export function parseFrontmatterYaml(text: string, strict: boolean): Frontmatter
     const message = error instanceof Error ? error.message : String(error);
     return { ok: false, message: message.split("\n")[0] ?? "YAML could not be parsed", offset: 0 };
   }
+}
+
+/**
+ * The first line of a `yaml` library error without its position, in the reference parser's words where
+ * they differ for the same mistake (an unquoted `: ` inside a value).
+ */
+function yamlErrorMessage(raw: string): string {
+  const message = (raw.split("\n")[0] ?? raw).replace(/ at line \d+, column \d+:?$/, "");
+  return message.startsWith("Nested mappings are not allowed in compact mappings")
+    ? "mapping values are not allowed here"
+    : message;
 }
 
 /** Narrows `toJS()` output to frontmatter values; `undefined` when nested deeper than {@link MAX_DEPTH}. */

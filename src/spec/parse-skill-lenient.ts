@@ -10,6 +10,7 @@ import { keyLineInSkillFile, positionInSkillFile } from "./frontmatter-position.
 import { type LoadNote, loadFrontmatter } from "./load-frontmatter.js";
 import type { ParseContext } from "./parse-skill-strict.js";
 import { codePointLength, pyStrip } from "./py-text.js";
+import { readUnclosedFrontmatter } from "./read-unclosed-frontmatter.js";
 import type { YamlRepairKind } from "./repair-frontmatter-yaml.js";
 import { allowedToolsFrom } from "./split-allowed-tools.js";
 import {
@@ -25,6 +26,9 @@ import {
   MAX_DESCRIPTION_LENGTH,
   validateSkillName,
 } from "./validate-skill-name.js";
+
+/** A description that is nothing but a YAML block-scalar header such as `|`, `>-` or `|2+`. */
+const BLOCK_INDICATOR_ONLY = /^[|>][-+1-9]{0,2}$/;
 
 type Located = { split: FrontmatterSplit | undefined; fm: Record<string, FrontmatterValue> };
 
@@ -82,7 +86,9 @@ export function parseSkillLenient(text: string, ctx: ParseContext): ParseSkillRe
   // description
   const rawDescription = fm["description"];
   let description = typeof rawDescription === "string" ? pyStrip(rawDescription) : "";
-  if (description === "") {
+  // `description: "|"` (a converter quoted the block indicator and lost the text) says nothing.
+  const indicatorOnly = BLOCK_INDICATOR_ONLY.test(description);
+  if (description === "" || indicatorOnly) {
     const fromBody = looksBinary(text.slice(bodyOffset, bodyOffset + 4096))
       ? ""
       : firstParagraph(text.slice(bodyOffset));
@@ -93,7 +99,10 @@ export function parseSkillLenient(text: string, ctx: ParseContext): ParseSkillRe
         { line: lineOf("description") ?? 1 },
       );
     }
-    warn("description-from-body", "SKILL.md has no description; using the body's first paragraph.", {
+    const why = indicatorOnly
+      ? `SKILL.md's description is only the block-scalar indicator '${description}', without its text`
+      : "SKILL.md has no description";
+    warn("description-from-body", `${why}; using the body's first paragraph.`, {
       line: lineOf("description"),
     });
     description = fromBody;
@@ -163,43 +172,29 @@ function locate(
       );
       return { split: undefined, fm: {} };
     }
-    // Unclosed: read the frontmatter up to the first blank line.
-    const start = split.yamlStart;
-    const blank = text.indexOf("\n\n", start - 1);
-    const end = blank < 0 ? text.length : blank + 1;
-    const yamlLine = (split.skippedLines ?? 0) + 2;
-    const yaml = text.slice(start, end);
-    const closingLine = yamlLine + yaml.split("\n").length - 1;
-    split = {
-      yaml,
-      yamlLine,
-      yamlColumn: 1,
-      closingLine,
-      bodyOffset: end,
-      skippedLines: split.skippedLines ?? 0,
-    };
-    const loaded = loadFrontmatter(yaml, false);
-    if (!loaded.ok || !isMapping(loaded.value)) {
+    // Unclosed: read the frontmatter up to the first blank line or the first line YAML cannot read.
+    const skipped = split.skippedLines ?? 0;
+    const unclosed = readUnclosedFrontmatter(text, split.yamlStart, skipped);
+    if (unclosed === undefined) {
       return {
         error: {
           code: "frontmatter-unclosed",
           message: "SKILL.md frontmatter is not closed: add a '---' line after the YAML.",
-          at: { line: yamlLine - 1 },
+          at: { line: skipped + 1 },
         },
       };
     }
+    split = unclosed;
     warn(
       "frontmatter-unclosed",
-      "SKILL.md frontmatter has no closing '---' line; read it up to the first blank line.",
-      {
-        line: yamlLine - 1,
-      },
+      "SKILL.md frontmatter has no closing '---' line; read it up to the first blank line (or the first line that is not YAML).",
+      { line: skipped + 1 },
     );
   }
   if (split.skippedLines > 0) {
     warn(
       "frontmatter-offset",
-      `Blank lines precede the opening '---' (line ${split.skippedLines + 1}); remove them.`,
+      `${split.skippedLines} line(s) (blank or HTML comments) precede the opening '---' (line ${split.skippedLines + 1}); strict validators need '---' on line 1, so move them below the frontmatter.`,
       {
         line: 1,
       },
@@ -233,11 +228,22 @@ const REPAIR_MESSAGES: Record<YamlRepairKind, string> = {
   "tab-indentation": "Replaced tab indentation with spaces (YAML forbids tabs for indentation).",
   "quoted-continuation":
     "Indented the continuation lines of a quoted value that spans lines; indent them in SKILL.md.",
+  "key-separator":
+    "Read 'key：value', 'key:value' or a no-break space after ':' as 'key: value'; write an ASCII colon and a space.",
 };
 
 function reportNote(note: LoadNote, split: FrontmatterSplit, warn: Warn): void {
   if (note.kind === "repaired") {
     warn("yaml-repaired", REPAIR_MESSAGES[note.repair], { line: split.yamlLine + note.line });
+  } else if (note.kind === "dropped") {
+    const first = split.yamlLine + note.line;
+    const last = split.yamlLine + note.lastLine;
+    const where = first === last ? `line ${first}` : `lines ${first}-${last}`;
+    warn(
+      "yaml-invalid",
+      `Invalid YAML in frontmatter (${note.message}); ${where} ignored, the other fields loaded. Quote the value or fix the indentation there.`,
+      { line: first },
+    );
   } else if (note.kind === "flow-collection") {
     warn(
       "yaml-flow-collection",

@@ -20,7 +20,7 @@ export interface FrontmatterSplit {
 
 /**
  * Why no frontmatter could be split off. For an unclosed block (lenient split only) `yamlStart` is the
- * offset after the opening line and `skippedLines` the blank lines before it.
+ * offset after the opening line and `skippedLines` the blank or comment lines before it.
  */
 export type SplitFailure =
   | { failure: "missing" }
@@ -54,7 +54,7 @@ export function splitFrontmatterStrict(text: string): FrontmatterSplit | SplitFa
 
 /** Lenient split result: also reports how many blank lines preceded the opening delimiter. */
 export interface LenientSplit extends FrontmatterSplit {
-  /** Lines (blank) skipped before the opening `---`. */
+  /** Lines (blank or HTML comments) skipped before the opening `---`. */
   skippedLines: number;
 }
 
@@ -74,8 +74,9 @@ function lineEnd(text: string, start: number): number {
 }
 
 /**
- * The line-anchored split: blank lines may precede the opening `---` line, and the frontmatter ends at
- * the next line that is exactly `---` (trailing spaces allowed). Text must already use LF line breaks.
+ * The line-anchored split: blank lines and HTML comments (each ending its line) may precede the opening
+ * `---` line, and the frontmatter ends at the next line that is exactly `---` (trailing spaces allowed).
+ * Text must already use LF line breaks.
  */
 export function splitFrontmatterLenient(text: string): LenientSplit | SplitFailure {
   let start = 0;
@@ -104,10 +105,32 @@ export function splitFrontmatterLenient(text: string): LenientSplit | SplitFailu
         search = nl + 1;
       }
     }
-    if (end >= text.length || !isBlankLine(text, start, end)) return { failure: "missing" };
-    start = end + 1;
-    skipped++;
+    if (end < text.length && isBlankLine(text, start, end)) {
+      start = end + 1;
+      skipped++;
+      continue;
+    }
+    const comment = htmlCommentEnd(text, start);
+    if (comment < 0) return { failure: "missing" };
+    skipped += countLines(text, start, comment) + 1;
+    start = comment + 1;
   }
+}
+
+/**
+ * When the line at `start` opens an HTML comment (`<!--`, indentation allowed) whose `-->` ends a line
+ * (the same one or a later one), the offset of that line's line break; else -1. Generated and vendored
+ * skills often carry such a banner above the frontmatter.
+ */
+function htmlCommentEnd(text: string, start: number): number {
+  let i = start;
+  while (i < text.length && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  if (!text.startsWith("<!--", i)) return -1;
+  const close = text.indexOf("-->", i + 4);
+  if (close < 0) return -1;
+  const end = lineEnd(text, close + 3);
+  if (end >= text.length || !isBlankLine(text, close + 3, end)) return -1;
+  return end;
 }
 
 function isBlankLine(text: string, start: number, end: number): boolean {
