@@ -8,7 +8,7 @@ export const describeDiagnosticCodes: Readonly<Record<DiagnosticCode, string>> =
   "skill-file-missing": "The directory has no SKILL.md (nor skill.md).",
   "frontmatter-missing": "SKILL.md does not start with a '---' frontmatter block (or is empty).",
   "frontmatter-unclosed": "The frontmatter has no closing '---'.",
-  "frontmatter-offset": "Blank lines precede the opening '---' (lenient: skipped).",
+  "frontmatter-offset": "Blank lines or HTML comments precede the opening '---' (lenient: skipped).",
   "yaml-invalid":
     "The frontmatter is not YAML the parser accepts (strict: also flow collections, anchors, tags, tabs, duplicate keys).",
   "frontmatter-not-mapping": "The frontmatter is empty, a list or a scalar, not a mapping of fields.",
