@@ -1,5 +1,3 @@
-import { closestNames } from "../catalog/closest-names.js";
-import { SKILLRT_VERSION } from "../util/version.js";
 import type { CliIo } from "./command.js";
 import { commands } from "./commands/index.js";
 
@@ -28,10 +26,18 @@ function helpText(): string {
  * escaping a command is reported in one line (the stack only with `SKILLRT_DEBUG=1`), never thrown.
  */
 export async function main(argv: string[], io?: Partial<CliIo>): Promise<number> {
+  // The process's streams are opened on first use: creating `process.stdin` for a pipe costs ~1 ms
+  // (a socket), and most commands never read it.
   const fullIo: CliIo = {
-    stdout: io?.stdout ?? process.stdout,
-    stderr: io?.stderr ?? process.stderr,
-    stdin: io?.stdin ?? process.stdin,
+    get stdout() {
+      return io?.stdout ?? process.stdout;
+    },
+    get stderr() {
+      return io?.stderr ?? process.stderr;
+    },
+    get stdin() {
+      return io?.stdin ?? process.stdin;
+    },
     cwd: io?.cwd ?? process.cwd(),
     env: io?.env ?? process.env,
   };
@@ -43,10 +49,12 @@ export async function main(argv: string[], io?: Partial<CliIo>): Promise<number>
     return name === undefined ? 2 : 0;
   }
   if (name === "--version" || name === "-v") {
+    const { SKILLRT_VERSION } = await import("../util/version.js");
     fullIo.stdout.write(`${SKILLRT_VERSION}\n`);
     return 0;
   }
   if (commands[name] === undefined) {
+    const { closestNames } = await import("../catalog/closest-names.js");
     const near = closestNames(name, Object.keys(commands), 1);
     const hint = near.length > 0 ? ` Did you mean '${near[0]}'?` : "";
     fullIo.stderr.write(`skillrt: unknown command '${name}'.${hint}\n\n${helpText()}`);

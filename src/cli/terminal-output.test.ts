@@ -4,7 +4,7 @@ import { createProgress } from "./create-progress.js";
 import { createStyle } from "./create-style.js";
 import { displayPath, formatDiagnostic } from "./format-diagnostic.js";
 import { terminalWidth, truncateText } from "./terminal-width.js";
-import { writeJson } from "./write-output.js";
+import { writeJson, writeJsonList } from "./write-output.js";
 
 function sink(highWaterMark: number) {
   const chunks: string[] = [];
@@ -35,6 +35,47 @@ describe("terminal output helpers", () => {
     await writeJson(tty, value);
     expect(tty.writes()).toBe(1);
     expect(tty.text()).toBe(`${JSON.stringify(value, null, 2)}\n`);
+  });
+
+  it("writes large non-ASCII JSON byte for byte in one write, with the newline", async () => {
+    const value = {
+      skills: Array.from({ length: 3000 }, (_, i) => ({
+        name: `s${i}`,
+        description: `Zoë ✓ 😀 "q" \\ \u0001 ${i}`,
+      })),
+      missing: undefined,
+    };
+    const piped = sink(16);
+    await writeJson(piped, value);
+    expect(piped.writes()).toBe(1);
+    expect(piped.text()).toBe(`${JSON.stringify(value)}\n`);
+    expect(piped.text().length).toBeGreaterThan(64 * 1024);
+    const tty = Object.assign(sink(16), { isTTY: true });
+    await writeJson(tty, value);
+    expect(tty.writes()).toBe(1);
+    expect(tty.text()).toBe(`${JSON.stringify(value, null, 2)}\n`);
+  });
+
+  it("writes a long list as the same JSON text as writeJson, piped in several ordered writes", async () => {
+    const item = (i: number): unknown =>
+      i % 7 === 3 ? undefined : { name: `s${i}`, note: i % 5 === 0 ? 'Zoë "✓"\n\u0000' : undefined, n: i };
+    for (const [count, rest] of [
+      [0, { diagnostics: [] }],
+      [1000, { diagnostics: [{ code: "x" }] }],
+      [1001, {}],
+      [2000, { diagnostics: [], extra: undefined }],
+      [2501, { diagnostics: [{ code: "y", line: 1 }], more: "😀" }],
+    ] as const) {
+      const items = Array.from({ length: count }, (_, i) => item(i));
+      const expected = `${JSON.stringify({ skills: items, ...rest })}\n`;
+      const piped = sink(16);
+      await writeJsonList(piped, "skills", items, rest);
+      expect(piped.text()).toBe(expected);
+      expect(piped.writes()).toBe(Math.max(1, Math.ceil(count / 1000)));
+      const tty = Object.assign(sink(16), { isTTY: true });
+      await writeJsonList(tty, "skills", items, rest);
+      expect(tty.text()).toBe(`${JSON.stringify({ skills: items, ...rest }, null, 2)}\n`);
+    }
   });
 
   it("draws progress on a TTY only, and clears it", async () => {

@@ -1,8 +1,49 @@
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createCatalog } from "../../catalog/create-catalog.js";
+import type { SkillRecord } from "../../catalog/types.js";
 import { captureIo } from "../__fixtures__/capture-io.js";
 import { fm, makeTempDir, writeSkill } from "../__fixtures__/skill-tree.js";
 import { main } from "../main.js";
+import { type ListedSkill, toListedSkill } from "./list.js";
+
+/** The `--json` shape as first written (optional keys spread in only when set): the reference output. */
+function referenceListedSkill(record: SkillRecord): ListedSkill {
+  return {
+    name: record.name,
+    description: record.description,
+    location: record.location,
+    scope: record.scope,
+    source: record.source,
+    dir: record.dir,
+    ...(record.license === undefined ? {} : { license: record.license }),
+    ...(record.compatibility === undefined ? {} : { compatibility: record.compatibility }),
+    ...(record.allowedTools === undefined ? {} : { allowedTools: record.allowedTools }),
+    ...(record.metadata === undefined ? {} : { metadata: record.metadata }),
+    extras: record.extras,
+    disableModelInvocation: record.disableModelInvocation,
+    userInvocable: record.userInvocable,
+    active: record.active,
+    warnings: record.diagnostics.filter((d) => d.severity === "warning").length,
+  };
+}
+
+function record(name: string, fields: Partial<SkillRecord> = {}): SkillRecord {
+  return {
+    name,
+    description: `Does ${name}.`,
+    location: `/skills/${name}/SKILL.md`,
+    dir: `/skills/${name}`,
+    scope: "project",
+    source: "/skills",
+    extras: {},
+    disableModelInvocation: false,
+    userInvocable: true,
+    active: false,
+    diagnostics: [],
+    ...fields,
+  };
+}
 
 let tmp: { dir: string; cleanup: () => Promise<void> };
 let root: string;
@@ -100,6 +141,88 @@ describe("skillrt list", () => {
     expect(io.err()).toContain("No skills found");
     expect(io.err()).toContain("path-not-found");
     expect(io.err()).toMatch(/1 error while scanning/);
+  });
+
+  it("prints the same JSON as the documented shape with optional keys left out, for every kind of value", async () => {
+    const tricky = 'quote " backslash \\ tab \t newline \n nul \u0000 esc \u001b del \u007f';
+    const records = [
+      record("bare"),
+      record("full", {
+        description: `Ünïcödé ✓ 😀 ${tricky} </script> \u2028 \u2029`,
+        license: 'MIT "quoted"',
+        compatibility: "Python ≥ 3.11\n",
+        allowedTools: ["Bash(git:*)", "Read", ""],
+        metadata: { "2": "two", b: "b", "1": "one", é: "\u0001" },
+        extras: { when_to_use: "Ask\tme", tags: ["a", "b"], nested: { deep: ["x"] } },
+        disableModelInvocation: true,
+        userInvocable: false,
+        active: true,
+        diagnostics: [
+          { code: "unknown-field", severity: "warning", message: "m", path: "/p" },
+          { code: "unknown-field", severity: "warning", message: "m", path: "/p", line: 2 },
+        ],
+      }),
+      record("lone-surrogates", { description: "half \ud83d pair \ude00 end", license: "" }),
+      record("metadata-only", { metadata: {} }),
+      record("tools-only", { allowedTools: [] }),
+    ];
+    const rows = records.map(toListedSkill);
+    const reference = records.map(referenceListedSkill);
+    expect(JSON.stringify(rows)).toBe(JSON.stringify(reference));
+    expect(JSON.stringify(rows, null, 2)).toBe(JSON.stringify(reference, null, 2));
+    expect(JSON.parse(JSON.stringify(rows[0]))).toEqual(reference[0]);
+    expect(Object.keys(JSON.parse(JSON.stringify(rows[0])) as object)).not.toContain("license");
+  });
+
+  it("prints byte for byte the reference JSON of the catalog's records, piped and on a terminal", async () => {
+    await writeSkill(
+      root,
+      "odd",
+      [
+        "name: odd",
+        'description: "Ünïcödé ✓ 😀 quote \\" backslash \\\\ tab \\t bell \\a"',
+        "license: Apache-2.0",
+        "compatibility: Needs git",
+        "allowed-tools: Bash(git:*) Read",
+        "metadata:",
+        '  "10": ten',
+        "  author: Zoë",
+        "when_to_use: Whenever.",
+        "tags: [one, two]",
+      ].join("\n"),
+    );
+    const catalog = await createCatalog({ roots: [root], cwd: tmp.dir, env: {} });
+    const value = { skills: catalog.list().map(referenceListedSkill), diagnostics: catalog.diagnostics() };
+    expect(value.skills.find((s) => s.name === "odd")).toMatchObject({
+      license: "Apache-2.0",
+      metadata: { "10": "ten" },
+    });
+
+    const piped = captureIo({ cwd: tmp.dir });
+    expect(await main(["list", "--root", root, "--json"], piped)).toBe(0);
+    expect(piped.out()).toBe(`${JSON.stringify(value)}\n`);
+    const tty = captureIo({ cwd: tmp.dir, tty: true });
+    expect(await main(["list", "--root", root, "--json"], tty)).toBe(0);
+    expect(tty.out()).toBe(`${JSON.stringify(value, null, 2)}\n`);
+  });
+
+  it("prints a long list (written in chunks) byte for byte as the reference JSON", async () => {
+    const many = path.join(tmp.dir, "many");
+    await Promise.all(
+      Array.from({ length: 1234 }, (_, i) =>
+        writeSkill(
+          many,
+          `s-${i}`,
+          fm(`s-${i}`, `Skill ${i}: "ünïcödé" ✓`, i % 3 === 0 ? "license: MIT" : ""),
+        ),
+      ),
+    );
+    const catalog = await createCatalog({ roots: [many], cwd: tmp.dir, env: {} });
+    const value = { skills: catalog.list().map(referenceListedSkill), diagnostics: catalog.diagnostics() };
+    expect(value.skills).toHaveLength(1234);
+    const io = captureIo({ cwd: tmp.dir });
+    expect(await main(["list", "--root", "many", "--json"], io)).toBe(0);
+    expect(io.out()).toBe(`${JSON.stringify(value)}\n`);
   });
 
   it("rejects stray arguments (exit 2)", async () => {

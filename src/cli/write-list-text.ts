@@ -1,0 +1,49 @@
+import type { SkillRecord } from "../catalog/types.js";
+import type { Diagnostic } from "../spec/types.js";
+import type { CliIo } from "./command.js";
+import { createStyle } from "./create-style.js";
+import { countSeverities, formatDiagnostic, plural } from "./format-diagnostic.js";
+import { terminalWidth, truncateText } from "./terminal-width.js";
+import { writeOutput } from "./write-output.js";
+
+/** Scan problems shown by `skillrt list`; the rest are counted ("… and N more"). */
+const SHOWN_DIAGNOSTICS = 20;
+
+/**
+ * Human output of `skillrt list`: one aligned `name  description` line per record on stdout
+ * (descriptions on one line, cut to the terminal width when known), then on stderr a note when there
+ * are no skills and up to 20 scan problems with a count. Loaded only without `--json`, so the JSON path
+ * does not import the styling and formatting helpers.
+ */
+export async function writeListText(
+  records: readonly SkillRecord[],
+  diagnostics: readonly Diagnostic[],
+  io: CliIo,
+): Promise<void> {
+  await writeOutput(io.stdout, renderTable(records, terminalWidth(io.stdout, io.env)));
+  writeDiagnosticsSummary(diagnostics, records.length, io);
+}
+
+function renderTable(records: readonly SkillRecord[], width: number | undefined): string {
+  if (records.length === 0) return "";
+  let nameWidth = 0;
+  for (const r of records) nameWidth = Math.max(nameWidth, r.name.length);
+  const descWidth = width === undefined ? undefined : Math.max(width - nameWidth - 2, 10);
+  const lines = records.map((r) => `${r.name.padEnd(nameWidth)}  ${truncateText(r.description, descWidth)}`);
+  return `${lines.join("\n")}\n`;
+}
+
+function writeDiagnosticsSummary(diagnostics: readonly Diagnostic[], skills: number, io: CliIo): void {
+  const style = createStyle(io.stderr, io.env);
+  if (skills === 0) io.stderr.write("No skills found. Use --root DIR to scan a directory.\n");
+  if (diagnostics.length === 0) return;
+  const { errors, warnings } = countSeverities(diagnostics);
+  const shown = diagnostics.slice(0, SHOWN_DIAGNOSTICS);
+  const lines = shown.map((d) => formatDiagnostic(d, io.cwd, style));
+  if (diagnostics.length > shown.length)
+    lines.push(`… and ${diagnostics.length - shown.length} more (see --json)`);
+  const summary = [errors > 0 ? plural(errors, "error") : "", warnings > 0 ? plural(warnings, "warning") : ""]
+    .filter((s) => s !== "")
+    .join(", ");
+  io.stderr.write(`\n${lines.join("\n")}\n${summary} while scanning; run 'skillrt validate' for details.\n`);
+}
