@@ -6,6 +6,12 @@ import module from "node:module";
 module.enableCompileCache?.();
 const { main } = await import("../dist/cli/main.js");
 
+// A reader that stops early (`skillrt list --json | head`) closes the pipe: end quietly, as `yes | head` does.
+process.stdout.on("error", (error) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -155,3 +155,30 @@ process.on("exit", () => process.stderr.write("LOADED " + JSON.stringify([...see
     expect(loaded).toEqual([]);
   });
 });
+
+describe("bin/skillrt.js output to a reader that stops early", () => {
+  it("ends quietly with exit 0 when the pipe closes (`skillrt list --json | head`)", async () => {
+    const root = path.join(tmp.dir, "many");
+    for (let i = 0; i < 400; i++) {
+      const dir = path.join(root, `skill-${i}`);
+      await fs.mkdir(dir, { recursive: true });
+      await fs.writeFile(
+        path.join(dir, "SKILL.md"),
+        `---\nname: skill-${i}\ndescription: ${"d".repeat(600)}\n---\nBody\n`,
+      );
+    }
+    const { spawn } = await import("node:child_process");
+    const child = spawn(process.execPath, [bin, "list", "--json", "--root", root], {
+      cwd: tmp.dir,
+      env: { PATH: process.env["PATH"] ?? "", HOME: tmp.dir, NO_COLOR: "1" },
+    });
+    let stderr = "";
+    child.stderr.on("data", (d) => {
+      stderr += String(d);
+    });
+    child.stdout.once("data", () => child.stdout.destroy()); // like `head -c` closing its end
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+  });
+});

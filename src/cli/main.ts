@@ -70,6 +70,8 @@ async function runCommand(name: string, argv: string[], io: CliIo): Promise<numb
     const command = await entry.load();
     return await command.run(argv, io);
   } catch (error) {
+    // The reader of our output went away (`skillrt list --json | head`): not an error, like `yes | head`.
+    if ((error as { code?: unknown } | null)?.code === "EPIPE") return 0;
     const message = error instanceof Error ? error.message : String(error);
     const debug = io.env["SKILLRT_DEBUG"] !== undefined && io.env["SKILLRT_DEBUG"] !== "";
     const detail = debug && error instanceof Error && error.stack !== undefined ? `\n${error.stack}` : "";
