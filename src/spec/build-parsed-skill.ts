@@ -1,6 +1,6 @@
 /** Assembling a {@link ParsedSkill} from a frontmatter mapping (shared by both parsing modes). */
 import { pyStr } from "./py-text.js";
-import { allowedToolsFrom } from "./split-allowed-tools.js";
+import { type AllowedTools, allowedToolsFrom } from "./split-allowed-tools.js";
 import type { FrontmatterValue, ParsedSkill } from "./types.js";
 import { isSpecField } from "./validate-frontmatter.js";
 
@@ -14,12 +14,33 @@ export function isMapping(
 /** `metadata` as string → string: values coerced like Python `str()` (nested lists and maps become their repr). */
 export function coerceMetadata(value: FrontmatterValue): Record<string, string> | undefined {
   if (!isMapping(value)) return undefined;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, pyStr(v)]));
+  const out: Record<string, string> = {};
+  // `for…in` over own keys visits them in `Object.keys` order without allocating the key list.
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
+    // A `__proto__` key must become an own property (as `Object.fromEntries` makes it), not a prototype.
+    if (k === "__proto__")
+      return Object.fromEntries(Object.keys(value).map((key) => [key, pyStr(value[key]!)]));
+    const v = value[k]!;
+    out[k] = typeof v === "string" ? v : pyStr(v);
+  }
+  return out;
 }
 
 /** Top-level keys outside the six spec fields, with their parsed values. */
 export function extrasOf(frontmatter: Record<string, FrontmatterValue>): Record<string, FrontmatterValue> {
-  return Object.fromEntries(Object.entries(frontmatter).filter(([k]) => !isSpecField(k)));
+  const out: Record<string, FrontmatterValue> = {};
+  // `for…in` over own keys visits them in `Object.keys` order without allocating the key list.
+  for (const k in frontmatter) {
+    if (!Object.hasOwn(frontmatter, k) || isSpecField(k)) continue;
+    // A `__proto__` key must become an own property (as `Object.fromEntries` makes it), not a prototype.
+    if (k === "__proto__") {
+      const keys = Object.keys(frontmatter).filter((key) => !isSpecField(key));
+      return Object.fromEntries(keys.map((key) => [key, frontmatter[key]!]));
+    }
+    out[k] = frontmatter[k]!;
+  }
+  return out;
 }
 
 /** Fields of a skill beyond name and description; absent ones stay absent. */
@@ -29,6 +50,8 @@ export interface SkillFields {
   frontmatter: Record<string, FrontmatterValue>;
   body: string;
   bodyLine: number;
+  /** `allowed-tools` already read with {@link allowedToolsFrom}; read from `frontmatter` when absent. */
+  allowed?: AllowedTools | undefined;
 }
 
 /**
@@ -50,7 +73,8 @@ export function buildParsedSkill(fields: SkillFields): ParsedSkill {
   const compatibility = fm["compatibility"];
   if (typeof compatibility === "string") skill.compatibility = compatibility;
   const tools = fm["allowed-tools"];
-  const allowed = tools === undefined ? undefined : allowedToolsFrom(tools);
+  const allowed =
+    tools === undefined ? undefined : "allowed" in fields ? fields.allowed : allowedToolsFrom(tools);
   if (allowed !== undefined) skill.allowedTools = allowed.tools;
   const metadata = fm["metadata"] === undefined ? undefined : coerceMetadata(fm["metadata"]);
   if (metadata !== undefined) skill.metadata = metadata;

@@ -218,6 +218,18 @@ describe("fastFrontmatter", () => {
     expect(accepted / total).toBeGreaterThan(0.3);
   });
 
+  test("reading the frontmatter inside the whole file gives what reading its slice gives", () => {
+    const around = fc.constantFrom("", "---\n", "<!-- x -->\n---\n", "x", "  ", "\n");
+    const after = fc.constantFrom("", "---\n", "---\n# Body\n- a\n  b: c\n", "\n  x", " y", "\tz");
+    fc.assert(
+      fc.property(frontmatterArb, around, after, (yaml, before, rest) => {
+        const text = before + yaml + rest;
+        expect(fastFrontmatter(yaml, text, before.length)).toStrictEqual(fastFrontmatter(yaml));
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+
   test("parses the constructs real skills use", () => {
     const text = [
       "name: pdf-tools",

@@ -9,279 +9,297 @@
  * (flow collections, anchors, tags, tabs, multi-line plain or quoted scalars, duplicate keys, CR, …)
  * bails out. Nothing it accepts is rejected by the reference validator's strict YAML dialect.
  */
+import { isPrintableAscii } from "./is-printable-ascii.js";
+import { readBlockScalar, type ScanCursor } from "./read-block-scalar.js";
+import { readDoubleQuoted, readSingleQuoted } from "./read-quoted-scalar.js";
 import type { FrontmatterValue } from "./types.js";
+
+/*
+ * The scanner works on offsets rather than on split lines, and preferably in the whole SKILL.md text
+ * (reading characters of a flat string is cheaper than of a slice): the frontmatter is
+ * `[offset, cursor.limit)`, a line is `[start, end)` with `end` the next "\n" (or the limit), and
+ * "past the last line" is the limit + 1. Readers return the value (or `undefined` to bail out) and
+ * leave the start of the first line they did not consume in `cursor.next`, so the hot path allocates
+ * only the values it returns.
+ */
 
 /** Characters the fast path never handles: tabs, CR, controls, YAML 1.1 line breaks, BOM, lone surrogates. */
 const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\p{Cs}]/u;
-const KEY = /^([A-Za-z0-9_][A-Za-z0-9_.-]*):(?: +|$)/;
-const AFTER_QUOTED = /^(?: +(?:#.*)?)?$/;
-const BLOCK_HEADER = /^([|>])(-?)(?: +#.*| *)$/;
-/** First characters a plain scalar may not start with here (YAML indicators, plus `-?:` for simplicity). */
-const PLAIN_FIRST_BAD = "-?:,[]{}#&*!|>'\"%@`";
 
-type Read = { value: FrontmatterValue; next: number } | undefined;
+function charTable(chars: string): Uint8Array {
+  const table = new Uint8Array(128);
+  for (let i = 0; i < chars.length; i++) table[chars.charCodeAt(i)] = 1;
+  return table;
+}
+const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+/** A key's first character, then its other characters (`[A-Za-z0-9_][A-Za-z0-9_.-]*`). */
+const KEY_FIRST = charTable(`${ALNUM}_`);
+const KEY_REST = charTable(`${ALNUM}_.-`);
+/** First characters a plain scalar may not start with here (YAML indicators, plus `-?:` for simplicity). */
+const PLAIN_FIRST_BAD = charTable("-?:,[]{}#&*!|>'\"%@`");
+
+const SPACE = 32;
+const HASH = 35;
+const COLON = 58;
+const DASH = 45;
+
+/** Where the readers are (module state: a parse never interleaves with another). */
+const cursor: ScanCursor = { limit: 0, next: 0 };
 
 /**
- * Parses frontmatter text (the part between the `---` lines) when it uses only the common subset.
+ * Parses frontmatter text `yaml` (the part between the `---` lines) when it uses only the common subset.
  * Returns `undefined` to mean "not certain: use the full YAML parser", never a wrong answer.
+ * `text` and `offset` may name the file `yaml` was sliced from (`yaml` is `text.slice(offset, offset +
+ * yaml.length)`): the result is the same, only cheaper. Defaults: `yaml` itself, offset 0.
  */
-export function fastFrontmatter(text: string): Record<string, FrontmatterValue> | undefined {
-  if (UNSAFE.test(text)) return undefined;
-  const lines = text.split("\n");
+export function fastFrontmatter(
+  yaml: string,
+  text: string = yaml,
+  offset = 0,
+): Record<string, FrontmatterValue> | undefined {
+  // Printable ASCII (a cheaper scan) has no unsafe character.
+  if (!isPrintableAscii(yaml) && UNSAFE.test(yaml)) return undefined;
+  const len = offset + yaml.length;
+  cursor.limit = len;
   const out: Record<string, FrontmatterValue> = {};
   let found = false;
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i]!;
-    if (line.length === 0 || line.charCodeAt(0) === 35 /* # */ || isBlank(line)) {
-      i++;
+  let p = offset;
+  // The common line, `key: value`, is read inline (calls cost most before the code is optimised).
+  while (p <= len) {
+    let e = text.indexOf("\n", p);
+    if (e < 0 || e > len) e = len;
+    let c = text.charCodeAt(p);
+    if (e === p || c === HASH) {
+      p = e + 1;
       continue;
     }
-    const m = KEY.exec(line);
-    if (m === null) return undefined;
-    const key = m[1]!;
+    // The key: `[A-Za-z0-9_][A-Za-z0-9_.-]*`, then `:` and spaces or the line end.
+    if (c >= 128 || KEY_FIRST[c] !== 1) {
+      if (c === SPACE && isBlank(text, p, e)) {
+        p = e + 1;
+        continue;
+      }
+      return undefined;
+    }
+    let colon = p + 1;
+    while (colon < e) {
+      c = text.charCodeAt(colon);
+      if (c >= 128 || KEY_REST[c] !== 1) break;
+      colon++;
+    }
+    if (colon === e || c !== COLON) return undefined;
+    let r = colon + 1;
+    if (r < e && text.charCodeAt(r) !== SPACE) return undefined;
+    while (r < e && text.charCodeAt(r) === SPACE) r++;
+    const key = keyAt(text, p, colon);
     if (key === "__proto__" || Object.hasOwn(out, key)) return undefined;
-    const rest = line.slice(m[0].length);
-    const read =
-      rest === "" || rest.charCodeAt(0) === 35 ? readNested(lines, i + 1) : readValue(lines, i, rest, 0);
-    if (read === undefined) return undefined;
-    out[key] = read.value;
+    c = text.charCodeAt(r);
+    let value: FrontmatterValue | undefined;
+    if (r === e || c === HASH) value = readNested(text, e + 1);
+    else if (c === 124 /* | */ || c === 62 /* > */) value = readBlockScalar(text, r, e, 0, cursor);
+    else {
+      value = readScalar(text, r, e);
+      cursor.next = e + 1; // a deeper-indented line after it (a continuation) makes the next round bail out
+    }
+    if (value === undefined) return undefined;
+    out[key] = value;
     found = true;
-    i = read.next;
+    p = cursor.next;
   }
   return found ? out : undefined;
 }
 
-function isBlank(line: string): boolean {
-  for (let k = 0; k < line.length; k++) if (line.charCodeAt(k) !== 32) return false;
+function lineEnd(text: string, p: number): number {
+  const e = text.indexOf("\n", p);
+  return e < 0 || e > cursor.limit ? cursor.limit : e;
+}
+
+/** True when `[p, e)` holds only spaces. */
+function isBlank(text: string, p: number, e: number): boolean {
+  for (let k = p; k < e; k++) if (text.charCodeAt(k) !== SPACE) return false;
   return true;
 }
 
-function indentOf(line: string): number {
-  let k = 0;
-  while (k < line.length && line.charCodeAt(k) === 32) k++;
+/** Spaces at `p`; only for lines known not to be blank (the count stops at their first other character). */
+function indentAt(text: string, p: number): number {
+  let k = p;
+  while (text.charCodeAt(k) === SPACE) k++;
+  return k - p;
+}
+
+/** Start of the first line at or after `p` that is not blank, or `cursor.limit + 1`. */
+function nextContent(text: string, p: number): number {
+  let k = p;
+  while (k <= cursor.limit) {
+    const e = lineEnd(text, k);
+    if (!isBlank(text, k, e)) return k;
+    k = e + 1;
+  }
   return k;
 }
 
-/** Index of the next line that is not blank, or `lines.length`. */
-function nextContent(lines: string[], from: number): number {
-  let k = from;
-  while (k < lines.length && isBlank(lines[k]!)) k++;
-  return k;
+/**
+ * For a `key:` at `p` (`[A-Za-z0-9_][A-Za-z0-9_.-]*:` followed by spaces or the line end), the offset
+ * of the colon; else -1.
+ */
+function keyColon(text: string, p: number, e: number): number {
+  const first = text.charCodeAt(p);
+  if (first >= 128 || KEY_FIRST[first] !== 1) return -1;
+  let k = p + 1;
+  let c = 0;
+  while (k < e) {
+    c = text.charCodeAt(k);
+    if (c >= 128 || KEY_REST[c] !== 1) break;
+    k++;
+  }
+  if (k === e || c !== COLON) return -1;
+  return k + 1 === e || text.charCodeAt(k + 1) === SPACE ? k : -1;
 }
 
-/** A scalar or block scalar after `key: ` on line `i`, whose key sits at column `indent`. */
-function readValue(lines: string[], i: number, rest: string, indent: number): Read {
-  const c = rest.charAt(0);
-  if (c === "|" || c === ">") return readBlock(lines, i, rest, indent);
-  const value = readScalar(rest);
-  if (value === undefined) return undefined;
-  const k = nextContent(lines, i + 1);
-  if (k < lines.length && indentOf(lines[k]!) > indent) return undefined; // continuation lines
-  return { value, next: i + 1 };
+/**
+ * The key at `[p, colon)`. The keys most frontmatter uses come back as the same (internalised) string
+ * constants, so storing and looking them up stays cheap; others are sliced.
+ */
+function keyAt(text: string, p: number, colon: number): string {
+  let key: string;
+  switch (colon - p) {
+    case 4:
+      key = "name";
+      break;
+    case 6:
+      key = "author";
+      break;
+    case 7:
+      key = text.charCodeAt(p) === 108 /* l */ ? "license" : "version";
+      break;
+    case 8:
+      key = "metadata";
+      break;
+    case 11:
+      key = "description";
+      break;
+    case 13:
+      key = text.charCodeAt(p) === 97 /* a */ ? "allowed-tools" : "compatibility";
+      break;
+    default:
+      return text.slice(p, colon);
+  }
+  return text.startsWith(key, p) ? key : text.slice(p, colon);
 }
 
-/** A one-line plain, single- or double-quoted scalar (the text after `key: ` or `- `). */
-function readScalar(rest: string): string | undefined {
-  const c = rest.charAt(0);
-  if (c === '"') return readDoubleQuoted(rest);
-  if (c === "'") return readSingleQuoted(rest);
-  if (PLAIN_FIRST_BAD.includes(c)) return undefined;
-  let end = rest.length;
-  while (end > 0 && rest.charCodeAt(end - 1) === 32) end--;
-  const value = rest.slice(0, end);
-  if (value.includes("#") || value.includes(": ") || value.endsWith(":")) return undefined;
+/** Offset of the value after the colon at `colon` and its spaces (`e` when the line ends there). */
+function valueStart(text: string, colon: number, e: number): number {
+  let r = colon + 1;
+  while (r < e && text.charCodeAt(r) === SPACE) r++;
+  return r;
+}
+
+/** A one-line plain, single- or double-quoted scalar at `[r, e)` (after `key: ` or `- `; not empty). */
+function readScalar(text: string, r: number, e: number): string | undefined {
+  const c = text.charCodeAt(r);
+  if (c === 34 /* " */) {
+    const rest = text.slice(r, e);
+    // Usually the closing quote ends the line and there is no escape: the text between the quotes.
+    const last = rest.length - 1;
+    if (last > 0 && rest.indexOf('"', 1) === last && !rest.includes("\\")) return rest.slice(1, last);
+    return readDoubleQuoted(rest);
+  }
+  if (c === 39 /* ' */) return readSingleQuoted(text.slice(r, e));
+  if (c < 128 && PLAIN_FIRST_BAD[c] === 1) return undefined;
+  let end = e;
+  while (end > r && text.charCodeAt(end - 1) === SPACE) end--;
+  const value = text.slice(r, end);
+  if (value.includes("#") || value.includes(": ") || value.charCodeAt(value.length - 1) === COLON) {
+    return undefined;
+  }
   return value;
 }
 
-function readSingleQuoted(rest: string): string | undefined {
-  let out = "";
-  let k = 1;
-  for (;;) {
-    const q = rest.indexOf("'", k);
-    if (q < 0) return undefined;
-    out += rest.slice(k, q);
-    if (rest.charCodeAt(q + 1) === 39) {
-      out += "'";
-      k = q + 2;
-      continue;
-    }
-    return AFTER_QUOTED.test(rest.slice(q + 1)) ? out : undefined;
+/** What follows a top-level `key:` with no value (from the next line at `from`): "", a nested map, or a block list. */
+function readNested(text: string, from: number): FrontmatterValue | undefined {
+  const k = nextContent(text, from);
+  if (k > cursor.limit) {
+    cursor.next = k;
+    return "";
   }
+  const ind = indentAt(text, k);
+  const first = text.charCodeAt(k + ind);
+  if (first === DASH) {
+    const after = text.charCodeAt(k + ind + 1);
+    if (after === SPACE || after === 10 || k + ind + 1 === cursor.limit) return readList(text, k, ind);
+  }
+  if (ind === 0) {
+    if (first === HASH) return undefined;
+    cursor.next = from;
+    return "";
+  }
+  return readMap(text, k, ind);
 }
 
-const SIMPLE_ESCAPES: Record<string, string> = {
-  "0": "\0",
-  a: "\x07",
-  b: "\b",
-  t: "\t",
-  n: "\n",
-  v: "\v",
-  f: "\f",
-  r: "\r",
-  e: "\x1b",
-  " ": " ",
-  '"': '"',
-  "/": "/",
-  "\\": "\\",
-  N: "\x85",
-  _: "\xa0",
-  L: "\u2028",
-  P: "\u2029",
-};
-const HEX_LENGTH: Record<string, number> = { x: 2, u: 4, U: 8 };
-const HEX = /^[0-9A-Fa-f]+$/;
-
-function readDoubleQuoted(rest: string): string | undefined {
-  let out = "";
-  let k = 1;
-  for (;;) {
-    const quote = rest.indexOf('"', k);
-    if (quote < 0) return undefined; // not closed on this line
-    const slash = rest.indexOf("\\", k);
-    if (slash < 0 || slash > quote) {
-      out += rest.slice(k, quote);
-      return AFTER_QUOTED.test(rest.slice(quote + 1)) ? out : undefined;
-    }
-    out += rest.slice(k, slash);
-    const e = rest.charAt(slash + 1);
-    const simple = SIMPLE_ESCAPES[e];
-    if (simple !== undefined) {
-      out += simple;
-      k = slash + 2;
-      continue;
-    }
-    const n = HEX_LENGTH[e];
-    if (n === undefined) return undefined;
-    const hex = rest.slice(slash + 2, slash + 2 + n);
-    if (hex.length !== n || !HEX.test(hex)) return undefined;
-    const code = Number.parseInt(hex, 16);
-    if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return undefined;
-    out += String.fromCodePoint(code);
-    k = slash + 2 + n;
-  }
-}
-
-/** `|`, `|-`, `>`, `>-` block scalars; content must be indented deeper than `indent`. */
-function readBlock(lines: string[], i: number, rest: string, indent: number): Read {
-  const header = BLOCK_HEADER.exec(rest);
-  if (header === null) return undefined;
-  const folded = header[1] === ">";
-  const strip = header[2] === "-";
-  const parts: string[] = [];
-  let contentIndent = -1;
-  let leadingBlank = 0;
-  let j = i + 1;
-  for (; j < lines.length; j++) {
-    const l = lines[j]!;
-    const ind = indentOf(l);
-    if (ind === l.length) {
-      if (contentIndent < 0) leadingBlank = Math.max(leadingBlank, ind);
-      else if (ind > contentIndent) return undefined; // whitespace content
-      parts.push("");
-      continue;
-    }
-    if (contentIndent < 0) {
-      if (ind <= indent) break;
-      if (leadingBlank > ind) return undefined;
-      contentIndent = ind;
-    } else if (ind < contentIndent) {
-      if (ind > indent) return undefined;
-      break;
-    }
-    parts.push(l.slice(contentIndent));
-  }
-  while (parts.length > 0 && parts[parts.length - 1] === "") parts.pop();
-  if (contentIndent < 0 && leadingBlank > indent) return undefined;
-  if (parts.length === 0) return { value: "", next: j };
-  let body: string;
-  if (folded) {
-    body = "";
-    let pending = 0;
-    let seen = false;
-    for (const p of parts) {
-      if (p === "") {
-        pending++;
-        continue;
-      }
-      if (p.charCodeAt(0) === 32) return undefined; // more-indented lines fold differently
-      body += seen && pending === 0 ? " " : "\n".repeat(pending);
-      body += p;
-      pending = 0;
-      seen = true;
-    }
-  } else {
-    body = parts.join("\n");
-  }
-  return { value: strip ? body : `${body}\n`, next: j };
-}
-
-/** What follows a top-level `key:` with no value: nothing (""), a nested map, or a block list. */
-function readNested(lines: string[], from: number): Read {
-  const k = nextContent(lines, from);
-  if (k >= lines.length) return { value: "", next: k };
-  const line = lines[k]!;
-  const ind = indentOf(line);
-  const first = line.charCodeAt(ind);
-  if (first === 45 /* - */ && (line.length === ind + 1 || line.charCodeAt(ind + 1) === 32)) {
-    return readList(lines, k, ind);
-  }
-  if (ind === 0) return first === 35 ? undefined : { value: "", next: from };
-  return readMap(lines, k, ind);
-}
-
-function readList(lines: string[], from: number, ind: number): Read {
+/** A block list whose `-` items sit at column `ind`, from the line at `from`. */
+function readList(text: string, from: number, ind: number): string[] | undefined {
+  const len = cursor.limit;
   const items: string[] = [];
   let j = from;
-  while (j < lines.length) {
-    const line = lines[j]!;
-    if (isBlank(line)) {
-      j++;
+  while (j <= len) {
+    const le = lineEnd(text, j);
+    if (isBlank(text, j, le)) {
+      j = le + 1;
       continue;
     }
-    const li = indentOf(line);
-    if (li !== ind || line.charCodeAt(li) !== 45) break;
-    const after = line.slice(li + 1);
-    if (after !== "" && after.charCodeAt(0) !== 32) break;
-    const text = after.slice(indentOf(after));
-    const value = text === "" ? "" : readScalar(text);
+    const li = indentAt(text, j);
+    if (li !== ind || text.charCodeAt(j + li) !== DASH) break;
+    const after = j + li + 1;
+    if (after < le && text.charCodeAt(after) !== SPACE) break;
+    let t = after;
+    while (t < le && text.charCodeAt(t) === SPACE) t++;
+    const value = t === le ? "" : readScalar(text, t, le);
     if (value === undefined) return undefined;
     items.push(value);
-    j++;
+    j = le + 1;
   }
-  const k = nextContent(lines, j);
-  if (k < lines.length && indentOf(lines[k]!) !== 0) return undefined;
-  return { value: items, next: j };
+  const k = nextContent(text, j);
+  if (k <= len && indentAt(text, k) !== 0) return undefined;
+  cursor.next = j;
+  return items;
 }
 
-function readMap(lines: string[], from: number, ind: number): Read {
+/** A nested map whose keys sit at column `ind`, from the line at `from`. */
+function readMap(text: string, from: number, ind: number): Record<string, FrontmatterValue> | undefined {
+  const len = cursor.limit;
   const map: Record<string, FrontmatterValue> = {};
   let j = from;
-  while (j < lines.length) {
-    const line = lines[j]!;
-    if (isBlank(line)) {
-      j++;
+  while (j <= len) {
+    let le = text.indexOf("\n", j);
+    if (le < 0 || le > len) le = len;
+    let k = j;
+    while (k < le && text.charCodeAt(k) === SPACE) k++;
+    if (k === le) {
+      j = le + 1; // blank
       continue;
     }
-    const li = indentOf(line);
-    if (li === 0) break;
-    if (li !== ind) return undefined;
-    const m = KEY.exec(line.slice(ind));
-    if (m === null) return undefined;
-    const key = m[1]!;
+    if (k === j) break;
+    if (k - j !== ind) return undefined;
+    const colon = keyColon(text, k, le);
+    if (colon < 0) return undefined;
+    const key = keyAt(text, k, colon);
     if (key === "__proto__" || Object.hasOwn(map, key)) return undefined;
-    const rest = line.slice(ind + m[0].length);
-    let read: Read;
-    if (rest === "" || rest.charCodeAt(0) === 35) {
-      const k = nextContent(lines, j + 1);
-      if (k < lines.length && indentOf(lines[k]!) > ind) return undefined;
-      read = { value: "", next: j + 1 };
+    const r = valueStart(text, colon, le);
+    const c = text.charCodeAt(r);
+    let value: FrontmatterValue | undefined;
+    if (r === le || c === HASH) {
+      value = "";
+      cursor.next = le + 1;
+    } else if (c === 124 /* | */ || c === 62 /* > */) {
+      value = readBlockScalar(text, r, le, ind, cursor);
     } else {
-      read = readValue(lines, j, rest, ind);
+      value = readScalar(text, r, le);
+      cursor.next = le + 1;
     }
-    if (read === undefined) return undefined;
-    map[key] = read.value;
-    j = read.next;
+    if (value === undefined) return undefined;
+    map[key] = value;
+    j = cursor.next;
   }
-  return { value: map, next: j };
+  cursor.next = j;
+  return map;
 }

@@ -23,7 +23,7 @@ export type LoadNote =
 
 /** Outcome of {@link loadFrontmatter}. */
 export type LoadedFrontmatter =
-  | { ok: true; value: FrontmatterValue | null; notes: LoadNote[] }
+  | { ok: true; value: FrontmatterValue | null; notes: readonly LoadNote[] }
   | { ok: false; message: string; offset: number };
 
 /**
@@ -32,7 +32,7 @@ export type LoadedFrontmatter =
  */
 export function loadFrontmatter(yaml: string, strict: boolean): LoadedFrontmatter {
   const fast = fastFrontmatter(yaml);
-  if (fast !== undefined) return { ok: true, value: fast, notes: [] };
+  if (fast !== undefined) return { ok: true, value: fast, notes: NO_NOTES };
   const full = parseFrontmatterYaml(yaml, strict);
   if (full.ok && !strict && typeof full.value === "string") {
     // One plain string where fields were meant (`name:x`, `name：x`): read the keys a person sees.
@@ -78,6 +78,8 @@ export function loadFrontmatter(yaml: string, strict: boolean): LoadedFrontmatte
   if (repair.repairs.length === 0) return full;
   return { ok: true, value: retried.value, notes: [...notes, ...notesOf(retried)] };
 }
+
+const NO_NOTES: readonly LoadNote[] = Object.freeze([]);
 
 function isRecord(value: FrontmatterValue | null): value is Record<string, FrontmatterValue> {
   return value !== null && typeof value === "object" && !Array.isArray(value);

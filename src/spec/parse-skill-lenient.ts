@@ -5,14 +5,15 @@
 import { buildParsedSkill, isMapping } from "./build-parsed-skill.js";
 import { createDiagnostic, type SourcePosition } from "./create-diagnostic.js";
 import { looksBinary } from "./decode-skill-text.js";
+import { fastFrontmatter } from "./fast-frontmatter.js";
 import { firstParagraph } from "./first-paragraph.js";
 import { keyLineInSkillFile, positionInSkillFile } from "./frontmatter-position.js";
 import { type LoadNote, loadFrontmatter } from "./load-frontmatter.js";
 import type { ParseContext } from "./parse-skill-strict.js";
-import { codePointLength, pyStrip } from "./py-text.js";
+import { codePointLength, isPyBlank, pyStrip } from "./py-text.js";
 import { readUnclosedFrontmatter } from "./read-unclosed-frontmatter.js";
 import type { YamlRepairKind } from "./repair-frontmatter-yaml.js";
-import { allowedToolsFrom } from "./split-allowed-tools.js";
+import { type AllowedTools, allowedToolsFrom } from "./split-allowed-tools.js";
 import {
   extractBody,
   type FrontmatterSplit,
@@ -20,8 +21,9 @@ import {
   splitFrontmatterLenient,
 } from "./split-frontmatter.js";
 import type { DiagnosticCode, FrontmatterValue, ParseSkillResult } from "./types.js";
-import { unknownFields } from "./validate-frontmatter.js";
+import { compareCodePoints } from "./validate-frontmatter.js";
 import {
+  isPlainSkillName,
   MAX_COMPATIBILITY_LENGTH,
   MAX_DESCRIPTION_LENGTH,
   validateSkillName,
@@ -31,19 +33,32 @@ import {
 const BLOCK_INDICATOR_ONLY = /^[|>][-+1-9]{0,2}$/;
 
 type Located = { split: FrontmatterSplit | undefined; fm: Record<string, FrontmatterValue> };
+type LocateError = { error: { code: DiagnosticCode; message: string; at: SourcePosition } };
+
+function warn(ctx: ParseContext, code: DiagnosticCode, message: string, at?: SourcePosition): void {
+  ctx.diagnostics.push(createDiagnostic(code, "warning", message, ctx.path, at));
+}
+
+function fail(
+  ctx: ParseContext,
+  code: DiagnosticCode,
+  message: string,
+  at?: SourcePosition,
+): ParseSkillResult {
+  ctx.diagnostics.push(createDiagnostic(code, "error", message, ctx.path, at));
+  return { skill: undefined, diagnostics: ctx.diagnostics };
+}
+
+/** SKILL.md line of the top-level `key:` line, when there is a frontmatter and the line is found. */
+function lineOf(split: FrontmatterSplit | undefined, key: string): number | undefined {
+  return split === undefined ? undefined : keyLineInSkillFile(split, key);
+}
 
 /** Parses decoded, LF-normalised SKILL.md text in lenient mode. */
 export function parseSkillLenient(text: string, ctx: ParseContext): ParseSkillResult {
-  const { diagnostics, path } = ctx;
-  const warn = (code: DiagnosticCode, message: string, at: SourcePosition = {}) =>
-    diagnostics.push(createDiagnostic(code, "warning", message, path, at));
-  const fail = (code: DiagnosticCode, message: string, at: SourcePosition = {}): ParseSkillResult => {
-    diagnostics.push(createDiagnostic(code, "error", message, path, at));
-    return { skill: undefined, diagnostics };
-  };
-
-  if (pyStrip(text) === "") {
+  if (isPyBlank(text)) {
     return fail(
+      ctx,
       "frontmatter-missing",
       "SKILL.md is empty: add a frontmatter block with name and description.",
       {
@@ -51,12 +66,11 @@ export function parseSkillLenient(text: string, ctx: ParseContext): ParseSkillRe
       },
     );
   }
-  const located = locate(text, ctx, warn);
-  if ("error" in located) return fail(located.error.code, located.error.message, located.error.at);
+  const located = locate(text, ctx);
+  if ("error" in located) return fail(ctx, located.error.code, located.error.message, located.error.at);
   const { split, fm } = located;
   const bodyOffset = split === undefined ? 0 : split.bodyOffset;
   const bodyOffsetLine = split === undefined ? 1 : split.closingLine;
-  const lineOf = (key: string) => (split === undefined ? undefined : keyLineInSkillFile(split, key));
 
   // name
   const dirName = ctx.dirName === undefined || ctx.dirName === "" ? undefined : ctx.dirName;
@@ -64,8 +78,8 @@ export function parseSkillLenient(text: string, ctx: ParseContext): ParseSkillRe
   let name = typeof rawName === "string" ? pyStrip(rawName) : "";
   if (name === "") {
     if (dirName === undefined) {
-      return fail("name-missing", "SKILL.md has no name: add `name: <skill-name>` to the frontmatter.", {
-        line: lineOf("name") ?? 1,
+      return fail(ctx, "name-missing", "SKILL.md has no name: add `name: <skill-name>` to the frontmatter.", {
+        line: lineOf(split, "name") ?? 1,
       });
     }
     const why =
@@ -74,89 +88,100 @@ export function parseSkillLenient(text: string, ctx: ParseContext): ParseSkillRe
         : typeof rawName === "string"
           ? "has an empty name"
           : "has a name that is not a string";
-    warn("name-from-directory", `SKILL.md ${why}; using the directory name '${dirName}'.`, {
-      line: lineOf("name"),
+    warn(ctx, "name-from-directory", `SKILL.md ${why}; using the directory name '${dirName}'.`, {
+      line: lineOf(split, "name"),
     });
     name = dirName;
   }
-  for (const v of validateSkillName(name, dirName === undefined ? {} : { dirName })) {
-    warn(v.code, `${v.message} (loaded anyway).`, { line: lineOf("name") });
+  if (name !== dirName || !isPlainSkillName(name)) {
+    const violations = validateSkillName(name, dirName === undefined ? NO_OPTIONS : { dirName });
+    for (let i = 0; i < violations.length; i++) {
+      const v = violations[i]!;
+      warn(ctx, v.code, `${v.message} (loaded anyway).`, { line: lineOf(split, "name") });
+    }
   }
 
   // description
   const rawDescription = fm["description"];
   let description = typeof rawDescription === "string" ? pyStrip(rawDescription) : "";
   // `description: "|"` (a converter quoted the block indicator and lost the text) says nothing.
-  const indicatorOnly = BLOCK_INDICATOR_ONLY.test(description);
+  const first = description.charCodeAt(0);
+  const indicatorOnly = (first === 124 || first === 62) && BLOCK_INDICATOR_ONLY.test(description);
   if (description === "" || indicatorOnly) {
     const fromBody = looksBinary(text.slice(bodyOffset, bodyOffset + 4096))
       ? ""
       : firstParagraph(text.slice(bodyOffset));
     if (fromBody === "") {
       return fail(
+        ctx,
         rawDescription === undefined ? "description-missing" : "description-empty",
         "SKILL.md has no description and its body has no paragraph to use: add `description: <what it does and when to use it>`.",
-        { line: lineOf("description") ?? 1 },
+        { line: lineOf(split, "description") ?? 1 },
       );
     }
     const why = indicatorOnly
       ? `SKILL.md's description is only the block-scalar indicator '${description}', without its text`
       : "SKILL.md has no description";
-    warn("description-from-body", `${why}; using the body's first paragraph.`, {
-      line: lineOf("description"),
+    warn(ctx, "description-from-body", `${why}; using the body's first paragraph.`, {
+      line: lineOf(split, "description"),
     });
     description = fromBody;
-  } else if (typeof rawDescription === "string") {
+  } else if (typeof rawDescription === "string" && rawDescription.length > MAX_DESCRIPTION_LENGTH) {
+    // A string's code point count never exceeds its length: count only when it might be too long.
     const length = codePointLength(rawDescription);
     if (length > MAX_DESCRIPTION_LENGTH) {
       warn(
+        ctx,
         "description-too-long",
         `Description exceeds ${MAX_DESCRIPTION_LENGTH} character limit (${length} chars) (loaded anyway).`,
-        { line: lineOf("description") },
+        { line: lineOf(split, "description") },
       );
     }
   }
 
-  checkOptionalFields(fm, warn, lineOf);
-  const unknown = unknownFields(fm);
-  if (unknown.length > 0) {
+  const allowed = checkOptionalFields(fm, ctx, split);
+  let body = "";
+  let bodyLine = bodyOffsetLine + 1;
+  let separators = NO_SEPARATORS;
+  if (!ctx.headOnly) {
+    const extracted = extractBody(text, bodyOffset, bodyOffsetLine);
+    body = extracted.body;
+    bodyLine = extracted.line;
+    if (split !== undefined) separators = findBodySeparators(text, bodyOffset, bodyOffsetLine);
+  }
+  const skill = buildParsedSkill({ name, description, frontmatter: fm, body, bodyLine, allowed });
+  // The extras are exactly the fields outside the spec (what `unknownFields` lists, before sorting).
+  if (hasOwnKey(skill.extras)) {
+    const unknown = Object.keys(skill.extras).sort(compareCodePoints);
     warn(
+      ctx,
       "unknown-field",
       `Fields outside the spec kept as extras: ${unknown.join(", ")} (strict validators reject them).`,
-      { line: lineOf(unknown[0]!) },
+      { line: lineOf(split, unknown[0]!) },
     );
   }
-
-  let body = { body: "", line: bodyOffsetLine + 1 };
-  if (!ctx.headOnly) {
-    body = extractBody(text, bodyOffset, bodyOffsetLine);
-    const separators = split === undefined ? [] : findBodySeparators(text, bodyOffset, bodyOffsetLine);
-    if (separators.length > 0) {
-      warn(
-        "body-separator",
-        `The body contains a '---' line (line ${separators.join(", ")}); it is kept, but some parsers end the body or the frontmatter there. Use '***' for a horizontal rule.`,
-        { line: separators[0] },
-      );
-    }
+  if (separators.length > 0) {
+    warn(
+      ctx,
+      "body-separator",
+      `The body contains a '---' line (line ${separators.join(", ")}); it is kept, but some parsers end the body or the frontmatter there. Use '***' for a horizontal rule.`,
+      { line: separators[0] },
+    );
   }
-  const skill = buildParsedSkill({
-    name,
-    description,
-    frontmatter: fm,
-    body: body.body,
-    bodyLine: body.line,
-  });
-  return { skill, diagnostics };
+  return { skill, diagnostics: ctx.diagnostics };
 }
 
-type Warn = (code: DiagnosticCode, message: string, at?: SourcePosition) => void;
+/** True when `record` has an own enumerable key (without allocating the key list). */
+function hasOwnKey(record: object): boolean {
+  for (const k in record) if (Object.hasOwn(record, k)) return true;
+  return false;
+}
+
+const NO_OPTIONS = {};
+const NO_SEPARATORS: readonly number[] = [];
 
 /** Splits off and loads the frontmatter, with the lenient fallbacks; an `error` when nothing is usable. */
-function locate(
-  text: string,
-  ctx: ParseContext,
-  warn: Warn,
-): Located | { error: { code: DiagnosticCode; message: string; at: SourcePosition } } {
+function locate(text: string, ctx: ParseContext): Located | LocateError {
   let split = splitFrontmatterLenient(text);
   if ("failure" in split) {
     if (split.failure === "missing" || split.yamlStart === undefined) {
@@ -166,6 +191,7 @@ function locate(
         };
       }
       warn(
+        ctx,
         "frontmatter-missing",
         "SKILL.md does not start with a frontmatter block ('---' line, YAML, '---' line); name and description are derived.",
         { line: 1 },
@@ -186,6 +212,7 @@ function locate(
     }
     split = unclosed;
     warn(
+      ctx,
       "frontmatter-unclosed",
       "SKILL.md frontmatter has no closing '---' line; read it up to the first blank line (or the first line that is not YAML).",
       { line: skipped + 1 },
@@ -193,6 +220,7 @@ function locate(
   }
   if (split.skippedLines > 0) {
     warn(
+      ctx,
       "frontmatter-offset",
       `${split.skippedLines} line(s) (blank or HTML comments) precede the opening '---' (line ${split.skippedLines + 1}); strict validators need '---' on line 1, so move them below the frontmatter.`,
       {
@@ -200,6 +228,10 @@ function locate(
       },
     );
   }
+  // The fast path first, here rather than through loadFrontmatter: most files take it, and the
+  // wrapper costs an allocation per file.
+  const fast = fastFrontmatter(split.yaml, text, split.yamlOffset);
+  if (fast !== undefined) return { split, fm: fast };
   const loaded = loadFrontmatter(split.yaml, false);
   if (!loaded.ok) {
     return {
@@ -210,15 +242,14 @@ function locate(
       },
     };
   }
-  for (const note of loaded.notes) reportNote(note, split, warn);
+  for (let i = 0; i < loaded.notes.length; i++) reportNote(loaded.notes[i]!, split, ctx);
   const value = loaded.value;
   if (isMapping(value)) return { split, fm: value };
   if (value !== null) {
-    warn("frontmatter-not-mapping", "SKILL.md frontmatter is not a mapping of fields; it is ignored.", {
+    warn(ctx, "frontmatter-not-mapping", "SKILL.md frontmatter is not a mapping of fields; it is ignored.", {
       line: split.yamlLine,
     });
   }
-  void ctx;
   return { split, fm: {} };
 }
 
@@ -232,26 +263,29 @@ const REPAIR_MESSAGES: Record<YamlRepairKind, string> = {
     "Read 'key：value', 'key:value' or a no-break space after ':' as 'key: value'; write an ASCII colon and a space.",
 };
 
-function reportNote(note: LoadNote, split: FrontmatterSplit, warn: Warn): void {
+function reportNote(note: LoadNote, split: FrontmatterSplit, ctx: ParseContext): void {
   if (note.kind === "repaired") {
-    warn("yaml-repaired", REPAIR_MESSAGES[note.repair], { line: split.yamlLine + note.line });
+    warn(ctx, "yaml-repaired", REPAIR_MESSAGES[note.repair], { line: split.yamlLine + note.line });
   } else if (note.kind === "dropped") {
     const first = split.yamlLine + note.line;
     const last = split.yamlLine + note.lastLine;
     const where = first === last ? `line ${first}` : `lines ${first}-${last}`;
     warn(
+      ctx,
       "yaml-invalid",
       `Invalid YAML in frontmatter (${note.message}); ${where} ignored, the other fields loaded. Quote the value or fix the indentation there.`,
       { line: first },
     );
   } else if (note.kind === "flow-collection") {
     warn(
+      ctx,
       "yaml-flow-collection",
       "Flow collection ([...] or {...}) accepted; strict validators reject it. Use a block list ('- item') or a string.",
       positionInSkillFile(split, note.offset),
     );
   } else {
     warn(
+      ctx,
       "duplicate-key",
       `Key '${note.key}' is given more than once; the last value is used.`,
       positionInSkillFile(split, note.offset),
@@ -259,48 +293,58 @@ function reportNote(note: LoadNote, split: FrontmatterSplit, warn: Warn): void {
   }
 }
 
-/** Type and length checks of license, compatibility, allowed-tools and metadata (warnings). */
+/**
+ * Type and length checks of license, compatibility, allowed-tools and metadata (warnings). Returns
+ * `allowed-tools` as read (so the skill is built without reading it again).
+ */
 function checkOptionalFields(
   fm: Record<string, FrontmatterValue>,
-  warn: Warn,
-  lineOf: (key: string) => number | undefined,
-): void {
+  ctx: ParseContext,
+  split: FrontmatterSplit | undefined,
+): AllowedTools | undefined {
   const compatibility = fm["compatibility"];
   if (compatibility !== undefined) {
     if (typeof compatibility !== "string") {
-      warn("compatibility-invalid-type", "Field 'compatibility' must be a string; it is ignored.", {
-        line: lineOf("compatibility"),
+      warn(ctx, "compatibility-invalid-type", "Field 'compatibility' must be a string; it is ignored.", {
+        line: lineOf(split, "compatibility"),
       });
-    } else if (codePointLength(compatibility) > MAX_COMPATIBILITY_LENGTH) {
+    } else if (
+      compatibility.length > MAX_COMPATIBILITY_LENGTH &&
+      codePointLength(compatibility) > MAX_COMPATIBILITY_LENGTH
+    ) {
       const length = codePointLength(compatibility);
       warn(
+        ctx,
         "compatibility-too-long",
         `Compatibility exceeds ${MAX_COMPATIBILITY_LENGTH} character limit (${length} chars) (loaded anyway).`,
-        { line: lineOf("compatibility") },
+        { line: lineOf(split, "compatibility") },
       );
     }
   }
   const license = fm["license"];
   if (license !== undefined && typeof license !== "string") {
-    warn("field-invalid-type", "Field 'license' must be a string; it is ignored.", {
-      line: lineOf("license"),
+    warn(ctx, "field-invalid-type", "Field 'license' must be a string; it is ignored.", {
+      line: lineOf(split, "license"),
     });
   }
   const tools = fm["allowed-tools"];
+  let allowed: AllowedTools | undefined;
   if (tools !== undefined) {
-    const allowed = allowedToolsFrom(tools);
+    allowed = allowedToolsFrom(tools);
     if (allowed === undefined || allowed.dropped > 0) {
       warn(
+        ctx,
         "field-invalid-type",
         "Field 'allowed-tools' must be a space-separated string or a list of strings; other entries are ignored.",
-        { line: lineOf("allowed-tools") },
+        { line: lineOf(split, "allowed-tools") },
       );
     }
   }
   const metadata = fm["metadata"];
   if (metadata !== undefined && !isMapping(metadata)) {
-    warn("field-invalid-type", "Field 'metadata' must be a mapping of keys to strings; it is ignored.", {
-      line: lineOf("metadata"),
+    warn(ctx, "field-invalid-type", "Field 'metadata' must be a mapping of keys to strings; it is ignored.", {
+      line: lineOf(split, "metadata"),
     });
   }
+  return allowed;
 }

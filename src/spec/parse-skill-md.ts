@@ -28,6 +28,16 @@ export function parseSkillMd(text: string | Uint8Array, options: ParseSkillOptio
   const strict = options.mode === "strict";
   const diagnostics: Diagnostic[] = [];
   try {
+    const ctx: ParseContext = {
+      path,
+      dirName: options.dirName,
+      headOnly: options.headOnly === true,
+      diagnostics,
+    };
+    // Already-decoded text without a BOM or CR (the common case) needs no cleaning in either mode.
+    if (typeof text === "string" && text.charCodeAt(0) !== 0xfeff && !text.includes("\r")) {
+      return strict ? parseSkillStrict(text, ctx) : parseSkillLenient(text, ctx);
+    }
     const decoded = decodeSkillText(text, {
       stripBom: !strict,
       // Python's read_text() uses universal newlines: CRLF reaches the reference as LF.
@@ -62,12 +72,6 @@ export function parseSkillMd(text: string | Uint8Array, options: ParseSkillOptio
         createDiagnostic("crlf-normalized", "warning", "SKILL.md uses CRLF line endings; read as LF.", path),
       );
     }
-    const ctx: ParseContext = {
-      path,
-      dirName: options.dirName,
-      headOnly: options.headOnly === true,
-      diagnostics,
-    };
     return strict ? parseSkillStrict(decoded.text, ctx) : parseSkillLenient(decoded.text, ctx);
   } catch (error) {
     // Defensive: a bug must not take the catalog down. Report it as unreadable YAML.

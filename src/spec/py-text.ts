@@ -23,11 +23,26 @@ export function isPyWhitespace(code: number): boolean {
 
 /** Python `s.strip()`: removes leading and trailing whitespace as Python defines it. */
 export function pyStrip(s: string): string {
+  const last = s.length - 1;
+  if (last >= 0) {
+    // Printable ASCII at both ends (the usual case): nothing to strip.
+    const a = s.charCodeAt(0);
+    const b = s.charCodeAt(last);
+    if (a > 0x20 && a < 0x7f && b > 0x20 && b < 0x7f) return s;
+  }
   let start = 0;
   let end = s.length;
   while (start < end && isPyWhitespace(s.charCodeAt(start))) start++;
   while (end > start && isPyWhitespace(s.charCodeAt(end - 1))) end--;
   return start === 0 && end === s.length ? s : s.slice(start, end);
+}
+
+/** True when `pyStrip(s)` is empty (every character is Python whitespace); allocates nothing. */
+export function isPyBlank(s: string): boolean {
+  const a = s.charCodeAt(0);
+  if (a > 0x20 && a < 0x7f) return false;
+  for (let i = 0; i < s.length; i++) if (!isPyWhitespace(s.charCodeAt(i))) return false;
+  return true;
 }
 
 const HIGH_SURROGATE = /[\ud800-\udbff]/;

@@ -32,6 +32,7 @@ export function readUnclosedFrontmatter(
   const yamlLine = skippedLines + 2;
   return {
     yaml,
+    yamlOffset: yamlStart,
     yamlLine,
     yamlColumn: 1,
     closingLine: yamlLine + yaml.split("\n").length - 1,

@@ -56,6 +56,8 @@ export function splitFrontmatterStrict(text: string): FrontmatterSplit | SplitFa
 export interface LenientSplit extends FrontmatterSplit {
   /** Lines (blank or HTML comments) skipped before the opening `---`. */
   skippedLines: number;
+  /** Offset of `yaml` in the text split. */
+  yamlOffset: number;
 }
 
 /** True when `text[start, end)` is `---` followed only by spaces or tabs. */
@@ -85,25 +87,28 @@ export function splitFrontmatterLenient(text: string): LenientSplit | SplitFailu
     const end = lineEnd(text, start);
     if (isDelimiter(text, start, end)) {
       const yamlStart = Math.min(end + 1, text.length);
-      let search = end;
-      for (;;) {
-        const nl = text.indexOf("\n---", search);
-        if (nl < 0) return { failure: "unclosed", yamlStart, skippedLines: skipped };
-        const closeEnd = lineEnd(text, nl + 1);
-        if (isDelimiter(text, nl + 1, closeEnd)) {
-          const yaml = nl + 1 > yamlStart ? text.slice(yamlStart, nl + 1) : "";
-          const yamlLine = skipped + 2;
+      const yamlLine = skipped + 2;
+      // Line by line to the closing delimiter, counting the YAML's line breaks on the way (one pass;
+      // still linear, if slower than one search, for an unclosed block in a large file).
+      let breaks = 0;
+      for (let nl = end; nl < text.length; breaks++) {
+        const lineStart = nl + 1;
+        let closeEnd = text.indexOf("\n", lineStart);
+        if (closeEnd < 0) closeEnd = text.length;
+        if (text.charCodeAt(lineStart) === 45 /* - */ && isDelimiter(text, lineStart, closeEnd)) {
           return {
-            yaml,
+            yaml: lineStart > yamlStart ? text.slice(yamlStart, lineStart) : "",
+            yamlOffset: yamlStart,
             yamlLine,
             yamlColumn: 1,
-            closingLine: yamlLine + countLines(yaml, 0, yaml.length),
+            closingLine: yamlLine + breaks,
             bodyOffset: closeEnd,
             skippedLines: skipped,
           };
         }
-        search = nl + 1;
+        nl = closeEnd;
       }
+      return { failure: "unclosed", yamlStart, skippedLines: skipped };
     }
     if (end < text.length && isBlankLine(text, start, end)) {
       start = end + 1;

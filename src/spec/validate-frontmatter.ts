@@ -21,8 +21,6 @@ export const SPEC_FIELDS = [
   "name",
 ] as const;
 
-const SPEC_FIELD_SET: ReadonlySet<string> = new Set(SPEC_FIELDS);
-
 /** A rule violation and the top-level key it is about (the first unknown key for `unknown-field`). */
 export interface FieldViolation extends RuleViolation {
   field?: string;
@@ -30,7 +28,17 @@ export interface FieldViolation extends RuleViolation {
 
 /** True for the six keys the spec defines. */
 export function isSpecField(key: string): boolean {
-  return SPEC_FIELD_SET.has(key);
+  switch (key) {
+    case "allowed-tools":
+    case "compatibility":
+    case "description":
+    case "license":
+    case "metadata":
+    case "name":
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** Python's default string order (by code point; JS `sort()` compares UTF-16 units). */
@@ -46,9 +54,9 @@ export function compareCodePoints(a: string, b: string): number {
 
 /** Keys of `frontmatter` outside the six spec fields, in Python sort order. */
 export function unknownFields(frontmatter: Record<string, FrontmatterValue>): string[] {
-  return Object.keys(frontmatter)
-    .filter((k) => !SPEC_FIELD_SET.has(k))
-    .sort(compareCodePoints);
+  const out: string[] = [];
+  for (const k of Object.keys(frontmatter)) if (!isSpecField(k)) out.push(k);
+  return out.length > 1 ? out.sort(compareCodePoints) : out;
 }
 
 /** Options of {@link validateFrontmatter}. */

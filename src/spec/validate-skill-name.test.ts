@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { isValidSkillName, validateSkillName } from "./validate-skill-name.js";
+import { isPlainSkillName, isValidSkillName, validateSkillName } from "./validate-skill-name.js";
 
 const codes = (name: string, dirName?: string) =>
   validateSkillName(name, dirName === undefined ? {} : { dirName }).map((v) => v.code);
@@ -52,5 +53,39 @@ describe("validateSkillName", () => {
   test("asciiOnly restricts to a-z, 0-9 and hyphens", () => {
     expect(isValidSkillName("技能")).toBe(true);
     expect(isValidSkillName("技能", { asciiOnly: true })).toBe(false);
+  });
+});
+
+describe("the plain-name fast path", () => {
+  const nameArb = fc.oneof(
+    fc.stringMatching(/^[a-z0-9-]{0,70}$/),
+    fc.array(fc.constantFrom(..."ab9-Z_ é\u0301ｍ-"), { maxLength: 70 }).map((a) => a.join("")),
+  );
+
+  test("gives what the full rules give (surrounding whitespace forces them, and never changes a result)", () => {
+    fc.assert(
+      fc.property(nameArb, fc.oneof(fc.constant(undefined), nameArb), fc.boolean(), (name, dir, sameDir) => {
+        const dirName = sameDir ? name : dir;
+        const options = dirName === undefined ? {} : { dirName };
+        expect(validateSkillName(name, options)).toEqual(validateSkillName(` ${name}\n`, options));
+        expect(validateSkillName(name, { ...options, asciiOnly: true })).toEqual(
+          validateSkillName(`\t${name} `, { ...options, asciiOnly: true }),
+        );
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  test("isPlainSkillName accepts only names that pass every rule", () => {
+    fc.assert(
+      fc.property(nameArb, (name) => {
+        if (isPlainSkillName(name)) expect(validateSkillName(`${name} `, { dirName: name })).toEqual([]);
+      }),
+    );
+    expect(isPlainSkillName("pdf-processing")).toBe(true);
+    expect(isPlainSkillName("a".repeat(64))).toBe(true);
+    for (const name of ["", "-a", "a-", "a--b", "A", "a_b", "a".repeat(65), "é"]) {
+      expect(isPlainSkillName(name)).toBe(false);
+    }
   });
 });

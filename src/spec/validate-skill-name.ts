@@ -28,12 +28,24 @@ export interface ValidateSkillNameOptions {
 
 const NAME_CHARS = /^[\p{L}\p{N}-]*$/u;
 const ASCII_NAME_CHARS = /^[a-z0-9-]*$/;
+/** ASCII lowercase letters and digits in runs joined by single hyphens. */
+const PLAIN_VALID_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * True for a name no rule of {@link validateSkillName} can reject, the directory match aside: at most
+ * {@link MAX_NAME_LENGTH} ASCII lowercase letters and digits in runs joined by single hyphens (strip
+ * and NFKC leave such a name as it is). A cheap test for the usual case; `false` says nothing.
+ */
+export function isPlainSkillName(name: string): boolean {
+  return name.length <= MAX_NAME_LENGTH && PLAIN_VALID_NAME.test(name);
+}
 
 /**
  * Checks a skill name against the spec's rules, in the reference validator's order and with its exact
  * messages. A blank name yields `name-empty` only. Returns `[]` when the name is valid.
  */
 export function validateSkillName(name: string, options: ValidateSkillNameOptions = {}): RuleViolation[] {
+  if ((options.dirName === undefined || options.dirName === name) && isPlainSkillName(name)) return [];
   const stripped = pyStrip(name);
   if (stripped === "") return [{ code: "name-empty", message: "Field 'name' must be a non-empty string" }];
   const n = stripped.normalize("NFKC");
