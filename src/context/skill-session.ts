@@ -37,7 +37,7 @@ export interface LoadOptions {
   /**
    * Who asks. `model` (default): only skills visible to the model. `user` (a slash command, `$name`, an MCP
    * prompt): skills hidden by `disable-model-invocation` too, but never one with `user-invocable: false`
-   * (refused with `not-user-invocable`). `init`: any skill the filters allow (`active: true`, `activeSkills`).
+   * (refused with `not-user-invocable`). `init` loads every skill the filters allow (`active: true`, `activeSkills`).
    */
   by?: "model" | "user" | "init";
   /** Tool call carrying the result (for history rewriting). */

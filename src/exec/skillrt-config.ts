@@ -65,7 +65,7 @@ export const ExecConfigFile = z
     timeoutSeconds: z.number().positive().optional(),
     /** Refuse `skill_run` for a skill the model has not loaded. Default false. */
     requireLoaded: z.boolean().optional(),
-    /** Executables a run may start (basenames); unset or empty: any not denied. */
+    /** Executables a run may start (basenames); unset or empty means every executable not denied. */
     allowCommands: z.array(z.string().min(1)).optional(),
     /** Executables a run may never start; wins over `allowCommands`. */
     denyCommands: z.array(z.string().min(1)).optional(),

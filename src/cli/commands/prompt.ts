@@ -25,7 +25,7 @@ skill session renders it into the system prompt. Skills with
 'disable-model-invocation: true' are left out.
 
 With PATHs (skill directories or SKILL.md files) the skills are read like the reference
-'skills-ref to-prompt' does: any unreadable skill aborts with exit 1. Without PATH, the
+'skills-ref to-prompt' does (one unreadable skill aborts with exit 1). Without PATH, the
 catalog of the configured roots is printed (sorted by name).
 
 Options:
