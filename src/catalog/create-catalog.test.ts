@@ -52,13 +52,14 @@ describe("createCatalog: sources and precedence", () => {
     expect(shadowed[0]?.message).toContain(`${cwd}/.claude/skills/pdf/SKILL.md`);
   });
 
-  it("resolves a name used twice in one root by sorted path order, reporting the loser", async () => {
+  it("resolves a name used twice in one root by sorted path order, reporting the loser as a duplicate", async () => {
     await skill(`${tmp}/r/b-dir`, { name: "same", description: "From b." });
     await skill(`${tmp}/r/a-dir`, { name: "same", description: "From a." });
     const catalog = await createCatalog({ roots: [`${tmp}/r`] });
     expect(catalog.list().map((r) => r.description)).toEqual(["From a."]);
     const [shadow] = catalog.diagnostics();
-    expect(shadow).toMatchObject({ code: "name-shadowed", path: `${tmp}/r/b-dir/SKILL.md` });
+    expect(shadow).toMatchObject({ code: "name-duplicate", path: `${tmp}/r/b-dir/SKILL.md` });
+    expect(Object.keys(shadow ?? {})).toEqual(["code", "severity", "message", "path"]); // the documented order
   });
 
   it("uses SKILLS_DIR as extra roots after project and user", async () => {

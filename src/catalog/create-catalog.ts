@@ -230,7 +230,7 @@ function watchFailed(dir: string, error: unknown): Diagnostic {
   return {
     code: "file-unreadable",
     severity: "warning",
-    path: dir,
     message: `Could not watch ${dir} for changes (${error instanceof Error ? error.message : String(error)}); call refresh() to pick up changes there. On Linux, raise fs.inotify.max_user_watches.`,
+    path: dir,
   };
 }

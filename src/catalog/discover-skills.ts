@@ -168,16 +168,16 @@ class RootWalker {
       this.#ctx.diagnostics.push({
         code: "scan-limit",
         severity: "warning",
-        path: root,
         message: `Skill search under ${root} stopped descending after ${this.#ctx.maxDirs} directories without a SKILL.md; ${this.#skippedByLimit} subdirectories were not searched. Raise maxDirs (CatalogOptions.maxDirs) or point a root closer to the skills.`,
+        path: root,
       });
     }
     if (this.#skippedByDepth > 0) {
       this.#ctx.diagnostics.push({
         code: "depth-limit",
         severity: "warning",
-        path: root,
         message: `Skill search under ${root} stops at depth ${this.#ctx.maxDepth}; ${this.#skippedByDepth} deeper directories were not searched. Raise maxDepth (CatalogOptions.maxDepth) or point a root closer to the skills.`,
+        path: root,
       });
     }
     return this.#skills.sort((a, b) => (a.foundAt < b.foundAt ? -1 : a.foundAt > b.foundAt ? 1 : 0));
@@ -196,10 +196,10 @@ function resolveRoot(root: SkillRoot, diagnostics: Diagnostic[]): string | undef
       diagnostics.push({
         code: dangling ? "symlink-broken" : "path-not-found",
         severity: "error",
-        path: root.path,
         message: dangling
           ? `Skill root ${root.path} is a symlink to a path that does not exist. Fix or remove the link.`
           : `Skill root ${root.path} does not exist. Create it or fix the path.`,
+        path: root.path,
       });
       return undefined;
     }
@@ -210,8 +210,8 @@ function resolveRoot(root: SkillRoot, diagnostics: Diagnostic[]): string | undef
     diagnostics.push({
       code: "not-a-directory",
       severity: "error",
-      path: root.path,
       message: `Skill root ${root.path} is not a directory. Point the root at a folder of skills or at one skill's folder.`,
+      path: root.path,
     });
     return undefined;
   }
@@ -282,8 +282,8 @@ function followDirLink(abs: string, parent: DirNode, diagnostics: Diagnostic[]):
         diagnostics.push({
           code: "symlink-loop",
           severity: "warning",
-          path: abs,
           message: `Symlink ${abs} points back to its ancestor ${real}; not followed. Remove the link to silence this.`,
+          path: abs,
         });
         return undefined;
       }

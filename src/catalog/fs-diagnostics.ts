@@ -8,16 +8,16 @@ export function linkDiagnostic(error: unknown, abs: string): Diagnostic {
     return {
       code: "symlink-broken",
       severity: "warning",
-      path: abs,
       message: `Symlink ${abs} points to a path that does not exist; skipped. Fix or remove the link.`,
+      path: abs,
     };
   }
   if (code === "ELOOP") {
     return {
       code: "symlink-loop",
       severity: "warning",
-      path: abs,
       message: `Symlink ${abs} is part of a symlink cycle; skipped. Remove one link of the cycle.`,
+      path: abs,
     };
   }
   return fsDiagnostic(error, abs);
@@ -28,8 +28,8 @@ export function fsDiagnostic(error: unknown, abs: string): Diagnostic {
   return {
     code: "file-unreadable",
     severity: "warning",
-    path: abs,
     message: `Could not read ${abs} (${errorCode(error) ?? String(error)}); skipped. Check its permissions.`,
+    path: abs,
   };
 }
 

@@ -62,8 +62,8 @@ export function memorySkillRecord(skill: MemorySkill): {
         {
           code: name === "" ? "name-empty" : "description-empty",
           severity: "error",
-          path: memoryLocation(name || "(unnamed)"),
           message: `Memory skill '${name || "(unnamed)"}' has an empty ${name === "" ? "name" : "description"}; it was not added. Build it with defineSkill() to catch this early.`,
+          path: memoryLocation(name || "(unnamed)"),
         },
       ],
     };

@@ -9,8 +9,8 @@ export interface RankedRecord {
 
 /**
  * Picks one skill per name: the lowest rank wins (scope, then root order), then the first in input
- * order (sorted path order within a root). Every loser is reported as a `name-shadowed` warning naming
- * both paths; none is dropped silently. Returns the winners sorted by name.
+ * order (sorted path order within a root). Every loser is reported as a warning naming both paths
+ * (`name-shadowed` across scopes, `name-duplicate` within one); none is dropped silently. Returns the winners sorted by name.
  */
 export function resolveCollisions(candidates: readonly RankedRecord[]): {
   records: SkillRecord[];
@@ -34,10 +34,11 @@ export function resolveCollisions(candidates: readonly RankedRecord[]): {
         ? `both are in the ${record.scope} scope; the first in root and path order wins`
         : `${winner.scope} skills take precedence over ${record.scope} skills`;
     diagnostics.push({
-      code: "name-shadowed",
+      // Same scope: two skills claim one name (`name-duplicate`); across scopes: precedence (`name-shadowed`).
+      code: winner.scope === record.scope ? "name-duplicate" : "name-shadowed",
       severity: "warning",
-      path: record.location,
       message: `Skill '${record.name}' at ${record.location} is shadowed by the skill of the same name at ${winner.location} (${why}). Rename one of them (the frontmatter \`name\` and its folder) to use both.`,
+      path: record.location,
     });
   }
   const records = [...winners.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

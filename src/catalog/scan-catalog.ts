@@ -153,8 +153,8 @@ function scanSkill(found: DiscoveredSkill, input: ScanInput, readAt: number): Sc
       {
         code: "file-unreadable",
         severity: "error",
-        path: file,
         message: `Could not read ${file} (${errorCode(error) ?? String(error)}); the skill was skipped. Check the file's permissions.`,
+        path: file,
       },
     ];
     return entry;
@@ -164,10 +164,12 @@ function scanSkill(found: DiscoveredSkill, input: ScanInput, readAt: number): Sc
     (input.mode === "lenient" || !result.diagnostics.some((d) => d.severity === "error"));
   if (usable && result.skill !== undefined) {
     const record = toSkillRecord(found, result.skill, result.diagnostics);
-    // A file touched but not changed keeps its record object, so watchers see no change.
+    // A file touched but not changed keeps its record object, so watchers see no change. The size, once
+    // a re-scan has recorded it, tells a body edit (same L1 record, different file) from a touch.
     const before = previous?.record;
+    const sameFile = previous?.size === undefined || previous.size === entry.size;
     entry.record =
-      before !== undefined && JSON.stringify(before) === JSON.stringify(record) ? before : record;
+      before !== undefined && sameFile && JSON.stringify(before) === JSON.stringify(record) ? before : record;
   } else {
     entry.broken = result.diagnostics;
   }

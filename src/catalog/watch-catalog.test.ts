@@ -54,6 +54,15 @@ it("follows create, edit, break, rename and delete of skills under a watched roo
     await eventually(() => expect(catalog.get("fresh")?.description).toBe("Second version, longer."));
     expect(events.some((e) => e.changed.includes("fresh"))).toBe(true);
 
+    // edit the body only: the record is the same, but whoever holds the body must hear of it
+    events.length = 0;
+    await fs.writeFile(
+      `${root}/fresh/SKILL.md`,
+      "---\nname: fresh\ndescription: Second version, longer.\n---\nA new body, with more steps.\n",
+    );
+    await eventually(() => expect(events.some((e) => e.changed.includes("fresh"))).toBe(true));
+    expect((await catalog.load("fresh")).body).toBe("A new body, with more steps.");
+
     // break: the skill leaves the list (the old good version is not kept) and its diagnostic appears
     await fs.writeFile(`${root}/fresh/SKILL.md`, "---\nname: fresh\n---\n");
     await eventually(() => {
