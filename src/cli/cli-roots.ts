@@ -16,6 +16,9 @@ export function cliRoots(rootFlags: readonly string[] | undefined, io: CliIo): S
 }
 
 /** Catalog options for a CLI run: the {@link cliRoots} roots, resolved against `io`. */
-export function cliCatalogOptions(rootFlags: readonly string[] | undefined, io: CliIo): CatalogOptions {
+export function cliCatalogOptions(
+  rootFlags: readonly string[] | undefined,
+  io: CliIo,
+): CatalogOptions & { roots: SkillRoot[] } {
   return { roots: cliRoots(rootFlags, io), cwd: io.cwd, env: io.env };
 }

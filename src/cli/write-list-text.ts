@@ -12,7 +12,8 @@ const SHOWN_DIAGNOSTICS = 20;
 /**
  * Human output of `skillrt list`: one aligned `name  description` line per record on stdout
  * (descriptions on one line, cut to the terminal width when known), then on stderr a note when there
- * are no skills and up to 20 scan problems with a count. Loaded only without `--json`, so the JSON path
+ * are no skills, up to 20 scan problems with a count, and how many listed skills loaded with problems
+ * (their own errors and warnings, which `skillrt validate` details). Loaded only without `--json`, so the JSON path
  * does not import the styling and formatting helpers.
  */
 export async function writeListText(
@@ -22,6 +23,28 @@ export async function writeListText(
 ): Promise<void> {
   await writeOutput(io.stdout, renderTable(records, terminalWidth(io.stdout, io.env)));
   writeDiagnosticsSummary(diagnostics, records.length, io);
+  writeSkillProblems(records, io);
+}
+
+/** `2 skills loaded with problems (1 error, 3 warnings); run 'skillrt validate' for details.` on stderr. */
+function writeSkillProblems(records: readonly SkillRecord[], io: CliIo): void {
+  let skills = 0;
+  let errors = 0;
+  let warnings = 0;
+  for (const record of records) {
+    if (record.diagnostics.length === 0) continue;
+    skills++;
+    const counts = countSeverities(record.diagnostics);
+    errors += counts.errors;
+    warnings += counts.warnings;
+  }
+  if (skills === 0) return;
+  const counts = [errors > 0 ? plural(errors, "error") : "", warnings > 0 ? plural(warnings, "warning") : ""]
+    .filter((s) => s !== "")
+    .join(", ");
+  io.stderr.write(
+    `${plural(skills, "skill")} loaded with problems (${counts}); run 'skillrt validate' for details.\n`,
+  );
 }
 
 function renderTable(records: readonly SkillRecord[], width: number | undefined): string {

@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCatalog } from "../../catalog/create-catalog.js";
@@ -25,6 +26,7 @@ function referenceListedSkill(record: SkillRecord): ListedSkill {
     userInvocable: record.userInvocable,
     active: record.active,
     warnings: record.diagnostics.filter((d) => d.severity === "warning").length,
+    errors: record.diagnostics.filter((d) => d.severity === "error").length,
   };
 }
 
@@ -91,6 +93,7 @@ describe("skillrt list", () => {
       "userInvocable",
       "active",
       "warnings",
+      "errors",
     ]);
     expect(pdf).toMatchObject({
       description: "Fill and read PDF forms.",
@@ -141,6 +144,26 @@ describe("skillrt list", () => {
     expect(io.err()).toContain("No skills found");
     expect(io.err()).toContain("path-not-found");
     expect(io.err()).toMatch(/1 error while scanning/);
+  });
+
+  it("counts errors of skills that still load (a Latin-1 SKILL.md) and says so on stderr", async () => {
+    const latinRoot = path.join(tmp.dir, "latin-root");
+    const dir = path.join(latinRoot, "latin");
+    await fs.mkdir(dir, { recursive: true });
+    await fs.writeFile(
+      path.join(dir, "SKILL.md"),
+      Buffer.from("---\nname: latin\ndescription: caf\u00e9 au lait\n---\nbody\n", "latin1"),
+    );
+    const json = captureIo({ cwd: tmp.dir });
+    expect(await main(["list", "--root", root, "--root", latinRoot, "--json"], json)).toBe(0);
+    const parsed = JSON.parse(json.out()) as { skills: { name: string; warnings: number; errors: number }[] };
+    expect(parsed.skills.find((s) => s.name === "latin")).toMatchObject({ warnings: 0, errors: 1 });
+    expect(parsed.skills.find((s) => s.name === "pdf")).toMatchObject({ warnings: 0, errors: 0 });
+
+    const human = captureIo({ cwd: tmp.dir });
+    expect(await main(["list", "--root", latinRoot], human)).toBe(0);
+    expect(human.out()).toContain("latin");
+    expect(human.err()).toBe("1 skill loaded with problems (1 error); run 'skillrt validate' for details.\n");
   });
 
   it("prints the same JSON as the documented shape with optional keys left out, for every kind of value", async () => {

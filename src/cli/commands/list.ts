@@ -2,6 +2,7 @@ import { createCatalog } from "../../catalog/create-catalog.js";
 import type { SkillRecord } from "../../catalog/types.js";
 import { cliRoots, rootOption } from "../cli-roots.js";
 import { defineCommand } from "../define-command.js";
+import { missingRootErrors } from "../missing-root-errors.js";
 import { writeJsonList } from "../write-output.js";
 
 /** One skill of `skillrt list --json` (a public, stable shape). */
@@ -22,6 +23,8 @@ export interface ListedSkill {
   active: boolean;
   /** Number of warnings (lenient repairs) found while reading the skill. */
   warnings: number;
+  /** Number of errors found while reading the skill that still let it load (e.g. `encoding-invalid`). */
+  errors: number;
 }
 
 /** `skillrt list`: every visible skill of the configured roots. */
@@ -50,10 +53,9 @@ Exit codes: 0 listed (also when some skills are broken), 1 a --root does not exi
     const catalog = await createCatalog({ roots, cwd: io.cwd, env: io.env });
     const records = catalog.list();
     const diagnostics = catalog.diagnostics();
-    // An explicit --root that does not exist is the user's mistake: fail, but still print what was found.
-    const explicit = new Set(values.root === undefined ? [] : roots.map((r) => r.path));
-    const badRoot = diagnostics.some((d) => d.severity === "error" && explicit.has(d.path));
-    const code = badRoot ? 1 : 0;
+    // An explicit --root that does not exist is the user's mistake: fail, but still print what was found
+    // (the human output lists it with the scan problems, the JSON in `diagnostics`).
+    const code = missingRootErrors(values.root, roots, diagnostics).length > 0 ? 1 : 0;
     if (values.json === true) {
       await writeJsonList(io.stdout, "skills", records.map(toListedSkill), { diagnostics });
       return code;
@@ -78,7 +80,11 @@ export type ListedSkillRow = { [K in keyof ListedSkill]-?: ListedSkill[K] | unde
  */
 export function toListedSkill(record: SkillRecord): ListedSkillRow {
   let warnings = 0;
-  for (const d of record.diagnostics) if (d.severity === "warning") warnings++;
+  let errors = 0;
+  for (const d of record.diagnostics) {
+    if (d.severity === "warning") warnings++;
+    else errors++;
+  }
   return {
     name: record.name,
     description: record.description,
@@ -95,5 +101,6 @@ export function toListedSkill(record: SkillRecord): ListedSkillRow {
     userInvocable: record.userInvocable,
     active: record.active,
     warnings,
+    errors,
   };
 }

@@ -152,4 +152,26 @@ describe("skillrt prompt", () => {
     expect(budget.err).toContain("--catalog-budget expects a positive integer, got 'lots'");
     expect((await prompt(["--context-window", "0"])).code).toBe(2);
   });
+
+  it("fails for a missing --root (exit 1), naming it, and still prints the other roots' catalog", async () => {
+    const missing = `skillrt prompt: Skill root ${path.join(tmp.dir, "nope")} does not exist. Create it or fix the path.\n`;
+    const alone = await prompt(["--root", "nope"]);
+    expect(alone.code).toBe(1);
+    expect(alone.err.startsWith(missing)).toBe(true);
+    const agentskills = await prompt(["--root", "nope", "--format", "agentskills"]);
+    expect(agentskills.code).toBe(1);
+    expect(agentskills.err).toBe(missing);
+    const both = await prompt(["--root", "skills", "--root", "nope"]);
+    expect(both.code).toBe(1);
+    expect(both.err).toBe(missing);
+    expect(both.out).toContain("- plain: Plain skill.");
+  });
+
+  it("marks active skills [✓] in markdown, as a session shows them at start", async () => {
+    await writeSkill(root, "on", fm("on", "Active one.", "active: true"));
+    const { code, out } = await prompt(["--root", "skills", "--format", "markdown"]);
+    expect(code).toBe(0);
+    expect(out).toContain("- [✓] **on**: Active one.");
+    expect(out).toContain("- [○] **plain**: Plain skill.");
+  });
 });

@@ -7,6 +7,7 @@ import { type PromptEntry, toPrompt } from "../../spec/to-prompt.js";
 import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { intFlag } from "../int-flag.js";
+import { missingRootErrors, reportMissingRoots } from "../missing-root-errors.js";
 import { readPromptPaths } from "../read-prompt-paths.js";
 import { writeOutput } from "../write-output.js";
 
@@ -48,7 +49,8 @@ Options:
   --root DIR   Read DIR instead of the default roots (repeatable; ignored with PATHs).
   -h, --help   Show this help.
 
-Exit codes: 0 printed, 1 a PATH could not be read, 2 usage error.
+Exit codes: 0 printed, 1 a PATH could not be read or a --root does not exist, 2 usage
+error.
 `,
   options: {
     ...rootOption,
@@ -69,6 +71,7 @@ Exit codes: 0 printed, 1 a PATH could not be read, 2 usage error.
 
     let catalog: Catalog;
     let given: PromptEntry[] | undefined;
+    let code: 0 | 1 = 0;
     if (positionals.length > 0) {
       const read = await readPromptPaths(positionals, io);
       if (!read.ok) {
@@ -78,7 +81,14 @@ Exit codes: 0 printed, 1 a PATH could not be read, 2 usage error.
       catalog = read.catalog;
       given = read.entries;
     } else {
-      catalog = await createCatalog(cliCatalogOptions(values.root, io));
+      const options = cliCatalogOptions(values.root, io);
+      catalog = await createCatalog(options);
+      // A missing --root fails (exit 1), but what the other roots hold is still printed.
+      code = reportMissingRoots(
+        "prompt",
+        missingRootErrors(values.root, options.roots, catalog.diagnostics()),
+        io,
+      );
     }
     const preamble = values.preamble === true;
     const unlimited = budget === undefined && contextWindow === undefined;
@@ -91,6 +101,8 @@ Exit codes: 0 printed, 1 a PATH could not be read, 2 usage error.
       ...(contextWindow === undefined ? {} : { contextWindow }),
       ...(preamble ? {} : { preamble: "" }),
     });
+    // What a session shows at start: `active: true` skills are loaded (markdown marks them [✓]).
+    await session.init();
     // Unbudgeted agentskills is skills-ref `to-prompt` (the session renders the same bytes for the same
     // skills; to-prompt also keeps the PATH order and prints the empty element when there is none).
     const text =
@@ -99,10 +111,10 @@ Exit codes: 0 printed, 1 a PATH could not be read, 2 usage error.
         : session.renderSystemPrompt();
     if (text === "") {
       io.stderr.write("No skills to show (none found, or all hidden with disable-model-invocation).\n");
-      return 0;
+      return code;
     }
     await writeOutput(io.stdout, text);
-    return 0;
+    return code;
   },
 });
 

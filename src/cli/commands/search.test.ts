@@ -54,4 +54,13 @@ describe("skillrt search", () => {
       expect(io.err()).toContain("skillrt search --help");
     }
   });
+
+  it("fails for a missing --root (exit 1) but still searches the other roots", async () => {
+    const io = captureIo({ cwd: tmp.dir });
+    expect(await main(["search", "pdf", "--root", "skills", "--root", "nope"], io)).toBe(1);
+    expect(io.err()).toBe(
+      `skillrt search: Skill root ${path.join(tmp.dir, "nope")} does not exist. Create it or fix the path.\n`,
+    );
+    expect(io.out()).toContain("pdf-forms");
+  });
 });

@@ -2,6 +2,7 @@ import { createCatalog } from "../../catalog/create-catalog.js";
 import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { intFlag } from "../int-flag.js";
+import { missingRootErrors, reportMissingRoots } from "../missing-root-errors.js";
 import { terminalWidth, truncateText } from "../terminal-width.js";
 import { writeJson, writeOutput } from "../write-output.js";
 
@@ -23,7 +24,7 @@ Options:
   --json       Print {"results": [{"name", "description", "location", "score"}]}.
   -h, --help   Show this help.
 
-Exit codes: 0 searched (also with no results), 2 usage error.
+Exit codes: 0 searched (also with no results), 1 a --root does not exist, 2 usage error.
 `,
   options: { ...rootOption, json: { type: "boolean" }, limit: { type: "string" } },
   minPositionals: 1,
@@ -32,7 +33,14 @@ Exit codes: 0 searched (also with no results), 2 usage error.
     if (query === "") return usageError(io, "search", "QUERY is empty");
     const limit = intFlag(values.limit, "limit") ?? DEFAULT_LIMIT;
     if (typeof limit === "object") return usageError(io, "search", limit.error);
-    const catalog = await createCatalog(cliCatalogOptions(values.root, io));
+    const options = cliCatalogOptions(values.root, io);
+    const catalog = await createCatalog(options);
+    // A missing --root fails (exit 1), but the other roots are still searched.
+    const code = reportMissingRoots(
+      "search",
+      missingRootErrors(values.root, options.roots, catalog.diagnostics()),
+      io,
+    );
     const hits = catalog.search(query, limit);
     if (values.json === true) {
       await writeJson(io.stdout, {
@@ -43,11 +51,11 @@ Exit codes: 0 searched (also with no results), 2 usage error.
           score: hit.score,
         })),
       });
-      return 0;
+      return code;
     }
     if (hits.length === 0) {
       io.stderr.write(`No skills match '${query}'.\n`);
-      return 0;
+      return code;
     }
     const scores = hits.map((hit) => hit.score.toFixed(2));
     const scoreWidth = Math.max(...scores.map((s) => s.length));
@@ -59,6 +67,6 @@ Exit codes: 0 searched (also with no results), 2 usage error.
         `${(scores[i] ?? "").padStart(scoreWidth)}  ${hit.record.name.padEnd(nameWidth)}  ${truncateText(hit.record.description, descWidth)}`,
     );
     await writeOutput(io.stdout, `${lines.join("\n")}\n`);
-    return 0;
+    return code;
   },
 });

@@ -75,4 +75,16 @@ describe("skillrt show", () => {
     expect(code).toBe(2);
     expect(err).toContain("--lines expects");
   });
+
+  it("fails for a missing --root (exit 1), naming it, and still shows a skill another root holds", async () => {
+    const missing = `skillrt show: Skill root ${path.join(tmp.dir, "nope")} does not exist. Create it or fix the path.\n`;
+    const alone = await show(["pdf-tools", "--root", "nope"]);
+    expect(alone.code).toBe(1);
+    expect(alone.err.startsWith(missing)).toBe(true);
+    expect(alone.err).toContain("no skill named 'pdf-tools'");
+    const both = await show(["pdf-tools", "--root", "skills", "--root", "nope"]);
+    expect(both.code).toBe(1);
+    expect(both.err).toBe(missing);
+    expect(both.out).toContain("# PDF tools");
+  });
 });

@@ -4,6 +4,7 @@ import type { Catalog, LineRange, ReadFileResult } from "../../catalog/types.js"
 import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { defineCommand, usageError } from "../define-command.js";
+import { missingRootErrors, reportMissingRoots } from "../missing-root-errors.js";
 import { parseLineRange } from "../parse-line-range.js";
 import { writeJson, writeOutput } from "../write-output.js";
 
@@ -24,7 +25,7 @@ Options:
   --json       Print the result as JSON (see docs/cli.md).
   -h, --help   Show this help.
 
-Exit codes: 0 printed, 1 unknown skill or file, 2 usage error.
+Exit codes: 0 printed, 1 unknown skill or file, or a --root does not exist, 2 usage error.
 `,
   options: { ...rootOption, json: { type: "boolean" }, lines: { type: "string" } },
   minPositionals: 1,
@@ -37,17 +38,24 @@ Exit codes: 0 printed, 1 unknown skill or file, 2 usage error.
         return usageError(io, "show", `--lines expects A-B, A- or -B (got '${values.lines}')`);
     }
     const [name = "", file] = positionals;
-    const catalog = await createCatalog(cliCatalogOptions(values.root, io));
+    const options = cliCatalogOptions(values.root, io);
+    const catalog = await createCatalog(options);
+    // A missing --root fails (exit 1), even when another root holds the skill (which is still printed).
+    const code = reportMissingRoots(
+      "show",
+      missingRootErrors(values.root, options.roots, catalog.diagnostics()),
+      io,
+    );
     const record = catalog.get(name);
     if (record === undefined) return unknownSkill(name, catalog.closest(name), io);
     if (file === undefined && range === undefined) {
       const { bodyLine, body } = await catalog.load(name);
       const { location, dir } = record;
       await print(io, values.json === true, { name: record.name, location, dir, bodyLine, body }, body);
-      return 0;
+      return code;
     }
     const result = await catalog.readFile(name, file ?? path.basename(record.location), range);
-    return printFile(result, catalog, name, values.json === true, io);
+    return Math.max(code, await printFile(result, catalog, name, values.json === true, io));
   },
 });
 

@@ -1,0 +1,31 @@
+import type { SkillRoot } from "../catalog/types.js";
+import type { Diagnostic } from "../spec/types.js";
+import type { CliIo } from "./command.js";
+
+/**
+ * The error diagnostics about explicit `--root` directories (a root that does not exist, or cannot be
+ * read): the user's mistake, so a command fails on them. Always empty without `--root` flags (a missing
+ * default root is just empty).
+ *
+ * @param rootFlags - the `--root` values as parsed (undefined or empty: default roots are in use)
+ * @param roots - the roots the catalog scanned ({@link cliRoots} of `rootFlags`)
+ * @param diagnostics - the catalog's diagnostics (`catalog.diagnostics()`)
+ */
+export function missingRootErrors(
+  rootFlags: readonly string[] | undefined,
+  roots: readonly SkillRoot[],
+  diagnostics: readonly Diagnostic[],
+): Diagnostic[] {
+  if (rootFlags === undefined || rootFlags.length === 0) return [];
+  const explicit = new Set(roots.map((root) => root.path));
+  return diagnostics.filter((d) => d.severity === "error" && explicit.has(d.path));
+}
+
+/**
+ * Writes `skillrt <command>: <message>` on stderr for each of `errors` (from {@link missingRootErrors});
+ * returns the exit code they call for: 1 when there is any, else 0.
+ */
+export function reportMissingRoots(command: string, errors: readonly Diagnostic[], io: CliIo): 0 | 1 {
+  for (const d of errors) io.stderr.write(`skillrt ${command}: ${d.message}\n`);
+  return errors.length > 0 ? 1 : 0;
+}
