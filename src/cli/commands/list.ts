@@ -2,7 +2,7 @@ import { createCatalog } from "../../catalog/create-catalog.js";
 import type { SkillRecord } from "../../catalog/types.js";
 import { cliRoots, rootOption } from "../cli-roots.js";
 import { defineCommand } from "../define-command.js";
-import { missingRootErrors } from "../missing-root-errors.js";
+import { missingRootErrors } from "../open-cli-catalog.js";
 import { writeJsonList } from "../write-output.js";
 
 /** One skill of `skillrt list --json` (a public, stable shape). */

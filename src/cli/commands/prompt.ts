@@ -1,13 +1,12 @@
-import { createCatalog } from "../../catalog/create-catalog.js";
 import type { Catalog } from "../../catalog/types.js";
 import { createSkillSession } from "../../context/create-skill-session.js";
 import type { CatalogFormat } from "../../context/session-types.js";
 import type { SkillSession } from "../../context/skill-session.js";
 import { type PromptEntry, toPrompt } from "../../spec/to-prompt.js";
-import { cliCatalogOptions, rootOption } from "../cli-roots.js";
+import { rootOption } from "../cli-roots.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { intFlag } from "../int-flag.js";
-import { missingRootErrors, reportMissingRoots } from "../missing-root-errors.js";
+import { openCliCatalog } from "../open-cli-catalog.js";
 import { readPromptPaths } from "../read-prompt-paths.js";
 import { writeOutput } from "../write-output.js";
 
@@ -81,14 +80,8 @@ error.
       catalog = read.catalog;
       given = read.entries;
     } else {
-      const options = cliCatalogOptions(values.root, io);
-      catalog = await createCatalog(options);
       // A missing --root fails (exit 1), but what the other roots hold is still printed.
-      code = reportMissingRoots(
-        "prompt",
-        missingRootErrors(values.root, options.roots, catalog.diagnostics()),
-        io,
-      );
+      ({ catalog, code } = await openCliCatalog("prompt", values.root, io));
     }
     const preamble = values.preamble === true;
     const unlimited = budget === undefined && contextWindow === undefined;

@@ -1,8 +1,7 @@
-import { createCatalog } from "../../catalog/create-catalog.js";
-import { cliCatalogOptions, rootOption } from "../cli-roots.js";
+import { rootOption } from "../cli-roots.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { intFlag } from "../int-flag.js";
-import { missingRootErrors, reportMissingRoots } from "../missing-root-errors.js";
+import { openCliCatalog } from "../open-cli-catalog.js";
 import { terminalWidth, truncateText } from "../terminal-width.js";
 import { writeJson, writeOutput } from "../write-output.js";
 
@@ -33,14 +32,8 @@ Exit codes: 0 searched (also with no results), 1 a --root does not exist, 2 usag
     if (query === "") return usageError(io, "search", "QUERY is empty");
     const limit = intFlag(values.limit, "limit") ?? DEFAULT_LIMIT;
     if (typeof limit === "object") return usageError(io, "search", limit.error);
-    const options = cliCatalogOptions(values.root, io);
-    const catalog = await createCatalog(options);
     // A missing --root fails (exit 1), but the other roots are still searched.
-    const code = reportMissingRoots(
-      "search",
-      missingRootErrors(values.root, options.roots, catalog.diagnostics()),
-      io,
-    );
+    const { catalog, code } = await openCliCatalog("search", values.root, io);
     const hits = catalog.search(query, limit);
     if (values.json === true) {
       await writeJson(io.stdout, {

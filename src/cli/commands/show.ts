@@ -1,10 +1,9 @@
 import path from "node:path";
-import { createCatalog } from "../../catalog/create-catalog.js";
 import type { Catalog, LineRange, ReadFileResult } from "../../catalog/types.js";
-import { cliCatalogOptions, rootOption } from "../cli-roots.js";
+import { rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { defineCommand, usageError } from "../define-command.js";
-import { missingRootErrors, reportMissingRoots } from "../missing-root-errors.js";
+import { openCliCatalog } from "../open-cli-catalog.js";
 import { parseLineRange } from "../parse-line-range.js";
 import { writeJson, writeOutput } from "../write-output.js";
 
@@ -38,14 +37,8 @@ Exit codes: 0 printed, 1 unknown skill or file, or a --root does not exist, 2 us
         return usageError(io, "show", `--lines expects A-B, A- or -B (got '${values.lines}')`);
     }
     const [name = "", file] = positionals;
-    const options = cliCatalogOptions(values.root, io);
-    const catalog = await createCatalog(options);
     // A missing --root fails (exit 1), even when another root holds the skill (which is still printed).
-    const code = reportMissingRoots(
-      "show",
-      missingRootErrors(values.root, options.roots, catalog.diagnostics()),
-      io,
-    );
+    const { catalog, code } = await openCliCatalog("show", values.root, io);
     const record = catalog.get(name);
     if (record === undefined) return unknownSkill(name, catalog.closest(name), io);
     if (file === undefined && range === undefined) {

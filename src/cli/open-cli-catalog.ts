@@ -1,5 +1,7 @@
-import type { SkillRoot } from "../catalog/types.js";
+import { createCatalog } from "../catalog/create-catalog.js";
+import type { Catalog, SkillRoot } from "../catalog/types.js";
 import type { Diagnostic } from "../spec/types.js";
+import { cliCatalogOptions } from "./cli-roots.js";
 import type { CliIo } from "./command.js";
 
 /**
@@ -28,4 +30,23 @@ export function missingRootErrors(
 export function reportMissingRoots(command: string, errors: readonly Diagnostic[], io: CliIo): 0 | 1 {
   for (const d of errors) io.stderr.write(`skillrt ${command}: ${d.message}\n`);
   return errors.length > 0 ? 1 : 0;
+}
+
+/**
+ * Opens the catalog of a command's roots and reports explicit `--root` directories that are missing
+ * (the user's mistake: exit code 1, while what the other roots hold is still served).
+ */
+export async function openCliCatalog(
+  command: string,
+  rootFlags: readonly string[] | undefined,
+  io: CliIo,
+): Promise<{ catalog: Catalog; code: 0 | 1 }> {
+  const options = cliCatalogOptions(rootFlags, io);
+  const catalog = await createCatalog(options);
+  const code = reportMissingRoots(
+    command,
+    missingRootErrors(rootFlags, options.roots, catalog.diagnostics()),
+    io,
+  );
+  return { catalog, code };
 }
