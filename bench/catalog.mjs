@@ -3,7 +3,7 @@
 // With DIR (e.g. made by `npx node /work/shared/bench/gen-skills.mjs 10000 DIR`) the skills are read from
 // disk; otherwise N memory skills with generated descriptions are used. Prints one JSON object.
 import { performance } from "node:perf_hooks";
-import "./register-ts-sources.mjs";
+import "../scripts/register-ts-sources.mjs";
 
 const { createCatalog } = await import("../dist/catalog/create-catalog.js");
 const { createSkillSession } = await import("../dist/context/create-skill-session.js");

@@ -10,7 +10,7 @@
 // Usage: npx node bench/run.mjs [iterations]   → prints JSON.
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import "./register-ts-sources.mjs";
+import "../scripts/register-ts-sources.mjs";
 import os from "node:os";
 import path from "node:path";
 

@@ -1,7 +1,7 @@
 // Measures session store latency (put/get/list) for memory and SQLite (synchronous FULL and NORMAL).
 // Run: npx node bench/session-store.bench.mjs   Prints one JSON object (µs per operation).
 import { mkdtempSync, rmSync } from "node:fs";
-import "./register-ts-sources.mjs";
+import "../scripts/register-ts-sources.mjs";
 import os from "node:os";
 import path from "node:path";
 

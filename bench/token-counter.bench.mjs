@@ -1,6 +1,6 @@
 // Measures token counting of a 10 KB markdown body. Run: npx node bench/token-counter.bench.mjs
 // Prints one JSON object (µs per count).
-import "./register-ts-sources.mjs";
+import "../scripts/register-ts-sources.mjs";
 
 const { approximateTokenCounter, createTokenCounter } = await import("../src/context/token-counter.ts");
 

@@ -2,7 +2,7 @@
 // and prints "<n>\n" after each committed write, until it is killed.
 // Usage: node crash-writer.mjs <db path> <synchronous: full|normal>
 import { createHash } from "node:crypto";
-import "../../../bench/register-ts-sources.mjs";
+import "../../../scripts/register-ts-sources.mjs";
 
 const { createSqliteStore } = await import("../create-sqlite-store.ts");
 const [dbPath, synchronous] = process.argv.slice(2);
