@@ -24,7 +24,15 @@ const root = (p: string) => ({ path: p, scope: "root" as const });
 
 const drivers: [string, (roots: SkillRoot[], options?: DiscoverOptions) => Promise<DiscoveryResult>][] = [
   ["async", discoverAsync],
-  ["sync", async (roots, options) => discoverSkillsSync(roots, options)],
+  [
+    "sync, JavaScript listing",
+    async (roots, options) => discoverSkillsSync(roots, { ...options, native: false }),
+  ],
+  // Every level through the native scanner's threads (by default only levels of 16+ directories).
+  [
+    "sync, native listing",
+    async (roots, options) => discoverSkillsSync(roots, { ...options, nativeFrom: 1 }),
+  ],
 ];
 
 describe.each(drivers)("discoverSkills (%s)", (_label, discoverSkills) => {

@@ -1,6 +1,15 @@
 import fs from "node:fs";
 import type { Diagnostic } from "../spec/types.js";
 import { errorCode, fsDiagnostic, isSymlink, linkDiagnostic } from "./fs-diagnostics.js";
+import {
+  type DirListing,
+  ENTRY_DIR,
+  ENTRY_FILE,
+  ENTRY_LINK,
+  type ListingResult,
+  listDirs,
+} from "./list-dirs.js";
+import type { SkillHead } from "./read-skill-head.js";
 import type { DiscoveredSkill, DiscoverOptions, DiscoveryResult, SkillRoot } from "./types.js";
 
 /** Default deepest directory level searched below a root. */
@@ -53,33 +62,55 @@ export async function discoverSkills(
   return discoverSkillsSync(roots, options);
 }
 
+/** A discovered skill with the head of its skill file when the listing read it (see {@link listDirs}). */
+export interface PrefetchedSkill extends DiscoveredSkill {
+  head?: SkillHead | undefined;
+}
+
+/** Options of {@link discoverSkillsSync} beyond the public ones. */
+export interface DiscoverSyncOptions extends DiscoverOptions {
+  /** @internal Keep the skill file heads read while listing, for the scan (they cost memory). */
+  keepHeads?: boolean;
+  /**
+   * @internal Called for each skill as it is found (before the result is sorted), with its head when
+   * kept: the scan parses it there, while a worker thread lists the next directories.
+   */
+  onSkill?: (skill: PrefetchedSkill) => void;
+  /** @internal See `ListDirsOptions.nativeFrom`. */
+  nativeFrom?: number;
+}
+
 /** Synchronous {@link discoverSkills}: same rules and result. */
-export function discoverSkillsSync(roots: SkillRoot[], options: DiscoverOptions = {}): DiscoveryResult {
+export function discoverSkillsSync(
+  roots: SkillRoot[],
+  options: DiscoverSyncOptions = {},
+): DiscoveryResult & { skills: PrefetchedSkill[] } {
   const ctx = newContext(options);
-  const skills: DiscoveredSkill[] = [];
+  const skills: PrefetchedSkill[] = [];
+  const listOptions = {
+    heads: options.keepHeads === true,
+    ...(options.native === undefined ? {} : { native: options.native }),
+    ...(options.nativeFrom === undefined ? {} : { nativeFrom: options.nativeFrom }),
+    ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+  };
   for (const root of roots) {
     options.abortSignal?.throwIfAborted();
-    const walker = new RootWalker(root, ctx);
-    // Breadth-first: the queue grows while it is walked.
-    const queue = walker.start();
-    for (let i = 0; i < queue.length; i++) {
-      const node = queue[i]!;
-      walker.visit(node, listSync(node), queue);
-      if ((i & 1023) === 1023) options.abortSignal?.throwIfAborted();
+    const walker = new RootWalker(root, ctx, options.keepHeads === true, options.onSkill);
+    // Breadth-first, one level at a time: each level is listed in one batch (shared with a worker
+    // thread when large), then visited in order, which queues the next level.
+    for (let level = walker.start(); level.length > 0; ) {
+      const next: DirNode[] = [];
+      const nodes = level;
+      listDirs(
+        nodes.map((node) => node.real),
+        listOptions,
+        (i, listing) => walker.visit(nodes[i]!, listing, next),
+      );
+      level = next;
     }
     skills.push(...walker.finish());
   }
   return { skills, diagnostics: ctx.diagnostics, directories: ctx.directories };
-}
-
-type Listing = fs.Dirent[] | { error: unknown };
-
-function listSync(node: DirNode): Listing {
-  try {
-    return fs.readdirSync(node.real, { withFileTypes: true });
-  } catch (error) {
-    return { error };
-  }
 }
 
 interface ScanContext {
@@ -104,14 +135,23 @@ function newContext(options: DiscoverOptions): ScanContext {
 class RootWalker {
   readonly #root: SkillRoot;
   readonly #ctx: ScanContext;
-  readonly #skills: DiscoveredSkill[] = [];
+  readonly #skills: PrefetchedSkill[] = [];
+  readonly #keepHeads: boolean;
+  readonly #onSkill: ((skill: PrefetchedSkill) => void) | undefined;
   #plainDirs = 0;
   #skippedByLimit = 0;
   #skippedByDepth = 0;
 
-  constructor(root: SkillRoot, ctx: ScanContext) {
+  constructor(
+    root: SkillRoot,
+    ctx: ScanContext,
+    keepHeads: boolean,
+    onSkill: ((skill: PrefetchedSkill) => void) | undefined,
+  ) {
     this.#root = root;
     this.#ctx = ctx;
+    this.#keepHeads = keepHeads;
+    this.#onSkill = onSkill;
   }
 
   /** The first directory to visit: the root itself, or nothing when it is missing or already scanned. */
@@ -123,23 +163,29 @@ class RootWalker {
   }
 
   /** Classifies one listed directory and appends the subdirectories to search to `queue`. */
-  visit(node: DirNode, entries: Listing, queue: DirNode[]): void {
+  visit(node: DirNode, entries: ListingResult, queue: DirNode[]): void {
     const ctx = this.#ctx;
-    if (!Array.isArray(entries)) {
+    if ("error" in entries) {
       ctx.diagnostics.push(fsDiagnostic(entries.error, node.abs));
       return;
     }
     ctx.directories.push(node.real);
     const skillFile = findSkillFile(node, entries, ctx.diagnostics);
     if (skillFile !== undefined) {
-      this.#skills.push({
+      const skill: PrefetchedSkill = {
         dir: node.real,
         foundAt: node.abs,
         skillFile,
         root: this.#root.path,
         scope: this.#root.scope,
         depth: node.depth,
-      });
+      };
+      const head = entries.head;
+      if (this.#keepHeads && head !== undefined && skillFile === `${node.real}/${entries.headOf}`) {
+        skill.head = head;
+      }
+      this.#skills.push(skill);
+      this.#onSkill?.(skill);
     } else {
       this.#plainDirs++;
     }
@@ -162,7 +208,7 @@ class RootWalker {
   }
 
   /** The root's skills in sorted path order, plus its limit warnings. */
-  finish(): DiscoveredSkill[] {
+  finish(): PrefetchedSkill[] {
     const root = this.#root.path;
     if (this.#skippedByLimit > 0) {
       this.#ctx.diagnostics.push({
@@ -218,49 +264,58 @@ function resolveRoot(root: SkillRoot, diagnostics: Diagnostic[]): string | undef
   return real;
 }
 
-function findSkillFile(node: DirNode, entries: fs.Dirent[], diagnostics: Diagnostic[]): string | undefined {
-  let upper: fs.Dirent | undefined;
-  let lower: fs.Dirent | undefined;
-  for (const entry of entries) {
-    if (entry.name === "SKILL.md") upper = entry;
-    else if (entry.name === "skill.md") lower = entry;
+function findSkillFile(node: DirNode, entries: DirListing, diagnostics: Diagnostic[]): string | undefined {
+  const { names, from, to } = entries;
+  let upper = -1;
+  let lower = -1;
+  for (let i = from; i < to; i++) {
+    if (names[i] === "SKILL.md") upper = i;
+    else if (names[i] === "skill.md") lower = i;
   }
-  if (upper === undefined && lower === undefined) return undefined;
-  return skillFileOf(node, upper, diagnostics) ?? skillFileOf(node, lower, diagnostics);
+  if (upper < 0 && lower < 0) return undefined;
+  return skillFileOf(node, entries, upper, diagnostics) ?? skillFileOf(node, entries, lower, diagnostics);
 }
 
 function skillFileOf(
   node: DirNode,
-  entry: fs.Dirent | undefined,
+  entries: DirListing,
+  index: number,
   diagnostics: Diagnostic[],
 ): string | undefined {
-  if (entry === undefined) return undefined;
-  const file = `${node.real}/${entry.name}`;
-  if (entry.isFile()) return file;
-  if (!entry.isSymbolicLink()) return undefined;
+  if (index < 0) return undefined;
+  const name = entries.names[index]!;
+  const kind = entries.kinds[index];
+  const file = `${node.real}/${name}`;
+  if (kind === ENTRY_FILE) return file;
+  if (kind !== ENTRY_LINK) return undefined;
   try {
     if (fs.statSync(file).isFile()) return fs.realpathSync(file);
   } catch (error) {
-    diagnostics.push(linkDiagnostic(error, `${node.abs}/${entry.name}`));
+    diagnostics.push(linkDiagnostic(error, `${node.abs}/${name}`));
   }
   return undefined;
 }
 
-function childDirs(node: DirNode, entries: fs.Dirent[], isSkill: boolean, ctx: ScanContext): DirNode[] {
-  const candidates: fs.Dirent[] = [];
-  for (const entry of entries) {
-    if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
-    const name = entry.name;
+function childDirs(node: DirNode, entries: DirListing, isSkill: boolean, ctx: ScanContext): DirNode[] {
+  const { names, kinds, from, to } = entries;
+  const candidates: number[] = [];
+  for (let i = from; i < to; i++) {
+    const kind = kinds[i];
+    if (kind !== ENTRY_DIR && kind !== ENTRY_LINK) continue;
+    const name = names[i]!;
     if (SKIPPED_DIRS.has(name) || SKILL_FILES.has(name) || (isSkill && RESOURCE_DIRS.has(name))) continue;
-    candidates.push(entry);
+    candidates.push(i);
   }
-  if (candidates.length > 1) candidates.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (candidates.length > 1) {
+    candidates.sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
+  }
   const children: DirNode[] = [];
-  for (const entry of candidates) {
-    const abs = `${node.abs}/${entry.name}`;
+  for (const i of candidates) {
+    const name = names[i]!;
+    const abs = `${node.abs}/${name}`;
     let real: string;
-    if (entry.isDirectory()) {
-      real = `${node.real}/${entry.name}`;
+    if (kinds[i] === ENTRY_DIR) {
+      real = `${node.real}/${name}`;
     } else {
       const target = followDirLink(abs, node, ctx.diagnostics);
       if (target === undefined) continue;

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { parseSkillMd } from "../spec/parse-skill-md.js";
 import type { Diagnostic, ParseMode } from "../spec/types.js";
 import { scopeRank } from "./default-roots.js";
-import { discoverSkillsSync } from "./discover-skills.js";
+import { discoverSkillsSync, type PrefetchedSkill } from "./discover-skills.js";
 import { errorCode } from "./fs-diagnostics.js";
 import { memorySkillRecord } from "./memory-source.js";
 import { parserInput, readSkillFull, readSkillHead } from "./read-skill-head.js";
@@ -67,12 +67,21 @@ export interface ScanInput {
  * throws only when aborted.
  */
 export async function scanCatalog(input: ScanInput): Promise<CatalogState> {
+  const readAt = Date.now();
+  // Each skill is read and parsed as discovery finds it (overlapping the listing of the next folders),
+  // then taken in discovery's final order.
+  const early = new Map<PrefetchedSkill, ScannedSkill>();
   const discovery = discoverSkillsSync(input.roots, {
     ...(input.maxDepth === undefined ? {} : { maxDepth: input.maxDepth }),
     ...(input.maxDirs === undefined ? {} : { maxDirs: input.maxDirs }),
     ...(input.abortSignal === undefined ? {} : { abortSignal: input.abortSignal }),
+    // A first scan reads every skill file: take the heads read with the listings. Re-scans mostly reuse.
+    keepHeads: input.previous === undefined,
+    onSkill: (found) => {
+      early.set(found, scanSkill(found, input, readAt));
+      found.head = undefined; // parsed: let it go
+    },
   });
-  const readAt = Date.now();
   const rootIndex = new Map(input.roots.map((root, i) => [root.path, i]));
   const candidates: RankedRecord[] = [];
   const diagnostics: Diagnostic[] = [...discovery.diagnostics];
@@ -80,7 +89,7 @@ export async function scanCatalog(input: ScanInput): Promise<CatalogState> {
   for (let i = 0; i < discovery.skills.length; i++) {
     const found = discovery.skills[i]!;
     if ((i & 1023) === 1023) input.abortSignal?.throwIfAborted();
-    const entry = scanSkill(found, input, readAt);
+    const entry = early.get(found) ?? scanSkill(found, input, readAt);
     scanned.set(found.dir, entry);
     if (entry.record === undefined) {
       diagnostics.push(...(entry.broken ?? []));
@@ -120,7 +129,7 @@ export async function scanCatalog(input: ScanInput): Promise<CatalogState> {
 }
 
 /** One skill: the previous result when its file is unchanged, else a fresh read and parse. */
-function scanSkill(found: DiscoveredSkill, input: ScanInput, readAt: number): ScannedSkill {
+function scanSkill(found: PrefetchedSkill, input: ScanInput, readAt: number): ScannedSkill {
   const file = found.skillFile;
   const dirName = found.foundAt.slice(found.foundAt.lastIndexOf("/") + 1);
   const previous = input.previous?.get(found.dir);
@@ -142,7 +151,7 @@ function scanSkill(found: DiscoveredSkill, input: ScanInput, readAt: number): Sc
   let result: ReturnType<typeof parseSkillMd>;
   try {
     const strict = input.mode === "strict";
-    const head = readSkillHead(file);
+    const head = found.head ?? readSkillHead(file);
     result = parseSkillMd(parserInput(head.bytes, strict), options);
     const fallback =
       result.skill === undefined || result.diagnostics.some((d) => d.code === "description-from-body");

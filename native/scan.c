@@ -1,0 +1,399 @@
+// skillrt's native directory scanner (Node-API, POSIX). Optional: when it is not built, the catalog lists
+// directories from JavaScript with the same results (src/catalog/list-dirs.ts).
+//
+// start(dirs, headBytes, threads, ahead) lists `dirs` on `threads` background threads: for each directory
+// its entries (name and kind from d_type, lstat when unknown) and, when it holds a regular SKILL.md (else
+// skill.md), the first `headBytes` bytes of that file, opened relative to the directory. Threads run at
+// most `ahead` directories past what JavaScript has taken, which bounds memory. take(handle, start, end)
+// blocks until directories [start, end) are done and returns them packed in a few flat values; stop(handle)
+// ends the threads and frees everything (also done when the handle is garbage-collected).
+#define _GNU_SOURCE
+#define NAPI_VERSION 8
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <node_api.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { KIND_OTHER = 0, KIND_FILE = 1, KIND_DIR = 2, KIND_LINK = 3 };
+#define MAX_THREADS 8
+
+typedef struct {
+  char *path;
+  int err;               // errno when the directory could not be listed
+  char *names;           // entry names, each followed by '\0'
+  size_t names_len;
+  int count;
+  unsigned char *kinds;  // one per entry
+  int head_of;           // 0 none, 1 SKILL.md, 2 skill.md
+  int head_len;          // bytes read, -1 none
+  unsigned char *head;
+  int done;              // guarded by the scan's mutex
+} slot_t;
+
+typedef struct {
+  slot_t *slots;
+  int n;
+  int head_bytes;
+  int ahead;
+  atomic_int next;
+  int taken;  // guarded by mu
+  int stop;   // guarded by mu
+  int want;   // the directory take() waits for, -1 none; guarded by mu
+  pthread_mutex_t mu;
+  pthread_cond_t done_cv;
+  pthread_cond_t room_cv;
+  pthread_t threads[MAX_THREADS];
+  int nthreads;
+  int freed;
+} scan_t;
+
+static int grow(char **buf, size_t *cap, size_t need) {
+  if (need <= *cap) return 0;
+  size_t next = *cap ? *cap : 256;
+  while (next < need) next *= 2;
+  char *p = realloc(*buf, next);
+  if (p == NULL) return -1;
+  *buf = p;
+  *cap = next;
+  return 0;
+}
+
+static void list_one(scan_t *s, slot_t *slot) {
+  slot->head_len = -1;
+  DIR *dir = opendir(slot->path);
+  if (dir == NULL) {
+    slot->err = errno ? errno : EIO;
+    return;
+  }
+  int dfd = dirfd(dir);
+  size_t names_cap = 0, kinds_cap = 0;
+  int which = 0;
+  for (;;) {
+    errno = 0;
+    struct dirent *entry = readdir(dir);
+    if (entry == NULL) {
+      if (errno != 0) slot->err = errno;
+      break;
+    }
+    const char *name = entry->d_name;
+    if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
+    int kind = KIND_OTHER;
+    unsigned char type = entry->d_type;
+    if (type == DT_UNKNOWN) {
+      struct stat st;
+      if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        if (S_ISREG(st.st_mode)) type = DT_REG;
+        else if (S_ISDIR(st.st_mode)) type = DT_DIR;
+        else if (S_ISLNK(st.st_mode)) type = DT_LNK;
+      }
+    }
+    if (type == DT_REG) kind = KIND_FILE;
+    else if (type == DT_DIR) kind = KIND_DIR;
+    else if (type == DT_LNK) kind = KIND_LINK;
+    size_t len = strlen(name);
+    if (grow(&slot->names, &names_cap, slot->names_len + len + 1) != 0 ||
+        grow((char **)&slot->kinds, &kinds_cap, (size_t)slot->count + 1) != 0) {
+      slot->err = ENOMEM;
+      break;
+    }
+    memcpy(slot->names + slot->names_len, name, len + 1);
+    slot->names_len += len + 1;
+    slot->kinds[slot->count++] = (unsigned char)kind;
+    if (kind == KIND_FILE && strcmp(name, "SKILL.md") == 0) which = 1;
+    else if (kind == KIND_FILE && which == 0 && strcmp(name, "skill.md") == 0) which = 2;
+  }
+  if (slot->err == 0 && which != 0 && s->head_bytes > 0) {
+    int fd = openat(dfd, which == 1 ? "SKILL.md" : "skill.md", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      slot->head = malloc((size_t)s->head_bytes);
+      if (slot->head != NULL) {
+        ssize_t got = 0;
+        while (got < s->head_bytes) {
+          ssize_t r = pread(fd, slot->head + got, (size_t)(s->head_bytes - got), got);
+          if (r < 0 && errno == EINTR) continue;
+          if (r < 0) {
+            got = -1;
+            break;
+          }
+          if (r == 0) break;
+          got += r;
+        }
+        if (got >= 0) {
+          slot->head_len = (int)got;
+          slot->head_of = which;
+        }
+      }
+      close(fd);
+    }
+  }
+  closedir(dir);
+}
+
+static void *run(void *arg) {
+  scan_t *s = arg;
+  for (;;) {
+    int i = atomic_fetch_add(&s->next, 1);
+    if (i >= s->n) break;
+    pthread_mutex_lock(&s->mu);
+    while (!s->stop && i >= s->taken + s->ahead) pthread_cond_wait(&s->room_cv, &s->mu);
+    int stop = s->stop;
+    pthread_mutex_unlock(&s->mu);
+    if (stop) break;
+    list_one(s, &s->slots[i]);
+    pthread_mutex_lock(&s->mu);
+    s->slots[i].done = 1;
+    if (s->want == i) pthread_cond_signal(&s->done_cv);
+    pthread_mutex_unlock(&s->mu);
+  }
+  return NULL;
+}
+
+static void free_slot(slot_t *slot) {
+  free(slot->path);
+  free(slot->names);
+  free(slot->kinds);
+  free(slot->head);
+  slot->path = NULL;
+  slot->names = NULL;
+  slot->kinds = NULL;
+  slot->head = NULL;
+}
+
+static void scan_stop(scan_t *s) {
+  if (s->freed) return;
+  pthread_mutex_lock(&s->mu);
+  s->stop = 1;
+  pthread_cond_broadcast(&s->room_cv);
+  pthread_mutex_unlock(&s->mu);
+  for (int t = 0; t < s->nthreads; t++) pthread_join(s->threads[t], NULL);
+  for (int i = 0; i < s->n; i++) free_slot(&s->slots[i]);
+  free(s->slots);
+  s->slots = NULL;
+  pthread_mutex_destroy(&s->mu);
+  pthread_cond_destroy(&s->done_cv);
+  pthread_cond_destroy(&s->room_cv);
+  s->freed = 1;
+}
+
+static void finalize(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  scan_t *s = data;
+  scan_stop(s);
+  free(s);
+}
+
+#define CHECK(call)                                 \
+  do {                                              \
+    if ((call) != napi_ok) {                        \
+      napi_throw_error(env, NULL, "skillrt scan: " #call); \
+      return NULL;                                  \
+    }                                               \
+  } while (0)
+
+static napi_value start(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  uint32_t n = 0;
+  int32_t head_bytes = 0, threads = 1, ahead = 1;
+  CHECK(napi_get_array_length(env, argv[0], &n));
+  CHECK(napi_get_value_int32(env, argv[1], &head_bytes));
+  CHECK(napi_get_value_int32(env, argv[2], &threads));
+  CHECK(napi_get_value_int32(env, argv[3], &ahead));
+  if (threads < 1) threads = 1;
+  if (threads > MAX_THREADS) threads = MAX_THREADS;
+  if (ahead < 1) ahead = 1;
+  if (head_bytes < 0) head_bytes = 0;
+  scan_t *s = calloc(1, sizeof(scan_t));
+  if (s == NULL) {
+    napi_throw_error(env, NULL, "skillrt scan: out of memory");
+    return NULL;
+  }
+  s->slots = calloc(n ? n : 1, sizeof(slot_t));
+  if (s->slots == NULL) {
+    free(s);
+    napi_throw_error(env, NULL, "skillrt scan: out of memory");
+    return NULL;
+  }
+  s->n = (int)n;
+  s->head_bytes = head_bytes;
+  s->ahead = ahead;
+  s->want = -1;
+  atomic_init(&s->next, 0);
+  pthread_mutex_init(&s->mu, NULL);
+  pthread_cond_init(&s->done_cv, NULL);
+  pthread_cond_init(&s->room_cv, NULL);
+  for (uint32_t i = 0; i < n; i++) {
+    napi_value item;
+    size_t len = 0;
+    if (napi_get_element(env, argv[0], i, &item) != napi_ok ||
+        napi_get_value_string_utf8(env, item, NULL, 0, &len) != napi_ok) {
+      s->n = (int)i;
+      finalize(env, s, NULL);
+      napi_throw_type_error(env, NULL, "skillrt scan: dirs must be strings");
+      return NULL;
+    }
+    s->slots[i].path = malloc(len + 1);
+    if (s->slots[i].path == NULL) {
+      s->n = (int)i + 1;
+      finalize(env, s, NULL);
+      napi_throw_error(env, NULL, "skillrt scan: out of memory");
+      return NULL;
+    }
+    napi_get_value_string_utf8(env, item, s->slots[i].path, len + 1, &len);
+  }
+  for (int t = 0; t < threads; t++) {
+    if (pthread_create(&s->threads[t], NULL, run, s) != 0) break;
+    s->nthreads++;
+  }
+  if (s->nthreads == 0) {
+    finalize(env, s, NULL);
+    napi_throw_error(env, NULL, "skillrt scan: could not start a thread");
+    return NULL;
+  }
+  napi_value handle;
+  CHECK(napi_create_object(env, &handle));
+  CHECK(napi_wrap(env, handle, s, finalize, NULL, NULL));
+  return handle;
+}
+
+static scan_t *unwrap(napi_env env, napi_value handle) {
+  void *data = NULL;
+  if (napi_unwrap(env, handle, &data) != napi_ok || data == NULL) return NULL;
+  scan_t *s = data;
+  return s->freed ? NULL : s;
+}
+
+static napi_value typed(napi_env env, napi_typedarray_type type, size_t length, size_t element, void **data) {
+  napi_value buffer, array;
+  if (napi_create_arraybuffer(env, length * element, data, &buffer) != napi_ok) return NULL;
+  if (napi_create_typedarray(env, type, length, buffer, 0, &array) != napi_ok) return NULL;
+  return array;
+}
+
+static napi_value take(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  scan_t *s = unwrap(env, argv[0]);
+  int32_t from = 0, to = 0;
+  CHECK(napi_get_value_int32(env, argv[1], &from));
+  CHECK(napi_get_value_int32(env, argv[2], &to));
+  if (s == NULL || from < 0 || to > s->n || from > to) {
+    napi_throw_range_error(env, NULL, "skillrt scan: bad handle or range");
+    return NULL;
+  }
+  pthread_mutex_lock(&s->mu);
+  if (to > s->taken + s->ahead) {
+    // Let the threads run up to the end of this range.
+    s->taken = to - s->ahead;
+    pthread_cond_broadcast(&s->room_cv);
+  }
+  for (int i = from; i < to; i++) {
+    s->want = i;
+    while (!s->slots[i].done) pthread_cond_wait(&s->done_cv, &s->mu);
+  }
+  s->want = -1;
+  pthread_mutex_unlock(&s->mu);
+
+  int count = to - from;
+  size_t names_len = 0, entries = 0, heads_len = 0;
+  for (int i = from; i < to; i++) {
+    slot_t *slot = &s->slots[i];
+    names_len += slot->names_len;
+    entries += (size_t)slot->count;
+    if (slot->head_len > 0) heads_len += (size_t)slot->head_len;
+  }
+  int32_t *sizes, *errnos, *head_lengths;
+  unsigned char *kinds, *head_of;
+  napi_value sizes_v = typed(env, napi_int32_array, (size_t)count, 4, (void **)&sizes);
+  napi_value errnos_v = typed(env, napi_int32_array, (size_t)count, 4, (void **)&errnos);
+  napi_value head_lengths_v = typed(env, napi_int32_array, (size_t)count, 4, (void **)&head_lengths);
+  napi_value head_of_v = typed(env, napi_uint8_array, (size_t)count, 1, (void **)&head_of);
+  napi_value kinds_v = typed(env, napi_uint8_array, entries, 1, (void **)&kinds);
+  void *heads = NULL;
+  napi_value heads_v;
+  if (sizes_v == NULL || errnos_v == NULL || head_lengths_v == NULL || head_of_v == NULL ||
+      kinds_v == NULL || napi_create_buffer(env, heads_len, &heads, &heads_v) != napi_ok) {
+    napi_throw_error(env, NULL, "skillrt scan: out of memory");
+    return NULL;
+  }
+  char *names = malloc(names_len ? names_len : 1);
+  if (names == NULL) {
+    napi_throw_error(env, NULL, "skillrt scan: out of memory");
+    return NULL;
+  }
+  size_t names_at = 0, kinds_at = 0, heads_at = 0;
+  for (int i = from; i < to; i++) {
+    slot_t *slot = &s->slots[i];
+    int k = i - from;
+    errnos[k] = slot->err;
+    sizes[k] = slot->err ? -1 : slot->count;
+    head_lengths[k] = slot->err ? -1 : slot->head_len;
+    head_of[k] = (unsigned char)slot->head_of;
+    if (!slot->err) {
+      memcpy(names + names_at, slot->names, slot->names_len);
+      names_at += slot->names_len;
+      memcpy(kinds + kinds_at, slot->kinds, (size_t)slot->count);
+      kinds_at += (size_t)slot->count;
+      if (slot->head_len > 0) {
+        memcpy((char *)heads + heads_at, slot->head, (size_t)slot->head_len);
+        heads_at += (size_t)slot->head_len;
+      }
+    }
+    free_slot(slot);
+  }
+  napi_value names_v;
+  napi_status status = napi_create_string_utf8(env, names, names_at, &names_v);
+  free(names);
+  if (status != napi_ok) {
+    napi_throw_error(env, NULL, "skillrt scan: could not decode names");
+    return NULL;
+  }
+  // The entries of skipped (failed) directories were not copied: their kinds stay unused.
+  pthread_mutex_lock(&s->mu);
+  if (to > s->taken) {
+    s->taken = to;
+    pthread_cond_broadcast(&s->room_cv);
+  }
+  pthread_mutex_unlock(&s->mu);
+
+  napi_value result;
+  CHECK(napi_create_object(env, &result));
+  CHECK(napi_set_named_property(env, result, "sizes", sizes_v));
+  CHECK(napi_set_named_property(env, result, "errnos", errnos_v));
+  CHECK(napi_set_named_property(env, result, "names", names_v));
+  CHECK(napi_set_named_property(env, result, "kinds", kinds_v));
+  CHECK(napi_set_named_property(env, result, "headLengths", head_lengths_v));
+  CHECK(napi_set_named_property(env, result, "headOf", head_of_v));
+  CHECK(napi_set_named_property(env, result, "heads", heads_v));
+  return result;
+}
+
+static napi_value stop(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  void *data = NULL;
+  if (napi_unwrap(env, argv[0], &data) == napi_ok && data != NULL) scan_stop(data);
+  return NULL;
+}
+
+static napi_value init(napi_env env, napi_value exports) {
+  napi_property_descriptor props[] = {
+      {"start", NULL, start, NULL, NULL, NULL, napi_default, NULL},
+      {"take", NULL, take, NULL, NULL, NULL, napi_default, NULL},
+      {"stop", NULL, stop, NULL, NULL, NULL, napi_default, NULL},
+  };
+  if (napi_define_properties(env, exports, 3, props) != napi_ok) return NULL;
+  return exports;
+}
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, init)
