@@ -44,7 +44,9 @@ typedef struct {
   atomic_int next;
   int taken;  // guarded by mu
   int stop;   // guarded by mu
-  int want;   // the directory take() waits for, -1 none; guarded by mu
+  // The range take() waits for and how many of it are not done (one wake-up per range, not per
+  // directory: on a VM a wake-up costs as much as listing a folder). Guarded by mu.
+  int wait_from, wait_to, wait_left;
   pthread_mutex_t mu;
   pthread_cond_t done_cv;
   pthread_cond_t room_cv;
@@ -62,6 +64,59 @@ static int grow(char **buf, size_t *cap, size_t need) {
   *buf = p;
   *cap = next;
   return 0;
+}
+
+static int compare_names(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/** Sorts a slot's entries by name (byte order, as libuv lists them), so the caller's sort is cheap. */
+static void sort_entries(slot_t *slot) {
+  int n = slot->count;
+  char **order = malloc((size_t)n * sizeof(char *));
+  char *names = malloc(slot->names_len);
+  unsigned char *kinds = malloc((size_t)n);
+  if (order == NULL || names == NULL || kinds == NULL) {
+    free(order);
+    free(names);
+    free(kinds);
+    return;  // unsorted is still correct
+  }
+  char *p = slot->names;
+  for (int i = 0; i < n; i++) {
+    order[i] = p;
+    p += strlen(p) + 1;
+  }
+  // Each name is followed by its kind's index: recover it from the position before sorting.
+  char **by_position = malloc((size_t)n * sizeof(char *));
+  if (by_position == NULL) {
+    free(order);
+    free(names);
+    free(kinds);
+    return;
+  }
+  memcpy(by_position, order, (size_t)n * sizeof(char *));
+  qsort(order, (size_t)n, sizeof(char *), compare_names);
+  size_t at = 0;
+  for (int i = 0; i < n; i++) {
+    // Binary search the original position of order[i] (positions are increasing addresses).
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+      int mid = (lo + hi) / 2;
+      if (by_position[mid] < order[i]) lo = mid + 1;
+      else hi = mid;
+    }
+    kinds[i] = slot->kinds[lo];
+    size_t len = strlen(order[i]) + 1;
+    memcpy(names + at, order[i], len);
+    at += len;
+  }
+  free(by_position);
+  free(order);
+  free(slot->names);
+  free(slot->kinds);
+  slot->names = names;
+  slot->kinds = kinds;
 }
 
 static void list_one(scan_t *s, slot_t *slot) {
@@ -96,6 +151,9 @@ static void list_one(scan_t *s, slot_t *slot) {
     if (type == DT_REG) kind = KIND_FILE;
     else if (type == DT_DIR) kind = KIND_DIR;
     else if (type == DT_LNK) kind = KIND_LINK;
+    int skill_file = strcmp(name, "SKILL.md") == 0 ? 1 : strcmp(name, "skill.md") == 0 ? 2 : 0;
+    // Discovery needs only what may lead to a skill: folders, links and the skill files themselves.
+    if (kind != KIND_DIR && kind != KIND_LINK && skill_file == 0) continue;
     size_t len = strlen(name);
     if (grow(&slot->names, &names_cap, slot->names_len + len + 1) != 0 ||
         grow((char **)&slot->kinds, &kinds_cap, (size_t)slot->count + 1) != 0) {
@@ -105,9 +163,10 @@ static void list_one(scan_t *s, slot_t *slot) {
     memcpy(slot->names + slot->names_len, name, len + 1);
     slot->names_len += len + 1;
     slot->kinds[slot->count++] = (unsigned char)kind;
-    if (kind == KIND_FILE && strcmp(name, "SKILL.md") == 0) which = 1;
-    else if (kind == KIND_FILE && which == 0 && strcmp(name, "skill.md") == 0) which = 2;
+    if (kind == KIND_FILE && skill_file == 1) which = 1;
+    else if (kind == KIND_FILE && which == 0 && skill_file == 2) which = 2;
   }
+  if (slot->err == 0 && slot->count > 1) sort_entries(slot);
   if (slot->err == 0 && which != 0 && s->head_bytes > 0) {
     int fd = openat(dfd, which == 1 ? "SKILL.md" : "skill.md", O_RDONLY | O_CLOEXEC);
     if (fd >= 0) {
@@ -148,7 +207,7 @@ static void *run(void *arg) {
     list_one(s, &s->slots[i]);
     pthread_mutex_lock(&s->mu);
     s->slots[i].done = 1;
-    if (s->want == i) pthread_cond_signal(&s->done_cv);
+    if (i >= s->wait_from && i < s->wait_to && --s->wait_left == 0) pthread_cond_signal(&s->done_cv);
     pthread_mutex_unlock(&s->mu);
   }
   return NULL;
@@ -225,7 +284,6 @@ static napi_value start(napi_env env, napi_callback_info info) {
   s->n = (int)n;
   s->head_bytes = head_bytes;
   s->ahead = ahead;
-  s->want = -1;
   atomic_init(&s->next, 0);
   pthread_mutex_init(&s->mu, NULL);
   pthread_cond_init(&s->done_cv, NULL);
@@ -296,11 +354,13 @@ static napi_value take(napi_env env, napi_callback_info info) {
     s->taken = to - s->ahead;
     pthread_cond_broadcast(&s->room_cv);
   }
-  for (int i = from; i < to; i++) {
-    s->want = i;
-    while (!s->slots[i].done) pthread_cond_wait(&s->done_cv, &s->mu);
-  }
-  s->want = -1;
+  int left = 0;
+  for (int i = from; i < to; i++) left += !s->slots[i].done;
+  s->wait_from = from;
+  s->wait_to = to;
+  s->wait_left = left;
+  while (s->wait_left > 0) pthread_cond_wait(&s->done_cv, &s->mu);
+  s->wait_from = s->wait_to = 0;
   pthread_mutex_unlock(&s->mu);
 
   int count = to - from;

@@ -28,11 +28,7 @@ const drivers: [string, (roots: SkillRoot[], options?: DiscoverOptions) => Promi
     "sync, JavaScript listing",
     async (roots, options) => discoverSkillsSync(roots, { ...options, native: false }),
   ],
-  // Every level through the native scanner's threads (by default only levels of 16+ directories).
-  [
-    "sync, native listing",
-    async (roots, options) => discoverSkillsSync(roots, { ...options, nativeFrom: 1 }),
-  ],
+  ["sync, native listing", async (roots, options) => discoverSkillsSync(roots, { ...options, native: true })],
 ];
 
 describe.each(drivers)("discoverSkills (%s)", (_label, discoverSkills) => {

@@ -76,8 +76,6 @@ export interface DiscoverSyncOptions extends DiscoverOptions {
    * kept: the scan parses it there, while a worker thread lists the next directories.
    */
   onSkill?: (skill: PrefetchedSkill) => void;
-  /** @internal See `ListDirsOptions.nativeFrom`. */
-  nativeFrom?: number;
 }
 
 /** Synchronous {@link discoverSkills}: same rules and result. */
@@ -90,7 +88,6 @@ export function discoverSkillsSync(
   const listOptions = {
     heads: options.keepHeads === true,
     ...(options.native === undefined ? {} : { native: options.native }),
-    ...(options.nativeFrom === undefined ? {} : { nativeFrom: options.nativeFrom }),
     ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
   };
   for (const root of roots) {
@@ -315,7 +312,7 @@ function childDirs(node: DirNode, entries: DirListing, isSkill: boolean, ctx: Sc
     const abs = `${node.abs}/${name}`;
     let real: string;
     if (kinds[i] === ENTRY_DIR) {
-      real = `${node.real}/${name}`;
+      real = node.real === node.abs ? abs : `${node.real}/${name}`;
     } else {
       const target = followDirLink(abs, node, ctx.diagnostics);
       if (target === undefined) continue;

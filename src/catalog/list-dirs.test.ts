@@ -98,7 +98,7 @@ describe("listDirs", () => {
   it("gives the same listings natively and in JavaScript, on every case", () => {
     const dirs = fixture();
     const js = list(dirs, { native: false });
-    const native = list(dirs, { nativeFrom: 1 });
+    const native = list(dirs, { native: true });
     expect(native).toEqual(js);
     const byName = Object.fromEntries(dirs.map((dir, i) => [path.basename(dir), js[i]!]));
     expect(byName.missing).toEqual({ error: "ENOENT" });
@@ -139,7 +139,7 @@ describe("listDirs", () => {
     const dirs = fixture().filter(
       (dir) => !/missing|a-file|unclosed|empty$|linked|dir-named|lower/.test(dir),
     );
-    const native = list(dirs, { nativeFrom: 1 });
+    const native = list(dirs, { native: true });
     dirs.forEach((dir, i) => {
       const head = readSkillHead(`${dir}/SKILL.md`);
       expect(native[i]?.head, dir).toBe(Buffer.from(head.bytes).toString("utf8"));

@@ -11,7 +11,8 @@ export const ENTRY_LINK = 3;
 
 /**
  * One listed directory: its entries are `names[from..to)` (arrays shared by the directories listed
- * together) and, when it holds a regular skill file, that file's head.
+ * together; only what may lead to a skill: folders, links, `SKILL.md` and `skill.md`, sorted by name) and,
+ * when it holds a regular skill file, that file's head.
  */
 export interface DirListing {
   names: readonly string[];
@@ -40,15 +41,11 @@ export interface ListDirsOptions {
   native?: boolean;
   /** Read the head of each skill file found (default true). */
   heads?: boolean;
-  /** @internal Smallest number of directories listed natively (default 16; tests use 1). */
-  nativeFrom?: number;
   abortSignal?: AbortSignal;
 }
 
 /** Directories handed over per step. */
 const CHUNK_DIRS = 128;
-/** Levels smaller than this are listed on the calling thread (starting threads is not worth it). */
-const NATIVE_FROM = 16;
 /** How far the native threads may run ahead of what was handed over (bounds their memory: ~4 KiB each). */
 const NATIVE_AHEAD = 2048;
 
@@ -74,8 +71,7 @@ export function listDirs(
   options: ListDirsOptions,
   visit: (index: number, listing: ListingResult) => void,
 ): void {
-  const small = dirs.length < (options.nativeFrom ?? NATIVE_FROM);
-  const native = options.native === false || small ? undefined : loadNativeScanner();
+  const native = options.native === false ? undefined : loadNativeScanner();
   if (native !== undefined) {
     listNative(native, dirs, options, visit);
     return;
@@ -94,7 +90,7 @@ function listNative(
   options: ListDirsOptions,
   visit: (index: number, listing: ListingResult) => void,
 ): void {
-  const threads = Math.min(4, availableParallelism());
+  const threads = Math.min(4, availableParallelism(), Math.ceil(dirs.length / CHUNK_DIRS));
   const headBytes = options.heads === false ? 0 : HEAD_BYTES;
   const handle = native.start(dirs as string[], headBytes, threads, NATIVE_AHEAD);
   try {
@@ -129,13 +125,12 @@ function unpackNative(
     offset += size;
     const got = headLengths[i]!;
     if (got >= 0) {
-      const bytes = heads.subarray(at, at + got);
-      at += got;
-      const keep = headLength(bytes, got, HEAD_BYTES);
+      const keep = headLength(heads, at, got, HEAD_BYTES);
       listing.headOf = headOf[i] === 1 ? "SKILL.md" : "skill.md";
       if (keep >= 0) {
-        listing.head = { bytes: bytes.subarray(0, keep), partial: keep < got || got === HEAD_BYTES };
+        listing.head = { bytes: heads.subarray(at, at + keep), partial: keep < got || got === HEAD_BYTES };
       }
+      at += got;
     }
     visit(first + i, listing);
   }
@@ -161,6 +156,10 @@ function listOne(dir: string, scratch: Buffer | undefined): ListingResult {
         : entry.isSymbolicLink()
           ? ENTRY_LINK
           : ENTRY_OTHER;
+    // Discovery needs only what may lead to a skill: folders, links and the skill files themselves.
+    if (kind !== ENTRY_DIR && kind !== ENTRY_LINK && entry.name !== "SKILL.md" && entry.name !== "skill.md") {
+      continue;
+    }
     names.push(entry.name);
     kinds.push(kind);
     if (kind === ENTRY_FILE && entry.name === "SKILL.md") which = "SKILL.md";
@@ -180,7 +179,7 @@ function listOne(dir: string, scratch: Buffer | undefined): ListingResult {
     return listing;
   }
   listing.headOf = which;
-  const keep = headLength(scratch, got, HEAD_BYTES);
+  const keep = headLength(scratch, 0, got, HEAD_BYTES);
   if (keep >= 0) {
     // A copy: the scratch buffer is reused for the next directory.
     listing.head = {

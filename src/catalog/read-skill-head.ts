@@ -29,7 +29,7 @@ export function readSkillHead(file: string): SkillHead {
   } finally {
     fs.closeSync(fd);
   }
-  const keep = headLength(buffer, got, HEAD_BYTES);
+  const keep = headLength(buffer, 0, got, HEAD_BYTES);
   if (keep < 0) return readSkillFull(file);
   return { bytes: buffer.subarray(0, keep), partial: isPartial(keep, got, HEAD_BYTES) };
 }
@@ -45,63 +45,72 @@ export function isPartial(keep: number, got: number, capacity: number): boolean 
 }
 
 /**
- * How many of the first `got` bytes of `bytes` (a file's start, read into room for `capacity`) the L1
+ * How many of the `got` bytes at `bytes[start..]` (a file's start, read into room for `capacity`) the L1
  * record needs: up to just after the frontmatter's closing line; all of them when the file ended without
  * one; -1 when the frontmatter does not close within them and the whole file must be read.
  * Mirrors the lenient, line-anchored split (BOM, blank lines and HTML comments before the opening line
  * allowed; delimiters are `---` plus optional spaces, tabs or CR).
- * Self-contained (no outer names): the listing worker runs it from its source text.
  */
-export function headLength(bytes: Buffer, got: number, capacity: number): number {
-  const length = got;
+export function headLength(bytes: Buffer, start: number, got: number, capacity: number): number {
+  const length = start + got;
   const complete = got < capacity;
-  /** Space, tab or CR. */
-  const isBlank = (byte: number | undefined): boolean => byte === 32 || byte === 9 || byte === 13;
-  /** If a delimiter line starts at `i`, the offset after its line break (or `length` at the end of a complete file). */
-  const endOfDelimiter = (i: number): number => {
-    if (i + 3 > length || bytes[i] !== 45 || bytes[i + 1] !== 45 || bytes[i + 2] !== 45) return -1;
-    let j = i + 3;
-    while (j < length && isBlank(bytes[j])) j++;
-    if (j < length) return bytes[j] === 10 ? j + 1 : -1;
-    return complete ? length : -1;
-  };
-  /** Offset just after the closing line, or -1 (no opening line, or no closing one in the bytes). */
-  const frontmatterEnd = (): number => {
-    let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    for (;;) {
-      const end = endOfDelimiter(i);
-      if (end >= 0) {
-        i = end;
-        break;
-      }
-      let j = i;
-      while (j < length && isBlank(bytes[j])) j++;
-      if (
-        j + 4 <= length &&
-        bytes[j] === 60 &&
-        bytes[j + 1] === 33 &&
-        bytes[j + 2] === 45 &&
-        bytes[j + 3] === 45
-      ) {
-        // An HTML comment banner above the frontmatter: skip to the end of the line closing it.
-        const close = bytes.indexOf("-->", j + 4, "latin1");
-        if (close < 0 || close + 3 > length) return -1;
-        j = close + 3;
-        while (j < length && isBlank(bytes[j])) j++;
-      }
-      if (j >= length || bytes[j] !== 10) return -1;
-      i = j + 1;
-    }
-    for (let nl = i - 1; ; ) {
-      nl = bytes.indexOf("\n---", nl + 1, "latin1");
-      if (nl < 0 || nl + 4 > length) return -1;
-      const end = endOfDelimiter(nl + 1);
-      if (end >= 0) return end;
-    }
-  };
-  const end = frontmatterEnd();
-  if (end >= 0) return end;
+  const end = frontmatterEnd(bytes, start, length, complete);
+  if (end >= 0) return end - start;
   return complete ? got : -1;
+}
+
+/** Offset just after the frontmatter's closing line in `bytes[start..length)`, or -1 (no opening line, or no closing one). */
+function frontmatterEnd(bytes: Buffer, start: number, length: number, complete: boolean): number {
+  let i = bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf ? start + 3 : start;
+  for (;;) {
+    const end = endOfDelimiter(bytes, i, length, complete);
+    if (end >= 0) {
+      i = end;
+      break;
+    }
+    let j = i;
+    while (j < length && isBlank(bytes[j]!)) j++;
+    if (
+      j + 4 <= length &&
+      bytes[j] === 60 &&
+      bytes[j + 1] === 33 &&
+      bytes[j + 2] === 45 &&
+      bytes[j + 3] === 45
+    ) {
+      // An HTML comment banner above the frontmatter: skip to the end of the line closing it.
+      const close = bytes.indexOf(COMMENT_CLOSE, j + 4);
+      if (close < 0 || close + 3 > length) return -1;
+      j = close + 3;
+      while (j < length && isBlank(bytes[j]!)) j++;
+    }
+    if (j >= length || bytes[j] !== 10) return -1;
+    i = j + 1;
+  }
+  for (let nl = i - 1; ; ) {
+    nl = bytes.indexOf(CLOSING, nl + 1);
+    if (nl < 0 || nl + 4 > length) return -1;
+    const end = endOfDelimiter(bytes, nl + 1, length, complete);
+    if (end >= 0) return end;
+  }
+}
+
+/** A line starting with `---`; searched natively. */
+const CLOSING = Buffer.from("\n---");
+/** The end of an HTML comment (`<!--` is matched byte by byte). */
+const COMMENT_CLOSE = Buffer.from("-->");
+
+/** If a delimiter line starts at `i`, the offset after its line break (or `length` at the end of a complete file). */
+function endOfDelimiter(bytes: Uint8Array, i: number, length: number, complete: boolean): number {
+  if (i + 3 > length || bytes[i] !== 45 || bytes[i + 1] !== 45 || bytes[i + 2] !== 45) return -1;
+  let j = i + 3;
+  while (j < length && isBlank(bytes[j]!)) j++;
+  if (j < length) return bytes[j] === 10 ? j + 1 : -1;
+  return complete ? length : -1;
+}
+
+/** Space, tab or CR. */
+function isBlank(byte: number): boolean {
+  return byte === 32 || byte === 9 || byte === 13;
 }
 
 /**

@@ -31,6 +31,11 @@ export interface ScannedSkill {
   broken?: Diagnostic[];
 }
 
+/** A discovered skill on its way through the scan, parsed as soon as it was found. */
+interface ScanningSkill extends PrefetchedSkill {
+  scanned?: ScannedSkill;
+}
+
 /** Everything a catalog serves, swapped as one value. */
 export interface CatalogState {
   /** Winners of name collisions, sorted by name. */
@@ -70,15 +75,14 @@ export async function scanCatalog(input: ScanInput): Promise<CatalogState> {
   const readAt = Date.now();
   // Each skill is read and parsed as discovery finds it (overlapping the listing of the next folders),
   // then taken in discovery's final order.
-  const early = new Map<PrefetchedSkill, ScannedSkill>();
   const discovery = discoverSkillsSync(input.roots, {
     ...(input.maxDepth === undefined ? {} : { maxDepth: input.maxDepth }),
     ...(input.maxDirs === undefined ? {} : { maxDirs: input.maxDirs }),
     ...(input.abortSignal === undefined ? {} : { abortSignal: input.abortSignal }),
     // A first scan reads every skill file: take the heads read with the listings. Re-scans mostly reuse.
     keepHeads: input.previous === undefined,
-    onSkill: (found) => {
-      early.set(found, scanSkill(found, input, readAt));
+    onSkill: (found: ScanningSkill) => {
+      found.scanned = scanSkill(found, input, readAt);
       found.head = undefined; // parsed: let it go
     },
   });
@@ -87,9 +91,9 @@ export async function scanCatalog(input: ScanInput): Promise<CatalogState> {
   const diagnostics: Diagnostic[] = [...discovery.diagnostics];
   const scanned = new Map<string, ScannedSkill>();
   for (let i = 0; i < discovery.skills.length; i++) {
-    const found = discovery.skills[i]!;
+    const found: ScanningSkill = discovery.skills[i]!;
     if ((i & 1023) === 1023) input.abortSignal?.throwIfAborted();
-    const entry = early.get(found) ?? scanSkill(found, input, readAt);
+    const entry = found.scanned ?? scanSkill(found, input, readAt);
     scanned.set(found.dir, entry);
     if (entry.record === undefined) {
       diagnostics.push(...(entry.broken ?? []));
