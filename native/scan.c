@@ -5,7 +5,8 @@
 // its entries (name and kind from d_type, lstat when unknown) and, when it holds a regular SKILL.md (else
 // skill.md), the first `headBytes` bytes of that file, opened relative to the directory. Threads run at
 // most `ahead` directories past what JavaScript has taken, which bounds memory. take(handle, start, end)
-// blocks until directories [start, end) are done and returns them packed in a few flat values; stop(handle)
+// waits until directories [start, end) are done (listing those no thread has claimed yet itself) and
+// returns them packed in a few flat values; stop(handle)
 // ends the threads and frees everything (also done when the handle is garbage-collected).
 #define _GNU_SOURCE
 #define NAPI_VERSION 8
@@ -354,6 +355,18 @@ static napi_value take(napi_env env, napi_callback_info info) {
     s->taken = to - s->ahead;
     pthread_cond_broadcast(&s->room_cv);
   }
+  pthread_mutex_unlock(&s->mu);
+  // Rather than wait, list what nobody has claimed yet in this range here (the calling thread would
+  // otherwise sleep while the background threads catch up).
+  for (int i = atomic_load(&s->next); i < to;) {
+    if (!atomic_compare_exchange_weak(&s->next, &i, i + 1)) continue;  // i reloaded
+    list_one(s, &s->slots[i]);
+    pthread_mutex_lock(&s->mu);
+    s->slots[i].done = 1;
+    pthread_mutex_unlock(&s->mu);
+    i = atomic_load(&s->next);
+  }
+  pthread_mutex_lock(&s->mu);
   int left = 0;
   for (int i = from; i < to; i++) left += !s->slots[i].done;
   s->wait_from = from;
