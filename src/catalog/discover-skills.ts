@@ -17,16 +17,21 @@ export const DEFAULT_MAX_DEPTH = 6;
 /** Default number of directories without a SKILL.md descended into per root. */
 export const DEFAULT_MAX_DIRS = 2000;
 
-/** Never entered anywhere. */
-const SKIPPED_DIRS = new Set([".git", "node_modules"]);
 /**
- * Not entered inside a skill directory: they hold the skill's own files, not nested skills. This keeps
- * scans of big collections cheap (one directory listing per skill); nested skills live in other folders.
+ * Whether a folder named `name` is never entered: `.git` and `node_modules` anywhere, `SKILL.md` and
+ * `skill.md` (handled by `findSkillFile`), and inside a skill directory its `scripts`, `references` and
+ * `assets` (they hold the skill's own files, not nested skills; skipping them keeps scans of big
+ * collections to one listing per skill). Plain comparisons: this runs for every folder of a scan.
  */
-const RESOURCE_DIRS = new Set(["scripts", "references", "assets"]);
-
-/** Handled by `findSkillFile`, never directories to enter. */
-const SKILL_FILES = new Set(["SKILL.md", "skill.md"]);
+function isSkippedDir(name: string, inSkill: boolean): boolean {
+  return (
+    name === ".git" ||
+    name === "node_modules" ||
+    name === "SKILL.md" ||
+    name === "skill.md" ||
+    (inSkill && (name === "scripts" || name === "references" || name === "assets"))
+  );
+}
 
 interface DirNode {
   /** Path as reached from the root (through links). */
@@ -300,7 +305,7 @@ function childDirs(node: DirNode, entries: DirListing, isSkill: boolean, ctx: Sc
     const kind = kinds[i];
     if (kind !== ENTRY_DIR && kind !== ENTRY_LINK) continue;
     const name = names[i]!;
-    if (SKIPPED_DIRS.has(name) || SKILL_FILES.has(name) || (isSkill && RESOURCE_DIRS.has(name))) continue;
+    if (isSkippedDir(name, isSkill)) continue;
     candidates.push(i);
   }
   if (candidates.length > 1) {

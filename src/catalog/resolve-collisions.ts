@@ -14,6 +14,8 @@ export interface RankedRecord {
  */
 export function resolveCollisions(candidates: readonly RankedRecord[]): {
   records: SkillRecord[];
+  /** The winners by name. */
+  byName: Map<string, SkillRecord>;
   diagnostics: Diagnostic[];
 } {
   // Array.prototype.sort is stable: equal ranks keep input order.
@@ -42,5 +44,5 @@ export function resolveCollisions(candidates: readonly RankedRecord[]): {
     });
   }
   const records = [...winners.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { records, diagnostics };
+  return { records, byName: winners, diagnostics };
 }

@@ -115,16 +115,13 @@ export async function scanCatalog(input: ScanInput): Promise<CatalogState> {
   }
   const resolved = resolveCollisions(candidates);
   diagnostics.push(...resolved.diagnostics);
-  const byName = new Map<string, SkillRecord>();
   const memory = new Map<string, MemorySkill>();
-  for (const record of resolved.records) {
-    byName.set(record.name, record);
-    const skill = memoryByRecord.get(record);
-    if (skill !== undefined) memory.set(record.name, skill);
+  for (const [record, skill] of memoryByRecord) {
+    if (resolved.byName.get(record.name) === record) memory.set(record.name, skill);
   }
   return {
     records: resolved.records,
-    byName,
+    byName: resolved.byName,
     diagnostics,
     memory,
     scanned,
