@@ -120,53 +120,138 @@ static void sort_entries(slot_t *slot) {
   slot->kinds = kinds;
 }
 
-static void list_one(scan_t *s, slot_t *slot) {
+/** Per listing thread: the last parent directory opened, so sibling folders open relative to it. */
+typedef struct {
+  char *parent;
+  size_t parent_len;
+  int parent_fd;
+} walker_t;
+
+static void walker_close(walker_t *w) {
+  if (w->parent_fd >= 0) close(w->parent_fd);
+  free(w->parent);
+  w->parent = NULL;
+  w->parent_len = 0;
+  w->parent_fd = -1;
+}
+
+/**
+ * Opens directory `path` for reading, relative to its parent's descriptor when the previous directory
+ * had the same parent (siblings: the common case), which saves walking the whole path each time.
+ * Returns -1 with errno as open(2) would set it for `path`.
+ */
+static int open_dir(walker_t *w, const char *path) {
+  int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+#ifdef O_PATH
+  const char *slash = strrchr(path, '/');
+  if (slash != NULL && slash != path && slash[1] != '\0') {
+    size_t len = (size_t)(slash - path);
+    if (w->parent_fd < 0 || w->parent_len != len || memcmp(w->parent, path, len) != 0) {
+      walker_close(w);
+      char *parent = malloc(len + 1);
+      if (parent != NULL) {
+        memcpy(parent, path, len);
+        parent[len] = '\0';
+        int fd = open(parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd >= 0) {
+          w->parent = parent;
+          w->parent_len = len;
+          w->parent_fd = fd;
+        } else {
+          free(parent);
+        }
+      }
+    }
+    if (w->parent_fd >= 0) {
+      int fd = openat(w->parent_fd, slash + 1, flags);
+      if (fd >= 0 || (errno != EACCES && errno != EPERM)) return fd;
+    }
+  }
+#endif
+  return open(path, flags);
+}
+
+/** Adds one directory entry to the slot, if it may lead to a skill; returns -1 when out of memory. */
+static int add_entry(slot_t *slot, int dfd, const char *name, unsigned char type, size_t *names_cap,
+                     size_t *kinds_cap, int *which) {
+  if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) return 0;
+  if (type == DT_UNKNOWN) {
+    struct stat st;
+    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+      if (S_ISREG(st.st_mode)) type = DT_REG;
+      else if (S_ISDIR(st.st_mode)) type = DT_DIR;
+      else if (S_ISLNK(st.st_mode)) type = DT_LNK;
+    }
+  }
+  int kind = type == DT_REG ? KIND_FILE : type == DT_DIR ? KIND_DIR : type == DT_LNK ? KIND_LINK : KIND_OTHER;
+  int skill_file = strcmp(name, "SKILL.md") == 0 ? 1 : strcmp(name, "skill.md") == 0 ? 2 : 0;
+  // Discovery needs only what may lead to a skill: folders, links and the skill files themselves.
+  if (kind != KIND_DIR && kind != KIND_LINK && skill_file == 0) return 0;
+  size_t len = strlen(name);
+  if (grow(&slot->names, names_cap, slot->names_len + len + 1) != 0 ||
+      grow((char **)&slot->kinds, kinds_cap, (size_t)slot->count + 1) != 0) {
+    return -1;
+  }
+  memcpy(slot->names + slot->names_len, name, len + 1);
+  slot->names_len += len + 1;
+  slot->kinds[slot->count++] = (unsigned char)kind;
+  if (kind == KIND_FILE && skill_file == 1) *which = 1;
+  else if (kind == KIND_FILE && *which == 0 && skill_file == 2) *which = 2;
+  return 0;
+}
+
+static void list_one(scan_t *s, walker_t *w, slot_t *slot) {
   slot->head_len = -1;
-  DIR *dir = opendir(slot->path);
-  if (dir == NULL) {
+  int dfd = open_dir(w, slot->path);
+  if (dfd < 0) {
     slot->err = errno ? errno : EIO;
     return;
   }
-  int dfd = dirfd(dir);
   size_t names_cap = 0, kinds_cap = 0;
   int which = 0;
+#ifdef __linux__
+  // getdents64 straight into a stack buffer: no DIR allocation and no fstat, as opendir would do.
+  char buffer[32768];
   for (;;) {
-    errno = 0;
-    struct dirent *entry = readdir(dir);
-    if (entry == NULL) {
-      if (errno != 0) slot->err = errno;
+    ssize_t got = getdents64(dfd, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      slot->err = errno;
       break;
     }
-    const char *name = entry->d_name;
-    if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
-    int kind = KIND_OTHER;
-    unsigned char type = entry->d_type;
-    if (type == DT_UNKNOWN) {
-      struct stat st;
-      if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-        if (S_ISREG(st.st_mode)) type = DT_REG;
-        else if (S_ISDIR(st.st_mode)) type = DT_DIR;
-        else if (S_ISLNK(st.st_mode)) type = DT_LNK;
+    if (got == 0) break;
+    for (ssize_t at = 0; at < got;) {
+      struct dirent64 *entry = (struct dirent64 *)(buffer + at);
+      at += entry->d_reclen;
+      if (add_entry(slot, dfd, entry->d_name, entry->d_type, &names_cap, &kinds_cap, &which) != 0) {
+        slot->err = ENOMEM;
+        break;
       }
     }
-    if (type == DT_REG) kind = KIND_FILE;
-    else if (type == DT_DIR) kind = KIND_DIR;
-    else if (type == DT_LNK) kind = KIND_LINK;
-    int skill_file = strcmp(name, "SKILL.md") == 0 ? 1 : strcmp(name, "skill.md") == 0 ? 2 : 0;
-    // Discovery needs only what may lead to a skill: folders, links and the skill files themselves.
-    if (kind != KIND_DIR && kind != KIND_LINK && skill_file == 0) continue;
-    size_t len = strlen(name);
-    if (grow(&slot->names, &names_cap, slot->names_len + len + 1) != 0 ||
-        grow((char **)&slot->kinds, &kinds_cap, (size_t)slot->count + 1) != 0) {
-      slot->err = ENOMEM;
-      break;
-    }
-    memcpy(slot->names + slot->names_len, name, len + 1);
-    slot->names_len += len + 1;
-    slot->kinds[slot->count++] = (unsigned char)kind;
-    if (kind == KIND_FILE && skill_file == 1) which = 1;
-    else if (kind == KIND_FILE && which == 0 && skill_file == 2) which = 2;
+    if (slot->err != 0) break;
   }
+#else
+  int listed = dup(dfd);
+  DIR *dir = listed < 0 ? NULL : fdopendir(listed);
+  if (dir == NULL) {
+    slot->err = errno ? errno : EIO;
+    if (listed >= 0) close(listed);
+  } else {
+    for (;;) {
+      errno = 0;
+      struct dirent *entry = readdir(dir);
+      if (entry == NULL) {
+        if (errno != 0) slot->err = errno;
+        break;
+      }
+      if (add_entry(slot, dfd, entry->d_name, entry->d_type, &names_cap, &kinds_cap, &which) != 0) {
+        slot->err = ENOMEM;
+        break;
+      }
+    }
+    closedir(dir);
+  }
+#endif
   if (slot->err == 0 && slot->count > 1) sort_entries(slot);
   if (slot->err == 0 && which != 0 && s->head_bytes > 0) {
     int fd = openat(dfd, which == 1 ? "SKILL.md" : "skill.md", O_RDONLY | O_CLOEXEC);
@@ -192,11 +277,12 @@ static void list_one(scan_t *s, slot_t *slot) {
       close(fd);
     }
   }
-  closedir(dir);
+  close(dfd);
 }
 
 static void *run(void *arg) {
   scan_t *s = arg;
+  walker_t walker = {NULL, 0, -1};
   for (;;) {
     int i = atomic_fetch_add(&s->next, 1);
     if (i >= s->n) break;
@@ -205,12 +291,13 @@ static void *run(void *arg) {
     int stop = s->stop;
     pthread_mutex_unlock(&s->mu);
     if (stop) break;
-    list_one(s, &s->slots[i]);
+    list_one(s, &walker, &s->slots[i]);
     pthread_mutex_lock(&s->mu);
     s->slots[i].done = 1;
     if (i >= s->wait_from && i < s->wait_to && --s->wait_left == 0) pthread_cond_signal(&s->done_cv);
     pthread_mutex_unlock(&s->mu);
   }
+  walker_close(&walker);
   return NULL;
 }
 
@@ -358,14 +445,16 @@ static napi_value take(napi_env env, napi_callback_info info) {
   pthread_mutex_unlock(&s->mu);
   // Rather than wait, list what nobody has claimed yet in this range here (the calling thread would
   // otherwise sleep while the background threads catch up).
+  walker_t walker = {NULL, 0, -1};
   for (int i = atomic_load(&s->next); i < to;) {
     if (!atomic_compare_exchange_weak(&s->next, &i, i + 1)) continue;  // i reloaded
-    list_one(s, &s->slots[i]);
+    list_one(s, &walker, &s->slots[i]);
     pthread_mutex_lock(&s->mu);
     s->slots[i].done = 1;
     pthread_mutex_unlock(&s->mu);
     i = atomic_load(&s->next);
   }
+  walker_close(&walker);
   pthread_mutex_lock(&s->mu);
   int left = 0;
   for (int i = from; i < to; i++) left += !s->slots[i].done;
