@@ -4,10 +4,12 @@
 // start(dirs, headBytes, threads, ahead) lists `dirs` on `threads` background threads: for each directory
 // its entries (name and kind from d_type, lstat when unknown) and, when it holds a regular SKILL.md (else
 // skill.md), the first `headBytes` bytes of that file, opened relative to the directory. Threads run at
-// most `ahead` directories past what JavaScript has taken, which bounds memory. take(handle, start, end)
-// waits until directories [start, end) are done (listing those no thread has claimed yet itself) and
-// returns them packed in a few flat values; stop(handle)
-// ends the threads and frees everything (also done when the handle is garbage-collected).
+// most `ahead` directories past what JavaScript has taken, which bounds memory (heads are read into a
+// ring of `ahead` slots). take(handle, start, end, heads) waits until directories [start, end) are done
+// (listing those no thread has claimed yet itself), copies their heads one after the other into the
+// `heads` buffer and returns the rest packed in a few flat values; ranges are taken in order, at most
+// `ahead` long. stop(handle) ends the threads and frees everything (also done when the handle is
+// garbage-collected).
 #define _GNU_SOURCE
 #define NAPI_VERSION 8
 #include <dirent.h>
@@ -42,6 +44,7 @@ typedef struct {
   int n;
   int head_bytes;
   int ahead;
+  unsigned char *ring;  // head_bytes for each of `ahead` slots: slot i reads into ring[i % ahead]
   atomic_int next;
   int taken;  // guarded by mu
   int stop;   // guarded by mu
@@ -256,23 +259,21 @@ static void list_one(scan_t *s, walker_t *w, slot_t *slot) {
   if (slot->err == 0 && which != 0 && s->head_bytes > 0) {
     int fd = openat(dfd, which == 1 ? "SKILL.md" : "skill.md", O_RDONLY | O_CLOEXEC);
     if (fd >= 0) {
-      slot->head = malloc((size_t)s->head_bytes);
-      if (slot->head != NULL) {
-        ssize_t got = 0;
-        while (got < s->head_bytes) {
-          ssize_t r = pread(fd, slot->head + got, (size_t)(s->head_bytes - got), got);
-          if (r < 0 && errno == EINTR) continue;
-          if (r < 0) {
-            got = -1;
-            break;
-          }
-          if (r == 0) break;
-          got += r;
+      slot->head = s->ring + (size_t)(slot - s->slots) % (size_t)s->ahead * (size_t)s->head_bytes;
+      ssize_t got = 0;
+      while (got < s->head_bytes) {
+        ssize_t r = pread(fd, slot->head + got, (size_t)(s->head_bytes - got), got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+          got = -1;
+          break;
         }
-        if (got >= 0) {
-          slot->head_len = (int)got;
-          slot->head_of = which;
-        }
+        if (r == 0) break;
+        got += r;
+      }
+      if (got >= 0) {
+        slot->head_len = (int)got;
+        slot->head_of = which;
       }
       close(fd);
     }
@@ -305,7 +306,6 @@ static void free_slot(slot_t *slot) {
   free(slot->path);
   free(slot->names);
   free(slot->kinds);
-  free(slot->head);
   slot->path = NULL;
   slot->names = NULL;
   slot->kinds = NULL;
@@ -322,6 +322,8 @@ static void scan_stop(scan_t *s) {
   for (int i = 0; i < s->n; i++) free_slot(&s->slots[i]);
   free(s->slots);
   s->slots = NULL;
+  free(s->ring);
+  s->ring = NULL;
   pthread_mutex_destroy(&s->mu);
   pthread_cond_destroy(&s->done_cv);
   pthread_cond_destroy(&s->room_cv);
@@ -364,7 +366,10 @@ static napi_value start(napi_env env, napi_callback_info info) {
     return NULL;
   }
   s->slots = calloc(n ? n : 1, sizeof(slot_t));
-  if (s->slots == NULL) {
+  s->ring = malloc((size_t)ahead * (size_t)(head_bytes > 0 ? head_bytes : 1));
+  if (s->slots == NULL || s->ring == NULL) {
+    free(s->slots);
+    free(s->ring);
     free(s);
     napi_throw_error(env, NULL, "skillrt scan: out of memory");
     return NULL;
@@ -425,14 +430,18 @@ static napi_value typed(napi_env env, napi_typedarray_type type, size_t length, 
 }
 
 static napi_value take(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
+  size_t argc = 4;
+  napi_value argv[4];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   scan_t *s = unwrap(env, argv[0]);
   int32_t from = 0, to = 0;
   CHECK(napi_get_value_int32(env, argv[1], &from));
   CHECK(napi_get_value_int32(env, argv[2], &to));
-  if (s == NULL || from < 0 || to > s->n || from > to) {
+  void *heads = NULL;
+  size_t heads_room = 0;
+  CHECK(napi_get_buffer_info(env, argv[3], &heads, &heads_room));
+  if (s == NULL || from < 0 || to > s->n || from > to || to - from > s->ahead ||
+      (size_t)(to - from) * (size_t)s->head_bytes > heads_room) {
     napi_throw_range_error(env, NULL, "skillrt scan: bad handle or range");
     return NULL;
   }
@@ -480,10 +489,9 @@ static napi_value take(napi_env env, napi_callback_info info) {
   napi_value head_lengths_v = typed(env, napi_int32_array, (size_t)count, 4, (void **)&head_lengths);
   napi_value head_of_v = typed(env, napi_uint8_array, (size_t)count, 1, (void **)&head_of);
   napi_value kinds_v = typed(env, napi_uint8_array, entries, 1, (void **)&kinds);
-  void *heads = NULL;
   napi_value heads_v;
   if (sizes_v == NULL || errnos_v == NULL || head_lengths_v == NULL || head_of_v == NULL ||
-      kinds_v == NULL || napi_create_buffer(env, heads_len, &heads, &heads_v) != napi_ok) {
+      kinds_v == NULL || napi_create_uint32(env, (uint32_t)heads_len, &heads_v) != napi_ok) {
     napi_throw_error(env, NULL, "skillrt scan: out of memory");
     return NULL;
   }
@@ -535,7 +543,7 @@ static napi_value take(napi_env env, napi_callback_info info) {
   CHECK(napi_set_named_property(env, result, "kinds", kinds_v));
   CHECK(napi_set_named_property(env, result, "headLengths", head_lengths_v));
   CHECK(napi_set_named_property(env, result, "headOf", head_of_v));
-  CHECK(napi_set_named_property(env, result, "heads", heads_v));
+  CHECK(napi_set_named_property(env, result, "headsLength", heads_v));
   return result;
 }
 

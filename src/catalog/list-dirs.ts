@@ -47,7 +47,7 @@ export interface ListDirsOptions {
 /** Directories handed over per step. */
 const CHUNK_DIRS = 128;
 /** How far the native threads may run ahead of what was handed over (bounds their memory: ~4 KiB each). */
-const NATIVE_AHEAD = 2048;
+const NATIVE_AHEAD = 1024;
 
 const errnoNames = new Map<number, string>();
 for (const [name, value] of Object.entries(constants.errno)) {
@@ -90,27 +90,31 @@ function listNative(
   options: ListDirsOptions,
   visit: (index: number, listing: ListingResult) => void,
 ): void {
-  const threads = Math.min(4, availableParallelism(), Math.ceil(dirs.length / CHUNK_DIRS));
+  // One core stays with this thread (it parses what the others list, and lists too while it would wait).
+  const threads = Math.max(1, Math.min(3, availableParallelism() - 1, Math.ceil(dirs.length / CHUNK_DIRS)));
   const headBytes = options.heads === false ? 0 : HEAD_BYTES;
   const handle = native.start(dirs as string[], headBytes, threads, NATIVE_AHEAD);
+  // The heads of a chunk land here; each skill's part is copied out before the next chunk.
+  const heads = Buffer.allocUnsafeSlow(CHUNK_DIRS * HEAD_BYTES);
   try {
     for (let start = 0; start < dirs.length; start += CHUNK_DIRS) {
       options.abortSignal?.throwIfAborted();
       const end = Math.min(dirs.length, start + CHUNK_DIRS);
-      unpackNative(native.take(handle, start, end), start, visit);
+      unpackNative(native.take(handle, start, end, heads), heads, start, visit);
     }
   } finally {
     native.stop(handle);
   }
 }
 
-/** Hands each directory of a native chunk to `visit` (the heads are views of the chunk's `heads`). */
+/** Hands each directory of a native chunk to `visit`, with a copy of what each head's record needs. */
 function unpackNative(
   chunk: NativeChunk,
+  heads: Buffer,
   first: number,
   visit: (index: number, listing: ListingResult) => void,
 ): void {
-  const { sizes, errnos, kinds, headLengths, headOf, heads } = chunk;
+  const { sizes, errnos, kinds, headLengths, headOf } = chunk;
   const names = chunk.names.split("\0");
   let offset = 0;
   let at = 0;
@@ -128,7 +132,10 @@ function unpackNative(
       const keep = headLength(heads, at, got, HEAD_BYTES);
       listing.headOf = headOf[i] === 1 ? "SKILL.md" : "skill.md";
       if (keep >= 0) {
-        listing.head = { bytes: heads.subarray(at, at + keep), partial: keep < got || got === HEAD_BYTES };
+        listing.head = {
+          bytes: Buffer.from(heads.subarray(at, at + keep)),
+          partial: keep < got || got === HEAD_BYTES,
+        };
       }
       at += got;
     }

@@ -13,14 +13,14 @@ export interface NativeChunk {
   headLengths: Int32Array;
   /** 1 when that file is `SKILL.md`, 2 when `skill.md`. */
   headOf: Uint8Array;
-  /** The bytes read, one directory after the other. */
-  heads: Buffer;
+  /** Bytes copied into the `heads` buffer given to `take`: each directory's, one after the other. */
+  headsLength: number;
 }
 
 /** The addon built from `native/scan.c` (see there). */
 export interface NativeScanner {
   start(dirs: string[], headBytes: number, threads: number, ahead: number): object;
-  take(handle: object, start: number, end: number): NativeChunk;
+  take(handle: object, start: number, end: number, heads: Buffer): NativeChunk;
   stop(handle: object): void;
 }
 
