@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ListDirsOptions, type ListingResult, listDirs } from "./list-dirs.js";
 import { loadNativeScanner } from "./native-scanner.js";
-import { HEAD_BYTES, readSkillHead } from "./read-skill-head.js";
+import { decodedHead, HEAD_BYTES, parserInput, readSkillHead } from "./read-skill-head.js";
 
 let tmp: string;
 
@@ -24,7 +24,7 @@ function plain(result: ListingResult) {
   return {
     entries,
     headOf: result.headOf,
-    head: result.head === undefined ? undefined : Buffer.from(result.head.bytes).toString("utf8"),
+    head: result.head === undefined ? undefined : (result.head.text ?? result.head.bytes.toString("utf8")),
     partial: result.head?.partial,
   };
 }
@@ -189,5 +189,26 @@ describe("listDirs", () => {
     ).toThrow("stop");
     expect(seen).toBeLessThan(300);
     expect(list(dirs, {})).toHaveLength(300);
+  });
+});
+
+describe("decodedHead / parserInput", () => {
+  it("decodes valid UTF-8 once, and keeps the bytes of invalid UTF-8 for the parser to report", () => {
+    const valid = Buffer.from("xx---\nname: a\ndescription: é ✓\n---\nyy");
+    const head = decodedHead(valid, 2, valid.length - 2, true);
+    expect(head.text).toBe("---\nname: a\ndescription: é ✓\n---\n");
+    expect(parserInput(head, false)).toBe(head.text);
+    // A literal U+FFFD is valid UTF-8: decoded through the byte path, still text.
+    const replacement = Buffer.from("---\nname: a\ndescription: \uFFFD\n---\n");
+    const literal = decodedHead(replacement, 0, replacement.length, false);
+    expect(literal.text).toBeUndefined();
+    expect(parserInput(literal, false)).toBe(replacement.toString("utf8"));
+    // Invalid bytes stay bytes (the parser reports `encoding-invalid`).
+    const invalid = Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x0a]);
+    const broken = decodedHead(invalid, 0, invalid.length, false);
+    expect(parserInput(broken, false)).toEqual(invalid);
+    // Strict mode keeps text with CR as bytes (it normalises line breaks only when it decodes).
+    const crlf = Buffer.from("---\r\nname: a\r\n---\r\n");
+    expect(parserInput(decodedHead(crlf, 0, crlf.length, false), true)).toEqual(crlf);
   });
 });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { availableParallelism, constants } from "node:os";
 import { loadNativeScanner, type NativeChunk, type NativeScanner } from "./native-scanner.js";
-import { HEAD_BYTES, headLength, type SkillHead } from "./read-skill-head.js";
+import { decodedHead, HEAD_BYTES, headLength, type SkillHead } from "./read-skill-head.js";
 
 /** What a directory entry is, from the listing's file type (symlinks are not followed here). */
 export const ENTRY_OTHER = 0;
@@ -132,10 +132,7 @@ function unpackNative(
       const keep = headLength(heads, at, got, HEAD_BYTES);
       listing.headOf = headOf[i] === 1 ? "SKILL.md" : "skill.md";
       if (keep >= 0) {
-        listing.head = {
-          bytes: Buffer.from(heads.subarray(at, at + keep)),
-          partial: keep < got || got === HEAD_BYTES,
-        };
+        listing.head = decodedHead(heads, at, at + keep, keep < got || got === HEAD_BYTES);
       }
       at += got;
     }
@@ -188,11 +185,8 @@ function listOne(dir: string, scratch: Buffer | undefined): ListingResult {
   listing.headOf = which;
   const keep = headLength(scratch, 0, got, HEAD_BYTES);
   if (keep >= 0) {
-    // A copy: the scratch buffer is reused for the next directory.
-    listing.head = {
-      bytes: Buffer.from(scratch.subarray(0, keep)),
-      partial: keep < got || got === HEAD_BYTES,
-    };
+    // Decoded or copied: the scratch buffer is reused for the next directory.
+    listing.head = decodedHead(scratch, 0, keep, keep < got || got === HEAD_BYTES);
   }
   return listing;
 }

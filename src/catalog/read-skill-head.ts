@@ -10,7 +10,22 @@ export interface SkillHead {
   bytes: Buffer;
   /** True when `bytes` stops before the end of the file (the body was not read). */
   partial: boolean;
+  /** `bytes` already decoded, when they are known to be valid UTF-8 (see {@link decodedHead}). */
+  text?: string;
 }
+
+/**
+ * A head for `bytes[start..end)` of a buffer that is about to be reused: decoded straight to text when
+ * that text shows the bytes are valid UTF-8 (invalid sequences decode to U+FFFD; a text without it came
+ * from valid bytes), else a copy of the bytes for the parser to report.
+ */
+export function decodedHead(buffer: Buffer, start: number, end: number, partial: boolean): SkillHead {
+  const text = buffer.toString("utf8", start, end);
+  if (!text.includes("\uFFFD")) return { bytes: EMPTY, partial, text };
+  return { bytes: Buffer.from(buffer.subarray(start, end)), partial };
+}
+
+const EMPTY = Buffer.alloc(0);
 
 const buffer = Buffer.allocUnsafe(HEAD_BYTES);
 
@@ -118,7 +133,10 @@ function isBlank(byte: number): boolean {
  * than in the parser), else the bytes themselves so the parser reports `encoding-invalid`. In strict
  * mode text with CR stays bytes too: the parser normalises line breaks only when it decodes.
  */
-export function parserInput(bytes: Buffer, strict: boolean): string | Uint8Array {
+export function parserInput(head: SkillHead, strict: boolean): string | Uint8Array {
+  const text = head.text;
+  if (text !== undefined && !(strict && text.includes("\r"))) return text;
+  const bytes = text === undefined ? head.bytes : Buffer.from(text, "utf8");
   if (!isUtf8(bytes) || (strict && bytes.includes(13))) return bytes;
   return bytes.toString("utf8");
 }

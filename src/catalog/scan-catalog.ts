@@ -153,11 +153,10 @@ function scanSkill(found: PrefetchedSkill, input: ScanInput, readAt: number): Sc
   try {
     const strict = input.mode === "strict";
     const head = found.head ?? readSkillHead(file);
-    result = parseSkillMd(parserInput(head.bytes, strict), options);
+    result = parseSkillMd(parserInput(head, strict), options);
     const fallback =
       result.skill === undefined || result.diagnostics.some((d) => d.code === "description-from-body");
-    if (head.partial && fallback)
-      result = parseSkillMd(parserInput(readSkillFull(file).bytes, strict), options);
+    if (head.partial && fallback) result = parseSkillMd(parserInput(readSkillFull(file), strict), options);
   } catch (error) {
     entry.broken = [
       {
