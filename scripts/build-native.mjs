@@ -35,6 +35,9 @@ if (gyp === undefined) skip("node-gyp not found; run this through npm");
 
 const run = spawnSync(process.execPath, [gyp, "rebuild"], { cwd: root, encoding: "utf8" });
 if (run.status !== 0 || !fs.existsSync(addon)) {
-  const last = `${run.stderr ?? ""}${run.stdout ?? ""}`.trim().split("\n").slice(-3).join(" | ");
-  skip(`node-gyp failed: ${last || run.error?.message || `exit ${run.status}`}`);
+  const lines = `${run.stderr ?? ""}${run.stdout ?? ""}`.trim().split("\n");
+  // The compiler's own error lines say most; else the last lines node-gyp printed.
+  const errors = lines.filter((line) => /\berror\b/i.test(line) && !line.startsWith("gyp ERR!"));
+  const shown = (errors.length > 0 ? errors.slice(0, 3) : lines.slice(-3)).join(" | ");
+  skip(`node-gyp failed: ${shown || run.error?.message || `exit ${run.status}`}`);
 }
