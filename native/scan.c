@@ -70,57 +70,42 @@ static int grow(char **buf, size_t *cap, size_t need) {
   return 0;
 }
 
-static int compare_names(const void *a, const void *b) {
-  return strcmp(*(const char *const *)a, *(const char *const *)b);
+typedef struct {
+  const char *name;
+  unsigned char kind;
+} entry_t;
+
+static int compare_entries(const void *a, const void *b) {
+  return strcmp(((const entry_t *)a)->name, ((const entry_t *)b)->name);
 }
 
 /** Sorts a slot's entries by name (byte order, as libuv lists them), so the caller's sort is cheap. */
 static void sort_entries(slot_t *slot) {
   int n = slot->count;
-  char **order = malloc((size_t)n * sizeof(char *));
+  entry_t *entries = malloc((size_t)n * sizeof(entry_t));
   char *names = malloc(slot->names_len);
-  unsigned char *kinds = malloc((size_t)n);
-  if (order == NULL || names == NULL || kinds == NULL) {
-    free(order);
+  if (entries == NULL || names == NULL) {
+    free(entries);
     free(names);
-    free(kinds);
     return;  // unsorted is still correct
   }
-  char *p = slot->names;
+  const char *p = slot->names;
   for (int i = 0; i < n; i++) {
-    order[i] = p;
+    entries[i].name = p;
+    entries[i].kind = slot->kinds[i];
     p += strlen(p) + 1;
   }
-  // Each name is followed by its kind's index: recover it from the position before sorting.
-  char **by_position = malloc((size_t)n * sizeof(char *));
-  if (by_position == NULL) {
-    free(order);
-    free(names);
-    free(kinds);
-    return;
-  }
-  memcpy(by_position, order, (size_t)n * sizeof(char *));
-  qsort(order, (size_t)n, sizeof(char *), compare_names);
+  qsort(entries, (size_t)n, sizeof(entry_t), compare_entries);
   size_t at = 0;
   for (int i = 0; i < n; i++) {
-    // Binary search the original position of order[i] (positions are increasing addresses).
-    int lo = 0, hi = n - 1;
-    while (lo < hi) {
-      int mid = (lo + hi) / 2;
-      if (by_position[mid] < order[i]) lo = mid + 1;
-      else hi = mid;
-    }
-    kinds[i] = slot->kinds[lo];
-    size_t len = strlen(order[i]) + 1;
-    memcpy(names + at, order[i], len);
+    size_t len = strlen(entries[i].name) + 1;
+    memcpy(names + at, entries[i].name, len);
     at += len;
+    slot->kinds[i] = entries[i].kind;
   }
-  free(by_position);
-  free(order);
+  free(entries);
   free(slot->names);
-  free(slot->kinds);
   slot->names = names;
-  slot->kinds = kinds;
 }
 
 /** Per listing thread: the last parent directory opened, so sibling folders open relative to it. */
@@ -475,12 +460,11 @@ static napi_value take(napi_env env, napi_callback_info info) {
   pthread_mutex_unlock(&s->mu);
 
   int count = to - from;
-  size_t names_len = 0, entries = 0, heads_len = 0;
+  size_t names_len = 0, entries = 0;
   for (int i = from; i < to; i++) {
     slot_t *slot = &s->slots[i];
     names_len += slot->names_len;
     entries += (size_t)slot->count;
-    if (slot->head_len > 0) heads_len += (size_t)slot->head_len;
   }
   int32_t *sizes, *errnos, *head_lengths;
   unsigned char *kinds, *head_of;
@@ -489,9 +473,8 @@ static napi_value take(napi_env env, napi_callback_info info) {
   napi_value head_lengths_v = typed(env, napi_int32_array, (size_t)count, 4, (void **)&head_lengths);
   napi_value head_of_v = typed(env, napi_uint8_array, (size_t)count, 1, (void **)&head_of);
   napi_value kinds_v = typed(env, napi_uint8_array, entries, 1, (void **)&kinds);
-  napi_value heads_v;
   if (sizes_v == NULL || errnos_v == NULL || head_lengths_v == NULL || head_of_v == NULL ||
-      kinds_v == NULL || napi_create_uint32(env, (uint32_t)heads_len, &heads_v) != napi_ok) {
+      kinds_v == NULL) {
     napi_throw_error(env, NULL, "skillrt scan: out of memory");
     return NULL;
   }
@@ -527,7 +510,6 @@ static napi_value take(napi_env env, napi_callback_info info) {
     napi_throw_error(env, NULL, "skillrt scan: could not decode names");
     return NULL;
   }
-  // The entries of skipped (failed) directories were not copied: their kinds stay unused.
   pthread_mutex_lock(&s->mu);
   if (to > s->taken) {
     s->taken = to;
@@ -543,7 +525,6 @@ static napi_value take(napi_env env, napi_callback_info info) {
   CHECK(napi_set_named_property(env, result, "kinds", kinds_v));
   CHECK(napi_set_named_property(env, result, "headLengths", head_lengths_v));
   CHECK(napi_set_named_property(env, result, "headOf", head_of_v));
-  CHECK(napi_set_named_property(env, result, "headsLength", heads_v));
   return result;
 }
 

@@ -9,12 +9,13 @@ export interface NativeChunk {
   names: string;
   /** Kind per entry (0 other, 1 file, 2 directory, 3 symlink). */
   kinds: Uint8Array;
-  /** Bytes of the skill file read per directory (its first `headBytes`); -1 when none was read. */
+  /**
+   * Bytes of the skill file read per directory (its first `headBytes`, copied into the `heads` buffer
+   * given to `take`, one directory after the other); -1 when none was read.
+   */
   headLengths: Int32Array;
   /** 1 when that file is `SKILL.md`, 2 when `skill.md`. */
   headOf: Uint8Array;
-  /** Bytes copied into the `heads` buffer given to `take`: each directory's, one after the other. */
-  headsLength: number;
 }
 
 /** The addon built from `native/scan.c` (see there). */
