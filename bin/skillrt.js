@@ -4,7 +4,7 @@ import module from "node:module";
 // Reuse V8's compiled code between runs (Node >= 22.1; a no-op elsewhere): module compilation is a large
 // share of short commands such as `skillrt list`. Opt out with NODE_DISABLE_COMPILE_CACHE=1.
 module.enableCompileCache?.();
-// The bundled CLI (npm run build makes it; see rolldown.config.mjs) starts faster than the ~60 modules of
+// The bundled CLI (npm run build makes it; see scripts/build-bundle.mjs) starts faster than the ~60 modules of
 // dist/cli/; fall back to those when the bundle was not built.
 const { main } = await import("../dist/bundle/main.js").catch((error) => {
   if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes("dist/bundle/main.js"))

@@ -56,9 +56,10 @@ interface DirNode {
  *   first reached wins, across roots too). Loops give `symlink-loop`, dangling links `symlink-broken`.
  * - A missing root is a `path-not-found` error unless the root is `optional`.
  *
- * Directories are listed breadth-first with synchronous calls: listing 10,000 small folders through
- * the thread pool was measured ~1.5× slower, so speed wins over a free event loop here (a scan of
- * 10,000 skills blocks it for about 100 ms). Result order: root order, then sorted path order.
+ * Directories are listed breadth-first, one level at a time, by {@link listDirs} (the native scanner's
+ * background threads when it is built, else synchronous calls: listing 10,000 small folders through
+ * the thread pool was measured ~1.5× slower). The calling thread is blocked meanwhile (a scan of
+ * 10,000 skills: ~0.1–0.2 s). Result order: root order, then sorted path order.
  */
 export async function discoverSkills(
   roots: SkillRoot[],
@@ -78,7 +79,7 @@ export interface DiscoverSyncOptions extends DiscoverOptions {
   keepHeads?: boolean;
   /**
    * @internal Called for each skill as it is found (before the result is sorted), with its head when
-   * kept: the scan parses it there, while a worker thread lists the next directories.
+   * kept: the scan parses it there, while the native scanner's threads list the next directories.
    */
   onSkill?: (skill: PrefetchedSkill) => void;
 }
@@ -98,8 +99,8 @@ export function discoverSkillsSync(
   for (const root of roots) {
     options.abortSignal?.throwIfAborted();
     const walker = new RootWalker(root, ctx, options.keepHeads === true, options.onSkill);
-    // Breadth-first, one level at a time: each level is listed in one batch (shared with a worker
-    // thread when large), then visited in order, which queues the next level.
+    // Breadth-first, one level at a time: each level is listed in one batch and visited in order as
+    // the listings arrive, which queues the next level.
     for (let level = walker.start(); level.length > 0; ) {
       const next: DirNode[] = [];
       const nodes = level;

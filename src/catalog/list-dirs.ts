@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { availableParallelism, constants } from "node:os";
 import { loadNativeScanner, type NativeChunk, type NativeScanner } from "./native-scanner.js";
-import { decodedHead, HEAD_BYTES, headLength, type SkillHead } from "./read-skill-head.js";
+import { HEAD_BYTES, headFromBuffer, type SkillHead } from "./read-skill-head.js";
 
 /** What a directory entry is, from the listing's file type (symlinks are not followed here). */
 export const ENTRY_OTHER = 0;
@@ -49,9 +49,17 @@ const CHUNK_DIRS = 128;
 /** How far the native threads may run ahead of what was handed over (bounds their memory: ~4 KiB each). */
 const NATIVE_AHEAD = 1024;
 
-const errnoNames = new Map<number, string>();
-for (const [name, value] of Object.entries(constants.errno)) {
-  if (!errnoNames.has(value)) errnoNames.set(value, name);
+let errnoNames: Map<number, string> | undefined;
+
+/** `ENOENT` for 2, …: the code Node's fs errors carry (built on the first unlistable directory). */
+function errnoName(errno: number): string {
+  if (errnoNames === undefined) {
+    errnoNames = new Map();
+    for (const [name, value] of Object.entries(constants.errno)) {
+      if (!errnoNames.has(value)) errnoNames.set(value, name);
+    }
+  }
+  return errnoNames.get(errno) ?? `errno ${errno}`;
 }
 
 /**
@@ -94,7 +102,7 @@ function listNative(
   const threads = Math.max(1, Math.min(3, availableParallelism() - 1, Math.ceil(dirs.length / CHUNK_DIRS)));
   const headBytes = options.heads === false ? 0 : HEAD_BYTES;
   const handle = native.start(dirs as string[], headBytes, threads, NATIVE_AHEAD);
-  // The heads of a chunk land here; each skill's part is copied out before the next chunk.
+  // The heads of a chunk land here; each skill's part is taken off before the next chunk.
   const heads = Buffer.allocUnsafeSlow(CHUNK_DIRS * HEAD_BYTES);
   try {
     for (let start = 0; start < dirs.length; start += CHUNK_DIRS) {
@@ -107,7 +115,7 @@ function listNative(
   }
 }
 
-/** Hands each directory of a native chunk to `visit`, with a copy of what each head's record needs. */
+/** Hands each directory of a native chunk to `visit`, with what each head's record needs taken off `heads`. */
 function unpackNative(
   chunk: NativeChunk,
   heads: Buffer,
@@ -122,18 +130,16 @@ function unpackNative(
     const size = sizes[i]!;
     if (size < 0) {
       const errno = errnos[i]!;
-      visit(first + i, { error: { code: errnoNames.get(errno) ?? `errno ${errno}` } });
+      visit(first + i, { error: { code: errnoName(errno) } });
       continue;
     }
     const listing: DirListing = { names, kinds, from: offset, to: offset + size };
     offset += size;
     const got = headLengths[i]!;
     if (got >= 0) {
-      const keep = headLength(heads, at, got, HEAD_BYTES);
       listing.headOf = headOf[i] === 1 ? "SKILL.md" : "skill.md";
-      if (keep >= 0) {
-        listing.head = decodedHead(heads, at, at + keep, keep < got || got === HEAD_BYTES);
-      }
+      const head = headFromBuffer(heads, at, got);
+      if (head !== undefined) listing.head = head;
       at += got;
     }
     visit(first + i, listing);
@@ -183,10 +189,7 @@ function listOne(dir: string, scratch: Buffer | undefined): ListingResult {
     return listing;
   }
   listing.headOf = which;
-  const keep = headLength(scratch, 0, got, HEAD_BYTES);
-  if (keep >= 0) {
-    // Decoded or copied: the scratch buffer is reused for the next directory.
-    listing.head = decodedHead(scratch, 0, keep, keep < got || got === HEAD_BYTES);
-  }
+  const head = headFromBuffer(scratch, 0, got);
+  if (head !== undefined) listing.head = head;
   return listing;
 }

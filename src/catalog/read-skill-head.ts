@@ -27,6 +27,17 @@ export function decodedHead(buffer: Buffer, start: number, end: number, partial:
 
 const EMPTY = Buffer.alloc(0);
 
+/**
+ * The head of a skill file whose first `got` bytes sit at `buffer[start..]` (read into room for
+ * {@link HEAD_BYTES}), taken off the buffer with {@link decodedHead}; undefined when the frontmatter does
+ * not close within those bytes and the whole file must be read.
+ */
+export function headFromBuffer(buffer: Buffer, start: number, got: number): SkillHead | undefined {
+  const keep = headLength(buffer, start, got, HEAD_BYTES);
+  if (keep < 0) return undefined;
+  return decodedHead(buffer, start, start + keep, isPartial(keep, got, HEAD_BYTES));
+}
+
 const buffer = Buffer.allocUnsafe(HEAD_BYTES);
 
 /**
@@ -55,7 +66,7 @@ export function readSkillFull(file: string): SkillHead {
 }
 
 /** Whether a head of `keep` bytes, cut from `got` bytes read into room for `capacity`, stops before the file's end. */
-export function isPartial(keep: number, got: number, capacity: number): boolean {
+function isPartial(keep: number, got: number, capacity: number): boolean {
   return keep < got || got === capacity;
 }
 

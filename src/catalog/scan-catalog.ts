@@ -31,7 +31,7 @@ export interface ScannedSkill {
   broken?: Diagnostic[];
 }
 
-/** A discovered skill on its way through the scan, parsed as soon as it was found. */
+/** A discovered skill on its way through the scan: `onSkill` parses every one as it is found. */
 interface ScanningSkill extends PrefetchedSkill {
   scanned?: ScannedSkill;
 }
@@ -67,14 +67,13 @@ export interface ScanInput {
  * Scans every source once into a complete {@link CatalogState}: discovers skill directories, reads each
  * SKILL.md's frontmatter (or reuses the previous result when the file is unchanged), keeps usable skills
  * as records and broken ones as diagnostics, adds memory skills and resolves name collisions.
- * Synchronous file access inside: at this scale sync calls beat thread-pool round trips (measured:
- * listing 10,000 skill folders through callbacks takes ~1.5× as long). Never throws for a bad skill;
- * throws only when aborted.
+ * Synchronous inside (see `discoverSkills`): each SKILL.md is parsed as discovery finds it, while the
+ * native scanner lists the next folders. Never throws for a bad skill; throws only when aborted.
  */
 export async function scanCatalog(input: ScanInput): Promise<CatalogState> {
   const readAt = Date.now();
-  // Each skill is read and parsed as discovery finds it (overlapping the listing of the next folders),
-  // then taken in discovery's final order.
+  // Each skill is parsed as discovery finds it (overlapping the listing of the next folders), then
+  // taken in discovery's final order.
   const discovery = discoverSkillsSync(input.roots, {
     ...(input.maxDepth === undefined ? {} : { maxDepth: input.maxDepth }),
     ...(input.maxDirs === undefined ? {} : { maxDirs: input.maxDirs }),
@@ -93,7 +92,7 @@ export async function scanCatalog(input: ScanInput): Promise<CatalogState> {
   for (let i = 0; i < discovery.skills.length; i++) {
     const found: ScanningSkill = discovery.skills[i]!;
     if ((i & 1023) === 1023) input.abortSignal?.throwIfAborted();
-    const entry = found.scanned ?? scanSkill(found, input, readAt);
+    const entry = found.scanned!; // discovery called onSkill for every skill it returns
     scanned.set(found.dir, entry);
     if (entry.record === undefined) {
       diagnostics.push(...(entry.broken ?? []));
