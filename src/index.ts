@@ -131,13 +131,15 @@ export { createSqliteStore } from "./store/create-sqlite-store.js";
 export { defaultStorePath } from "./store/default-store-path.js";
 export type { SessionStore, StoredSession } from "./store/session-store.js";
 
-// engine: agent loop, providers, events, persistence of conversations
+// engine: the SkillAgent, agent loop, providers, events, persistence of conversations
 
+export type { AgentTurn } from "./engine/agent-turn.js";
 export {
   type CompactHistoryOptions,
   type CompactHistoryResult,
   compactHistory,
 } from "./engine/compact-history.js";
+export { CONVERSATION_NAMESPACE, createSkillAgent } from "./engine/create-skill-agent.js";
 export type {
   EngineEvent,
   EngineEventListener,
@@ -175,4 +177,12 @@ export {
   type SelectSkillsResult,
   selectSkills,
 } from "./engine/select-skills.js";
+export type {
+  SendOptions,
+  SkillAgent,
+  SkillAgentOptions,
+  SkillRunSettings,
+  TurnResult,
+  TurnToolCall,
+} from "./engine/skill-agent.js";
 export { userFirstHistory } from "./engine/user-first-history.js";

@@ -46,6 +46,11 @@ export type EngineEvent =
       tokensBefore: number;
       tokensAfter: number;
     }
+  /**
+   * The turn stopped because it made `maxSteps` model calls while the model still wanted tools: the
+   * answer is unfinished. Comes after the last `step-end`.
+   */
+  | { type: "step-limit"; step: number; maxSteps: number }
   /** A model call finished, with its token usage and finish reason. */
   | { type: "step-end"; step: number; usage: EngineUsage; finishReason: string }
   /** Something failed; `fatal` errors end the run. */

@@ -49,6 +49,8 @@ export interface RunAgentResult {
   finishReason: string;
   /** True when `abortSignal` cancelled the run. */
   aborted: boolean;
+  /** True when the run stopped at `maxSteps` with the model still calling tools (a `step-limit` event was emitted). */
+  stepLimitReached: boolean;
 }
 
 function joinSystem(parts: Array<string | undefined>): string {
@@ -105,6 +107,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
     steps: streamStep + 1,
     finishReason: "aborted",
     aborted: true,
+    stepLimitReached: false,
   });
 
   // Skill events happen inside tool execution, before the stream consumer has seen the tool call; they
@@ -245,13 +248,17 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
     }
     const [messages, text] = await Promise.all([result.responseMessages, result.text]);
     lastText = text;
+    const steps = streamStep + 1;
+    const stepLimitReached = steps >= maxSteps && finishReason === "tool-calls";
+    if (stepLimitReached) emit({ type: "step-limit", step: streamStep, maxSteps });
     return {
       text: lastText,
       messages: [...messages],
       usage,
-      steps: streamStep + 1,
+      steps,
       finishReason,
       aborted: false,
+      stepLimitReached,
     };
   } catch (error) {
     if (options.abortSignal?.aborted === true) {

@@ -219,6 +219,30 @@ describe("skillrt ask (Anthropic messages wire format)", () => {
   });
 });
 
+describe("the step limit", () => {
+  it("ends ask with exit 1 and one line saying so; the session is saved and resumable", async () => {
+    const listDocs = { toolCalls: [{ name: "skill_list_docs", input: { name: "csv-summary" } }] };
+    server = await startLoopbackProvider("openai", [listDocs, listDocs, { text: "resumed fine" }]);
+    const env = openaiEnv(server);
+    const args = ["ask", "--root", examples, "--max-steps", "2", "--session", "limited"];
+    const run = await runCli([...args, "keep going"], { cwd, env });
+    expect(run.code).toBe(1);
+    const lines = run.stderr.split("\n").filter((l) => l.startsWith("skillrt ask:"));
+    expect(lines).toEqual([
+      "skillrt ask: stopped after 2 model calls (the step limit; raise it with --max-steps) before the answer was finished; session saved as limited.",
+    ]);
+    expect(server.requests).toHaveLength(2);
+    const again = await runCli([...args, "go on"], { cwd, env });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe("resumed fine\n");
+    const users = server.requests
+      .at(-1)!
+      .body.messages.filter((m: any) => m.role === "user")
+      .map((m: any) => m.content);
+    expect(users).toEqual(["keep going", "go on"]);
+  });
+});
+
 describe("sessions across processes", () => {
   it("a resumed session has its history and its loaded skills (system placement: body in the system prompt)", async () => {
     server = await startLoopbackProvider("openai", [

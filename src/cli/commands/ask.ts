@@ -4,7 +4,12 @@ import type { Command } from "../command.js";
 import { createStyle } from "../create-style.js";
 import { defineCommand } from "../define-command.js";
 import { abortOnInterrupt } from "../listen-for-interrupt.js";
-import { AGENT_OPTIONS_HELP, agentOptions, providerFailureMessage } from "../repl/agent-options.js";
+import {
+  AGENT_OPTIONS_HELP,
+  agentOptions,
+  providerFailureMessage,
+  stepLimitMessage,
+} from "../repl/agent-options.js";
 import { createSpinner } from "../repl/create-spinner.js";
 import { prepareAgent } from "../repl/prepare-agent.js";
 import { createHumanRenderer, createJsonRenderer } from "../repl/render-events.js";
@@ -16,7 +21,8 @@ streams the answer to stdout. Tool calls are shown on stderr (→ call, ✓ resu
 engine event is printed as one JSON line on stdout instead.
 
 ${AGENT_OPTIONS_HELP}
-Exit codes: 0 answered, 1 provider or configuration failure (the session is saved first), 2 usage error.
+Exit codes: 0 answered, 1 provider or configuration failure or the step limit reached (the session is
+saved first), 2 usage error, 130 cancelled.
 `;
 
 /** The `ask` command. */
@@ -37,7 +43,7 @@ export const askCommand: Command = defineCommand({
         : createHumanRenderer({ text: io.stdout, info: io.stderr, style, spinner: createSpinner(io.stderr) });
     const interrupt = abortOnInterrupt(io);
     try {
-      const result = await agent.runTurn(prompt, {
+      const result = await agent.send(prompt, {
         abortSignal: interrupt.signal,
         onEvent: (e) => renderer.handle(e),
       });
@@ -46,12 +52,18 @@ export const askCommand: Command = defineCommand({
         io.stderr.write("skillrt ask: cancelled\n");
         return 130;
       }
+      if (result.stepLimitReached) {
+        io.stderr.write(
+          `skillrt ask: ${stepLimitMessage(result.steps)}; session saved as ${agent.sessionId}.\n`,
+        );
+        return 1;
+      }
       return 0;
     } catch (error) {
       renderer.finish();
       if (!ProviderError.isInstance(error)) throw error;
-      io.stderr.write(`skillrt ask: ${providerFailureMessage(error, agent.config.configured)}`);
-      io.stderr.write(`Session saved as ${agent.sessionId()}; resume with --session ${agent.sessionId()}.\n`);
+      io.stderr.write(`skillrt ask: ${providerFailureMessage(error, agent.modelConfig?.configured ?? true)}`);
+      io.stderr.write(`Session saved as ${agent.sessionId}; resume with --session ${agent.sessionId}.\n`);
       return 1;
     } finally {
       interrupt.release();

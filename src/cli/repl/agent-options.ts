@@ -1,4 +1,5 @@
 /** Options shared by `skillrt ask` and `skillrt chat`, and their help text. */
+import type { SkillAgent } from "../../engine/skill-agent.js";
 import type { CommandValues } from "../define-command.js";
 
 /** The `parseArgs` option table of `ask` and `chat`. */
@@ -70,4 +71,15 @@ export function providerFailureMessage(
   configured: boolean,
 ): string {
   return !configured && error.status === undefined ? CONFIGURE_MODEL_HELP : `${error.message}\n`;
+}
+
+/** The model as the chat banner names it: `model-id (provider)`. */
+export function agentModelName(agent: Pick<SkillAgent, "model" | "modelConfig">): string {
+  if (agent.modelConfig !== undefined) return `${agent.modelConfig.modelId} (${agent.modelConfig.provider})`;
+  return typeof agent.model === "string" ? agent.model : `${agent.model.modelId} (${agent.model.provider})`;
+}
+
+/** The line saying a turn stopped at the step limit. */
+export function stepLimitMessage(steps: number): string {
+  return `stopped after ${steps} model calls (the step limit; raise it with --max-steps) before the answer was finished`;
 }

@@ -1,23 +1,33 @@
 /** Validates the shared `ask`/`chat` flags and opens the conversation, writing errors for people. */
 
 import type { Placement } from "../../context/session-types.js";
+import { createSkillAgent } from "../../engine/create-skill-agent.js";
+import { autoSelectModeFrom } from "../../engine/select-skills.js";
+import type { SkillAgent } from "../../engine/skill-agent.js";
 import { SkillrtError } from "../../errors/skillrt-error.js";
 import type { ExecutorChoice } from "../../exec/create-executor.js";
 import type { ProfileName } from "../../tools/profile-types.js";
+import { cliRoots } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { createStyle } from "../create-style.js";
 import { usageError } from "../define-command.js";
 import { intFlag } from "../int-flag.js";
 import { cliExecutorChoice, cliRunSettings, cliSessionSettings, loadCliConfig } from "../load-cli-config.js";
-import type { AgentHandle } from "./agent-handle.js";
 import type { AgentOptionValues } from "./agent-options.js";
-import { openAgent } from "./open-agent.js";
 
 const PROFILES: readonly ProfileName[] = ["skillrt", "claude", "trpc", "agentscope", "omni", "aworld"];
 const EXECUTORS: readonly ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
 
 function isOneOf<T extends string>(list: readonly T[], value: string): value is T {
   return (list as readonly string[]).includes(value);
+}
+
+/** The selection pre-pass the environment asks for (`SKILLS_AUTO_SELECT`, `SKILLS_MAX_ACTIVE`). */
+function selectFromEnv(env: Record<string, string | undefined>) {
+  const mode = autoSelectModeFrom(env["SKILLS_AUTO_SELECT"]);
+  if (mode === "off") return {};
+  const maxActive = Number.parseInt(env["SKILLS_MAX_ACTIVE"] ?? "", 10);
+  return { select: { mode, ...(Number.isInteger(maxActive) && maxActive > 0 ? { maxActive } : {}) } };
 }
 
 /**
@@ -28,7 +38,7 @@ export async function prepareAgent(
   command: string,
   values: AgentOptionValues,
   io: CliIo,
-): Promise<AgentHandle | number> {
+): Promise<SkillAgent | number> {
   const placement = values.placement ?? "history";
   if (placement !== "history" && placement !== "system") {
     return usageError(io, command, `--placement must be history or system, got '${placement}'`);
@@ -53,19 +63,23 @@ export async function prepareAgent(
       warn: (message) => io.stderr.write(`skillrt: warning: ${message}\n`),
     });
     const executor = cliExecutorChoice(config, executorFlag);
-    return await openAgent({
-      io,
-      configFile: config.file,
-      skillFilters: cliSessionSettings(config, values),
+    const catalogBudget = ints["catalog-budget"];
+    const maxSteps = ints["max-steps"];
+    return await createSkillAgent({
+      cwd: io.cwd,
+      env: io.env,
+      config: config.file,
+      ...cliSessionSettings(config, values),
       run: cliRunSettings(config, { cwd: io.cwd, defaultHostDirs: [io.cwd] }),
-      roots: values.root,
-      sessionId: values.session,
+      skills: cliRoots(values.root, io),
+      ...(values.session === undefined ? {} : { sessionId: values.session }),
       placement: placement as Placement,
       profile,
       executor,
-      catalogBudget: ints["catalog-budget"],
-      maxSteps: ints["max-steps"],
-      flags: {
+      ...(catalogBudget === undefined ? {} : { catalogBudget }),
+      ...(maxSteps === undefined ? {} : { maxSteps }),
+      ...selectFromEnv(io.env),
+      modelOptions: {
         provider: values.provider,
         model: values.model,
         baseURL: values["base-url"],

@@ -1,12 +1,12 @@
 /** The `skillrt chat` read-eval-print loop on `node:readline`, driven by injectable streams. */
 import { createInterface } from "node:readline";
 import { ProviderError } from "../../engine/provider-error.js";
+import type { SkillAgent } from "../../engine/skill-agent.js";
 import type { CliIo } from "../command.js";
 import { createStyle } from "../create-style.js";
 import { listenForInterrupt } from "../listen-for-interrupt.js";
 import { terminalWidth } from "../terminal-width.js";
-import type { AgentHandle } from "./agent-handle.js";
-import { providerFailureMessage } from "./agent-options.js";
+import { agentModelName, providerFailureMessage, stepLimitMessage } from "./agent-options.js";
 import { createSpinner } from "./create-spinner.js";
 import { createHumanRenderer, createJsonRenderer } from "./render-events.js";
 import { runSlashCommand } from "./slash-commands.js";
@@ -14,7 +14,7 @@ import { runSlashCommand } from "./slash-commands.js";
 /** Options of {@link runRepl}. */
 export interface ReplOptions {
   io: CliIo;
-  agent: AgentHandle;
+  agent: SkillAgent;
   /** Events as JSON lines instead of rendered text. */
   json?: boolean;
   /** Window for a second Ctrl-C at the prompt to exit, in ms. Default 2,000. */
@@ -67,9 +67,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   // Without a terminal, readline never sees ^C: listen on the process (when we own its stdin), every time.
   const stopListening = listenForInterrupt(io, onInterrupt, { once: false });
 
-  out.write(
-    `skillrt chat — ${agent.config.modelId} (${agent.config.provider}), session ${agent.sessionId()}. /help for commands.\n`,
-  );
+  out.write(`skillrt chat — ${agentModelName(agent)}, session ${agent.sessionId}. /help for commands.\n`);
   prompt();
   try {
     for await (const raw of rl) {
@@ -90,17 +88,18 @@ export async function runRepl(options: ReplOptions): Promise<number> {
           ? createJsonRenderer(out)
           : createHumanRenderer({ text: out, info: out, style, spinner });
       try {
-        const result = await agent.runTurn(line, {
+        const result = await agent.send(line, {
           abortSignal: running.signal,
           onEvent: (e) => renderer.handle(e),
         });
         renderer.finish();
         if (result.aborted) out.write(`${style.dim("(cancelled)")}\n`);
+        if (result.stepLimitReached) out.write(`${style.yellow(stepLimitMessage(result.steps))}\n`);
         exitCode = 0;
       } catch (error) {
         renderer.finish();
         const message = ProviderError.isInstance(error)
-          ? providerFailureMessage(error, agent.config.configured).trimEnd()
+          ? providerFailureMessage(error, agent.modelConfig?.configured ?? true).trimEnd()
           : error instanceof Error
             ? error.message
             : String(error);

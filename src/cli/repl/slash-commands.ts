@@ -1,6 +1,6 @@
 /** The chat REPL's `/commands`. Each writes its output and says whether the REPL should go on. */
+import type { SkillAgent } from "../../engine/skill-agent.js";
 import type { Style } from "../create-style.js";
-import type { AgentHandle } from "./agent-handle.js";
 import { formatContext, formatSkills } from "./format-context.js";
 
 /** Text of `/help`. */
@@ -39,7 +39,7 @@ export function notUserInvocable(name: string): string {
 }
 
 async function loadSkill(
-  agent: AgentHandle,
+  agent: SkillAgent,
   out: NodeJS.WritableStream,
   style: Style,
   rest: string,
@@ -50,23 +50,16 @@ async function loadSkill(
     return;
   }
   const argText = rest.slice(name.length).trim();
-  const listing = agent
-    .context()
-    .listSkills()
-    .find((s) => s.name === name);
+  const listing = agent.listSkills().find((s) => s.name === name);
   if (listing !== undefined && !listing.userInvocable) {
     out.write(`${style.red(notUserInvocable(name))}\n`);
     return;
   }
-  const outcome = await agent
-    .context()
-    .loadSkill(name, { by: "user", ...(args.length > 0 ? { args: argText } : {}) });
+  const outcome = await agent.loadSkill(name, args.length > 0 ? { args: argText } : {});
   if (!outcome.ok) {
     out.write(`${style.red(outcome.message)}\n`);
     return;
   }
-  agent.append(outcome.messages);
-  await agent.save();
   out.write(
     `${style.green(`+ loaded ${outcome.name}`)} (${outcome.tokens.toLocaleString("en-US")} tokens)\n`,
   );
@@ -78,13 +71,12 @@ async function loadSkill(
  */
 export async function runSlashCommand(
   line: string,
-  agent: AgentHandle,
+  agent: SkillAgent,
   out: NodeJS.WritableStream,
   style: Style,
   width = 100,
 ): Promise<SlashOutcome> {
   const { name, rest } = parseSlash(line);
-  const context = agent.context();
   switch (name) {
     case "exit":
     case "quit":
@@ -94,9 +86,9 @@ export async function runSlashCommand(
       out.write(REPL_HELP);
       return "continue";
     case "skills": {
-      const skills = context.listSkills();
+      const skills = agent.listSkills();
       const unloaded = skills.filter((s) => !s.loaded).map((s) => s.name);
-      const bodies = (await agent.skillBodyTokens?.(unloaded)) ?? new Map<string, number>();
+      const bodies = await agent.skillBodyTokens(unloaded);
       out.write(formatSkills(skills, width, bodies));
       return "continue";
     }
@@ -108,34 +100,28 @@ export async function runSlashCommand(
         out.write("Usage: /unload NAME\n");
         return "continue";
       }
-      const result = await context.unloadSkill(rest);
+      const result = await agent.unloadSkill(rest);
       out.write(result.ok ? `${style.dim(`- unloaded ${rest}`)}\n` : `${style.red(result.message)}\n`);
-      if (result.ok) await agent.save();
       return "continue";
     }
     case "context":
-      context.measureHistory?.(agent.history());
-      out.write(formatContext(context.ledger()));
+      out.write(formatContext(agent.ledger()));
       return "continue";
     case "reload": {
-      if (context.reload === undefined) {
-        out.write("This conversation's skills cannot be re-scanned.\n");
-        return "continue";
-      }
-      await context.reload();
-      out.write(`Re-scanned: ${context.listSkills().length} skills.\n`);
+      await agent.reload();
+      out.write(`Re-scanned: ${agent.listSkills().length} skills.\n`);
       return "continue";
     }
     case "new":
       await agent.save();
       await agent.reset();
-      out.write(`New conversation ${agent.sessionId()}.\n`);
+      out.write(`New conversation ${agent.sessionId}.\n`);
       return "continue";
     case "sessions": {
       const sessions = await agent.listSessions();
       if (sessions.length === 0) out.write("No saved conversations.\n");
       for (const s of sessions) {
-        const mark = s.id === agent.sessionId() ? "*" : " ";
+        const mark = s.id === agent.sessionId ? "*" : " ";
         out.write(
           `${mark} ${s.id}  ${s.updatedAt}${s.corrupt === undefined ? "" : `  (corrupt: ${s.corrupt})`}\n`,
         );
@@ -144,7 +130,7 @@ export async function runSlashCommand(
       return "continue";
     }
     default: {
-      const skill = context.listSkills().find((s) => s.name === name);
+      const skill = agent.listSkills().find((s) => s.name === name);
       if (skill?.userInvocable === true) {
         await loadSkill(agent, out, style, `${name} ${rest}`.trim());
         return "continue";

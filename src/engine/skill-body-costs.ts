@@ -1,6 +1,6 @@
 /** What loading a skill would cost, for `/skills`: its body's tokens, measured on first ask and cached. */
-import type { SkillRecord } from "../../catalog/types.js";
-import type { SkillSession } from "../../context/skill-session.js";
+import type { SkillRecord } from "../catalog/types.js";
+import type { SkillSession } from "../context/skill-session.js";
 
 /** Measures skill bodies lazily; one instance per conversation (it survives `/new` and `/reload`). */
 export interface SkillBodyCosts {

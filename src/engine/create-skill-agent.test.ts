@@ -1,0 +1,171 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createMemoryStore } from "../store/create-memory-store.js";
+import { scriptedModel, systemOf, toolNamesOf } from "./__fixtures__/scripted-model.js";
+import { createSkillAgent } from "./create-skill-agent.js";
+import type { EngineEvent } from "./engine-event.js";
+
+const examples = path.resolve(import.meta.dirname, "../../examples/skills");
+const csv = "name,age\nann,31\nbob,27\n";
+
+let cwd: string;
+beforeEach(async () => {
+  cwd = await mkdtemp(path.join(os.tmpdir(), "skillrt-agent-"));
+});
+afterEach(async () => {
+  await rm(cwd, { recursive: true, force: true });
+});
+
+const loadReadRun = [
+  { toolCalls: [{ name: "skill_load", input: '{"name":"csv-summary"}' }] },
+  { toolCalls: [{ name: "skill_read", input: '{"name":"csv-summary","path":"references/format.md"}' }] },
+  {
+    toolCalls: [
+      {
+        name: "skill_run",
+        input: JSON.stringify({ name: "csv-summary", command: "node scripts/summarize.mjs -", stdin: csv }),
+      },
+    ],
+  },
+  { text: "2 rows; age from 27 to 31." },
+];
+
+describe("createSkillAgent", () => {
+  it("load → read → run → answer with the defaults: skill_run offered, the script runs, events stream", async () => {
+    const model = scriptedModel(loadReadRun);
+    const store = createMemoryStore();
+    const agent = await createSkillAgent({ model, skills: examples, cwd, store });
+    try {
+      const turn = agent.send("summarise my csv");
+      const events: EngineEvent[] = [];
+      for await (const event of turn) events.push(event);
+      const result = await turn;
+
+      expect(result.text).toBe("2 rows; age from 27 to 31.");
+      expect(result.sessionId).toBe(agent.sessionId);
+      expect(result.steps).toBe(4);
+      expect(result.stepLimitReached).toBe(false);
+      expect(result.toolCalls.map((c) => [c.toolName, c.isError])).toEqual([
+        ["skill_load", false],
+        ["skill_read", false],
+        ["skill_run", false],
+      ]);
+      expect(String(result.toolCalls[2]?.output)).toContain("min=27 max=31 mean=29");
+      expect(toolNamesOf(model.calls[0]!)).toContain("skill_run");
+      expect(systemOf(model.calls[0]!)).toContain("csv-summary");
+      expect(events[0]?.type).toBe("step-start");
+      expect(events.find((e) => e.type === "skill-load")).toMatchObject({ name: "csv-summary", by: "model" });
+      expect(events.filter((e) => e.type === "step-end")).toHaveLength(4);
+      expect(result.messages.map((m) => m.role)).toEqual([
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+        "assistant",
+      ]);
+      const saved = await store.get(agent.sessionId, "conversation");
+      expect(JSON.stringify(saved?.data)).toContain("2 rows; age from 27 to 31.");
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("resumes a conversation by id: history and loaded skills come back from the store", async () => {
+    const store = createMemoryStore();
+    const first = await createSkillAgent({
+      model: scriptedModel([loadReadRun[0]!, { text: "loaded" }]),
+      skills: examples,
+      cwd,
+      store,
+      executor: false,
+    });
+    await first.send("load csv");
+    const id = first.sessionId;
+    await first.close();
+
+    const model = scriptedModel([{ text: "still here" }]);
+    const second = await createSkillAgent({ model, skills: examples, cwd, store, sessionId: id });
+    try {
+      expect(second.sessionId).toBe(id);
+      expect(second.history().length).toBe(4);
+      expect(second.session.loadedSkills()).toEqual(["csv-summary"]);
+      const result = await second.send("are you there?");
+      expect(result.text).toBe("still here");
+      expect(JSON.stringify(model.calls[0]?.prompt)).toContain("Run the bundled script");
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("loads $name mentions before the model answers, and user loads go to the history", async () => {
+    const model = scriptedModel([{ text: "ok" }]);
+    const agent = await createSkillAgent({ model, skills: examples, cwd, store: false, executor: false });
+    try {
+      const events: EngineEvent[] = [];
+      const off = agent.subscribe((e) => events.push(e));
+      await agent.send("use $markdown-toc please");
+      off();
+      expect(events[0]).toMatchObject({ type: "skill-load", name: "markdown-toc", by: "user" });
+      expect(agent.session.loadedSkills()).toEqual(["markdown-toc"]);
+      expect(JSON.stringify(model.calls[0]?.prompt)).toContain("tocstop");
+
+      const load = await agent.loadSkill("json-query", { args: "data.json" });
+      expect(load.ok).toBe(true);
+      expect(agent.history().at(-1)?.role).toBe("tool");
+      expect(agent.listSkills().find((s) => s.name === "json-query")?.loaded).toBe(true);
+      expect((await agent.unloadSkill("json-query")).ok).toBe(true);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("runs the lexical selection pre-pass when the options ask for it", async () => {
+    const model = scriptedModel([{ text: "ok" }]);
+    const agent = await createSkillAgent({
+      model,
+      skills: examples,
+      cwd,
+      store: false,
+      executor: false,
+      select: { mode: "lexical", maxActive: 1 },
+    });
+    try {
+      const result = await agent.send("summarise this csv file column statistics");
+      expect(agent.session.loadedSkills()).toEqual(["csv-summary"]);
+      expect(result.messages[0]?.role).toBe("assistant"); // the pre-pass load, before the user message
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("reports the step limit as an event and in the result; one turn at a time", async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ name: "skill_list_docs", input: '{"name":"csv-summary"}' }] },
+    ]);
+    const agent = await createSkillAgent({
+      model,
+      skills: examples,
+      cwd,
+      store: false,
+      executor: false,
+      maxSteps: 2,
+    });
+    try {
+      const turn = agent.send("loop");
+      await expect(agent.send("again")).rejects.toThrow(/already running/);
+      const events: EngineEvent[] = [];
+      for await (const e of turn) events.push(e);
+      const result = await turn;
+      expect(result.stepLimitReached).toBe(true);
+      expect(result.steps).toBe(2);
+      expect(events.at(-1)).toEqual({ type: "step-limit", step: 1, maxSteps: 2 });
+    } finally {
+      await agent.close();
+    }
+  });
+});

@@ -1,0 +1,251 @@
+/** `createSkillAgent`: builds a {@link SkillAgent} from options whose defaults are the CLI's. */
+import { randomUUID } from "node:crypto";
+import type { LanguageModel, ModelMessage } from "ai";
+import { createCatalog } from "../catalog/create-catalog.js";
+import { defaultRoots, normalizeRoots } from "../catalog/default-roots.js";
+import type { Catalog } from "../catalog/types.js";
+import { createSkillSession } from "../context/create-skill-session.js";
+import { restoreSkillSession } from "../context/restore-skill-session.js";
+import type { SkillSession } from "../context/skill-session.js";
+import { createExecutor } from "../exec/create-executor.js";
+import type { Executor } from "../exec/executor.js";
+import { createWorkspace, type Workspace } from "../exec/workspace.js";
+import { createSqliteStore } from "../store/create-sqlite-store.js";
+import { defaultStorePath } from "../store/default-store-path.js";
+import type { SessionStore } from "../store/session-store.js";
+import { createSkillTools, type SkillTools } from "../tools/create-skill-tools.js";
+import { type AgentTurn, startAgentTurn } from "./agent-turn.js";
+import type { EngineEvent } from "./engine-event.js";
+import type { EngineSkillContext } from "./engine-skill-context.js";
+import { fromSkillSession } from "./from-skill-session.js";
+import { loadModelConfig } from "./load-model-config.js";
+import type { ModelConfig } from "./model-config.js";
+import { resolveModel } from "./resolve-model.js";
+import { runTurn } from "./run-turn.js";
+import { loadConversation, saveConversation } from "./saved-conversation.js";
+import type { SendOptions, SkillAgent, SkillAgentOptions, TurnResult } from "./skill-agent.js";
+import { createSkillBodyCosts } from "./skill-body-costs.js";
+
+/** Store namespace of saved conversations. */
+export const CONVERSATION_NAMESPACE = "conversation";
+
+/** Host instructions placed before the skill context when none are given. */
+export const DEFAULT_INSTRUCTIONS =
+  "You are a helpful assistant running in skillrt. Use the skills below when they fit the user's request; " +
+  "load a skill before following it, and prefer running its scripts to guessing their output.";
+
+/** The conversation-specific parts, rebuilt by `reset()`. */
+interface Conversation {
+  id: string;
+  history: ModelMessage[];
+  session: SkillSession;
+  skillTools: SkillTools;
+  context: EngineSkillContext;
+  workspace: Workspace | undefined;
+}
+
+async function openCatalog(options: SkillAgentOptions, cwd: string, env: Record<string, string | undefined>) {
+  if (options.catalog !== undefined) return options.catalog;
+  const given = options.skills === undefined ? undefined : [options.skills].flat();
+  const roots =
+    given !== undefined && given.length > 0
+      ? normalizeRoots(given, cwd)
+      : defaultRoots({ cwd, env, ...(env["HOME"] ? { home: env["HOME"] } : {}) });
+  return createCatalog({ roots, cwd, env });
+}
+
+function chooseExecutor(choice: SkillAgentOptions["executor"]): Executor | undefined {
+  if (choice === false) return undefined;
+  if (typeof choice === "object") return choice;
+  return createExecutor({ kind: choice ?? "auto" }).executor;
+}
+
+/**
+ * Opens (or, with a `sessionId` saved in the store, resumes) a conversation. Throws `SkillrtError`
+ * (`config-invalid`) for a bad model configuration and (`store-error`) for an unreadable saved one.
+ */
+export async function createSkillAgent(options: SkillAgentOptions = {}): Promise<SkillAgent> {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  let modelConfig: ModelConfig | undefined;
+  let model: LanguageModel;
+  if (options.model !== undefined) {
+    model = options.model;
+  } else {
+    modelConfig = await loadModelConfig({
+      env,
+      cwd,
+      ...(options.modelOptions === undefined ? {} : { flags: options.modelOptions }),
+      ...(options.config === undefined ? {} : { config: options.config }),
+    });
+    model = resolveModel(modelConfig, options.onRetry === undefined ? {} : { onRetry: options.onRetry });
+  }
+  const flagWindow = options.modelOptions?.contextWindow;
+  // Only a window the user or the config gave: an unknown one keeps the session's 2,000-token catalog budget.
+  const sessionWindow =
+    modelConfig === undefined
+      ? flagWindow
+      : modelConfig.contextWindowConfigured === true
+        ? modelConfig.contextWindow
+        : undefined;
+  const contextWindow = sessionWindow ?? modelConfig?.contextWindow ?? 128_000;
+  const catalog: Catalog = await openCatalog(options, cwd, env);
+  const ownsStore = options.store === undefined;
+  const store: SessionStore | undefined =
+    options.store === false
+      ? undefined
+      : (options.store ?? createSqliteStore({ path: defaultStorePath(cwd) }));
+  const executor = chooseExecutor(options.executor);
+  const bodyCosts = createSkillBodyCosts();
+  const listeners = new Set<(event: EngineEvent) => void>();
+  if (options.onEvent !== undefined) listeners.add(options.onEvent);
+  const modelInfo =
+    modelConfig === undefined
+      ? typeof model === "string"
+        ? { provider: "gateway", modelId: model }
+        : { provider: model.provider, modelId: model.modelId }
+      : {
+          provider: modelConfig.provider,
+          modelId: modelConfig.modelId,
+          ...(modelConfig.baseURL === undefined ? {} : { baseURL: modelConfig.baseURL }),
+        };
+
+  const open = async (id: string, snapshot: unknown, history: ModelMessage[]): Promise<Conversation> => {
+    const common = {
+      catalog,
+      ...(options.activeSkills === undefined ? {} : { activeSkills: options.activeSkills }),
+      ...(options.allow === undefined ? {} : { allow: options.allow }),
+      ...(options.deny === undefined ? {} : { deny: options.deny }),
+      ...(sessionWindow === undefined ? {} : { contextWindow: sessionWindow }),
+      ...(options.catalogBudget === undefined ? {} : { catalogBudget: options.catalogBudget }),
+    };
+    let session: SkillSession;
+    if (snapshot !== undefined && snapshot !== null) session = await restoreSkillSession(snapshot, common);
+    else {
+      session = createSkillSession({ ...common, id, placement: options.placement ?? "history" });
+      await session.init();
+    }
+    const workspace = executor === undefined ? undefined : await createWorkspace({ id: session.id });
+    const skillTools = createSkillTools(session, {
+      profile: options.profile ?? "skillrt",
+      ...(executor === undefined || workspace === undefined
+        ? {}
+        : { run: { hostDirs: [cwd], ...options.run, workspace, executor } }),
+    });
+    const context = fromSkillSession(session, skillTools);
+    return { id, history, session, skillTools, context, workspace };
+  };
+
+  const firstId = options.sessionId ?? randomUUID();
+  const saved =
+    store === undefined ? undefined : await loadConversation(store, firstId, CONVERSATION_NAMESPACE);
+  let conversation = await open(firstId, saved?.skills, saved?.messages ?? []);
+  let running = false;
+
+  const save = async (): Promise<void> => {
+    if (store === undefined) return;
+    await saveConversation(
+      store,
+      conversation.id,
+      { messages: conversation.history, skills: conversation.context.snapshot(), model: modelInfo },
+      CONVERSATION_NAMESPACE,
+    );
+  };
+
+  const send = (input: string, sendOptions: SendOptions = {}): AgentTurn<TurnResult> =>
+    startAgentTurn(async (emitTurn) => {
+      if (running) throw new Error("A turn is already running on this agent; wait for it to finish.");
+      running = true;
+      const emit = (event: EngineEvent): void => {
+        emitTurn(event);
+        sendOptions.onEvent?.(event);
+        for (const listener of listeners) listener(event);
+      };
+      try {
+        return await runTurn({
+          input,
+          conversation,
+          model,
+          contextWindow,
+          emit,
+          save,
+          instructions: options.instructions ?? DEFAULT_INSTRUCTIONS,
+          ...(options.select === undefined ? {} : { select: options.select }),
+          ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+          ...(options.tools === undefined ? {} : { tools: options.tools }),
+          ...(modelConfig === undefined ? {} : { modelConfig }),
+          ...(sendOptions.abortSignal === undefined ? {} : { abortSignal: sendOptions.abortSignal }),
+        });
+      } finally {
+        running = false;
+      }
+    });
+
+  return {
+    catalog,
+    model,
+    modelConfig,
+    get sessionId() {
+      return conversation.id;
+    },
+    get session() {
+      return conversation.session;
+    },
+    get skillTools() {
+      return conversation.skillTools;
+    },
+    send,
+    async loadSkill(name, loadOptions = {}) {
+      const listing = conversation.context.listSkills().find((s) => s.name === name);
+      if (listing !== undefined && !listing.userInvocable) {
+        return {
+          ok: false,
+          name,
+          message:
+            `Skill '${name}' cannot be loaded by the user: it sets 'user-invocable: false'. ` +
+            "The model can still load it when a task needs it.",
+        };
+      }
+      const outcome = await conversation.context.loadSkill(name, {
+        by: "user",
+        ...(loadOptions.args === undefined || loadOptions.args === "" ? {} : { args: loadOptions.args }),
+      });
+      if (outcome.ok) {
+        conversation.history.push(...outcome.messages);
+        await save();
+      }
+      return outcome;
+    },
+    async unloadSkill(name) {
+      const result = await conversation.context.unloadSkill(name);
+      if (result.ok) await save();
+      return result;
+    },
+    listSkills: () => conversation.context.listSkills(),
+    skillBodyTokens: (names) => bodyCosts.measure(conversation.session, names),
+    ledger() {
+      conversation.context.measureHistory?.(conversation.history);
+      return conversation.context.ledger();
+    },
+    history: () => conversation.history,
+    async reload() {
+      await conversation.context.reload?.();
+    },
+    async reset() {
+      await conversation.workspace?.dispose();
+      conversation = await open(randomUUID(), undefined, []);
+    },
+    save,
+    listSessions: async () => (store === undefined ? [] : store.list({ namespace: CONVERSATION_NAMESPACE })),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    async close() {
+      await conversation.workspace?.dispose();
+      if (ownsStore) await store?.close();
+    },
+  };
+}

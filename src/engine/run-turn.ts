@@ -1,0 +1,139 @@
+/**
+ * One user turn of a `SkillAgent`: `$name` loads, the selection pre-pass, compaction, the model loop,
+ * then the history is saved (also when the provider fails).
+ */
+import type { LanguageModel, ModelMessage, ToolSet } from "ai";
+import type { SkillSession } from "../context/skill-session.js";
+import { compactHistory } from "./compact-history.js";
+import type { EngineEvent } from "./engine-event.js";
+import type { EngineSkillContext, UserLoadOutcome } from "./engine-skill-context.js";
+import { mentionedSkills } from "./mentioned-skills.js";
+import { describeModel, type ModelConfig } from "./model-config.js";
+import { ProviderError } from "./provider-error.js";
+import { runAgent } from "./run-agent.js";
+import { type AutoSelectMode, selectSkills } from "./select-skills.js";
+import type { TurnResult, TurnToolCall } from "./skill-agent.js";
+
+/** Share of the context window the history may take before it is compacted. */
+const COMPACT_AT = 0.7;
+
+/** What a turn works on and with. */
+export interface RunTurnOptions {
+  input: string;
+  conversation: { id: string; history: ModelMessage[]; session: SkillSession; context: EngineSkillContext };
+  model: LanguageModel;
+  modelConfig?: ModelConfig;
+  contextWindow: number;
+  instructions: string;
+  select?: { mode: AutoSelectMode; maxActive?: number };
+  maxSteps?: number;
+  tools?: ToolSet;
+  abortSignal?: AbortSignal;
+  emit: (event: EngineEvent) => void;
+  save: () => Promise<void>;
+}
+
+/** Runs the turn; `conversation.history` is updated in place. */
+export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
+  const { conversation, emit, input } = options;
+  const { context, session } = conversation;
+  const start = conversation.history.length;
+  const signal = options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal };
+  const emitLoads = (outcomes: UserLoadOutcome[], by: "user" | "select"): void => {
+    for (const outcome of outcomes) {
+      if (outcome.ok) {
+        conversation.history.push(...outcome.messages);
+        emit({ type: "skill-load", step: 0, name: outcome.name, tokens: outcome.tokens, by });
+      } else {
+        emit({ type: "error", step: 0, message: outcome.message, fatal: false });
+      }
+    }
+  };
+
+  // `$name` is the user asking for a skill: only user-invocable ones (like `/skill`).
+  const known = new Set(
+    context
+      .listSkills()
+      .filter((s) => s.userInvocable)
+      .map((s) => s.name),
+  );
+  const mentions = mentionedSkills(input, known).filter((n) => !context.loadedSkills().includes(n));
+  const mentionLoads: UserLoadOutcome[] = [];
+  for (const name of mentions) mentionLoads.push(await context.loadSkill(name, { by: "user" }));
+  emitLoads(mentionLoads, "user");
+
+  if (options.select !== undefined && options.select.mode !== "off") {
+    const selection = await selectSkills({
+      mode: options.select.mode,
+      context,
+      message: input,
+      model: options.model,
+      ...(options.select.maxActive === undefined ? {} : { maxActive: options.select.maxActive }),
+      ...signal,
+    });
+    emitLoads(selection.loads, "select");
+  }
+
+  const compaction = await compactHistory({
+    model: options.model,
+    messages: conversation.history,
+    countTokens: (t) => session.counter.count(t),
+    threshold: Math.floor(options.contextWindow * COMPACT_AT),
+    context,
+    ...signal,
+  }).catch(() => undefined);
+  if (compaction?.compacted === true) {
+    conversation.history.splice(0, conversation.history.length, ...compaction.messages);
+    session.refreshCatalog();
+    emit({
+      type: "history-compact",
+      step: 0,
+      removedMessages: compaction.removedMessages,
+      tokensBefore: compaction.tokensBefore,
+      tokensAfter: compaction.tokensAfter,
+    });
+  }
+  const turnStart = compaction?.compacted === true ? 0 : start;
+
+  conversation.history.push({ role: "user", content: input });
+  const toolCalls = new Map<string, TurnToolCall>();
+  const track = (event: EngineEvent): void => {
+    if (event.type === "tool-call") {
+      toolCalls.set(event.toolCallId, { ...event, isError: false });
+    } else if (event.type === "tool-result") {
+      const call = toolCalls.get(event.toolCallId);
+      if (call !== undefined) Object.assign(call, { output: event.output, isError: event.isError });
+    }
+    emit(event);
+  };
+  try {
+    const result = await runAgent({
+      model: options.model,
+      context,
+      system: options.instructions,
+      messages: conversation.history,
+      onEvent: track,
+      ...(options.modelConfig === undefined ? {} : { modelLabel: describeModel(options.modelConfig) }),
+      ...(options.tools === undefined ? {} : { tools: options.tools }),
+      ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+      ...signal,
+    });
+    conversation.history.push(...result.messages);
+    await options.save();
+    return {
+      sessionId: conversation.id,
+      text: result.text,
+      toolCalls: [...toolCalls.values()],
+      usage: result.usage,
+      steps: result.steps,
+      finishReason: result.finishReason,
+      aborted: result.aborted,
+      stepLimitReached: result.stepLimitReached,
+      messages: conversation.history.slice(turnStart),
+    };
+  } catch (error) {
+    if (ProviderError.isInstance(error)) conversation.history.push(...error.messages);
+    await options.save();
+    throw error;
+  }
+}
