@@ -16,6 +16,31 @@ export type {
 } from "./spec/types.js";
 export { isValidSkillName, validateSkillName } from "./spec/validate-skill-name.js";
 
+// config: skillrt.config.json, model settings, per-skill environments
+
+export { type LoadModelConfigOptions, loadModelConfig, type ModelFlags } from "./config/load-model-config.js";
+export {
+  type LoadSkillEnvConfigOptions,
+  loadSkillEnvConfig,
+  resolveSkillEnv,
+  type SkillEnvConfig,
+} from "./config/load-skill-env-config.js";
+export {
+  type ConfigSource,
+  type LoadSkillrtConfigOptions,
+  loadSkillrtConfig,
+  type SkillrtConfig,
+} from "./config/load-skillrt-config.js";
+export { describeModel, type ModelConfig } from "./config/model-config.js";
+export {
+  ExecConfigFile,
+  ModelConfigFile,
+  ProviderName,
+  SessionConfigFile,
+  SkillConfigEntry,
+  SkillrtConfigFile,
+} from "./config/skillrt-config.js";
+
 // catalog: where skills come from
 
 export { createCatalog } from "./catalog/create-catalog.js";
@@ -90,7 +115,7 @@ export {
 export type { ProfileName } from "./tools/profile-types.js";
 export { createToolRegistry, type ToolRegistry } from "./tools/tool-registry.js";
 
-// exec: configuration, workspaces, executors and skill runs
+// exec: workspaces, executors and skill runs
 
 export { type ArtifactStore, createFsArtifactStore } from "./exec/artifact-store.js";
 export type { CommandPolicy } from "./exec/command-policy.js";
@@ -98,30 +123,12 @@ export { type CreateExecutorOptions, createExecutor, type ExecutorChoice } from 
 export type { ExecRequest, ExecResult, Executor, ExecutorKind } from "./exec/executor.js";
 export { formatRunResultForModel } from "./exec/format-run-result.js";
 export {
-  type LoadSkillEnvConfigOptions,
-  loadSkillEnvConfig,
-  resolveSkillEnv,
-  type SkillEnvConfig,
-} from "./exec/load-skill-env-config.js";
-export {
-  type ConfigSource,
-  type LoadSkillrtConfigOptions,
-  loadSkillrtConfig,
-  type SkillrtConfig,
-} from "./exec/load-skillrt-config.js";
-export {
   runSkillCommand,
   type SkillRunContext,
   SkillRunInput,
   type SkillRunResult,
 } from "./exec/run-skill-command.js";
 export { listScriptTools, runScriptTool, type ScriptTool } from "./exec/script-tools.js";
-export {
-  ExecConfigFile,
-  SessionConfigFile,
-  SkillConfigEntry,
-  SkillrtConfigFile,
-} from "./exec/skillrt-config.js";
 export { createWorkspace, type Workspace } from "./exec/workspace.js";
 
 // store: session persistence
@@ -159,8 +166,6 @@ export {
   fromSkillSession,
   type SkillToolsView,
 } from "./engine/from-skill-session.js";
-export { type LoadModelConfigOptions, loadModelConfig, type ModelFlags } from "./engine/load-model-config.js";
-export { describeModel, type ModelConfig, ModelConfigFile, ProviderName } from "./engine/model-config.js";
 export { ProviderError } from "./engine/provider-error.js";
 export { type ResolveModelOptions, resolveModel } from "./engine/resolve-model.js";
 export {

@@ -13,15 +13,16 @@ const BASE = ["errors", "util"];
 const ALLOWED: Record<string, string[]> = {
   errors: [],
   util: ["errors"],
+  config: [...BASE],
   spec: [...BASE],
-  catalog: [...BASE, "spec"],
-  store: [...BASE],
-  exec: [...BASE, "spec", "catalog"],
-  context: [...BASE, "spec", "catalog", "store"],
-  tools: [...BASE, "spec", "catalog", "store", "context", "exec"],
-  engine: [...BASE, "spec", "catalog", "store", "context", "exec", "tools"],
-  mcp: [...BASE, "spec", "catalog", "store", "context", "exec", "tools"],
-  cli: [...BASE, "spec", "catalog", "store", "context", "exec", "tools", "engine", "mcp"],
+  catalog: [...BASE, "spec", "config"],
+  store: [...BASE, "config"],
+  exec: [...BASE, "spec", "config", "catalog"],
+  context: [...BASE, "spec", "config", "catalog", "store"],
+  tools: [...BASE, "spec", "config", "catalog", "store", "context", "exec"],
+  engine: [...BASE, "spec", "config", "catalog", "store", "context", "exec", "tools"],
+  mcp: [...BASE, "spec", "config", "catalog", "store", "context", "exec", "tools", "engine"],
+  cli: [...BASE, "spec", "config", "catalog", "store", "context", "exec", "tools", "engine", "mcp"],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ExecConfigFile, SessionConfigFile } from "../exec/skillrt-config.js";
+import { ExecConfigFile, SessionConfigFile } from "../config/skillrt-config.js";
 import { describeDiagnosticCodes } from "../spec/describe-diagnostic-codes.js";
 import { commands } from "./commands/index.js";
 

@@ -3,10 +3,10 @@
  * (read once, through `loadSkillrtConfig`), combined with the command-line flags.
  */
 import path from "node:path";
+import { resolveSkillEnv } from "../config/load-skill-env-config.js";
+import { loadSkillrtConfig, type SkillrtConfig } from "../config/load-skillrt-config.js";
 import { createFsArtifactStore } from "../exec/artifact-store.js";
 import type { ExecutorChoice } from "../exec/create-executor.js";
-import { resolveSkillEnv } from "../exec/load-skill-env-config.js";
-import { loadSkillrtConfig, type SkillrtConfig } from "../exec/load-skillrt-config.js";
 import type { SkillRunContext } from "../exec/run-skill-command.js";
 import { cliHome } from "./cli-home.js";
 

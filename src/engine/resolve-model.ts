@@ -3,7 +3,7 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
-import type { ModelConfig } from "./model-config.js";
+import type { ModelConfig } from "../config/model-config.js";
 import { createRetryFetch, type FetchFunction, type RetryNotice } from "./retry-fetch.js";
 
 /** Options of {@link resolveModel}. */

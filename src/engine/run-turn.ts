@@ -3,12 +3,12 @@
  * then the history is saved (also when the provider fails).
  */
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
+import { describeModel, type ModelConfig } from "../config/model-config.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { compactHistory } from "./compact-history.js";
 import type { EngineEvent } from "./engine-event.js";
 import type { EngineSkillContext, UserLoadOutcome } from "./engine-skill-context.js";
 import { mentionedSkills } from "./mentioned-skills.js";
-import { describeModel, type ModelConfig } from "./model-config.js";
 import { ProviderError } from "./provider-error.js";
 import { runAgent } from "./run-agent.js";
 import { type AutoSelectMode, selectSkills } from "./select-skills.js";

@@ -5,11 +5,13 @@
  */
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import type { Catalog, SkillRoot } from "../catalog/types.js";
+import type { ModelFlags } from "../config/load-model-config.js";
+import type { SkillrtConfig } from "../config/load-skillrt-config.js";
+import type { ModelConfig } from "../config/model-config.js";
 import type { Placement } from "../context/session-types.js";
 import type { SkillSession } from "../context/skill-session.js";
 import type { ExecutorChoice } from "../exec/create-executor.js";
 import type { Executor } from "../exec/executor.js";
-import type { SkillrtConfig } from "../exec/load-skillrt-config.js";
 import type { SkillRunContext } from "../exec/run-skill-command.js";
 import type { SessionStore, StoredSessionInfo } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
@@ -17,8 +19,6 @@ import type { ProfileName } from "../tools/profile-types.js";
 import type { AgentTurn } from "./agent-turn.js";
 import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
 import type { ContextLedger, SkillListing, UserLoadOutcome } from "./engine-skill-context.js";
-import type { ModelFlags } from "./load-model-config.js";
-import type { ModelConfig } from "./model-config.js";
 import type { RetryNotice } from "./retry-fetch.js";
 import type { AutoSelectMode } from "./select-skills.js";
 

@@ -2,7 +2,7 @@
 import { tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { loadModelConfig } from "../../src/engine/load-model-config.js";
+import { loadModelConfig } from "../../src/config/load-model-config.js";
 import { ProviderError } from "../../src/engine/provider-error.js";
 import { resolveModel } from "../../src/engine/resolve-model.js";
 import { runAgent } from "../../src/engine/run-agent.js";

@@ -1,7 +1,7 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeTempDir } from "./__fixtures__/make-skill.js";
+import { makeTempDir } from "./__fixtures__/make-temp-dir.js";
 import { loadSkillEnvConfig } from "./load-skill-env-config.js";
 
 describe("loadSkillEnvConfig", () => {

@@ -1,13 +1,8 @@
 /** Resolves the model configuration from flags, environment and config files. */
 import { SkillrtError } from "../errors/skillrt-error.js";
-import { loadSkillrtConfig, type SkillrtConfig } from "../exec/load-skillrt-config.js";
-import {
-  DEFAULT_BASE_URL,
-  DEFAULT_MODELS,
-  type ModelConfig,
-  type ModelConfigFile,
-  ProviderName,
-} from "./model-config.js";
+import { loadSkillrtConfig, type SkillrtConfig } from "./load-skillrt-config.js";
+import { DEFAULT_BASE_URL, DEFAULT_MODELS, type ModelConfig } from "./model-config.js";
+import { type ModelConfigFile, ProviderName } from "./skillrt-config.js";
 
 /** Command-line overrides (highest precedence). */
 export interface ModelFlags {

@@ -11,8 +11,6 @@
  *   "skills":  { "weather": { "env": { "API_TOKEN": "${env:WEATHER_TOKEN}" } } }
  * }
  * ```
- *
- * It lives in `exec/` because that is the lowest module that reads it; `engine/` re-exports the model part.
  */
 import { z } from "zod";
 

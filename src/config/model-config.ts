@@ -3,16 +3,7 @@
  * environment variables and `skillrt.config.json` (see {@link loadModelConfig}).
  */
 
-import type { ProviderName } from "../exec/skillrt-config.js";
-
-export {
-  /** The `model` section of `skillrt.config.json` (every field optional). */
-  ModelConfigFile,
-  /** Provider packages skillrt drives (all through the AI SDK). */
-  ProviderName,
-  /** A whole `skillrt.config.json` (see `loadSkillrtConfig`). */
-  SkillrtConfigFile,
-} from "../exec/skillrt-config.js";
+import type { ProviderName } from "./skillrt-config.js";
 
 /** A fully resolved model configuration. */
 export interface ModelConfig {
