@@ -194,3 +194,73 @@ describe("determinism", () => {
     expect(first.active).toEqual(["zeta", "alpha", "mid", ...SKILL_TOOLS]);
   });
 });
+
+describe("tool gating (open | skill)", () => {
+  const registry = registryWith([
+    ["Read"],
+    ["mcp__tracker__create_issue", { server: "tracker" }],
+    ["mcp__tracker__delete_repo", { server: "tracker" }],
+    ["mcp__web__fetch", { server: "web" }],
+    ["render", { group: "pdf_skill_tools" }],
+  ]);
+  const gated = (loaded: ActiveToolsSkill[], gating: "open" | "skill") =>
+    computeActiveTools({ registry, loadedSkills: loaded, skillToolNames: SKILL_TOOLS, gating });
+
+  it("open offers every server tool from the start and says so", () => {
+    const result = gated([], "open");
+    expect(result.active).toEqual([
+      "Read",
+      "mcp__tracker__create_issue",
+      "mcp__tracker__delete_repo",
+      "mcp__web__fetch",
+      ...SKILL_TOOLS,
+    ]);
+    expect(result.granted?.["mcp__web__fetch"]).toBe("tool gating is open");
+    expect(result.reasons["render"]).toMatch(/only while skill 'pdf' is loaded/);
+  });
+
+  it("skill offers no server tool while no skill is loaded, only non-server tools", () => {
+    const result = gated([], "skill");
+    expect(result.active).toEqual(["Read", ...SKILL_TOOLS]);
+    expect(result.reasons["mcp__tracker__create_issue"]).toMatch(/no skill loaded/);
+  });
+
+  it("skill offers exactly what allowed-tools grants (name or wildcard), with the grant as reason", () => {
+    const triage = { name: "triage", allowedTools: ["Read", "mcp__tracker__create_issue"] };
+    const result = gated([triage], "skill");
+    expect(result.active).toEqual(["Read", "mcp__tracker__create_issue", ...SKILL_TOOLS]);
+    expect(result.granted?.["mcp__tracker__create_issue"]).toBe(
+      "granted by skill 'triage' (allowed-tools mcp__tracker__create_issue)",
+    );
+    expect(result.reasons["mcp__tracker__delete_repo"]).toMatch(/no loaded skill grants it/);
+    const wide = gated([{ name: "w", allowedTools: ["mcp__tracker__*"] }], "skill");
+    expect(wide.active).toEqual([
+      "Read",
+      "mcp__tracker__create_issue",
+      "mcp__tracker__delete_repo",
+      ...SKILL_TOOLS,
+    ]);
+  });
+
+  it("skill offers what tool_list grants, and unloading withdraws what only that skill granted", () => {
+    const browse = { name: "browse", toolList: { web: [] } };
+    const triage = { name: "triage", toolList: { tracker: ["create_issue"] } };
+    const both = gated([browse, triage], "skill");
+    expect(both.active).toEqual(["Read", "mcp__tracker__create_issue", "mcp__web__fetch", ...SKILL_TOOLS]);
+    expect(both.granted?.["mcp__web__fetch"]).toBe(
+      "granted by skill 'browse' (tool_list: every tool of server 'web')",
+    );
+    expect(both.granted?.["mcp__tracker__create_issue"]).toBe(
+      "granted by skill 'triage' (tool_list: tracker: create_issue)",
+    );
+    expect(gated([triage], "skill").active).toEqual(["Read", "mcp__tracker__create_issue", ...SKILL_TOOLS]);
+  });
+
+  it("a group bound to a skill is offered with that skill under either gating", () => {
+    for (const mode of ["open", "skill"] as const) {
+      const result = gated([{ name: "pdf" }], mode);
+      expect(result.active).toContain("render");
+      expect(result.granted?.["render"]).toBe("group 'pdf_skill_tools' is bound to loaded skill 'pdf'");
+    }
+  });
+});

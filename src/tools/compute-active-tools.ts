@@ -1,6 +1,7 @@
 /**
  * Which tools the model is offered on a step, given what is loaded: skill-bound tool groups (AgentScope),
- * `tool_list` server filtering (AWorld) and the `allowed-tools` policy. Pure: same input, same output.
+ * server-tool gating (`open`, or `skill`: granted by a loaded skill's `tool_list` or `allowed-tools`), and
+ * the `allowed-tools` policy. Pure: same input, same output.
  */
 import {
   type AllowedToolEntry,
@@ -47,7 +48,18 @@ export interface ActiveToolsInput {
    * `open` (AWorld's code): offered, and with no skill loaded nothing is filtered.
    */
   serverTools?: "open" | "closed";
+  /**
+   * How tools of MCP servers (registered with a `server`) are offered; when set, it replaces
+   * `serverTools`. `open` (Claude Code): every server tool, always. `skill` (AWorld, AgentScope): a server
+   * tool only while a loaded skill grants it, through its `tool_list` (`{ tracker: [create_issue] }`) or its
+   * `allowed-tools` (`mcp__tracker__create_issue`, `mcp__tracker__*`, `mcp__tracker`); with no skill loaded,
+   * no server tool is offered, and unloading a skill withdraws what only it granted.
+   */
+  gating?: ToolGating;
 }
+
+/** How server tools are offered: see {@link ActiveToolsInput.gating}. */
+export type ToolGating = "open" | "skill";
 
 /** The result of {@link computeActiveTools}. */
 export interface ActiveTools {
@@ -57,6 +69,11 @@ export interface ActiveTools {
   preapproved: string[];
   /** Why each hidden host tool is hidden, for `/context` and debugging. */
   reasons: Record<string, string>;
+  /**
+   * Why each offered gated tool (a server tool, or a tool of a group bound to a skill) is offered, e.g.
+   * `granted by skill 'triage' (allowed-tools mcp__tracker__create_issue)`. Absent on values built by hand.
+   */
+  granted?: Record<string, string>;
   /**
    * Argument patterns from entries such as `Bash(git:*)`, per offered tool, for the host's permission check
    * (policies `preapprove` and `restrict`). Absent for a tool also named bare, which allows every call.
@@ -91,13 +108,17 @@ export function computeActiveTools(input: ActiveToolsInput): ActiveTools {
   const reasons: Record<string, string> = {};
   const patterns: Record<string, string[]> = {};
   const preapproved: string[] = [];
+  const granted: Record<string, string> = {};
+  const perSkillLists = loaded.map((s) => ({ skill: s.name, filter: parseToolList(s.toolList) }));
 
   for (const tool of input.registry.all()) {
     const hidden =
       (skillToolSet.has(tool.name) ? `its name is taken by the skill tool '${tool.name}'` : undefined) ??
       groupGate(tool, groups, loadedNames) ??
       onlyGate(tool, onlyGroups) ??
-      serverGate(tool, serverFilter, loaded.length, input.serverTools ?? "closed") ??
+      (input.gating === undefined
+        ? serverGate(tool, serverFilter, loaded.length, input.serverTools ?? "closed")
+        : skillGate(tool, input.gating, perSkillLists, declaring, loaded.length, granted)) ??
       (instructionOnly
         ? `forced skill(s) ${forced.map((s) => `'${s.name}'`).join(", ")} are instruction-only (no tool_list), so host tools are disabled`
         : undefined) ??
@@ -109,6 +130,11 @@ export function computeActiveTools(input: ActiveToolsInput): ActiveTools {
       continue;
     }
     active.push(tool.name);
+    if (tool.group !== undefined && granted[tool.name] === undefined) {
+      const skill = groups.get(tool.group)?.skill;
+      if (skill !== undefined)
+        granted[tool.name] = `group '${tool.group}' is bound to loaded skill '${skill}'`;
+    }
     if (policy === "ignore") continue;
     const matching = entries.filter((e) => matchesAllowedTool(e, tool));
     if (matching.length === 0) continue;
@@ -123,7 +149,48 @@ export function computeActiveTools(input: ActiveToolsInput): ActiveTools {
     active.push(name);
     if (policy === "preapprove" && entries.some((e) => e.tool === name)) preapproved.push(name);
   }
-  return { active, preapproved, reasons, patterns };
+  return { active, preapproved, reasons, patterns, granted };
+}
+
+/**
+ * The `gating` gate of a server tool: undefined when it is offered (the grant is written to `granted`),
+ * else why it is hidden.
+ */
+function skillGate(
+  tool: RegisteredTool,
+  gating: ToolGating,
+  lists: Array<{ skill: string; filter: ToolListFilter }>,
+  declaring: Array<{ skill: string; entries: AllowedToolEntry[] }>,
+  loadedCount: number,
+  granted: Record<string, string>,
+): string | undefined {
+  if (tool.server === undefined) return undefined;
+  if (gating === "open") {
+    granted[tool.name] = "tool gating is open";
+    return undefined;
+  }
+  const own = serverToolName(tool);
+  for (const { skill, filter } of lists) {
+    const wanted = filter.get(tool.server);
+    if (wanted === undefined) continue;
+    if (wanted === "all" || wanted.has(own) || wanted.has(tool.name)) {
+      granted[tool.name] =
+        wanted === "all"
+          ? `granted by skill '${skill}' (tool_list: every tool of server '${tool.server}')`
+          : `granted by skill '${skill}' (tool_list: ${tool.server}: ${own})`;
+      return undefined;
+    }
+  }
+  for (const { skill, entries } of declaring) {
+    const entry = entries.find((e) => matchesAllowedTool(e, tool));
+    if (entry !== undefined) {
+      granted[tool.name] = `granted by skill '${skill}' (allowed-tools ${entry.raw})`;
+      return undefined;
+    }
+  }
+  return loadedCount === 0
+    ? `server tools are offered only while a loaded skill grants them (tool gating skill; no skill loaded)`
+    : `no loaded skill grants it in its allowed-tools or tool_list (tool gating skill)`;
 }
 
 function parseEntries(allowed: string[] | undefined): AllowedToolEntry[] {

@@ -9,7 +9,12 @@ import type { SkillSession } from "../context/skill-session.js";
 import { formatRunResultForModel } from "../exec/format-run-result.js";
 import { runSkillCommand, type SkillRunContext, SkillRunInput } from "../exec/run-skill-command.js";
 import { listScriptTools, runScriptTool, type ScriptTool } from "../exec/script-tools.js";
-import { type ActiveTools, type AllowedToolsPolicy, computeActiveTools } from "./compute-active-tools.js";
+import {
+  type ActiveTools,
+  type AllowedToolsPolicy,
+  computeActiveTools,
+  type ToolGating,
+} from "./compute-active-tools.js";
 import type { ProfileContext, ProfileName, ProfileTools } from "./profile-types.js";
 import { agentscopeProfile } from "./profiles/agentscope-profile.js";
 import { aworldProfile } from "./profiles/aworld-profile.js";
@@ -33,7 +38,16 @@ export interface SkillToolsOptions {
   registry?: ToolRegistry;
   /** `allowed-tools` policy. Default `ignore`. */
   policy?: AllowedToolsPolicy;
-  /** Host tools of servers no loaded skill names. Default `closed` (`open` under the `aworld` profile, as in AWorld). */
+  /**
+   * How server tools (MCP) are offered: `open` (every one, always) or `skill` (only while a loaded skill grants
+   * it through `allowed-tools` or `tool_list`). Default `skill` under the `aworld` and `agentscope` profiles
+   * (as in their seed systems), `open` under the others.
+   */
+  gating?: ToolGating;
+  /**
+   * The older server-tool switch, used only when `gating` is not given and `serverTools` is: `closed` hides
+   * servers no loaded skill's `tool_list` names; `open` offers them (and filters named servers to their lists).
+   */
   serverTools?: "open" | "closed";
   /**
    * Skills the user or host forced for this task (AWorld's `requested_skill_names`), or a function read on
@@ -62,6 +76,11 @@ export interface SkillTools {
   prepare(): Promise<void>;
   /** JSON Schema of every tool's input (`z.toJSONSchema`, input side: fields with defaults are optional), for hosts with their own loop. */
   jsonSchemas(): Record<string, unknown>;
+}
+
+/** The server-tool gating a profile's seed system has: `skill` for AWorld and AgentScope, else `open`. */
+export function defaultGating(profile: ProfileName): ToolGating {
+  return profile === "aworld" || profile === "agentscope" ? "skill" : "open";
 }
 
 const PROFILES: Record<ProfileName, (ctx: ProfileContext) => ProfileTools> = {
@@ -216,8 +235,9 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
       }),
       skillToolNames: names,
       ...(options.policy !== undefined ? { policy: options.policy } : {}),
-      // AWorld's own code leaves server tools unfiltered until a skill names them; the others start closed.
-      serverTools: options.serverTools ?? (profileName === "aworld" ? "open" : "closed"),
+      ...(options.gating === undefined && options.serverTools !== undefined
+        ? { serverTools: options.serverTools }
+        : { gating: options.gating ?? defaultGating(profileName) }),
     });
   };
 

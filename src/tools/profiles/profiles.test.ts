@@ -283,14 +283,51 @@ describe("aworld profile (AWorld flow)", () => {
     const { skills } = await setup("aworld", "history", { registry, forcedSkills: ["docx"] });
     const t = skills.tools;
     const skillTools = ["active_skill", "offload_skill", "read_skill_file"];
-    expect(skills.activeToolNames()).toEqual(["calc", "search", ...skillTools]);
+    // As in AWorld: with no skill active, only the non-MCP tools.
+    expect(skills.activeToolNames()).toEqual(["calc", ...skillTools]);
     await call(t, "active_skill", { skill_name: "pdf" }); // not forced: nothing disabled
-    expect(skills.activeToolNames()).toEqual(["calc", "search", ...skillTools]);
+    expect(skills.activeToolNames()).toEqual(["calc", ...skillTools]);
     await call(t, "active_skill", { skill_name: "docx" });
     expect(skills.activeToolNames()).toEqual(skillTools);
     expect(skills.gating().reasons.calc).toMatch(/forced skill\(s\) 'docx' are instruction-only/);
     await call(t, "offload_skill", { skill_name: "docx" });
-    expect(skills.activeToolNames()).toEqual(["calc", "search", ...skillTools]);
+    expect(skills.activeToolNames()).toEqual(["calc", ...skillTools]);
+  });
+
+  it("reproduces the seed's tool filter: no skill → no MCP tools, active_skill → its tool_list, offload_skill → withdrawn", async () => {
+    const registry = createToolRegistry();
+    registry.register("calc", noop);
+    for (const name of ["navigate", "click", "screenshot"])
+      registry.register(`mcp__browser__${name}`, noop, { server: "browser" });
+    registry.register("mcp__tracker__create_issue", noop, { server: "tracker" });
+    tree = await makeSkillTree([
+      {
+        name: "browser",
+        description: "Browse the web.",
+        frontmatter: { tool_list: '{"browser": ["navigate", "click"]}' },
+      },
+      { name: "notes", description: "Take notes." },
+    ]);
+    const session = createSkillSession({ catalog: tree.catalog });
+    const skills = createSkillTools(session, { profile: "aworld", registry });
+    const skillTools = ["active_skill", "offload_skill", "read_skill_file"];
+    expect(skills.activeToolNames()).toEqual(["calc", ...skillTools]);
+    expect(await call(skills.tools, "active_skill", { skill_name: "browser" })).toMatch(
+      /^skill browser activated, current skills: \['browser'\]\n<skill_guide>/,
+    );
+    expect(skills.activeToolNames()).toEqual([
+      "calc",
+      "mcp__browser__navigate",
+      "mcp__browser__click",
+      ...skillTools,
+    ]);
+    expect(skills.gating().granted?.["mcp__browser__click"]).toBe(
+      "granted by skill 'browser' (tool_list: browser: click)",
+    );
+    await call(skills.tools, "active_skill", { skill_name: "notes" });
+    expect(skills.activeToolNames()).toContain("mcp__browser__navigate");
+    await call(skills.tools, "offload_skill", { skill_name: "browser" });
+    expect(skills.activeToolNames()).toEqual(["calc", ...skillTools]);
   });
 });
 
