@@ -1,0 +1,151 @@
+/**
+ * Configured MCP servers as a tool source: every enabled server is started when the agent starts
+ * ({@link McpToolSource.start}, all in parallel: the model must be offered the servers' tools from its
+ * first request, and gating needs their names), its tools registered in a {@link ToolRegistry} under the
+ * server's name, and every server closed with the agent ({@link McpToolSource.close}). A server that cannot
+ * start, or stops later, is reported once (an {@link McpSourceEvent}) and its tools are withdrawn; the
+ * conversation goes on without them.
+ */
+import type { ToolRegistry } from "../tool-registry.js";
+import { type ConnectMcpServerOptions, connectMcpServer, type McpConnection } from "./connect-mcp-server.js";
+import type { McpServersConfig } from "./mcp-server-config.js";
+import { mcpTool, mcpToolName } from "./mcp-tool.js";
+
+/** What the source reports. The CLI prints each once; the engine turns them into events. */
+export type McpSourceEvent =
+  | { type: "mcp-server-start"; server: string; transport: McpConnection["transport"]; tools: string[] }
+  /** The server could not start (`phase: start`) or stopped later (`phase: exit`). Reported once per server. */
+  | { type: "mcp-server-error"; server: string; phase: "start" | "exit"; message: string }
+  /** E.g. a `${env:X}` whose variable is unset, or a tool name that clashes. */
+  | { type: "mcp-server-warning"; server: string; message: string };
+
+/** One server's state, for `/context` and status lines. */
+export interface McpServerStatus {
+  name: string;
+  state: "starting" | "running" | "failed" | "stopped" | "disabled";
+  transport?: McpConnection["transport"];
+  /** Registered tool names (`mcp__<server>__<tool>`), while running. */
+  tools: string[];
+  /** Why it failed or stopped. */
+  message?: string;
+}
+
+/** Options of {@link createMcpToolSource}. */
+export interface McpToolSourceOptions {
+  servers: McpServersConfig;
+  /** Where server tools are registered (with `server` set, so gating knows them). */
+  registry: ToolRegistry;
+  /** Variables for `${env:NAME}` in `env` and `headers`. Default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Base of relative `cwd` values (the config file's directory). Default `process.cwd()`. */
+  baseDir?: string;
+  /** Most milliseconds per server to start and list its tools. Default 30,000. */
+  timeoutMs?: number;
+  onEvent?: (event: McpSourceEvent) => void;
+}
+
+/** Configured MCP servers as tools. */
+export interface McpToolSource {
+  /** Starts every enabled server in parallel; resolves when each is running or has failed. Idempotent. */
+  start(options?: { abortSignal?: AbortSignal }): Promise<void>;
+  servers(): McpServerStatus[];
+  /** Closes every server and withdraws its tools. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Creates the source; nothing starts before {@link McpToolSource.start}. */
+export function createMcpToolSource(options: McpToolSourceOptions): McpToolSource {
+  const emit = (event: McpSourceEvent): void => options.onEvent?.(event);
+  const status = new Map<string, McpServerStatus>();
+  const connections = new Map<string, McpConnection>();
+  let started: Promise<void> | undefined;
+  let closed = false;
+
+  for (const [name, config] of Object.entries(options.servers)) {
+    status.set(name, { name, state: config.disabled === true ? "disabled" : "starting", tools: [] });
+  }
+
+  const withdraw = (name: string): void => {
+    const entry = status.get(name);
+    for (const tool of entry?.tools ?? []) options.registry.unregister(tool);
+    if (entry !== undefined) entry.tools = [];
+  };
+
+  const startOne = async (name: string, abortSignal: AbortSignal | undefined): Promise<void> => {
+    const config = options.servers[name];
+    const entry = status.get(name);
+    if (config === undefined || entry === undefined || entry.state === "disabled") return;
+    const connectOptions: ConnectMcpServerOptions = {
+      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.baseDir === undefined ? {} : { baseDir: options.baseDir }),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(abortSignal === undefined ? {} : { abortSignal }),
+      onExit: (message) => {
+        entry.state = "stopped";
+        entry.message = message;
+        withdraw(name);
+        connections.delete(name);
+        emit({ type: "mcp-server-error", server: name, phase: "exit", message });
+      },
+    };
+    const result = await connectMcpServer(name, config, connectOptions);
+    for (const message of result.warnings) emit({ type: "mcp-server-warning", server: name, message });
+    if (!result.ok) {
+      entry.state = "failed";
+      entry.message = result.message;
+      emit({ type: "mcp-server-error", server: name, phase: "start", message: result.message });
+      return;
+    }
+    const { connection } = result;
+    if (closed) {
+      await connection.close();
+      return;
+    }
+    connections.set(name, connection);
+    entry.state = "running";
+    entry.transport = connection.transport;
+    for (const def of connection.tools) {
+      const toolName = mcpToolName(name, def.name);
+      if (options.registry.get(toolName) !== undefined) {
+        emit({
+          type: "mcp-server-warning",
+          server: name,
+          message: `tool '${def.name}' of MCP server '${name}' is left out: the name ${toolName} is taken`,
+        });
+        continue;
+      }
+      options.registry.register(toolName, mcpTool(connection, def), { server: name });
+      entry.tools.push(toolName);
+    }
+    emit({
+      type: "mcp-server-start",
+      server: name,
+      transport: connection.transport,
+      tools: [...entry.tools],
+    });
+  };
+
+  return {
+    start(startOptions = {}) {
+      started ??= Promise.all(
+        [...status.keys()].map((name) => startOne(name, startOptions.abortSignal)),
+      ).then(() => undefined);
+      return started;
+    },
+    servers: () => [...status.values()].map((s) => ({ ...s, tools: [...s.tools] })),
+    async close() {
+      closed = true;
+      await started?.catch(() => {});
+      const open = [...connections.entries()];
+      connections.clear();
+      await Promise.all(
+        open.map(async ([name, connection]) => {
+          withdraw(name);
+          const entry = status.get(name);
+          if (entry !== undefined && entry.state === "running") entry.state = "stopped";
+          await connection.close();
+        }),
+      );
+    },
+  };
+}

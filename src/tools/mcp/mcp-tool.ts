@@ -1,0 +1,95 @@
+/**
+ * One MCP server tool as an AI SDK tool named `mcp__<server>__<tool>` (Claude Code's naming): the server's
+ * description (with its annotations spelled out) and JSON Schema; arguments are validated against that
+ * schema before anything else happens (the AI SDK runs the validator while parsing the call, so a bad call
+ * never reaches approval or the server); the result is a structured {@link McpToolResult}, shown to the
+ * model as text.
+ */
+
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { type JSONSchema7, jsonSchema, type Tool, tool } from "ai";
+import type { McpConnection } from "./connect-mcp-server.js";
+import { failedCall, fromCallToolResult, type McpToolResult, mcpResultText } from "./mcp-tool-result.js";
+
+const validators = new AjvJsonSchemaValidator();
+
+/** The model-facing name of `tool` of `server`; characters providers refuse become `_`, at most 64. */
+export function mcpToolName(server: string, toolName: string): string {
+  return `mcp__${server}__${toolName}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
+}
+
+/** The description the model sees: the server's, then what its annotations say. */
+export function describeMcpTool(server: string, def: McpTool): string {
+  const base = def.description ?? def.annotations?.title ?? def.title ?? def.name;
+  const a = def.annotations;
+  const hints: string[] = [];
+  if (a?.readOnlyHint === true) hints.push("read-only");
+  if (a?.destructiveHint === true && a.readOnlyHint !== true) hints.push("destructive");
+  if (a?.idempotentHint === true) hints.push("idempotent");
+  if (a?.openWorldHint === true) hints.push("reaches outside systems");
+  const suffix = hints.length === 0 ? "" : ` (${hints.join(", ")})`;
+  return `${base}\n\n[MCP server '${server}' tool '${def.name}'${suffix}]`;
+}
+
+/** Builds the AI SDK tool for `def` of `connection`'s server. */
+export function mcpTool(
+  connection: McpConnection,
+  def: McpTool,
+): Tool<Record<string, unknown>, McpToolResult> {
+  const server = connection.name;
+  const name = mcpToolName(server, def.name);
+  const schema = def.inputSchema as JSONSchema7;
+  let validate: ((input: unknown) => { valid: boolean; errorMessage?: string | undefined }) | undefined;
+  try {
+    validate = validators.getValidator(def.inputSchema as Parameters<typeof validators.getValidator>[0]);
+  } catch {
+    // A schema Ajv cannot compile: the server validates the call itself.
+    validate = undefined;
+  }
+  return tool({
+    description: describeMcpTool(server, def),
+    inputSchema: jsonSchema<Record<string, unknown>>(schema, {
+      validate: (value) => {
+        const result = validate?.(value ?? {});
+        if (result === undefined || result.valid)
+          return { success: true, value: (value ?? {}) as Record<string, unknown> };
+        return {
+          success: false,
+          error: new Error(
+            `the arguments do not match the input schema of ${name}: ${result.errorMessage ?? "invalid"}. Expected: ${truncate(JSON.stringify(def.inputSchema), 1500)}. Fix the arguments and call again.`,
+          ),
+        };
+      },
+    }),
+    execute: async (input, { abortSignal }) => {
+      if (!connection.alive())
+        return failedCall(
+          server,
+          def.name,
+          `MCP server '${server}' is not running, so ${name} cannot be called now. Continue without it or tell the user.`,
+        );
+      try {
+        return fromCallToolResult(server, def.name, await connection.callTool(def.name, input, abortSignal));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        const gone = !connection.alive();
+        return failedCall(
+          server,
+          def.name,
+          gone
+            ? `MCP server '${server}' stopped during the call (${message}); its tools are withdrawn. Continue without it or tell the user.`
+            : `the call failed: ${message}`,
+        );
+      }
+    },
+    toModelOutput: ({ output }) =>
+      output.isError
+        ? { type: "error-text", value: mcpResultText(output) }
+        : { type: "text", value: mcpResultText(output) },
+  });
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
