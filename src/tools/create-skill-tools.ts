@@ -15,6 +15,7 @@ import {
   computeActiveTools,
   type ToolGating,
 } from "./compute-active-tools.js";
+import { matchesAllowedTool, parseAllowedTool } from "./match-allowed-tool.js";
 import type { ProfileContext, ProfileName, ProfileTools } from "./profile-types.js";
 import { agentscopeProfile } from "./profiles/agentscope-profile.js";
 import { aworldProfile } from "./profiles/aworld-profile.js";
@@ -23,7 +24,8 @@ import { omniProfile } from "./profiles/omni-profile.js";
 import { skillrtProfile } from "./profiles/skillrt-profile.js";
 import { trpcProfile } from "./profiles/trpc-profile.js";
 import { skillNameSchema } from "./skill-name-schema.js";
-import type { ToolRegistry } from "./tool-registry.js";
+import { createToolApprovals, type ToolApprovalOptions } from "./tool-approval.js";
+import type { RegisteredTool, ToolRegistry } from "./tool-registry.js";
 
 /** Everything a run needs except what the session provides (skill lookup, closest names, loaded state). */
 export type SkillRunSetup = Omit<SkillRunContext, "getSkill" | "closest" | "isLoaded">;
@@ -57,6 +59,12 @@ export interface SkillToolsOptions {
    * Default none.
    */
   forcedSkills?: readonly string[] | (() => readonly string[]);
+  /**
+   * Approvals of host tool calls (`tools.approval`, `tools.allow`, the host's `onApproval`): applied to the
+   * registry's tools in {@link SkillTools.allTools}. A tool named by an active skill's `allowed-tools` is
+   * pre-approved. Default: no approvals (every call runs).
+   */
+  approval?: ToolApprovalOptions;
 }
 
 /** The skill tools of one session. */
@@ -64,8 +72,10 @@ export interface SkillTools {
   profile: ProfileName;
   /** Skill tools by name (profile tools, `skill_search`, `skill_run`, script tools). Live: grows as scripts are found. */
   tools: Record<string, Tool>;
-  /** `tools` plus the registry's host tools, for `generateText({ tools })`. */
+  /** `tools` plus the registry's host tools (behind the approval check when `approval` is set), for `generateText({ tools })`. */
   allTools(): Record<string, Tool>;
+  /** Why a host tool's call would run without asking now (active skill, `tools.allow`, …); undefined when it would ask. */
+  preapproval(name: string): string | undefined;
   /** Names to offer this step (AI SDK `activeTools`): gated host tools, then skill tools. `[]` of skill tools when there are no skills. */
   activeToolNames(): string[];
   /** The full gating decision (preapproved tools, reasons). */
@@ -241,13 +251,38 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     });
   };
 
+  // A bare `allowed-tools` entry of an active skill pre-approves the tool (Claude Code's meaning).
+  const skillGrants = (tool: RegisteredTool): string | undefined => {
+    for (const name of activeSkills()) {
+      const record = session.loadedSkill(name)?.record ?? session.catalog.get(name);
+      for (const raw of record?.allowedTools ?? []) {
+        const entry = parseAllowedTool(raw);
+        if (entry !== undefined && entry.pattern === undefined && matchesAllowedTool(entry, tool))
+          return `in the allowed-tools of active skill '${name}' (${entry.raw})`;
+      }
+    }
+    return undefined;
+  };
+  const approvals =
+    options.approval === undefined ? undefined : createToolApprovals(options.approval, skillGrants);
+
   return {
     profile: profileName,
     tools,
     allTools: () => ({
-      ...Object.fromEntries((options.registry?.all() ?? []).map((t) => [t.name, t.tool])),
+      ...Object.fromEntries(
+        (options.registry?.all() ?? []).map((t) => [
+          t.name,
+          approvals === undefined ? t.tool : approvals.wrap(t),
+        ]),
+      ),
       ...tools,
     }),
+    preapproval(name) {
+      const registered = options.registry?.get(name);
+      if (registered === undefined) return undefined;
+      return approvals === undefined ? "approvals are not configured" : approvals.preapproval(registered);
+    },
     activeToolNames: () => gating().active,
     gating,
     systemPrompt: () => session.renderSystemPrompt(),
