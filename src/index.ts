@@ -134,9 +134,21 @@ export { createWorkspace, type Workspace } from "./exec/workspace.js";
 // store: session persistence
 
 export { createMemoryStore } from "./store/create-memory-store.js";
-export { createSqliteStore } from "./store/create-sqlite-store.js";
+export { createPostgresStore, type PostgresStoreOptions } from "./store/create-postgres-store.js";
+export { createSqliteStore, type SqliteStoreOptions } from "./store/create-sqlite-store.js";
 export { defaultStorePath } from "./store/default-store-path.js";
-export type { SessionStore, StoredSession } from "./store/session-store.js";
+export { SessionBusyError } from "./store/session-busy-error.js";
+export {
+  DEFAULT_LOCK_TIMEOUT_MS,
+  type ListOptions,
+  type LockSessionOptions,
+  type PutOptions,
+  type SessionLock,
+  type SessionStore,
+  type StoredSession,
+  type StoredSessionInfo,
+} from "./store/session-store.js";
+export { StoreConflictError } from "./store/store-conflict-error.js";
 
 // engine: the SkillAgent, agent loop, providers, events, persistence of conversations
 

@@ -1,12 +1,16 @@
 import { nextVersion } from "./next-version.js";
+import { pollLock } from "./poll-lock.js";
+import { SessionBusyError } from "./session-busy-error.js";
 import type {
   ListOptions,
+  LockSessionOptions,
   PutOptions,
+  SessionLock,
   SessionStore,
   StoredSession,
   StoredSessionInfo,
 } from "./session-store.js";
-import { DEFAULT_NAMESPACE } from "./session-store.js";
+import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_NAMESPACE } from "./session-store.js";
 import { checkKey, parseSnapshot, prepareWrite } from "./snapshot-json.js";
 import { storeClosedError } from "./store-closed.js";
 
@@ -33,6 +37,8 @@ interface Row {
 export function createMemoryStore(options: MemoryStoreOptions = {}): SessionStore {
   const now = options.now ?? (() => new Date());
   const rows = new Map<string, Row>();
+  /** Held session locks: key → release of the holder. */
+  const locks = new Map<string, () => void>();
   let seq = 0;
   let closed = false;
   const key = (namespace: string, id: string) => `${namespace}\u0000${id}`;
@@ -97,9 +103,35 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): SessionStor
       return rows.delete(key(checkKey("namespace", namespace), checkKey("id", id)));
     },
 
+    async lockSession(id: string, lockOptions: LockSessionOptions = {}): Promise<SessionLock> {
+      open();
+      const namespace = checkKey("namespace", lockOptions.namespace ?? DEFAULT_NAMESPACE);
+      const k = key(namespace, checkKey("id", id));
+      return pollLock(
+        () => {
+          open();
+          if (locks.has(k)) return undefined;
+          let held = true;
+          const release = (): void => {
+            if (held && locks.get(k) === release) locks.delete(k);
+            held = false;
+          };
+          locks.set(k, release);
+          return { release: async () => release() };
+        },
+        {
+          timeoutMs: lockOptions.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+          abortSignal: lockOptions.abortSignal,
+          busy: (waitedMs) =>
+            new SessionBusyError({ id, namespace, waitedMs, holder: "another agent in this process" }),
+        },
+      );
+    },
+
     async close(): Promise<void> {
       closed = true;
       rows.clear();
+      locks.clear();
     },
   };
 }

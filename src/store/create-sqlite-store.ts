@@ -5,7 +5,9 @@ import { SkillrtError } from "../errors/skillrt-error.js";
 import { nextVersion } from "./next-version.js";
 import type {
   ListOptions,
+  LockSessionOptions,
   PutOptions,
+  SessionLock,
   SessionStore,
   StoredSession,
   StoredSessionInfo,
@@ -13,6 +15,7 @@ import type {
 import { DEFAULT_NAMESPACE } from "./session-store.js";
 import { checkKey, parseSnapshot, prepareWrite } from "./snapshot-json.js";
 import { migrateSqliteSchema } from "./sqlite-schema.js";
+import { createSqliteSessionLocks } from "./sqlite-session-locks.js";
 import { storeClosedError } from "./store-closed.js";
 
 /** Options of {@link createSqliteStore}. */
@@ -30,6 +33,11 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /** Clock for `createdAt`/`updatedAt`. Default `() => new Date()`. */
   now?: () => Date;
+  /**
+   * Lease of a session lock (`lockSession`) in ms: the holder renews it every third of this; a holder that
+   * stopped renewing (hung, or on another machine sharing the file) loses it after this long. Default 30,000.
+   */
+  lockLeaseMs?: number;
 }
 
 const META = "id, namespace, version, created_at, updated_at";
@@ -58,6 +66,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SessionStore {
     listAll: db.prepare(`SELECT ${META}, json_valid(data) AS ok FROM sessions ORDER BY seq DESC LIMIT ?`),
     delete: db.prepare("DELETE FROM sessions WHERE namespace = ? AND id = ?"),
   };
+  const locks = createSqliteSessionLocks(db, options.lockLeaseMs);
   let closed = false;
   const open = () => {
     if (closed) throw storeClosedError(where);
@@ -112,9 +121,21 @@ export function createSqliteStore(options: SqliteStoreOptions): SessionStore {
       return Number(result.changes) > 0;
     },
 
+    async lockSession(id: string, lockOptions: LockSessionOptions = {}): Promise<SessionLock> {
+      open();
+      try {
+        return await locks.lock(id, lockOptions);
+      } catch (error) {
+        if (closed) throw storeClosedError(where);
+        if (lockOptions.abortSignal?.aborted === true) throw error;
+        throw wrap(error, `lock session '${id}' in`, where);
+      }
+    },
+
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      locks.releaseAll();
       db.close();
     },
   };

@@ -3,8 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SkillrtError } from "../errors/skillrt-error.js";
+import { testPostgres } from "./__fixtures__/test-postgres.js";
 import { createMemoryStore } from "./create-memory-store.js";
+import { createPostgresStore } from "./create-postgres-store.js";
 import { createSqliteStore } from "./create-sqlite-store.js";
+import { SessionBusyError } from "./session-busy-error.js";
 import type { SessionStore } from "./session-store.js";
 import { StoreConflictError } from "./store-conflict-error.js";
 
@@ -17,24 +20,42 @@ function tickingClock(): () => Date {
   };
 }
 
-type Factory = (dir: string, now: () => Date) => SessionStore;
+/** Builds a fresh, empty store; `skip` when this implementation cannot run here (with the reason). */
+type Factory = (dir: string, now: () => Date) => Promise<SessionStore | { skip: string }>;
 
+let schemaCount = 0;
 const implementations: Array<[string, Factory]> = [
-  ["memory", (_dir, now) => createMemoryStore({ now })],
-  ["sqlite file", (dir, now) => createSqliteStore({ path: path.join(dir, "s.db"), now })],
-  ["sqlite :memory:", (_dir, now) => createSqliteStore({ path: ":memory:", now })],
+  ["memory", async (_dir, now) => createMemoryStore({ now })],
+  ["sqlite file", async (dir, now) => createSqliteStore({ path: path.join(dir, "s.db"), now })],
+  ["sqlite :memory:", async (_dir, now) => createSqliteStore({ path: ":memory:", now })],
+  [
+    "postgres",
+    async (_dir, now) => {
+      const server = await testPostgres();
+      if ("skip" in server) return server;
+      // A schema per test: each starts empty, and the migrations run on first use every time.
+      schemaCount += 1;
+      return createPostgresStore({ url: server.url, schema: `contract_${process.pid}_${schemaCount}`, now });
+    },
+  ],
 ];
 
 describe.each(implementations)("SessionStore contract: %s", (_label, factory) => {
   let dir: string;
   let store: SessionStore;
 
-  beforeEach(async () => {
+  beforeEach(async (context) => {
     dir = await mkdtemp(path.join(os.tmpdir(), "skillrt-store-"));
-    store = factory(dir, tickingClock());
-  });
+    const made = await factory(dir, tickingClock());
+    if ("skip" in made) {
+      console.log(`skipping: ${made.skip}`);
+      context.skip();
+      return;
+    }
+    store = made;
+  }, 180_000);
   afterEach(async () => {
-    await store.close();
+    await store?.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -142,5 +163,49 @@ describe.each(implementations)("SessionStore contract: %s", (_label, factory) =>
     await store.close();
     await expect(store.get("s")).rejects.toThrow(/closed/);
     await expect(store.put("s", 1)).rejects.toThrow(/closed/);
+  });
+
+  it("locks a session: a second locker waits until the first releases", async () => {
+    const first = await store.lockSession("s", { namespace: "agent" });
+    const order: string[] = [];
+    const second = store.lockSession("s", { namespace: "agent", timeoutMs: 10_000 }).then((lock) => {
+      order.push("second acquired");
+      return lock;
+    });
+    // Other sessions and namespaces are not blocked meanwhile.
+    const other = await store.lockSession("t", { namespace: "agent", timeoutMs: 1000 });
+    const otherNs = await store.lockSession("s", { namespace: "elsewhere", timeoutMs: 1000 });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    order.push("first releasing");
+    await first.release();
+    await (await second).release();
+    expect(order).toEqual(["first releasing", "second acquired"]);
+    await other.release();
+    await otherNs.release();
+    await first.release(); // idempotent
+  });
+
+  it("gives up after timeoutMs with a SessionBusyError that says what to do", async () => {
+    const held = await store.lockSession("s");
+    const started = Date.now();
+    const error = await store.lockSession("s", { timeoutMs: 200 }).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    expect(SessionBusyError.isInstance(error)).toBe(true);
+    expect(SkillrtError.isInstance(error) && error.code).toBe("store-error");
+    expect((error as Error).message).toMatch(
+      /Session 's' \(namespace 'default'\) is in use by .*Nothing was saved/,
+    );
+    await held.release();
+    await (await store.lockSession("s", { timeoutMs: 1000 })).release();
+  });
+
+  it("stops waiting for a lock when aborted", async () => {
+    const held = await store.lockSession("s");
+    const controller = new AbortController();
+    const waiting = store.lockSession("s", { timeoutMs: 10_000, abortSignal: controller.signal });
+    setTimeout(() => controller.abort(new Error("user cancelled")), 50);
+    await expect(waiting).rejects.toThrow(/user cancelled/);
+    await held.release();
+    await (await store.lockSession("s", { timeoutMs: 1000 })).release();
   });
 });

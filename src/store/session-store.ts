@@ -1,7 +1,7 @@
 /**
  * The `SessionStore` interface: where session snapshots (versioned JSON) are kept between steps, turns and
- * processes. Implementations: {@link createMemoryStore} (tests, one process) and {@link createSqliteStore}
- * (embedded default).
+ * processes. Implementations: {@link createMemoryStore} (tests, one process), {@link createSqliteStore}
+ * (embedded default, one machine) and {@link createPostgresStore} (many engines behind a load balancer).
  */
 
 /** Namespace used when a call gives none. */
@@ -49,6 +49,28 @@ export interface ListOptions {
   limit?: number;
 }
 
+/** Options of {@link SessionStore.lockSession}. */
+export interface LockSessionOptions {
+  /** Default `default`. */
+  namespace?: string;
+  /**
+   * How long to wait for another holder to release the session, in ms. Default
+   * {@link DEFAULT_LOCK_TIMEOUT_MS}. When it passes, `lockSession` rejects with a `SessionBusyError`.
+   */
+  timeoutMs?: number;
+  /** Stops waiting (rejects with the signal's reason). */
+  abortSignal?: AbortSignal;
+}
+
+/** Default wait of {@link SessionStore.lockSession}: 30 s. */
+export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
+
+/** A held session lock. */
+export interface SessionLock {
+  /** Releases the lock. Idempotent; never rejects (a lock whose connection died is already released). */
+  release(): Promise<void>;
+}
+
 /** Keeps session snapshots. Every method rejects with a `SkillrtError` (code `store-error`) after `close()`. */
 export interface SessionStore {
   /** The session, or undefined when none is stored under this id. Throws `store-error` on corrupt data. */
@@ -63,6 +85,14 @@ export interface SessionStore {
   list(options?: ListOptions): Promise<StoredSessionInfo[]>;
   /** True when a session was deleted. */
   delete(id: string, namespace?: string): Promise<boolean>;
-  /** Releases the store (closes the database). Idempotent. */
+  /**
+   * Takes the session's exclusive lock, for one engine's turn: read, run, write. Waits while another holder
+   * (any process or replica sharing the store) has it, up to `timeoutMs`, then rejects with a
+   * `SessionBusyError`. The lock is advisory: `get`/`put` do not check it (a `put` with `expectedVersion`
+   * still refuses stale writes), and it is released by `release()`, by `close()`, or when the holding
+   * process dies.
+   */
+  lockSession(id: string, options?: LockSessionOptions): Promise<SessionLock>;
+  /** Releases the store (closes the database and any held locks). Idempotent. */
   close(): Promise<void>;
 }

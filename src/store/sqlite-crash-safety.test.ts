@@ -1,44 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAndKill } from "./__fixtures__/run-and-kill.js";
 import { createSqliteStore } from "./create-sqlite-store.js";
-
-const writer = fileURLToPath(new URL("./__fixtures__/crash-writer.mjs", import.meta.url));
-
-/**
- * Starts the writer and kills it with SIGKILL once it has reported `after` committed writes. Resolves with
- * the highest write it reported, read until its stdout closed (it prints only after a commit returned).
- */
-function runAndKill(dbPath: string, synchronous: string, after: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [writer, dbPath, synchronous], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let committed = 0;
-    let buffered = "";
-    let stderr = "";
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.stdout?.on("data", (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const lines = buffered.split("\n");
-      buffered = lines.pop() ?? "";
-      for (const line of lines) committed = Math.max(committed, Number(line));
-      if (committed >= after && child.exitCode === null && !child.killed) child.kill("SIGKILL");
-    });
-    child.on("error", reject);
-    child.on("close", (_code, signal) => {
-      if (signal === "SIGKILL") resolve(committed);
-      else reject(new Error(`writer exited early (${String(_code)}): ${stderr}`));
-    });
-  });
-}
 
 describe("SQLite store crash safety", () => {
   let dir: string;

@@ -30,6 +30,21 @@ const migrations: Migration[] = [
       CREATE INDEX sessions_seq ON sessions (seq);
     `,
   },
+  {
+    // Session locks (leases): one row per session some engine is in the middle of a turn on.
+    version: 2,
+    sql: `
+      CREATE TABLE session_locks (
+        namespace  TEXT    NOT NULL,
+        id         TEXT    NOT NULL,
+        owner      TEXT    NOT NULL,
+        host       TEXT    NOT NULL,
+        pid        INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        PRIMARY KEY (namespace, id)
+      ) STRICT;
+    `,
+  },
 ];
 
 /** The schema version this build of skillrt writes. */

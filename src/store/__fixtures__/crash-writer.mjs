@@ -1,12 +1,19 @@
 // Child process for the crash-safety test: writes snapshots through the real createSqliteStore in a loop
 // and prints "<n>\n" after each committed write, until it is killed.
 // Usage: node crash-writer.mjs <db path> <synchronous: full|normal>
+//        node crash-writer.mjs <postgres://…> <schema>
 import { createHash } from "node:crypto";
 import "../../../scripts/register-ts-sources.mjs";
 
-const { createSqliteStore } = await import("../create-sqlite-store.ts");
-const [dbPath, synchronous] = process.argv.slice(2);
-const store = createSqliteStore({ path: dbPath, synchronous });
+const [where, option] = process.argv.slice(2);
+let store;
+if (where.startsWith("postgres://")) {
+  const { createPostgresStore } = await import("../create-postgres-store.ts");
+  store = createPostgresStore({ url: where, schema: option });
+} else {
+  const { createSqliteStore } = await import("../create-sqlite-store.ts");
+  store = createSqliteStore({ path: where, synchronous: option });
+}
 
 for (let n = 1; ; n++) {
   // Sizes vary from ~1 KB to ~400 KB so kills land in small writes, page-spanning writes and checkpoints.

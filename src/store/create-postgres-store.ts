@@ -1,0 +1,276 @@
+import os from "node:os";
+import pg from "pg";
+import { SkillrtError } from "../errors/skillrt-error.js";
+import { migratePostgresSchema, quoteSchema } from "./postgres-schema.js";
+import { type PostgresTarget, postgresConnectError, postgresTarget } from "./postgres-target.js";
+import { SessionBusyError } from "./session-busy-error.js";
+import type {
+  ListOptions,
+  LockSessionOptions,
+  PutOptions,
+  SessionLock,
+  SessionStore,
+  StoredSession,
+  StoredSessionInfo,
+} from "./session-store.js";
+import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_NAMESPACE } from "./session-store.js";
+import { checkKey, parseSnapshot, prepareWrite } from "./snapshot-json.js";
+import { storeClosedError } from "./store-closed.js";
+import { StoreConflictError } from "./store-conflict-error.js";
+
+/** Options of {@link createPostgresStore}. */
+export interface PostgresStoreOptions {
+  /** `postgres://USER:PASSWORD@HOST:PORT/DATABASE` (libpq parameters such as `sslmode` may follow). */
+  url: string;
+  /** Schema holding skillrt's tables; created on first use. Default `skillrt`. */
+  schema?: string;
+  /** Most pooled connections (session locks use their own, one per held lock). Default 10. */
+  maxConnections?: number;
+  /** How long connecting may take before it fails, in ms. Default 10,000. */
+  connectTimeoutMs?: number;
+  /** Clock for `createdAt`/`updatedAt`. Default `() => new Date()`. */
+  now?: () => Date;
+}
+
+interface MetaRow {
+  id: string;
+  namespace: string;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * A store in PostgreSQL through the `pg` client, for many engine instances (processes, replicas behind a
+ * load balancer) sharing sessions. Connects lazily: the first call opens the pool and applies the schema's
+ * migrations. Every write is one atomic statement; optimistic concurrency is checked by the database
+ * (`WHERE version = expected`), so a stale write fails with a `StoreConflictError` on any replica. Session
+ * locks are `pg_advisory_lock`s held on a dedicated connection, released when it closes (also when the
+ * holding process dies).
+ *
+ * Connection failures are `store-error`s with one line naming the host, port, database and user, and what to
+ * check.
+ */
+export function createPostgresStore(options: PostgresStoreOptions): SessionStore {
+  const target = postgresTarget(options.url);
+  const schemaName = options.schema ?? "skillrt";
+  const s = quoteSchema(schemaName);
+  const where = `PostgreSQL ${target.host}:${target.port}/${target.database} (schema ${schemaName})`;
+  const now = options.now ?? (() => new Date());
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  const appName = `skillrt pid ${process.pid} on ${os.hostname()}`;
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: connectTimeoutMs,
+    application_name: appName,
+  });
+  // An idle connection that dies emits here; the next query reports the problem instead.
+  pool.on("error", () => {});
+  const lockClients = new Set<pg.Client>();
+  let ready: Promise<void> | undefined;
+  let closed = false;
+
+  const sql = {
+    get: `SELECT id, namespace, version, created_at, updated_at, data::text AS data FROM ${s}.sessions WHERE namespace = $1 AND id = $2`,
+    version: `SELECT version FROM ${s}.sessions WHERE namespace = $1 AND id = $2`,
+    upsert: `INSERT INTO ${s}.sessions (namespace, id, version, data, created_at, updated_at, seq)
+             VALUES ($1, $2, 1, $3, $4, $4, nextval('${s}.sessions_seq'))
+             ON CONFLICT (namespace, id) DO UPDATE SET version = ${s}.sessions.version + 1, data = excluded.data,
+               updated_at = excluded.updated_at, seq = excluded.seq
+             RETURNING version`,
+    create: `INSERT INTO ${s}.sessions (namespace, id, version, data, created_at, updated_at, seq)
+             VALUES ($1, $2, 1, $3, $4, $4, nextval('${s}.sessions_seq'))
+             ON CONFLICT (namespace, id) DO NOTHING RETURNING version`,
+    update: `UPDATE ${s}.sessions SET version = version + 1, data = $3, updated_at = $4,
+               seq = nextval('${s}.sessions_seq')
+             WHERE namespace = $1 AND id = $2 AND version = $5 RETURNING version`,
+    list: `SELECT id, namespace, version, created_at, updated_at FROM ${s}.sessions WHERE namespace = $1 ORDER BY seq DESC LIMIT $2`,
+    listAll: `SELECT id, namespace, version, created_at, updated_at FROM ${s}.sessions ORDER BY seq DESC LIMIT $1`,
+    delete: `DELETE FROM ${s}.sessions WHERE namespace = $1 AND id = $2`,
+  };
+
+  async function prepare(): Promise<void> {
+    if (closed) throw storeClosedError(where);
+    ready ??= (async () => {
+      const client = await pool.connect();
+      try {
+        await migratePostgresSchema(client, schemaName, where);
+      } finally {
+        client.release();
+      }
+    })().catch((error: unknown) => {
+      ready = undefined; // a later call tries again (the server may be back)
+      throw failure(error, target, where);
+    });
+    await ready;
+  }
+
+  async function query<R extends pg.QueryResultRow>(
+    text: string,
+    values: unknown[],
+  ): Promise<pg.QueryResult<R>> {
+    await prepare();
+    try {
+      return await pool.query<R>(text, values);
+    } catch (error) {
+      if (closed) throw storeClosedError(where);
+      throw failure(error, target, where);
+    }
+  }
+
+  return {
+    async get(id: string, namespace = DEFAULT_NAMESPACE): Promise<StoredSession | undefined> {
+      const ns = checkKey("namespace", namespace);
+      const result = await query<MetaRow & { data: string }>(sql.get, [ns, checkKey("id", id)]);
+      const row = result.rows[0];
+      if (row === undefined) return undefined;
+      return { ...toInfo(row), data: parseSnapshot(row.id, row.namespace, row.data, where) };
+    },
+
+    async put(id: string, data: unknown, putOptions: PutOptions = {}): Promise<number> {
+      const { namespace, json } = prepareWrite(id, data, putOptions.namespace);
+      const at = now().toISOString();
+      const expected = putOptions.expectedVersion;
+      const result =
+        expected === undefined
+          ? await query<{ version: number }>(sql.upsert, [namespace, id, json, at])
+          : expected === 0
+            ? await query<{ version: number }>(sql.create, [namespace, id, json, at])
+            : await query<{ version: number }>(sql.update, [namespace, id, json, at, expected]);
+      const version = result.rows[0]?.version;
+      if (version !== undefined) return version;
+      const current = await query<{ version: number }>(sql.version, [namespace, id]);
+      throw new StoreConflictError({
+        id,
+        namespace,
+        expectedVersion: expected ?? 0,
+        actualVersion: current.rows[0]?.version ?? 0,
+      });
+    },
+
+    async list(listOptions: ListOptions = {}): Promise<StoredSessionInfo[]> {
+      const limit = listOptions.limit === undefined ? null : Math.max(0, Math.floor(listOptions.limit));
+      const result =
+        listOptions.allNamespaces === true
+          ? await query<MetaRow>(sql.listAll, [limit])
+          : await query<MetaRow>(sql.list, [
+              checkKey("namespace", listOptions.namespace ?? DEFAULT_NAMESPACE),
+              limit,
+            ]);
+      return result.rows.map(toInfo);
+    },
+
+    async delete(id: string, namespace = DEFAULT_NAMESPACE): Promise<boolean> {
+      const result = await query(sql.delete, [checkKey("namespace", namespace), checkKey("id", id)]);
+      return (result.rowCount ?? 0) > 0;
+    },
+
+    async lockSession(id: string, lockOptions: LockSessionOptions = {}): Promise<SessionLock> {
+      const namespace = checkKey("namespace", lockOptions.namespace ?? DEFAULT_NAMESPACE);
+      checkKey("id", id);
+      await prepare();
+      const timeoutMs = Math.max(0, Math.floor(lockOptions.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS));
+      const key = JSON.stringify([schemaName, namespace, id]);
+      const client = new pg.Client({
+        connectionString: options.url,
+        connectionTimeoutMillis: connectTimeoutMs,
+        application_name: appName,
+      });
+      client.on("error", () => {}); // a dropped lock connection releases the lock; versions still guard writes
+      const started = Date.now();
+      const signal = lockOptions.abortSignal;
+      const onAbort = (): void => void client.end().catch(() => {});
+      signal?.throwIfAborted();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      lockClients.add(client);
+      try {
+        await client.connect();
+        let got = true;
+        if (timeoutMs === 0) {
+          const r = await client.query<{ ok: boolean }>(
+            "SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok",
+            [key],
+          );
+          got = r.rows[0]?.ok === true;
+        } else {
+          await client.query(`SET lock_timeout = ${timeoutMs}`);
+          await client
+            .query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key])
+            .catch((error: unknown) => {
+              if ((error as { code?: string }).code !== "55P03") throw error;
+              got = false;
+            });
+        }
+        if (!got) {
+          const holder = await lockHolder(pool, key).catch(() => undefined);
+          throw new SessionBusyError({ id, namespace, waitedMs: Date.now() - started, holder });
+        }
+      } catch (error) {
+        lockClients.delete(client);
+        await client.end().catch(() => {});
+        signal?.throwIfAborted();
+        if (closed) throw storeClosedError(where);
+        throw failure(error, target, where);
+      } finally {
+        signal?.removeEventListener("abort", onAbort);
+      }
+      let released = false;
+      return {
+        async release() {
+          if (released) return;
+          released = true;
+          lockClients.delete(client);
+          // Closing the connection ends its session, which releases the advisory lock.
+          await client.end().catch(() => {});
+        },
+      };
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...lockClients].map((c) => c.end().catch(() => {})));
+      lockClients.clear();
+      await pool.end().catch(() => {});
+    },
+  };
+}
+
+/** `pid N on HOST` of the connection holding the advisory lock `key`, from its `application_name`. */
+async function lockHolder(pool: pg.Pool, key: string): Promise<string | undefined> {
+  const result = await pool.query<{ name: string }>(
+    `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+     WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+       AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended($1, 0)`,
+    [key],
+  );
+  const name = result.rows[0]?.name;
+  return name?.startsWith("skillrt ") === true ? name.slice("skillrt ".length) : name;
+}
+
+function toInfo(row: MetaRow): StoredSessionInfo {
+  return {
+    id: row.id,
+    namespace: row.namespace,
+    version: row.version,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** A failed query: connection problems get the one-line connect message, the rest a store error. */
+function failure(error: unknown, target: PostgresTarget, where: string): unknown {
+  if (SkillrtError.isInstance(error)) return error;
+  const code = (error as { code?: string }).code ?? "";
+  // SQLSTATE classes 08 (connection), 28 (auth), 3D (database), 57 (shutdown), and Node's socket errors.
+  if (/^(08|28|3D|57)/.test(code) || /^E[A-Z]+$/.test(code) || !/^[0-9A-Z]{5}$/.test(code)) {
+    return postgresConnectError(error, target);
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new SkillrtError({
+    code: "store-error",
+    message: `Session store ${where}: ${reason}`,
+    cause: error,
+  });
+}
