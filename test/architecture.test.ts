@@ -1,6 +1,6 @@
 /**
  * The module boundaries of DESIGN.md, checked: each folder of src/ may import only the folders listed
- * here (dependencies point one way; cli/ and mcp/ are leaves nothing imports).
+ * here (dependencies point one way; cli/, mcp/ and inspect/ are leaves nothing imports).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -22,7 +22,8 @@ const ALLOWED: Record<string, string[]> = {
   tools: [...BASE, "spec", "config", "catalog", "store", "context", "exec"],
   engine: [...BASE, "spec", "config", "catalog", "store", "context", "exec", "tools"],
   mcp: [...BASE, "spec", "config", "catalog", "store", "context", "exec", "tools", "engine"],
-  cli: [...BASE, "spec", "config", "catalog", "store", "context", "exec", "tools", "engine", "mcp"],
+  inspect: [...BASE, "spec", "config", "catalog", "store", "context", "exec", "tools", "engine"],
+  cli: [...BASE, "spec", "config", "catalog", "store", "context", "exec", "tools", "engine", "mcp", "inspect"],
 };
 
 function sourceFiles(dir: string): string[] {
@@ -62,13 +63,13 @@ describe("module boundaries", () => {
     expect(violations).toEqual([]);
   });
 
-  it("nothing imports cli/ or mcp/", () => {
+  it("nothing imports cli/, mcp/ or inspect/", () => {
     const offenders = sourceFiles(SRC)
       .filter((file) => {
         const folder = path.relative(SRC, file).split(path.sep)[0];
-        return folder !== "cli" && folder !== "mcp";
+        return folder !== "cli" && folder !== "mcp" && folder !== "inspect";
       })
-      .filter((file) => relativeImports(file).some((s) => /(^|\/)(cli|mcp)\//.test(s)));
+      .filter((file) => relativeImports(file).some((s) => /(^|\/)(cli|mcp|inspect)\//.test(s)));
     expect(offenders.map((f) => path.relative(SRC, f))).toEqual([]);
   });
 });

@@ -38,6 +38,10 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     summary: "Chat with the agent (interactive REPL)",
     load: async () => (await import("./chat.js")).chatCommand,
   },
+  inspect: {
+    summary: "Open a local web page showing sessions, context costs and the catalog",
+    load: async () => (await import("./inspect.js")).inspectCommand,
+  },
   mcp: {
     summary: "Serve the skills to MCP clients over stdio",
     load: async () => (await import("./mcp.js")).mcpCommand,

@@ -1,0 +1,128 @@
+/**
+ * The catalog as the inspector shows it: every skill with its scope, diagnostics and body tokens, and
+ * what the L1 catalog block does with it under the session's budget (full, shortened, name only, left
+ * out, or hidden from the model).
+ */
+import type { Catalog, SkillRecord } from "../catalog/types.js";
+import { catalogEntryFormat, shortenDescription } from "../context/catalog-entry-format.js";
+import { createSkillSession } from "../context/create-skill-session.js";
+import type { CatalogStats, SkillSessionOptions } from "../context/session-types.js";
+import type { Diagnostic } from "../spec/types.js";
+
+/** How the catalog block lists a skill. */
+export type CatalogStatus = "full" | "shortened" | "name-only" | "left-out" | "hidden";
+
+/** One skill of the catalog view. */
+export interface CatalogSkillView {
+  name: string;
+  description: string;
+  scope: string;
+  location: string;
+  status: CatalogStatus;
+  /** Tokens of the SKILL.md body (what loading it costs, before the load wrapper); undefined when unreadable. */
+  bodyTokens?: number;
+  diagnostics: Array<Pick<Diagnostic, "code" | "severity" | "message"> & { line?: number }>;
+}
+
+/** The whole catalog view. */
+export interface CatalogView {
+  counter: string;
+  catalogBudget: number;
+  contextWindow: number;
+  stats: CatalogStats;
+  /** The catalog block exactly as the model sees it (preamble included). */
+  blockText: string;
+  skills: CatalogSkillView[];
+  /** Diagnostics of skills that could not be listed at all, and of discovery. */
+  problems: Array<CatalogSkillView["diagnostics"][number] & { path: string }>;
+}
+
+/** Options of {@link createCatalogViewer}: the session options that shape the catalog block. */
+export type CatalogViewerOptions = Pick<
+  SkillSessionOptions,
+  "catalog" | "catalogBudget" | "contextWindow" | "allow" | "deny" | "tokenCounter"
+>;
+
+/** Builds catalog views and searches like `skill_search`; body token counts are cached per skill record. */
+export interface CatalogViewer {
+  view(): Promise<CatalogView>;
+  /** The search the model's `skill_search` runs (lexical, over skills the model may see). */
+  search(query: string, limit?: number): Array<{ name: string; score: number }>;
+}
+
+function pickDiagnostic(d: Diagnostic): CatalogSkillView["diagnostics"][number] {
+  return {
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+    ...(d.line === undefined ? {} : { line: d.line }),
+  };
+}
+
+/** Creates a viewer over `options.catalog`. */
+export function createCatalogViewer(options: CatalogViewerOptions): CatalogViewer {
+  const catalog: Catalog = options.catalog;
+  const session = createSkillSession({ ...options, placement: "system" });
+  const bodyTokens = new WeakMap<SkillRecord, number | undefined>();
+  const measureBodies = async (records: readonly SkillRecord[]): Promise<void> => {
+    const todo = records.filter((r) => !bodyTokens.has(r));
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < todo.length) {
+        const record = todo[next++];
+        if (record === undefined) continue;
+        try {
+          bodyTokens.set(record, session.counter.count((await catalog.load(record.name)).body));
+        } catch {
+          bodyTokens.set(record, undefined);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+  };
+  return {
+    search: (query, limit = 20) =>
+      session.search(query, limit).map((h) => ({ name: h.name, score: h.score })),
+    async view() {
+      const records = catalog.list();
+      await measureBodies(records);
+      const ledger = session.ledger();
+      const blockText = session.render().blocks.find((b) => b.key === "catalog")?.text ?? "";
+      const visible = new Set(session.visibleSkills().map((r) => r.name));
+      const format = catalogEntryFormat("list");
+      const skills = records.map((record): CatalogSkillView => {
+        let status: CatalogStatus;
+        if (!visible.has(record.name)) status = "hidden";
+        else if (blockText.includes(format.entry(record, record.description, false))) status = "full";
+        else if (blockText.includes(format.entry(record, shortenDescription(record.description), false)))
+          status = "shortened";
+        else if (blockText.includes(format.entry(record, undefined, false))) status = "name-only";
+        else status = "left-out";
+        const tokens = bodyTokens.get(record);
+        return {
+          name: record.name,
+          description: record.description,
+          scope: record.scope,
+          location: record.location,
+          status,
+          ...(tokens === undefined ? {} : { bodyTokens: tokens }),
+          diagnostics: record.diagnostics.map(pickDiagnostic),
+        };
+      });
+      const listed = new Set(records.flatMap((r) => [r.location, r.dir]));
+      const problems = catalog
+        .diagnostics()
+        .filter((d) => !listed.has(d.path))
+        .map((d) => ({ ...pickDiagnostic(d), path: d.path }));
+      return {
+        counter: ledger.counter,
+        catalogBudget: ledger.catalogBudget,
+        contextWindow: ledger.contextWindow,
+        stats: ledger.catalog,
+        blockText,
+        skills,
+        problems,
+      };
+    },
+  };
+}

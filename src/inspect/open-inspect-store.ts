@@ -1,0 +1,86 @@
+/**
+ * Opens the store `skillrt inspect` reads from, named by a URL: a SQLite file (`sqlite:PATH`,
+ * `file:PATH` or a plain path). Expected failures come back as a one-line message, not an exception.
+ */
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createSqliteStore } from "../store/create-sqlite-store.js";
+import type { SessionStore } from "../store/session-store.js";
+
+/** A store opened for reading, or why it could not be. */
+export type OpenedInspectStore =
+  | { ok: true; store: SessionStore; where: string }
+  | { ok: false; message: string };
+
+/** Other store kinds, registered by the modules that implement them (e.g. Postgres). */
+export type StoreOpener = (url: string) => Promise<SessionStore>;
+
+/** Options of {@link openInspectStore}. */
+export interface OpenInspectStoreOptions {
+  /** The `--store` value; undefined: `<cwd>/.skillrt/sessions.db`. */
+  url: string | undefined;
+  cwd: string;
+  /** Openers by URL scheme (without `:`), e.g. `{ postgres: … }`, tried before the built-in SQLite one. */
+  openers?: Record<string, StoreOpener>;
+}
+
+function sqlitePath(url: string, cwd: string): string {
+  if (url.startsWith("file:")) return url.startsWith("file://") ? fileURLToPath(url) : url.slice(5);
+  if (url.startsWith("sqlite:")) return url.slice(7).replace(/^\/\/(?=\/)/, "");
+  return path.resolve(cwd, url);
+}
+
+/**
+ * Opens the store. A SQLite file must exist already (inspecting a path that has none is a typo, not a
+ * new database). Unknown schemes and unreadable files give a message saying what to pass instead.
+ */
+export async function openInspectStore(options: OpenInspectStoreOptions): Promise<OpenedInspectStore> {
+  const url = options.url ?? path.join(options.cwd, ".skillrt", "sessions.db");
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  const isDrive = scheme !== undefined && scheme.length === 1; // C:\… on Windows
+  if (scheme !== undefined && !isDrive && scheme !== "sqlite" && scheme !== "file") {
+    const opener =
+      options.openers?.[scheme] ?? (scheme === "postgresql" ? options.openers?.["postgres"] : undefined);
+    if (opener === undefined)
+      return {
+        ok: false,
+        message: `unsupported store URL '${url}': give a SQLite file (PATH or sqlite:PATH)${
+          Object.keys(options.openers ?? {}).length > 0
+            ? ` or one of ${Object.keys(options.openers ?? {})
+                .map((s) => `${s}://…`)
+                .join(", ")}`
+            : ""
+        }`,
+      };
+    try {
+      return { ok: true, store: await opener(url), where: url.replace(/\/\/[^@/]*@/, "//…@") };
+    } catch (error) {
+      return {
+        ok: false,
+        message: `cannot open store '${url.replace(/\/\/[^@/]*@/, "//…@")}': ${firstLine(error)}`,
+      };
+    }
+  }
+  const file = sqlitePath(url, options.cwd);
+  if (options.url === undefined && !existsSync(file))
+    return {
+      ok: false,
+      message: `no sessions yet: ${file} does not exist (run 'skillrt ask' or 'skillrt chat' here first, or pass --store PATH)`,
+    };
+  if (!existsSync(file)) return { ok: false, message: `no session database at ${file} (check --store)` };
+  if (!statSync(file).isFile())
+    return { ok: false, message: `${file} is not a SQLite database file (check --store)` };
+  try {
+    const store = createSqliteStore({ path: file });
+    await store.list({ limit: 1 });
+    return { ok: true, store, where: file };
+  } catch (error) {
+    return { ok: false, message: `cannot read ${file} as a skillrt session database: ${firstLine(error)}` };
+  }
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split("\n")[0] ?? text;
+}

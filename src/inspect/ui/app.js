@@ -1,0 +1,743 @@
+// skillrt inspect: the browser side. Plain DOM, no framework, no build step. Every value from the server
+// reaches the page through textContent or attributes, never as HTML.
+
+const view = document.getElementById("view");
+const live = document.getElementById("live");
+const dialog = document.getElementById("block");
+
+const KIND_LABEL = {
+  host: "host instructions",
+  frame: "preamble",
+  catalog: "catalog",
+  skill: "skill body",
+  doc: "selected doc",
+  read: "read file",
+  history: "history & tool results",
+};
+const STATUS_LABEL = {
+  full: "full",
+  shortened: "shortened",
+  "name-only": "name only",
+  "left-out": "left out",
+  hidden: "hidden",
+};
+
+const nf = new Intl.NumberFormat("en-US");
+const num = (n) => nf.format(n);
+
+/** Creates an element: h("td", { class: "num" }, "12"). */
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
+    else if (name === "dataset") Object.assign(el.dataset, value);
+    // Through the CSSOM: the Content-Security-Policy forbids style attributes.
+    else if (name === "style") Object.assign(el.style, value);
+    else el.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(2)) {
+    if (child === undefined || child === null || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+function when(iso) {
+  if (!iso) return "—";
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+}
+
+async function getJson(path) {
+  const res = await fetch(path, { headers: { accept: "application/json" } });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(body.error ?? `${res.status} ${res.statusText}`);
+  return body;
+}
+
+function showBlock(title, meta, text) {
+  document.getElementById("block-title").textContent = title;
+  document.getElementById("block-meta").textContent = meta;
+  document.getElementById("block-text").textContent = text;
+  if (!dialog.open) dialog.showModal();
+}
+document.getElementById("block-close").addEventListener("click", () => dialog.close());
+dialog.addEventListener("click", (event) => {
+  if (event.target === dialog) dialog.close();
+});
+
+function setView(title, ...content) {
+  document.title = `${title} · skillrt inspect`;
+  view.replaceChildren(...content.flat(2).filter((c) => c !== null && c !== undefined && c !== false));
+  view.setAttribute("aria-busy", "false");
+}
+
+function failure(error) {
+  return h("p", { class: "error", role: "alert" }, `Could not load: ${error.message}`);
+}
+
+// ---------------------------------------------------------------- sessions
+
+let sessionFilter = "";
+
+async function renderSessions() {
+  const sessions = await getJson("/api/sessions");
+  const search = h("input", {
+    type: "search",
+    id: "session-search",
+    value: sessionFilter,
+    placeholder: "part of a session id",
+    autocomplete: "off",
+  });
+  const body = h("tbody");
+  const count = h("p", { class: "muted", role: "status" });
+  const fill = () => {
+    const q = sessionFilter.trim().toLowerCase();
+    const shown = sessions.filter((s) => s.id.toLowerCase().includes(q));
+    body.replaceChildren(
+      ...shown.map((s) =>
+        h(
+          "tr",
+          { dataset: { session: s.id } },
+          h("td", { class: "id" }, h("a", { href: `#/session/${encodeURIComponent(s.id)}` }, s.id)),
+          h("td", { class: "hide-narrow" }, when(s.createdAt)),
+          h("td", {}, when(s.updatedAt)),
+          h("td", { class: "num" }, num(s.turns)),
+          h("td", { class: "hide-narrow" }, s.model ?? "—"),
+          h("td", {}, s.loaded.length > 0 ? s.loaded.join(", ") : "—"),
+          h(
+            "td",
+            { class: "num" },
+            s.tokens > 0 ? num(s.tokens) : "—",
+            s.problem ? h("span", { class: "error" }, ` ${s.problem}`) : null,
+          ),
+        ),
+      ),
+    );
+    count.textContent =
+      sessions.length === 0
+        ? "No sessions yet: run `skillrt ask` or `skillrt chat` with this store."
+        : `${shown.length} of ${sessions.length} session(s)`;
+  };
+  search.addEventListener("input", () => {
+    sessionFilter = search.value;
+    fill();
+  });
+  fill();
+  setView(
+    "Sessions",
+    h("h1", {}, "Sessions"),
+    h("div", { class: "toolbar" }, h("label", { for: "session-search" }, "Search by id", search)),
+    count,
+    h(
+      "div",
+      { class: "table-wrap" },
+      h(
+        "table",
+        { id: "sessions" },
+        h("caption", { class: "skip" }, "Stored sessions, most recent first"),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, "Session"),
+            h("th", { scope: "col", class: "hide-narrow" }, "Started"),
+            h("th", { scope: "col" }, "Last activity"),
+            h("th", { scope: "col", class: "num" }, "Turns"),
+            h("th", { scope: "col", class: "hide-narrow" }, "Model"),
+            h("th", { scope: "col" }, "Loaded skills"),
+            h("th", { scope: "col", class: "num" }, "Tokens"),
+          ),
+        ),
+        body,
+      ),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- one session
+
+function historyText(session, end) {
+  const lines = [];
+  for (const m of session.messagesView.slice(0, end)) {
+    for (const p of m.parts) {
+      if (p.type === "text") lines.push(`[${m.role}] ${p.text}`);
+      else if (p.type === "tool-call") lines.push(`[${m.role} → ${p.toolName}] ${p.input}`);
+      else lines.push(`[tool result ${p.toolName}] ${p.output}`);
+    }
+  }
+  return lines.join("\n\n");
+}
+
+function segmentsOf(turn) {
+  const segments = turn.segments.map((s) => ({ ...s, ledger: true }));
+  if (turn.host)
+    segments.unshift({
+      key: "host",
+      kind: "host",
+      tokens: turn.host.tokens,
+      textId: turn.host.textId,
+      ledger: false,
+    });
+  return segments;
+}
+
+function segmentLabel(s) {
+  return s.kind === "skill" || s.kind === "doc" || s.kind === "read"
+    ? s.key.replace(/^[a-z]+:/, "")
+    : (KIND_LABEL[s.kind] ?? s.kind);
+}
+
+function openSegment(session, turn, s) {
+  const text =
+    s.kind === "history"
+      ? historyText(session, turn.messageEnd)
+      : (session.texts[s.textId] ?? "(text not recorded)");
+  const extra = s.kind === "history" ? ` · of which tool results ${num(turn.toolResultTokens)}` : "";
+  showBlock(
+    `Turn ${turn.turn}: ${KIND_LABEL[s.kind] ?? s.kind} ${s.kind === "skill" || s.kind === "doc" || s.kind === "read" ? segmentLabel(s) : ""}`.trim(),
+    `${num(s.tokens)} tokens (${turn.counter})${extra}${s.ledger ? "" : " · not part of the skill ledger"}`,
+    text,
+  );
+}
+
+function compositionBar(session, turn) {
+  const segments = segmentsOf(turn);
+  const bar = h("div", {
+    class: "bar",
+    role: "group",
+    "aria-label": `What the model saw at the end of turn ${turn.turn}, in tokens`,
+  });
+  for (const s of segments) {
+    if (s.tokens === 0) continue;
+    const label = `${segmentLabel(s)}: ${num(s.tokens)} tokens`;
+    bar.append(
+      h(
+        "button",
+        {
+          type: "button",
+          class: `seg k-${s.kind}`,
+          style: { flexGrow: String(s.tokens) },
+          title: label,
+          "aria-label": label,
+          dataset: { key: s.key, kind: s.kind, tokens: String(s.tokens), ledger: String(s.ledger) },
+          onclick: () => openSegment(session, turn, s),
+        },
+        `${segmentLabel(s)} ${num(s.tokens)}`,
+      ),
+    );
+  }
+  return bar;
+}
+
+function gauge(turn) {
+  const total = turn.ledgerTotal + (turn.host?.tokens ?? 0);
+  const window = turn.contextWindow;
+  const pct = (n) => `${Math.min(100, (n / window) * 100).toFixed(2)}%`;
+  return [
+    h(
+      "div",
+      {
+        class: "gauge",
+        role: "meter",
+        "aria-label": "Context window used",
+        "aria-valuemin": "0",
+        "aria-valuemax": String(window),
+        "aria-valuenow": String(total),
+      },
+      h("div", { class: "fill", style: { width: pct(total) } }),
+      h("div", {
+        class: "mark",
+        style: { left: pct(turn.threshold) },
+        title: `eviction threshold ${num(turn.threshold)}`,
+      }),
+    ),
+    h(
+      "p",
+      { class: "gauge-text" },
+      `${num(total)} of ${num(window)} tokens${turn.contextWindowKnown ? "" : " (default window)"} · ${pct(total)} used · eviction threshold ${num(turn.threshold)} (red line) · catalog budget ${num(turn.catalogBudget)} · tokenizer ${turn.counter}`,
+    ),
+  ];
+}
+
+function legend(session, turn) {
+  const rows = segmentsOf(turn).map((s) =>
+    h(
+      "tr",
+      { dataset: { key: s.key, tokens: String(s.tokens), ledger: String(s.ledger) } },
+      h(
+        "td",
+        {},
+        h("span", { class: `swatch k-${s.kind}`, "aria-hidden": "true" }),
+        h("button", { type: "button", onclick: () => openSegment(session, turn, s) }, segmentLabel(s)),
+      ),
+      h("td", { class: "hide-narrow" }, KIND_LABEL[s.kind] ?? s.kind),
+      h("td", { class: "num" }, num(s.tokens)),
+    ),
+  );
+  return h(
+    "div",
+    { class: "table-wrap legend" },
+    h(
+      "table",
+      {},
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, "Block"),
+          h("th", { scope: "col", class: "hide-narrow" }, "Kind"),
+          h("th", { scope: "col", class: "num" }, "Tokens"),
+        ),
+      ),
+      h("tbody", {}, rows),
+      h(
+        "tfoot",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, "Skill ledger total"),
+          h("td", { class: "hide-narrow" }),
+          h(
+            "td",
+            { class: "num", dataset: { ledgerTotal: String(turn.ledgerTotal) } },
+            num(turn.ledgerTotal),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function eventItem(e, results) {
+  const at = `+${(e.at / 1000).toFixed(2)}s`;
+  switch (e.type) {
+    case "step-start":
+      return h(
+        "li",
+        { class: "step", dataset: { type: e.type } },
+        `${at} step ${e.step + 1}: model call (${e.activeTools.length} tools offered)`,
+      );
+    case "step-end":
+      return h(
+        "li",
+        { class: "step", dataset: { type: e.type } },
+        `${at} step ${e.step + 1} ended: ${e.finishReason}, ${num(e.usage.inputTokens)} in / ${num(e.usage.outputTokens)} out (provider count)`,
+      );
+    case "skill-load":
+      return h(
+        "li",
+        { dataset: { type: e.type, name: e.name } },
+        `${at} loaded skill `,
+        h("strong", {}, e.name),
+        ` by ${e.by === "select" ? "selection" : e.by} (${num(e.tokens)} tokens)`,
+      );
+    case "skill-unload":
+      return h(
+        "li",
+        { dataset: { type: e.type, name: e.name } },
+        `${at} unloaded skill `,
+        h("strong", {}, e.name),
+        ` by ${e.by}`,
+      );
+    case "budget-evict":
+      return h(
+        "li",
+        { dataset: { type: e.type, name: e.name } },
+        `${at} evicted `,
+        h("strong", {}, e.name),
+        `: ${e.reason}`,
+      );
+    case "history-compact":
+      return h(
+        "li",
+        { dataset: { type: e.type } },
+        `${at} history compacted: ${e.removedMessages} messages summarised (${num(e.tokensBefore)} → ${num(e.tokensAfter)} tokens); loaded skills re-injected`,
+      );
+    case "tool-call": {
+      const result = results.get(e.toolCallId);
+      return h(
+        "li",
+        { dataset: { type: e.type, tool: e.toolName } },
+        h(
+          "details",
+          {},
+          h(
+            "summary",
+            {},
+            `${at} `,
+            h("code", {}, e.toolName),
+            result === undefined
+              ? " (no result)"
+              : result.isError
+                ? " → error"
+                : ` → ${num(result.bytes)} bytes`,
+          ),
+          h("h3", {}, "Arguments"),
+          h("pre", {}, e.input),
+          result === undefined
+            ? null
+            : h(
+                "h3",
+                {},
+                result.isError
+                  ? "Error (as the model saw it, redacted)"
+                  : "Result (as the model saw it, redacted)",
+              ),
+          result === undefined ? null : h("pre", {}, result.output),
+        ),
+      );
+    }
+    case "error":
+      return h(
+        "li",
+        { class: "error", dataset: { type: e.type } },
+        `${at} ${e.fatal ? "fatal error" : "error"}: ${e.message}`,
+      );
+    default:
+      return null;
+  }
+}
+
+function timeline(turn) {
+  const results = new Map(turn.events.filter((e) => e.type === "tool-result").map((e) => [e.toolCallId, e]));
+  const items = turn.events.map((e) => eventItem(e, results)).filter((x) => x !== null);
+  return h(
+    "ol",
+    { class: "timeline", "aria-label": `Events of turn ${turn.turn}` },
+    items.length > 0 ? items : h("li", { class: "step" }, "No events recorded."),
+  );
+}
+
+function turnCard(session, turn) {
+  return h(
+    "section",
+    {
+      class: "card turn",
+      id: `turn-${turn.turn}`,
+      "aria-labelledby": `turn-${turn.turn}-title`,
+      dataset: { turn: String(turn.turn) },
+    },
+    h(
+      "header",
+      {},
+      h("h2", { id: `turn-${turn.turn}-title` }, `Turn ${turn.turn}`),
+      h(
+        "span",
+        { class: "muted" },
+        `${when(turn.startedAt)} · ${num(turn.usage.totalTokens)} tokens billed by the provider`,
+      ),
+    ),
+    h("p", { class: "user-text" }, turn.userText),
+    turn.error ? h("p", { class: "error" }, `Failed: ${turn.error}`) : null,
+    h("h3", {}, "What the model saw (end of turn)"),
+    compositionBar(session, turn),
+    ...gauge(turn),
+    h(
+      "div",
+      { class: "grid2" },
+      h("div", {}, h("h3", {}, "Blocks"), legend(session, turn)),
+      h("div", {}, h("h3", {}, "Timeline"), timeline(turn)),
+    ),
+  );
+}
+
+function conversation(session) {
+  return h(
+    "details",
+    { class: "card" },
+    h("summary", {}, `Conversation (${session.messagesView.length} messages)`),
+    h("pre", {}, historyText(session, session.messagesView.length)),
+  );
+}
+
+const liveLog = [];
+
+async function renderSession(id) {
+  const s = await getJson(`/api/sessions/${encodeURIComponent(id)}`);
+  const meta = [
+    ["Model", s.model ?? "—"],
+    ["Started", when(s.createdAt)],
+    ["Last activity", when(s.updatedAt)],
+    ["Turns", num(s.turns)],
+    ["Messages", num(s.messages)],
+    ["Placement", s.placement ?? "—"],
+    ["Loaded skills", s.loaded.length > 0 ? s.loaded.join(", ") : "none"],
+  ];
+  const log = h("ol", { class: "live-log", id: "live-log", "aria-live": "polite" });
+  for (const line of liveLog.filter((l) => l.id === id)) log.append(h("li", {}, line.text));
+  setView(
+    `Session ${id}`,
+    h("p", {}, h("a", { href: "#/" }, "← All sessions")),
+    h("h1", {}, "Session ", h("span", { class: "id" }, id)),
+    h(
+      "dl",
+      { class: "meta" },
+      meta.map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, v))),
+    ),
+    s.problem ? h("p", { class: "error" }, s.problem) : null,
+    log,
+    s.turnRecords.length === 0
+      ? h(
+          "p",
+          { class: "muted" },
+          "No turn records: this session was saved by a skillrt without the inspector's turn log.",
+        )
+      : s.turnRecords.map((t) => turnCard(s, t)),
+    conversation(s),
+  );
+}
+
+// ---------------------------------------------------------------- catalog
+
+let catalogQuery = "";
+let catalogStatus = "";
+
+async function renderCatalog() {
+  const c = await getJson("/api/catalog");
+  if (c.skills === undefined) {
+    setView(
+      "Catalog",
+      h("h1", {}, "Catalog"),
+      h("p", { class: "muted" }, "No catalog: start skillrt inspect with --root DIR."),
+    );
+    return;
+  }
+  const counts = {};
+  for (const s of c.skills) counts[s.status] = (counts[s.status] ?? 0) + 1;
+  const search = h("input", {
+    type: "search",
+    id: "catalog-search",
+    value: catalogQuery,
+    placeholder: "what skill_search would get",
+    autocomplete: "off",
+  });
+  const status = h(
+    "select",
+    { id: "catalog-status" },
+    h("option", { value: "" }, "every status"),
+    Object.entries(STATUS_LABEL).map(([value, label]) =>
+      h("option", { value, selected: value === catalogStatus }, `${label} (${counts[value] ?? 0})`),
+    ),
+  );
+  const body = h("tbody");
+  const shownCount = h("p", { class: "muted", role: "status" });
+  const byName = new Map(c.skills.map((s) => [s.name, s]));
+  let searchOrder;
+  const fill = () => {
+    const list =
+      searchOrder === undefined ? c.skills : searchOrder.map((hit) => byName.get(hit.name)).filter(Boolean);
+    const shown = list.filter((s) => catalogStatus === "" || s.status === catalogStatus);
+    const rows = document.createDocumentFragment();
+    for (const s of shown) {
+      const errors = s.diagnostics.filter((d) => d.severity === "error").length;
+      rows.append(
+        h(
+          "tr",
+          { dataset: { skill: s.name, status: s.status } },
+          h("td", {}, h("strong", {}, s.name), h("div", { class: "muted" }, s.description)),
+          h("td", { class: "hide-narrow" }, s.scope),
+          h("td", {}, h("span", { class: `badge s-${s.status}` }, STATUS_LABEL[s.status])),
+          h("td", { class: "num" }, s.bodyTokens === undefined ? "—" : num(s.bodyTokens)),
+          h(
+            "td",
+            {},
+            s.diagnostics.length === 0
+              ? "—"
+              : h(
+                  "details",
+                  {},
+                  h("summary", { class: errors > 0 ? "error" : "" }, `${s.diagnostics.length} finding(s)`),
+                  h(
+                    "ul",
+                    {},
+                    s.diagnostics.map((d) =>
+                      h(
+                        "li",
+                        {},
+                        `${d.severity} ${d.code}${d.line ? ` (line ${d.line})` : ""}: ${d.message}`,
+                      ),
+                    ),
+                  ),
+                ),
+          ),
+        ),
+      );
+    }
+    body.replaceChildren(rows);
+    shownCount.textContent = `${shown.length} of ${c.skills.length} skill(s) shown${searchOrder === undefined ? "" : ", ranked by skill_search"}`;
+  };
+  let timer;
+  search.addEventListener("input", () => {
+    catalogQuery = search.value;
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      searchOrder =
+        catalogQuery.trim() === ""
+          ? undefined
+          : await getJson(`/api/search?q=${encodeURIComponent(catalogQuery)}`);
+      fill();
+    }, 150);
+  });
+  status.addEventListener("change", () => {
+    catalogStatus = status.value;
+    fill();
+  });
+  if (catalogQuery.trim() !== "")
+    searchOrder = await getJson(`/api/search?q=${encodeURIComponent(catalogQuery)}`);
+  fill();
+  const st = c.stats;
+  setView(
+    "Catalog",
+    h("h1", {}, "Catalog"),
+    h(
+      "p",
+      { id: "catalog-summary" },
+      `${num(c.skills.length)} skills (${num(st.visible)} visible to the model). The catalog block costs ${num(st.tokens)} of its ${num(c.catalogBudget)}-token budget (${c.counter}): `,
+      `${num(counts.full ?? 0)} listed in full, ${num(counts.shortened ?? 0)} shortened, ${num(counts["name-only"] ?? 0)} by name only, ${num(counts["left-out"] ?? 0)} left out, ${num(counts.hidden ?? 0)} hidden from the model.`,
+      st.searchOffered ? " skill_search is offered." : "",
+    ),
+    h(
+      "div",
+      { class: "toolbar" },
+      h("label", { for: "catalog-search" }, "Search (same as skill_search)", search),
+      h("label", { for: "catalog-status" }, "Status in the catalog block", status),
+      h(
+        "button",
+        {
+          type: "button",
+          id: "show-block",
+          onclick: () =>
+            showBlock(
+              "The catalog block",
+              `${num(st.tokens)} tokens (${c.counter}) as the model sees it`,
+              c.blockText,
+            ),
+        },
+        "Show the catalog block",
+      ),
+    ),
+    shownCount,
+    h(
+      "div",
+      { class: "table-wrap" },
+      h(
+        "table",
+        { id: "catalog" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, "Skill"),
+            h("th", { scope: "col", class: "hide-narrow" }, "Scope"),
+            h("th", { scope: "col" }, "In the catalog block"),
+            h("th", { scope: "col", class: "num" }, "Body tokens"),
+            h("th", { scope: "col" }, "Diagnostics"),
+          ),
+        ),
+        body,
+      ),
+    ),
+    c.problems.length === 0
+      ? null
+      : h(
+          "section",
+          { class: "card" },
+          h("h2", {}, "Skills that could not be listed"),
+          h(
+            "ul",
+            {},
+            c.problems.map((d) =>
+              h(
+                "li",
+                { class: d.severity === "error" ? "error" : "" },
+                `${d.path}${d.line ? `:${d.line}` : ""} ${d.code}: ${d.message}`,
+              ),
+            ),
+          ),
+        ),
+  );
+}
+
+// ---------------------------------------------------------------- routing and live updates
+
+function route() {
+  const hash = location.hash.replace(/^#/, "") || "/";
+  if (hash.startsWith("/session/"))
+    return { name: "session", id: decodeURIComponent(hash.slice("/session/".length)) };
+  if (hash === "/catalog") return { name: "catalog" };
+  return { name: "sessions" };
+}
+
+let rendering = Promise.resolve();
+function render({ focus = false } = {}) {
+  rendering = rendering.then(async () => {
+    const r = route();
+    for (const a of document.querySelectorAll("nav a")) {
+      if (a.dataset.nav === (r.name === "catalog" ? "catalog" : "sessions"))
+        a.setAttribute("aria-current", "page");
+      else a.removeAttribute("aria-current");
+    }
+    view.setAttribute("aria-busy", "true");
+    const scroll = window.scrollY;
+    try {
+      if (r.name === "session") await renderSession(r.id);
+      else if (r.name === "catalog") await renderCatalog();
+      else await renderSessions();
+    } catch (error) {
+      setView("Error", failure(error));
+    }
+    if (focus) view.focus();
+    else window.scrollTo(0, scroll);
+  });
+  return rendering;
+}
+
+window.addEventListener("hashchange", () => render({ focus: true }));
+
+function connect() {
+  const events = new EventSource("/api/events");
+  events.addEventListener("open", () => {
+    live.dataset.state = "live";
+    live.textContent = "live";
+  });
+  events.addEventListener("error", () => {
+    live.dataset.state = "down";
+    live.textContent = "reconnecting…";
+  });
+  events.addEventListener("session", (message) => {
+    const { id } = JSON.parse(message.data);
+    const r = route();
+    if (r.name === "sessions" || (r.name === "session" && r.id === id)) {
+      // Keep a search box's focus and caret across the refresh.
+      const active = document.activeElement?.id;
+      render().then(() => {
+        if (active) document.getElementById(active)?.focus();
+      });
+    }
+  });
+  events.addEventListener("agent", (message) => {
+    const { id, event } = JSON.parse(message.data);
+    const text =
+      event.type === "tool-call"
+        ? `step ${event.step + 1}: ${event.toolName} called`
+        : event.type === "skill-load"
+          ? `step ${event.step + 1}: ${event.name} loaded by ${event.by}`
+          : `step ${event.step + 1}: ${event.type}`;
+    liveLog.push({ id, text });
+    if (liveLog.length > 200) liveLog.shift();
+    const r = route();
+    if (r.name === "session" && r.id === id) document.getElementById("live-log")?.append(h("li", {}, text));
+  });
+}
+
+connect();
+render();

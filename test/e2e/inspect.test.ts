@@ -1,0 +1,332 @@
+/**
+ * `skillrt inspect` end to end in a real browser: the built CLI as child processes (`ask` / `chat` against
+ * a loopback provider, then `inspect`), Debian's Chromium driven by playwright-core. Assertions are on the
+ * rendered DOM; screenshots go to test-results/. Skipped (with the reason) where Chromium is not installed;
+ * `.ci/run` installs it.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createCatalog } from "../../src/catalog/create-catalog.js";
+import { restoreSkillSession } from "../../src/context/restore-skill-session.js";
+import { loadConversation } from "../../src/engine/saved-conversation.js";
+import { readTurnLog } from "../../src/engine/turn-record.js";
+import { createSqliteStore } from "../../src/store/create-sqlite-store.js";
+import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
+import { assertBuilt, runCli } from "./support/run-cli.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const hasChromium = existsSync(CHROMIUM);
+const repo = path.resolve(import.meta.dirname, "../..");
+const bin = path.join(repo, "bin", "skillrt.js");
+const examples = path.join(repo, "examples/skills");
+const shots = path.join(repo, "test-results");
+const BODY_MARK = "Run the bundled script"; // from csv-summary's SKILL.md body
+const csv = "name,age,city\nann,31,Paris\nbob,27,Rome\n";
+
+let cwd: string;
+let provider: LoopbackProvider | undefined;
+let browser: Browser | undefined;
+const children: ChildProcessWithoutNullStreams[] = [];
+
+const env = (p: LoopbackProvider): Record<string, string> => ({
+  OPENAI_BASE_URL: p.baseURL,
+  OPENAI_API_KEY: "sk-loopback-inspector-secret",
+  AGENT_MODEL: "loopback-model",
+});
+
+/** Starts `skillrt inspect …` and resolves with its first stdout line (the URL) and what it wrote to stderr. */
+function startInspect(
+  args: string[],
+): Promise<{ url: string; child: ChildProcessWithoutNullStreams; stderr: () => string }> {
+  const child = spawn(process.execPath, [bin, "inspect", ...args], {
+    cwd,
+    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: cwd, NO_COLOR: "1" },
+  });
+  children.push(child);
+  let out = "";
+  let err = "";
+  child.stderr.on("data", (d) => {
+    err += String(d);
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout.on("data", (d) => {
+      out += String(d);
+      const line = out.split("\n")[0];
+      if (out.includes("\n") && line !== undefined) resolve({ url: line, child, stderr: () => err });
+    });
+    child.on("close", (code) => reject(new Error(`inspect exited ${code}: ${err}`)));
+  });
+}
+
+async function newPage(width = 1280, height = 800): Promise<Page> {
+  if (browser === undefined) throw new Error("no browser");
+  const context = await browser.newContext({ viewport: { width, height } });
+  return context.newPage();
+}
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  assertBuilt();
+  await mkdir(shots, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  cwd = await mkdtemp(path.join(os.tmpdir(), "skillrt-inspect-"));
+});
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill("SIGTERM");
+  await provider?.close();
+  provider = undefined;
+  await rm(cwd, { recursive: true, force: true });
+});
+
+describe.skipIf(!hasChromium)(
+  `skillrt inspect in Chromium${hasChromium ? "" : " (skipped: /usr/bin/chromium is not installed; .ci/run installs it)"}`,
+  () => {
+    it("shows a scripted ask: the session, per-turn composition equal to the session ledger, load → read → run in order", async () => {
+      provider = await startLoopbackProvider("openai", [
+        { toolCalls: [{ name: "skill_load", input: { name: "csv-summary" } }] },
+        { toolCalls: [{ name: "skill_read", input: { name: "csv-summary", path: "references/format.md" } }] },
+        {
+          toolCalls: [
+            {
+              name: "skill_run",
+              input: { name: "csv-summary", command: "node scripts/summarize.mjs -", stdin: csv },
+            },
+          ],
+        },
+        { text: "The file has 2 rows." },
+      ]);
+      const ask = await runCli(["ask", "--root", examples, "summarise my csv"], { cwd, env: env(provider) });
+      expect(ask.code).toBe(0);
+
+      // The session ledger, measured independently: restore the saved session and measure its history.
+      const store = createSqliteStore({ path: path.join(cwd, ".skillrt", "sessions.db") });
+      const [info] = await store.list({ namespace: "conversation" });
+      const id = info!.id;
+      const saved = await loadConversation(store, id, "conversation");
+      const catalog = await createCatalog({ roots: [{ path: examples, scope: "project" }] });
+      const session = await restoreSkillSession(saved!.skills, { catalog });
+      session.measureHistory(saved!.messages);
+      const ledger = session.ledger();
+      const log = await readTurnLog(store, id);
+      await store.close();
+      expect(ledger.entries.map((e) => e.key)).toEqual(
+        expect.arrayContaining(["catalog", "skill:csv-summary", "history"]),
+      );
+      expect(ledger.entries.some((e) => e.kind === "read")).toBe(true);
+
+      const { url } = await startInspect(["--root", examples, "--port", "0"]);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      const page = await newPage();
+      await page.goto(url);
+      const row = page.locator(`#sessions tr[data-session="${id}"]`);
+      await row.waitFor();
+      expect(await row.textContent()).toContain("csv-summary");
+      await page.screenshot({ path: path.join(shots, "inspect-sessions.png") });
+
+      await row.locator("a").click();
+      const turn = page.locator('section.turn[data-turn="1"]');
+      await turn.waitFor();
+      const segments = await turn.locator('.bar .seg[data-ledger="true"]').evaluateAll((els) =>
+        els.map((e) => ({
+          key: e.getAttribute("data-key"),
+          tokens: Number(e.getAttribute("data-tokens")),
+        })),
+      );
+      const expected = ledger.entries
+        .filter((e) => e.tokens > 0)
+        .map((e) => ({ key: e.key, tokens: e.tokens }));
+      expect(segments).toEqual(expected);
+      expect(log.turns[0]!.ledgerTotal).toBe(ledger.total);
+      expect(await turn.locator("[data-ledger-total]").getAttribute("data-ledger-total")).toBe(
+        String(ledger.total),
+      );
+
+      // Timeline: the load, the read and the run, in that order.
+      const timeline = await turn
+        .locator("ol.timeline > li")
+        .evaluateAll((els) =>
+          els.map(
+            (e) =>
+              `${e.getAttribute("data-type")}:${e.getAttribute("data-name") ?? e.getAttribute("data-tool") ?? ""}`,
+          ),
+        );
+      const order = ["skill-load:csv-summary", "tool-call:skill_read", "tool-call:skill_run"].map((e) =>
+        timeline.indexOf(e),
+      );
+      expect(order.every((i) => i >= 0)).toBe(true);
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+      // The run's result as the model saw it; the API key never reaches the page.
+      await turn.locator('li[data-tool="skill_run"] summary').click();
+      expect(await turn.locator('li[data-tool="skill_run"]').textContent()).toMatch(/rows: 2/);
+      expect(await page.content()).not.toContain("sk-loopback-inspector-secret");
+
+      // Clicking a block shows its exact text.
+      await turn.locator('.bar .seg[data-key="skill:csv-summary"]').click();
+      await page.locator("dialog#block[open]").waitFor();
+      expect(await page.locator("#block-text").textContent()).toContain(BODY_MARK);
+      await page.screenshot({ path: path.join(shots, "inspect-block.png") });
+      await page.keyboard.press("Escape");
+      await page.locator("dialog#block[open]").waitFor({ state: "detached" });
+      await page.screenshot({ path: path.join(shots, "inspect-session.png"), fullPage: true });
+
+      // Phone width: the page still lays out without horizontal overflow of the document.
+      const phone = await newPage(390, 844);
+      await phone.goto(`${url}#/session/${encodeURIComponent(id)}`);
+      await phone.locator('section.turn[data-turn="1"]').waitFor();
+      const overflow = await phone.evaluate<number>(
+        "document.documentElement.scrollWidth - window.innerWidth",
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await phone.screenshot({ path: path.join(shots, "inspect-session-phone.png"), fullPage: true });
+
+      // Catalog: every example skill, with its status and body tokens; search ranks like skill_search.
+      await page.goto(`${url}#/catalog`);
+      await page.locator("#catalog tbody tr").first().waitFor();
+      expect(await page.locator("#catalog tbody tr").count()).toBe(catalog.list().length);
+      expect(await page.locator('#catalog tr[data-skill="csv-summary"]').getAttribute("data-status")).toBe(
+        "full",
+      );
+      await page.fill("#catalog-search", "table of contents");
+      await page
+        .locator("#catalog tbody tr")
+        .first()
+        .and(page.locator('[data-skill="markdown-toc"]'))
+        .waitFor();
+      expect(await page.locator("#catalog tbody tr").count()).toBeLessThan(catalog.list().length);
+      await page.screenshot({ path: path.join(shots, "inspect-catalog.png") });
+    }, 90_000);
+
+    it("live: a second turn of a running chat appears on the open page within 2 s, without a reload", async () => {
+      provider = await startLoopbackProvider("openai", [
+        { toolCalls: [{ name: "skill_load", input: { name: "markdown-toc" } }] },
+        { text: "Loaded." },
+        { text: "Second answer." },
+      ]);
+      const chat = spawn(process.execPath, [bin, "chat", "--root", examples], {
+        cwd,
+        env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: cwd, NO_COLOR: "1", ...env(provider) },
+      });
+      children.push(chat);
+      let out = "";
+      chat.stdout.on("data", (d) => {
+        out += String(d);
+      });
+      chat.stderr.on("data", (d) => {
+        out += String(d);
+      });
+      const waitFor = async (text: string): Promise<void> => {
+        const deadline = Date.now() + 30_000;
+        while (!out.includes(text)) {
+          if (Date.now() > deadline) throw new Error(`chat never printed '${text}':\n${out}`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      };
+      chat.stdin.write("make a toc\n");
+      await waitFor("Loaded.");
+
+      const { url } = await startInspect(["--root", examples, "--port", "0"]);
+      const page = await newPage();
+      await page.goto(url);
+      const link = page.locator("#sessions tbody tr a").first();
+      await link.waitFor();
+      await link.click();
+      await page.locator('section.turn[data-turn="1"]').waitFor();
+      await page.locator('#live[data-state="live"]').waitFor();
+      await page.evaluate('window.marker = "same page"');
+
+      chat.stdin.write("and again\n");
+      await waitFor("Second answer.");
+      const answered = Date.now();
+      await page.locator('section.turn[data-turn="2"]').waitFor({ timeout: 2_000 });
+      const delay = Date.now() - answered;
+      expect(delay).toBeLessThan(2_000);
+      expect(await page.evaluate<string>("window.marker")).toBe("same page");
+      expect(await page.locator('section.turn[data-turn="2"] .user-text').textContent()).toBe("and again");
+      await page.screenshot({ path: path.join(shots, "inspect-live.png"), fullPage: true });
+      chat.stdin.end("/exit\n");
+    }, 90_000);
+  },
+);
+
+describe("skillrt inspect failures: one clear line each", () => {
+  beforeAll(() => assertBuilt());
+
+  it("a store URL it cannot read", async () => {
+    const bad = await runCli(["inspect", "--store", "mysql://db/x"], { cwd, env: {} });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr.trim().split("\n")).toEqual([
+      "skillrt inspect: unsupported store URL 'mysql://db/x': give a SQLite file (PATH or sqlite:PATH)",
+    ]);
+    const missing = await runCli(["inspect", "--store", "nowhere.db"], { cwd, env: {} });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim().split("\n")).toEqual([
+      `skillrt inspect: no session database at ${path.join(cwd, "nowhere.db")} (check --store)`,
+    ]);
+  });
+
+  it("a port in use", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const store = createSqliteStore({ path: path.join(cwd, "s.db") });
+    await store.close();
+    try {
+      const run = await runCli(["inspect", "--store", "s.db", "--port", String(port)], { cwd, env: {} });
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim().split("\n")).toEqual([
+        `skillrt inspect: port ${port} on 127.0.0.1 is in use; pick another with --port N (--port 0 picks a free one)`,
+      ]);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("a non-loopback host: serves, with one warning line", async () => {
+    const store = createSqliteStore({ path: path.join(cwd, "s.db") });
+    await store.close();
+    const { url, stderr } = await startInspect([
+      "--store",
+      "s.db",
+      "--port",
+      "0",
+      "--host",
+      "0.0.0.0",
+      "--root",
+      examples,
+    ]);
+    expect(url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/$/);
+    const deadline = Date.now() + 5_000;
+    while (!stderr().includes("Ctrl-C") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const warnings = stderr()
+      .trim()
+      .split("\n")
+      .filter((l) => l.includes("warning"));
+    expect(warnings).toEqual([
+      "skillrt inspect: warning: listening on 0.0.0.0, not loopback: anyone who can reach this address can read your conversations",
+    ]);
+  });
+});
