@@ -1,11 +1,13 @@
 /**
  * Opens the store `skillrt inspect` reads from, named by a URL: a SQLite file (`sqlite:PATH`,
- * `file:PATH` or a plain path). Expected failures come back as a one-line message, not an exception.
+ * `file:PATH` or a plain path); by default the project's `.skillrt/sessions.db` (created when missing).
+ * Expected failures come back as a one-line message, not an exception.
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createSqliteStore } from "../store/create-sqlite-store.js";
+import { defaultStorePath } from "../store/default-store-path.js";
 import type { SessionStore } from "../store/session-store.js";
 
 /** A store opened for reading, or why it could not be. */
@@ -18,7 +20,7 @@ export type StoreOpener = (url: string) => Promise<SessionStore>;
 
 /** Options of {@link openInspectStore}. */
 export interface OpenInspectStoreOptions {
-  /** The `--store` value; undefined: `<cwd>/.skillrt/sessions.db`. */
+  /** The `--store` value; undefined: `<cwd>/.skillrt/sessions.db`, created when missing. */
   url: string | undefined;
   cwd: string;
   /** Openers by URL scheme (without `:`), e.g. `{ postgres: … }`, tried before the built-in SQLite one. */
@@ -32,8 +34,8 @@ function sqlitePath(url: string, cwd: string): string {
 }
 
 /**
- * Opens the store. A SQLite file must exist already (inspecting a path that has none is a typo, not a
- * new database). Unknown schemes and unreadable files give a message saying what to pass instead.
+ * Opens the store. A SQLite file named by `url` must exist already (inspecting a path that has none is a
+ * typo, not a new database). Unknown schemes and unreadable files give a message saying what to pass instead.
  */
 export async function openInspectStore(options: OpenInspectStoreOptions): Promise<OpenedInspectStore> {
   const url = options.url ?? path.join(options.cwd, ".skillrt", "sessions.db");
@@ -62,14 +64,11 @@ export async function openInspectStore(options: OpenInspectStoreOptions): Promis
       };
     }
   }
-  const file = sqlitePath(url, options.cwd);
-  if (options.url === undefined && !existsSync(file))
-    return {
-      ok: false,
-      message: `no sessions yet: ${file} does not exist (run 'skillrt ask' or 'skillrt chat' here first, or pass --store PATH)`,
-    };
-  if (!existsSync(file)) return { ok: false, message: `no session database at ${file} (check --store)` };
-  if (!statSync(file).isFile())
+  // The project's default database is created as `chat` would (the page then says there are no sessions yet).
+  const file = options.url === undefined ? defaultStorePath(options.cwd) : sqlitePath(url, options.cwd);
+  if (options.url !== undefined && !existsSync(file))
+    return { ok: false, message: `no session database at ${file} (check --store)` };
+  if (existsSync(file) && !statSync(file).isFile())
     return { ok: false, message: `${file} is not a SQLite database file (check --store)` };
   try {
     const store = createSqliteStore({ path: file });
