@@ -20,6 +20,7 @@ import { type AgentTurn, startAgentTurn } from "./agent-turn.js";
 import type { EngineEvent } from "./engine-event.js";
 import type { EngineSkillContext } from "./engine-skill-context.js";
 import { fromSkillSession } from "./from-skill-session.js";
+import { recordTurn } from "./record-turn.js";
 import { resolveModel } from "./resolve-model.js";
 import { runTurn } from "./run-turn.js";
 import { loadConversation, saveConversation } from "./saved-conversation.js";
@@ -156,26 +157,31 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
     startAgentTurn(async (emitTurn) => {
       if (running) throw new Error("A turn is already running on this agent; wait for it to finish.");
       running = true;
-      const emit = (event: EngineEvent): void => {
+      const instructions = options.instructions ?? DEFAULT_INSTRUCTIONS;
+      const record = recordTurn({ store, conversation: () => conversation, text: input, env });
+      const emit = record.listen((event: EngineEvent): void => {
         emitTurn(event);
         sendOptions.onEvent?.(event);
         for (const listener of listeners) listener(event);
-      };
+      });
       try {
-        return await runTurn({
-          input,
-          conversation,
-          model,
-          contextWindow,
-          emit,
-          save,
-          instructions: options.instructions ?? DEFAULT_INSTRUCTIONS,
-          ...(options.select === undefined ? {} : { select: options.select }),
-          ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-          ...(options.tools === undefined ? {} : { tools: options.tools }),
-          ...(modelConfig === undefined ? {} : { modelConfig }),
-          ...(sendOptions.abortSignal === undefined ? {} : { abortSignal: sendOptions.abortSignal }),
-        });
+        return await record.around(
+          runTurn({
+            input,
+            conversation,
+            model,
+            contextWindow,
+            emit,
+            save,
+            instructions,
+            ...(options.select === undefined ? {} : { select: options.select }),
+            ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+            ...(options.tools === undefined ? {} : { tools: options.tools }),
+            ...(modelConfig === undefined ? {} : { modelConfig }),
+            ...(sendOptions.abortSignal === undefined ? {} : { abortSignal: sendOptions.abortSignal }),
+          }),
+          instructions,
+        );
       } finally {
         running = false;
       }

@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { EngineEvent, EngineEventListener } from "../engine/engine-event.js";
+import type { SkillAgent } from "../engine/skill-agent.js";
 import { createRedactor, type Redactor } from "../exec/redact.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { CatalogViewer } from "./build-catalog-view.js";
@@ -44,6 +45,11 @@ export interface Inspector {
    * of session `sessionId` as it happens.
    */
   listener(sessionId: string): EngineEventListener;
+  /**
+   * Pushes every event of `agent`'s turns (`SkillAgent.subscribe`) to open pages of its current session,
+   * as they happen. Returns the function that detaches it.
+   */
+  attach(agent: Pick<SkillAgent, "subscribe" | "sessionId">): () => void;
   /** Stops polling, ends event streams and closes the server. Idempotent. */
   close(): Promise<void>;
 }
@@ -207,14 +213,15 @@ export async function createInspector(options: InspectorOptions): Promise<Starte
   }, 15_000);
   keepAlive.unref();
 
+  const push = (sessionId: string, event: EngineEvent): void => {
+    if (event.type !== "text-delta") broadcast("agent", { id: sessionId, event });
+  };
   let closing: Promise<void> | undefined;
   const inspector: Inspector = {
     url,
     server,
-    listener: (sessionId) => (event: EngineEvent) => {
-      if (event.type === "text-delta") return;
-      broadcast("agent", { id: sessionId, event });
-    },
+    listener: (sessionId) => (event: EngineEvent) => push(sessionId, event),
+    attach: (agent) => agent.subscribe((event) => push(agent.sessionId, event)),
     close() {
       closing ??= new Promise<void>((resolve) => {
         clearInterval(timer);

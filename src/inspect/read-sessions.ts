@@ -3,12 +3,10 @@
  * session in full (messages as text, skill state, the turn log with block texts).
  */
 import { SessionSnapshot } from "../context/session-snapshot.js";
+import { CONVERSATION_NAMESPACE } from "../engine/create-skill-agent.js";
 import { SavedConversation } from "../engine/saved-conversation.js";
 import { readTurnLog, TURN_LOG_NAMESPACE, type TurnRecord } from "../engine/turn-record.js";
 import type { SessionStore } from "../store/session-store.js";
-
-/** Namespace the CLI saves conversations under (`skillrt ask` / `chat`). */
-export const CONVERSATION_NAMESPACE = "conversation";
 
 /** One row of the sessions list. */
 export interface SessionSummary {
