@@ -23,7 +23,19 @@ const ALLOWED: Record<string, string[]> = {
   engine: [...BASE, "spec", "config", "catalog", "store", "context", "exec", "tools"],
   mcp: [...BASE, "spec", "config", "catalog", "store", "context", "exec", "tools", "engine"],
   inspect: [...BASE, "spec", "config", "catalog", "store", "context", "exec", "tools", "engine"],
-  cli: [...BASE, "spec", "config", "catalog", "store", "context", "exec", "tools", "engine", "mcp", "inspect"],
+  cli: [
+    ...BASE,
+    "spec",
+    "config",
+    "catalog",
+    "store",
+    "context",
+    "exec",
+    "tools",
+    "engine",
+    "mcp",
+    "inspect",
+  ],
 };
 
 function sourceFiles(dir: string): string[] {
