@@ -113,6 +113,10 @@ export {
   type SkillToolsOptions,
 } from "./tools/create-skill-tools.js";
 export type { ProfileName } from "./tools/profile-types.js";
+export { SkillRunInput } from "./tools/skill-run-input.js";
+export { SkillRunOutput, SkillRunOutputFile } from "./tools/skill-run-output.js";
+export { isSkillToolResult, type SkillToolResult } from "./tools/skill-tool-result.js";
+export type { ToolEffects } from "./tools/tool-effects.js";
 export { createToolRegistry, type ToolRegistry } from "./tools/tool-registry.js";
 
 // exec: workspaces, executors and skill runs
@@ -121,11 +125,10 @@ export { type ArtifactStore, createFsArtifactStore } from "./exec/artifact-store
 export type { CommandPolicy } from "./exec/command-policy.js";
 export { type CreateExecutorOptions, createExecutor, type ExecutorChoice } from "./exec/create-executor.js";
 export type { ExecRequest, ExecResult, Executor, ExecutorKind } from "./exec/executor.js";
-export { formatRunResultForModel } from "./exec/format-run-result.js";
 export {
   runSkillCommand,
   type SkillRunContext,
-  SkillRunInput,
+  type SkillRunRequest,
   type SkillRunResult,
 } from "./exec/run-skill-command.js";
 export { listScriptTools, runScriptTool, type ScriptTool } from "./exec/script-tools.js";

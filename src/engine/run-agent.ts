@@ -10,6 +10,8 @@ import {
   streamText,
   type ToolSet,
 } from "ai";
+import { capToolCallInputs } from "../tools/guard-tool-input.js";
+import { toolOutputSeen } from "../tools/skill-tool-result.js";
 import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
 import type { EngineSkillContext, SkillContextEvent } from "./engine-skill-context.js";
 import { toProviderError } from "./provider-error.js";
@@ -173,7 +175,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
           syncTools();
         }
         const view = stepNumber === 0 ? initial : render();
-        const history: ModelMessage[] = [...initialMessages, ...responseMessages];
+        const history: ModelMessage[] = capToolCallInputs([...initialMessages, ...responseMessages]);
         const messages = context?.rewriteHistory?.(history) ?? history;
         rendered.set(stepNumber, {
           activeTools: view.activeTools,
@@ -182,7 +184,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
         return { instructions: view.instructions, activeTools: view.activeTools, messages };
       },
       onStepEnd: (stepResult) => {
-        completed = [...stepResult.response.messages];
+        completed = capToolCallInputs([...stepResult.response.messages]);
       },
       onError: ({ error }) => {
         failure ??= error;
@@ -213,7 +215,11 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
           });
           break;
         case "tool-result":
-          emitToolResult(step, part, part.output, false);
+          {
+            const seen = toolOutputSeen(part.output);
+            emitToolResult(step, part, seen.output, seen.isError);
+            break;
+          }
           break;
         case "tool-error":
           emitToolResult(
@@ -253,7 +259,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
     if (stepLimitReached) emit({ type: "step-limit", step: streamStep, maxSteps });
     return {
       text: lastText,
-      messages: [...messages],
+      messages: capToolCallInputs([...messages]),
       usage,
       steps,
       finishReason,

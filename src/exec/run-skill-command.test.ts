@@ -2,12 +2,19 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SkillRecord } from "../catalog/types.js";
+import { renderRunText } from "../tools/render-run-result.js";
+import { toSkillRunOutput } from "../tools/skill-run-output.js";
 import { makeSkill, makeTempDir } from "./__fixtures__/make-skill.js";
 import { createFsArtifactStore } from "./artifact-store.js";
 import { createExecutor } from "./create-executor.js";
-import { formatRunResultForModel } from "./format-run-result.js";
+import type { SkillRunResult } from "./run-skill-command.js";
 import { runSkillCommand, type SkillRunContext } from "./run-skill-command.js";
 import { createWorkspace, type Workspace } from "./workspace.js";
+
+/** What the model reads of a run (the tools layer's rendering). */
+function modelText(result: SkillRunResult): string {
+  return result.status === "refused" ? result.message : renderRunText(toSkillRunOutput(result));
+}
 
 const SECRET = "sk-live-9f8e7d6c5b4a39281706abcdefXYZ";
 
@@ -75,7 +82,7 @@ describe("runSkillCommand", () => {
     expect(result.status).toBe("ran");
     if (result.status !== "ran") return;
     expect(result.exitCode).toBe(0);
-    const text = formatRunResultForModel(result);
+    const text = modelText(result);
     assertNoSecret(text);
     assertNoSecret(JSON.stringify(result));
     expect(text).toContain("plain: [redacted]");
@@ -112,19 +119,17 @@ describe("runSkillCommand", () => {
   it("refuses unknown skills, unloaded skills when required, and bad input, as messages", async () => {
     const unknown = await runSkillCommand({ name: "leeky", command: "true" }, context);
     expect(unknown).toMatchObject({ status: "refused" });
-    expect(formatRunResultForModel(unknown)).toContain("Did you mean: leaky");
+    expect(modelText(unknown)).toContain("Did you mean: leaky");
     const unloaded = await runSkillCommand(
       { name: "leaky", command: "true" },
       { ...context, requireLoaded: true, isLoaded: () => false },
     );
-    expect(formatRunResultForModel(unloaded)).toContain('skill_run requires skill_load first for "leaky"');
+    expect(modelText(unloaded)).toContain('skill_run requires skill_load first for "leaky"');
     const loaded = await runSkillCommand(
       { name: "leaky", command: "true" },
       { ...context, requireLoaded: true, isLoaded: () => true },
     );
     expect(loaded.status).toBe("ran");
-    const bad = await runSkillCommand({ name: "leaky" }, context);
-    expect(formatRunResultForModel(bad)).toContain("command");
   });
 
   it("applies the command policy: deny wins, allow list checks every simple command", async () => {
@@ -134,12 +139,12 @@ describe("runSkillCommand", () => {
       { ...context, policy },
     );
     expect(denied).toMatchObject({ status: "refused" });
-    expect(formatRunResultForModel(denied)).toContain("'curl' is on the deny list");
+    expect(modelText(denied)).toContain("'curl' is on the deny list");
     const notAllowed = await runSkillCommand(
       { name: "leaky", command: "echo hi | FOO=1 env -i wget x" },
       { ...context, policy },
     );
-    expect(formatRunResultForModel(notAllowed)).toContain("'wget' is not on the allow list");
+    expect(modelText(notAllowed)).toContain("'wget' is not on the allow list");
     const argv = await runSkillCommand(
       { name: "leaky", command: ["/bin/rm", "-rf", "x"] },
       { ...context, policy },
@@ -190,7 +195,7 @@ describe("runSkillCommand", () => {
       { name: "leaky", command: "true", inputs: [{ from: "host:///etc/passwd" }] },
       context,
     );
-    expect(formatRunResultForModel(refused)).toContain("outside the allowed host directories");
+    expect(modelText(refused)).toContain("outside the allowed host directories");
     const escapes = await runSkillCommand(
       {
         name: "leaky",
@@ -203,15 +208,13 @@ describe("runSkillCommand", () => {
       },
       context,
     );
-    expect(formatRunResultForModel(escapes)).toMatch(
-      /outside skill 'other'[\s\S]*outside the workspace[\s\S]*unsupported/,
-    );
+    expect(modelText(escapes)).toMatch(/outside skill 'other'[\s\S]*outside the workspace[\s\S]*unsupported/);
   });
 
   it("kills a run at its timeout and says so", async () => {
     const result = await runSkillCommand({ name: "leaky", command: "sleep 30", timeout: 0.3 }, context);
     if (result.status !== "ran") throw new Error(result.message);
     expect(result.timedOut).toBe(true);
-    expect(formatRunResultForModel(result)).toContain("timed out");
+    expect(modelText(result)).toContain("timed out");
   });
 });

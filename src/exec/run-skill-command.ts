@@ -1,38 +1,46 @@
 /**
- * `skill_run` semantics for the tools layer: validate, check the skill (and that it is loaded when
+ * `skill_run` semantics for the tools layer: check the skill (and that it is loaded when
  * required), apply the command policy, stage the skill and inputs, run through the executor with the
  * cleared environment plus the skill's secrets, collect outputs, and redact secrets from everything
  * returned. Every expected failure is a `refused` result with a message for the model.
  */
 import path from "node:path";
-import { z } from "zod";
 import type { SkillRecord } from "../catalog/types.js";
 import type { ArtifactStore } from "./artifact-store.js";
-import { type CollectedOutputs, collectOutputs, type OutputFile, OutputSpec } from "./collect-outputs.js";
+import {
+  type CollectedOutputs,
+  collectOutputs,
+  type OutputFile,
+  type OutputSpec,
+} from "./collect-outputs.js";
 import { type CommandPolicy, checkCommandPolicy } from "./command-policy.js";
 import { DEFAULT_EXEC_PATH, type ExecMount, type ExecResult, type Executor } from "./executor.js";
 import type { ExecLimits } from "./limits.js";
 import { createRedactor } from "./redact.js";
-import { InputSpec, type StagedInput, stageInputs } from "./stage-inputs.js";
+import { type InputSpec, type StagedInput, stageInputs } from "./stage-inputs.js";
 import type { Workspace } from "./workspace.js";
 
-/** Input of a skill run (the `skill_run` tool's schema). */
-export const SkillRunInput = z.object({
-  name: z.string().min(1).describe("Name of the skill whose directory the command runs in."),
-  command: z
-    .union([z.string().min(1), z.array(z.string()).min(1)])
-    .describe("A shell command string, or an argv array run without a shell."),
-  cwd: z
-    .string()
-    .optional()
-    .describe("Working directory relative to the skill root. Default: the skill root."),
-  env: z.record(z.string(), z.string()).optional().describe("Extra environment variables."),
-  stdin: z.string().optional().describe("Text written to the command's standard input."),
-  timeout: z.number().positive().optional().describe("Seconds before the command is killed. Default 300."),
-  inputs: z.array(InputSpec).optional().describe("Files to stage into the workspace before running."),
-  outputs: OutputSpec.optional().describe("Output files to collect after running."),
-});
-export type SkillRunInput = z.infer<typeof SkillRunInput>;
+/**
+ * What to run (the `skill_run` tool's input, already validated against its schema in `tools/`). The
+ * command runs in the skill's staged directory.
+ */
+export interface SkillRunRequest {
+  /** Name of the skill whose directory the command runs in. */
+  name: string;
+  /** A shell command string, or an argv array run without a shell. */
+  command: string | string[];
+  /** Working directory relative to the skill root. Default: the skill root. */
+  cwd?: string | undefined;
+  /** Extra environment variables (loader variables such as `LD_PRELOAD` are ignored with a warning). */
+  env?: Record<string, string> | undefined;
+  stdin?: string | undefined;
+  /** Seconds before the command is killed. Default `defaultTimeoutSeconds`. */
+  timeout?: number | undefined;
+  /** Files staged into the workspace before running. */
+  inputs?: InputSpec[] | undefined;
+  /** Output files collected after running. */
+  outputs?: OutputSpec | undefined;
+}
 
 /** Default timeout of a skill run, in seconds. */
 export const DEFAULT_RUN_TIMEOUT_SECONDS = 300;
@@ -52,6 +60,8 @@ export interface SkillRunContext {
   isLoaded?: (name: string) => boolean;
   /** Refuse runs of skills that are not loaded. Default false. */
   requireLoaded?: boolean;
+  /** Name of the tool that loads a skill, for the `requireLoaded` refusal. Default `skill_load`. */
+  loadToolName?: string;
   /** Per-skill environment (secrets), e.g. `loadSkillEnvConfig().skills`. */
   skillEnv?: Record<string, Record<string, string>>;
   policy?: CommandPolicy;
@@ -100,16 +110,14 @@ function refuse(name: string, message: string): SkillRunRefused {
   return { status: "refused", name, message };
 }
 
-/** Runs a command for a skill. Never throws for expected failures; see `SkillRunResult`. */
-export async function runSkillCommand(request: unknown, context: SkillRunContext): Promise<SkillRunResult> {
-  const parsed = SkillRunInput.safeParse(request);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ");
-    const name =
-      typeof request === "object" && request !== null && "name" in request ? String(request.name) : "";
-    return refuse(name, `Invalid skill_run input: ${issues}. Required: name and command.`);
-  }
-  const input = parsed.data;
+/**
+ * Runs a command for a skill. Never throws for expected failures; see `SkillRunResult`. The request is
+ * not validated again: callers pass what the `skill_run` schema accepted (or build it in code).
+ */
+export async function runSkillCommand(
+  input: SkillRunRequest,
+  context: SkillRunContext,
+): Promise<SkillRunResult> {
   const { workspace } = context;
   const record = context.getSkill(input.name);
   if (record === undefined) {
@@ -120,7 +128,7 @@ export async function runSkillCommand(request: unknown, context: SkillRunContext
   if (context.requireLoaded === true && context.isLoaded?.(input.name) !== true) {
     return refuse(
       input.name,
-      `skill_run requires skill_load first for "${input.name}". Load the skill, read its instructions, then run again.`,
+      `skill_run requires ${context.loadToolName ?? "skill_load"} first for "${input.name}". Load the skill, read its instructions, then run again.`,
     );
   }
   const decision = checkCommandPolicy(input.command, context.policy);

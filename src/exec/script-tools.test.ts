@@ -2,11 +2,18 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SkillRecord } from "../catalog/types.js";
+import { renderRunText } from "../tools/render-run-result.js";
+import { toSkillRunOutput } from "../tools/skill-run-output.js";
 import { makeSkill, makeTempDir } from "./__fixtures__/make-skill.js";
 import { createExecutor } from "./create-executor.js";
-import { formatRunResultForModel } from "./format-run-result.js";
+import type { SkillRunResult } from "./run-skill-command.js";
 import { listScriptTools, runScriptTool } from "./script-tools.js";
 import { createWorkspace, type Workspace } from "./workspace.js";
+
+/** What the model reads of a run (the tools layer's rendering). */
+function modelText(result: SkillRunResult): string {
+  return result.status === "refused" ? result.message : renderRunText(toSkillRunOutput(result));
+}
 
 describe("script tools", () => {
   let skill: SkillRecord;
@@ -67,7 +74,7 @@ describe("script tools", () => {
     });
     const sh = tools.find((t) => t.toolName === "pdf-tools__hello")!;
     const hello = await runScriptTool(sh, { args: ["world"] }, context);
-    expect(formatRunResultForModel(hello)).toContain("hello world");
+    expect(modelText(hello)).toContain("hello world");
     expect((await runScriptTool(sh, { args: [1] }, context)).status).toBe("refused");
   });
 });

@@ -163,6 +163,67 @@ describe("tools", () => {
     expect(script.text).toContain("hello script");
   });
 
+  it("answers a successful skill_run with structuredContent matching its outputSchema, with annotations", async () => {
+    const { client } = await connect();
+    const { tools } = await client.listTools();
+    const run = tools.find((t) => t.name === "skill_run");
+    expect(run?.outputSchema).toMatchObject({
+      type: "object",
+      properties: {
+        exit_code: { type: "number" },
+        stdout: { type: "string" },
+        timed_out: { type: "boolean" },
+      },
+    });
+    expect(run?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      openWorldHint: true,
+    });
+    const load = tools.find((t) => t.name === "skill_load");
+    expect(load?.outputSchema).toBeUndefined();
+    expect(load?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    // The SDK client validates structuredContent against the listed outputSchema.
+    const result = (await client.callTool({
+      name: "skill_run",
+      arguments: { name: "pdf", command: "echo out; echo err >&2; exit 4" },
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      skill: "pdf",
+      exit_code: 4,
+      stdout: "out\n",
+      stderr: "err\n",
+      timed_out: false,
+      output_files: [],
+    });
+    expect(textOf(result.content[0] as { text: string })).toContain("exit code: 4");
+    const refused = (await client.callTool({
+      name: "skill_run",
+      arguments: { name: "pdf", command: "pwd", cwd: "/" },
+    })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toBeUndefined();
+  });
+
+  it("marks failed calls isError: unknown skill, missing doc, bad arguments, oversized arguments", async () => {
+    const { client } = await connect();
+    expect((await call(client, "skill_list_docs", { name: "nope" })).isError).toBe(true);
+    expect((await call(client, "skill_unload", { name: "pdf" })).isError).toBe(true);
+    expect((await call(client, "skill_read", { name: "pdf", path: "missing.md" })).isError).toBe(true);
+    expect((await call(client, "skill_read", { name: "pdf", path: "SKILL.md" })).isError).toBe(false);
+    const bad = await call(client, "skill_run", { name: "pdf" });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toMatch(/Invalid arguments for skill_run: command/);
+    const big = await call(client, "skill_run", {
+      name: "pdf",
+      command: "true",
+      stdin: "x".repeat(2 * 1024 * 1024),
+    });
+    expect(big.isError).toBe(true);
+    expect(big.text).toMatch(/were 2.0 MiB, over the 1.0 MiB limit; the call was not run/);
+  });
+
   it("leaves out skill_run and never mentions it when execution is disabled", async () => {
     const { client } = await connect({ exec: false });
     const { tools } = await client.listTools();

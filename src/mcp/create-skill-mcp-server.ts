@@ -21,7 +21,7 @@ import { createWorkspace, type Workspace } from "../exec/workspace.js";
 import { createSkillTools, type SkillRunSetup, type SkillTools } from "../tools/create-skill-tools.js";
 import type { ProfileName } from "../tools/profile-types.js";
 import { SKILLRT_VERSION } from "../util/version.js";
-import { createCallScope, mcpSessionView, observedExecutor } from "./mcp-session-view.js";
+import { mcpSessionView } from "./mcp-session-view.js";
 import { serveSkillPrompts } from "./serve-skill-prompts.js";
 import { serveSkillResources } from "./serve-skill-resources.js";
 import { serveSkillTools } from "./serve-skill-tools.js";
@@ -87,8 +87,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     );
   }
   await session.init();
-  const scope = createCallScope();
-  const view = mcpSessionView(session, scope);
+  const view = mcpSessionView(session);
 
   const exec = options.exec === false ? undefined : (options.exec ?? {});
   let run: SkillRunSetup | undefined;
@@ -104,7 +103,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     }
     ownedWorkspace = given === undefined ? await createWorkspace({ id: session.id }) : undefined;
     const workspace = given ?? ownedWorkspace;
-    if (workspace !== undefined) run = { ...rest, workspace, executor: observedExecutor(executor, scope) };
+    if (workspace !== undefined) run = { ...rest, workspace, executor };
   }
 
   const buildTools = (): SkillTools => {
@@ -126,7 +125,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     instructions === "" ? {} : { instructions },
   );
 
-  const served = serveSkillTools(mcp, { tools, scope, loadToolName: () => view.toolNames().load });
+  const served = serveSkillTools(mcp, { tools, loadToolName: () => view.toolNames().load });
   const prompts = serveSkillPrompts(mcp, view, () => served.refresh());
   serveSkillResources(mcp, view);
 

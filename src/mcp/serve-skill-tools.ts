@@ -2,7 +2,9 @@
  * Serves the skill tools of a {@link SkillTools} set over MCP (`tools/list`, `tools/call`). The handlers
  * are set on the low-level server rather than through `registerTool` so that the listed input schemas are
  * exactly the engine's (`jsonSchemas()`), and so an unknown skill name is answered by the session (with
- * the closest names) instead of being rejected by the name enum before the tool runs.
+ * the closest names) instead of being rejected by the name enum before the tool runs. Each tool's
+ * structured result maps to the MCP result: `isError` for a failed call, `structuredContent` (with the
+ * tool's `outputSchema`) for a run; its effects map to the `readOnlyHint`/`destructiveHint` annotations.
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
@@ -16,10 +18,11 @@ import {
 import type { Tool } from "ai";
 import { z } from "zod";
 import type { SkillTools } from "../tools/create-skill-tools.js";
-import type { CallScope } from "./mcp-session-view.js";
+import { SkillRunOutput } from "../tools/skill-run-output.js";
+import { isSkillToolResult } from "../tools/skill-tool-result.js";
 
-/** Name of the tool that runs commands (besides per-script tools). */
-const RUN_TOOL = "skill_run";
+/** The `outputSchema` of the tools that run commands (`skill_run`, script tools). */
+const RUN_OUTPUT_SCHEMA = objectJsonSchema(SkillRunOutput, "output");
 
 /** Controls the served tool set. */
 export interface ServedSkillTools {
@@ -32,7 +35,6 @@ export interface ServedSkillTools {
 /** What {@link serveSkillTools} needs besides the server. */
 export interface ServeSkillToolsOptions {
   tools: SkillTools;
-  scope: CallScope;
   /** Name of the load tool; its description carries the skill catalog. */
   loadToolName: () => string;
 }
@@ -44,7 +46,6 @@ export interface ServeSkillToolsOptions {
  * command tool was refused without running.
  */
 export function serveSkillTools(mcp: McpServer, options: ServeSkillToolsOptions): ServedSkillTools {
-  const { scope } = options;
   let current = options.tools;
   let base = new Set(Object.keys(current.tools));
   let announced = "";
@@ -69,10 +70,22 @@ export function serveSkillTools(mcp: McpServer, options: ServeSkillToolsOptions)
     const tools: McpTool[] = listedNames().map((name) => {
       const raw = current.tools[name]?.description;
       const description = typeof raw === "string" ? raw : "";
+      const effects = current.effects(name);
       return {
         name,
         description: name === loadTool && catalog !== "" ? `${description}\n\n${catalog}` : description,
         inputSchema: inputJsonSchema(current.tools[name]),
+        ...(effects?.readOnly === false ? { outputSchema: RUN_OUTPUT_SCHEMA } : {}),
+        ...(effects === undefined
+          ? {}
+          : {
+              annotations: {
+                readOnlyHint: effects.readOnly,
+                destructiveHint: effects.destructive,
+                idempotentHint: effects.readOnly,
+                openWorldHint: effects.openWorld,
+              },
+            }),
       };
     });
     return { tools };
@@ -91,21 +104,22 @@ export function serveSkillTools(mcp: McpServer, options: ServeSkillToolsOptions)
     if (!input.ok) return errorResult(`Invalid arguments for ${name}: ${input.message}`);
     callCount += 1;
     const toolCallId = `mcp-${callCount}`;
-    const execute = tool.execute;
-    const { value, outcome } = await scope.run(async () =>
-      resolveOutput(
-        await execute(input.value, {
-          toolCallId,
-          messages: [],
-          abortSignal: extra.signal,
-          context: undefined,
-        }),
-      ),
+    const output = await lastValue(
+      await tool.execute(input.value, {
+        toolCallId,
+        messages: [],
+        abortSignal: extra.signal,
+        context: undefined,
+      }),
     );
-    const runsCommands = name === RUN_TOOL || !base.has(name);
-    const isError = outcome.failed || (runsCommands && !outcome.ran);
     announceIfChanged();
-    return { content: [{ type: "text", text: value }], ...(isError ? { isError: true } : {}) };
+    if (!isSkillToolResult(output))
+      return { content: [{ type: "text", text: JSON.stringify(output ?? null) }] };
+    if (output.isError) return errorResult(output.text);
+    return {
+      content: [{ type: "text", text: output.text }],
+      ...(output.run === undefined ? {} : { structuredContent: output.run }),
+    };
   });
 
   return {
@@ -145,15 +159,12 @@ function checkInput(tool: Tool, args: Record<string, unknown>): CheckedInput {
   return { ok: false, message: `${issues.join("; ")}.` };
 }
 
-/** A tool's output as text (our tools return strings; streamed outputs keep the last value). */
-async function resolveOutput(output: unknown): Promise<string> {
-  let value = output;
-  if (typeof value === "object" && value !== null && Symbol.asyncIterator in value) {
-    let last: unknown;
-    for await (const part of value as AsyncIterable<unknown>) last = part;
-    value = last;
-  }
-  return typeof value === "string" ? value : JSON.stringify(value ?? null);
+/** A tool's output (a streamed output keeps its last value). */
+async function lastValue(output: unknown): Promise<unknown> {
+  if (typeof output !== "object" || output === null || !(Symbol.asyncIterator in output)) return output;
+  let last: unknown;
+  for await (const part of output as AsyncIterable<unknown>) last = part;
+  return last;
 }
 
 function errorResult(text: string): CallToolResult {
@@ -166,8 +177,12 @@ function errorResult(text: string): CallToolResult {
  */
 function inputJsonSchema(tool: Tool | undefined): McpTool["inputSchema"] {
   const zod = tool?.inputSchema;
-  if (!(zod instanceof z.ZodType)) return { type: "object" };
-  const schema = z.toJSONSchema(zod, { io: "input" });
+  return zod instanceof z.ZodType ? objectJsonSchema(zod, "input") : { type: "object" };
+}
+
+/** A zod object schema as an MCP object schema (no `$schema` key, which some clients' validators reject). */
+function objectJsonSchema(zod: z.ZodType, io: "input" | "output"): McpTool["inputSchema"] {
+  const schema = z.toJSONSchema(zod, { io });
   if (schema.type !== "object") return { type: "object" };
   const { $schema: _drop, ...rest } = schema as Record<string, unknown>;
   return { ...rest, type: "object" };

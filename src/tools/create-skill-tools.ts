@@ -6,8 +6,7 @@
 import { type Tool, tool } from "ai";
 import { z } from "zod";
 import type { SkillSession } from "../context/skill-session.js";
-import { formatRunResultForModel } from "../exec/format-run-result.js";
-import { runSkillCommand, type SkillRunContext, SkillRunInput } from "../exec/run-skill-command.js";
+import { runSkillCommand, type SkillRunContext, type SkillRunResult } from "../exec/run-skill-command.js";
 import { listScriptTools, runScriptTool, type ScriptTool } from "../exec/script-tools.js";
 import {
   type ActiveTools,
@@ -15,6 +14,7 @@ import {
   computeActiveTools,
   type ToolGating,
 } from "./compute-active-tools.js";
+import { guardToolInput, MAX_TOOL_INPUT_BYTES } from "./guard-tool-input.js";
 import { matchesAllowedTool, parseAllowedTool } from "./match-allowed-tool.js";
 import type { ProfileContext, ProfileName, ProfileTools } from "./profile-types.js";
 import { agentscopeProfile } from "./profiles/agentscope-profile.js";
@@ -23,8 +23,13 @@ import { claudeProfile } from "./profiles/claude-profile.js";
 import { omniProfile } from "./profiles/omni-profile.js";
 import { skillrtProfile } from "./profiles/skillrt-profile.js";
 import { trpcProfile } from "./profiles/trpc-profile.js";
+import { renderRunText } from "./render-run-result.js";
 import { skillNameSchema } from "./skill-name-schema.js";
+import { SKILL_RUN_DESCRIPTION, SkillRunInput } from "./skill-run-input.js";
+import { type SkillRunOutput, toSkillRunOutput } from "./skill-run-output.js";
+import { type SkillToolResult, skillToolModelOutput, toolFailure, toolSuccess } from "./skill-tool-result.js";
 import { createToolApprovals, type ToolApprovalOptions } from "./tool-approval.js";
+import { type ToolEffects, toolEffects } from "./tool-effects.js";
 import type { RegisteredTool, ToolRegistry } from "./tool-registry.js";
 
 /** Everything a run needs except what the session provides (skill lookup, closest names, loaded state). */
@@ -65,12 +70,21 @@ export interface SkillToolsOptions {
    * pre-approved. Default: no approvals (every call runs).
    */
   approval?: ToolApprovalOptions;
+  /**
+   * Largest tool input accepted, in bytes of JSON. A bigger call is not executed: the model gets an error
+   * result saying so (see also `capToolCallInputs`, which keeps such inputs out of stored history).
+   * Default {@link MAX_TOOL_INPUT_BYTES} (1 MiB).
+   */
+  maxInputBytes?: number;
 }
 
 /** The skill tools of one session. */
 export interface SkillTools {
   profile: ProfileName;
-  /** Skill tools by name (profile tools, `skill_search`, `skill_run`, script tools). Live: grows as scripts are found. */
+  /**
+   * Skill tools by name (profile tools, `skill_search`, `skill_run`, script tools). Live: grows as scripts
+   * are found. Each returns a {@link SkillToolResult}; the model reads its `text`.
+   */
   tools: Record<string, Tool>;
   /** `tools` plus the registry's host tools (behind the approval check when `approval` is set), for `generateText({ tools })`. */
   allTools(): Record<string, Tool>;
@@ -86,6 +100,8 @@ export interface SkillTools {
   prepare(): Promise<void>;
   /** JSON Schema of every tool's input (`z.toJSONSchema`, input side: fields with defaults are optional), for hosts with their own loop. */
   jsonSchemas(): Record<string, unknown>;
+  /** What calling a tool does (read-only disclosure, or running commands); `undefined` for unknown names. */
+  effects(name: string): ToolEffects | undefined;
 }
 
 /** The server-tool gating a profile's seed system has: `skill` for AWorld and AgentScope, else `open`. */
@@ -106,8 +122,14 @@ const PROFILES: Record<ProfileName, (ctx: ProfileContext) => ProfileTools> = {
 export function createSkillTools(session: SkillSession, options: SkillToolsOptions = {}): SkillTools {
   const profileName = options.profile ?? "skillrt";
   const run = options.run;
+  const maxInputBytes = options.maxInputBytes ?? MAX_TOOL_INPUT_BYTES;
   const scripts = new Map<string, ScriptTool[]>();
   const tools: Record<string, Tool> = {};
+  const runTools = new Set<string>();
+  // Every skill tool: the model reads the result's text, and an oversized input is refused before parsing.
+  const add = (name: string, t: Tool): void => {
+    tools[name] = guardToolInput(name, { ...t, toModelOutput: skillToolModelOutput }, maxInputBytes);
+  };
   const runContext = (abortSignal?: AbortSignal): SkillRunContext | undefined =>
     run === undefined
       ? undefined
@@ -117,8 +139,16 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
             session.visibleSkills().find((r) => r.name === name) ?? session.loadedSkill(name)?.record,
           closest: (name) => session.notFound(name).closest ?? [],
           isLoaded: (name) => session.loadedSkill(name) !== undefined,
+          loadToolName: session.toolNames().load,
           ...(abortSignal !== undefined ? { abortSignal } : {}),
         };
+
+  let renderRun: (run: SkillRunOutput) => string = renderRunText;
+  const runResult = (result: SkillRunResult): SkillToolResult => {
+    if (result.status === "refused") return toolFailure(result.message);
+    const output = toSkillRunOutput(result);
+    return { text: renderRun(output), isError: false, run: output };
+  };
 
   const afterLoad = async (name: string): Promise<void> => {
     if (run === undefined || scripts.has(name)) return;
@@ -128,17 +158,21 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     const usable = found.filter((t) => tools[t.toolName] === undefined);
     scripts.set(name, usable);
     for (const script of usable) {
-      tools[script.toolName] = tool({
-        description: script.description,
-        inputSchema: script.inputSchema,
-        execute: async (input, { abortSignal }) => {
-          const context = runContext(abortSignal);
-          if (context === undefined || session.loadedSkill(name) === undefined) {
-            return `${script.toolName} is only available while skill '${name}' is loaded.`;
-          }
-          return formatRunResultForModel(await runScriptTool(script, input, context));
-        },
-      });
+      runTools.add(script.toolName);
+      add(
+        script.toolName,
+        tool({
+          description: script.description,
+          inputSchema: script.inputSchema,
+          execute: async (input, { abortSignal }): Promise<SkillToolResult> => {
+            const context = runContext(abortSignal);
+            if (context === undefined || session.loadedSkill(name) === undefined) {
+              return toolFailure(`${script.toolName} is only available while skill '${name}' is loaded.`);
+            }
+            return runResult(await runScriptTool(script, input, context));
+          },
+        }),
+      );
     }
   };
 
@@ -148,6 +182,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     nameSchema: (description) => skillNameSchema(visibleNames, description),
     afterLoad,
   });
+  if (profile.renderRun !== undefined) renderRun = profile.renderRun;
   session.configureRendering({
     toolNames: profile.names,
     ...(profile.catalogFormat !== undefined ? { catalogFormat: profile.catalogFormat } : {}),
@@ -155,53 +190,54 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     ...(profile.loadInput !== undefined ? { loadInput: profile.loadInput } : {}),
     ...(profile.systemLayout !== undefined ? { systemLayout: profile.systemLayout } : {}),
   });
-  Object.assign(tools, profile.tools);
+  for (const [name, t] of Object.entries(profile.tools)) add(name, t);
   const profileToolNames = Object.keys(profile.tools);
 
-  tools.skill_search = tool({
-    description:
-      "Search all skills (including those the catalog could not list) by what they do. Returns names and descriptions, best first.",
-    inputSchema: z.object({
-      query: z.string().describe("A few keywords describing the task."),
-      limit: z.number().int().positive().max(50).optional().describe("Most results. Default 10."),
+  add(
+    "skill_search",
+    tool({
+      description:
+        "Search all skills (including those the catalog could not list) by what they do. Returns names and descriptions, best first.",
+      inputSchema: z.object({
+        query: z.string().describe("A few keywords describing the task."),
+        limit: z.number().int().positive().max(50).optional().describe("Most results. Default 10."),
+      }),
+      execute: async (input): Promise<SkillToolResult> => {
+        const hits = session.search(input.query, input.limit ?? 10);
+        if (hits.length === 0) return toolSuccess(`No skills match '${input.query}'. Try other keywords.`);
+        return toolSuccess(
+          hits.map((h) => `- ${h.name}: ${h.description}${h.loaded ? " (loaded)" : ""}`).join("\n"),
+        );
+      },
     }),
-    execute: async (input) => {
-      const hits = session.search(input.query, input.limit ?? 10);
-      if (hits.length === 0) return `No skills match '${input.query}'. Try other keywords.`;
-      return hits.map((h) => `- ${h.name}: ${h.description}${h.loaded ? " (loaded)" : ""}`).join("\n");
-    },
-  });
+  );
 
   if (run !== undefined) {
-    const description =
-      "Run a command in a skill's directory inside the session workspace (e.g. one of its scripts). Returns exit code, stdout, stderr and collected output files.";
     const execute = async (
-      request: { name: string },
+      request: SkillRunInput,
       abortSignal: AbortSignal | undefined,
-    ): Promise<string> => {
+    ): Promise<SkillToolResult> => {
       const context = runContext(abortSignal);
-      if (context === undefined) return "skill_run is not configured.";
-      // Checked here too so the answer names this profile's load tool (e.g. load_skill under omni).
-      const known = session.visibleSkills().some((r) => r.name === request.name);
-      if (run.requireLoaded === true && known && session.loadedSkill(request.name) === undefined) {
-        return `skill_run requires ${session.toolNames().load} first for "${request.name}". Load the skill, read its instructions, then run again.`;
-      }
-      return formatRunResultForModel(await runSkillCommand(request, context));
+      if (context === undefined) return toolFailure("skill_run is not configured.");
+      return runResult(await runSkillCommand(request, context));
     };
-    tools.skill_run =
+    runTools.add("skill_run");
+    add(
+      "skill_run",
       profile.runParam === "skill"
         ? tool({
-            description,
+            description: SKILL_RUN_DESCRIPTION,
             inputSchema: SkillRunInput.omit({ name: true }).extend({
               skill: z.string().describe("Skill name."),
             }),
             execute: ({ skill, ...rest }, { abortSignal }) => execute({ ...rest, name: skill }, abortSignal),
           })
         : tool({
-            description,
+            description: SKILL_RUN_DESCRIPTION,
             inputSchema: SkillRunInput,
             execute: (input, { abortSignal }) => execute(input, abortSignal),
-          });
+          }),
+    );
   }
 
   const skillToolNames = (): string[] => {
@@ -296,5 +332,9 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
       }
       return out;
     },
+    effects: (name) =>
+      tools[name] === undefined
+        ? undefined
+        : toolEffects(runTools.has(name) ? "run" : "disclose", run?.executor.kind),
   };
 }

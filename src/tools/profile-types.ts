@@ -10,6 +10,7 @@ import type {
   SystemLayout,
 } from "../context/session-types.js";
 import type { SkillSession } from "../context/skill-session.js";
+import type { SkillRunOutput } from "./skill-run-output.js";
 
 /** Names of the built-in profiles. */
 export type ProfileName = "skillrt" | "claude" | "trpc" | "agentscope" | "omni" | "aworld";
@@ -33,6 +34,8 @@ export interface ProfileTools {
   isDoc?: (path: string) => boolean;
   /** Name of the skill parameter of `skill_run` (trpc: `skill`). Default `name`. */
   runParam?: "name" | "skill";
+  /** The text the model reads of a run (`skill_run`, script tools). Default: `renderRunText`. */
+  renderRun?: (run: SkillRunOutput) => string;
   /**
    * Input of the profile's load tool for a skill (and arguments, where the tool takes them), used for the
    * synthetic load calls of user and `init()` loads. Default `{ name, args? }`.
@@ -45,6 +48,6 @@ export interface ProfileTools {
    * gating (its `<skill>_skill_tools` group and bound groups), as AgentScope's loader does on any success.
    */
   readActivates?: boolean;
-  /** The profile's tools, by the names the model calls them. */
+  /** The profile's tools, by the names the model calls them; each returns a `SkillToolResult`. */
   tools: Record<string, Tool>;
 }

@@ -11,6 +11,7 @@
 import { tool } from "ai";
 import { z } from "zod";
 import type { ProfileContext, ProfileTools } from "../profile-types.js";
+import { toolFailure, toolSuccess } from "../skill-tool-result.js";
 import { paragraphs } from "../tool-text.js";
 
 /** A path AgentScope's sanitiser rejects before looking on disk: a `.` segment (`.`, `./x`, `a/./b`). */
@@ -40,37 +41,42 @@ export function agentscopeProfile(ctx: ProfileContext): ProfileTools {
           path: z.string().describe('"SKILL.md" or a resource path relative to the skill.'),
         }),
         execute: async (input, { toolCallId }) => {
-          if (input.skillId.trim() === "") return "Missing or empty required parameter: skillId";
-          if (input.path.trim() === "") return "Missing or empty required parameter: path";
+          if (input.skillId.trim() === "") return toolFailure("Missing or empty required parameter: skillId");
+          if (input.path.trim() === "") return toolFailure("Missing or empty required parameter: path");
           const id = input.skillId;
           if (input.path === "SKILL.md") {
             const result = await session.load(id, { toolCallId });
             if (!result.ok)
-              return result.code === "unknown-skill"
-                ? `Skill not found: '${id}'. Please check the skill ID.`
-                : result.message;
+              return toolFailure(
+                result.code === "unknown-skill"
+                  ? `Skill not found: '${id}'. Please check the skill ID.`
+                  : result.message,
+              );
             if (!result.alreadyLoaded) await ctx.afterLoad(result.name);
             const body =
               session.placement === "history"
                 ? result.body
                 : "(now in the system prompt under Loaded Skill Instructions)";
             const header = `Successfully loaded skill: ${id}\n\nName: ${result.record.name}\nDescription: ${result.record.description}\nSource: ${result.record.source}`;
-            return paragraphs(`${header}\n\nContent:\n---\n${body}\n---\n`, result.notice);
+            return toolSuccess(paragraphs(`${header}\n\nContent:\n---\n${body}\n---\n`, result.notice));
           }
           const files = await session.listFiles(id);
-          if (!files.ok) return `Skill not found: '${id}'. Please check the skill ID.`;
+          if (!files.ok) return toolFailure(`Skill not found: '${id}'. Please check the skill ID.`);
           const available = files.files.map((f) => f.path);
           const path = input.path.replaceAll("\\", "/");
-          if (path !== path.trim() || hasDotSegment(path)) return resourceList(id, input.path, available);
+          if (path !== path.trim() || hasDotSegment(path))
+            return toolFailure(resourceList(id, input.path, available));
           const result = await session.readFile(id, path, { toolCallId });
           if (!result.ok) {
             if (result.code === "file-not-found")
-              return resourceList(id, input.path, result.available ?? available);
-            return result.message;
+              return toolFailure(resourceList(id, input.path, result.available ?? available));
+            return toolFailure(result.message);
           }
-          return paragraphs(
-            `Successfully loaded resource from skill: ${id}\nResource path: ${result.path}\n\nContent:\n---\n${result.content}---\n`,
-            result.notice,
+          return toolSuccess(
+            paragraphs(
+              `Successfully loaded resource from skill: ${id}\nResource path: ${result.path}\n\nContent:\n---\n${result.content}---\n`,
+              result.notice,
+            ),
           );
         },
       }),

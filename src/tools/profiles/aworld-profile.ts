@@ -7,6 +7,7 @@
 import { tool } from "ai";
 import { z } from "zod";
 import type { ProfileContext, ProfileTools } from "../profile-types.js";
+import { toolFailure, toolSuccess } from "../skill-tool-result.js";
 import { paragraphs, pyList } from "../tool-text.js";
 
 /** Builds the AWorld-style tools. */
@@ -31,17 +32,21 @@ export function aworldProfile(ctx: ProfileContext): ProfileTools {
         execute: async (input, { toolCallId }) => {
           const result = await session.load(input.skill_name, { toolCallId });
           if (!result.ok)
-            return result.code === "unknown-skill" ? `skill not found. ${result.message}` : result.message;
+            return toolFailure(
+              result.code === "unknown-skill" ? `skill not found. ${result.message}` : result.message,
+            );
           if (result.alreadyLoaded)
-            return `skill ${result.name} already activated, current skills: ${current()}`;
+            return toolSuccess(`skill ${result.name} already activated, current skills: ${current()}`);
           await ctx.afterLoad(result.name);
           const guide =
             session.placement === "history"
               ? result.body
               : "(in the system prompt under Loaded Skill Instructions)";
-          return paragraphs(
-            `skill ${result.name} activated, current skills: ${current()}\n<skill_guide>${guide}</skill_guide>\n<skill_path>${result.dir}</skill_path>`,
-            result.notice,
+          return toolSuccess(
+            paragraphs(
+              `skill ${result.name} activated, current skills: ${current()}\n<skill_guide>${guide}</skill_guide>\n<skill_path>${result.dir}</skill_path>`,
+              result.notice,
+            ),
           );
         },
       }),
@@ -50,8 +55,9 @@ export function aworldProfile(ctx: ProfileContext): ProfileTools {
         inputSchema: z.object({ skill_name: skillName }),
         execute: async (input) => {
           const result = session.unload(input.skill_name);
-          if (!result.ok) return `skill ${input.skill_name} not found, current skills: ${current()}`;
-          return `skill ${result.name} offloaded, current skills: ${current()}`;
+          if (!result.ok)
+            return toolFailure(`skill ${input.skill_name} not found, current skills: ${current()}`);
+          return toolSuccess(`skill ${result.name} offloaded, current skills: ${current()}`);
         },
       }),
       read_skill_file: tool({
@@ -65,10 +71,12 @@ export function aworldProfile(ctx: ProfileContext): ProfileTools {
             .replace(/^@/, "")
             .replace(new RegExp(`^${escapeRegExp(input.skill_name)}/`), "");
           const result = await session.readFile(input.skill_name, path, { toolCallId });
-          if (result.ok) return paragraphs(result.content, result.notice);
+          if (result.ok) return toolSuccess(paragraphs(result.content, result.notice));
           if (result.code === "file-not-found")
-            return `文件不存在: skill=${input.skill_name}, file_path=${input.file_path}\n${result.message}`;
-          return result.message;
+            return toolFailure(
+              `文件不存在: skill=${input.skill_name}, file_path=${input.file_path}\n${result.message}`,
+            );
+          return toolFailure(result.message);
         },
       }),
     },

@@ -6,6 +6,7 @@
 import { tool } from "ai";
 import { z } from "zod";
 import type { ProfileContext, ProfileTools } from "../profile-types.js";
+import { toolFailure, toolSuccess } from "../skill-tool-result.js";
 import { paragraphs } from "../tool-text.js";
 import { canonicalSchemas, readSkillFileForModel } from "./skillrt-profile.js";
 
@@ -30,9 +31,9 @@ export function claudeProfile(ctx: ProfileContext): ProfileTools {
             ...(input.args !== undefined ? { args: input.args } : {}),
             toolCallId,
           });
-          if (!result.ok) return result.message;
+          if (!result.ok) return toolFailure(result.message);
           if (!result.alreadyLoaded) await ctx.afterLoad(result.name);
-          return paragraphs(result.content, result.notice);
+          return toolSuccess(paragraphs(result.content, result.notice));
         },
       }),
       skill_read: tool({

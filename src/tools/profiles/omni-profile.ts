@@ -7,6 +7,7 @@
 import { tool } from "ai";
 import { z } from "zod";
 import type { ProfileContext, ProfileTools } from "../profile-types.js";
+import { toolFailure, toolSuccess } from "../skill-tool-result.js";
 import { paragraphs, pyList } from "../tool-text.js";
 
 /** OmniEmployee's reference rule. */
@@ -41,15 +42,17 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
           "Load a skill's full instructions into the context. Use it when a task matches a skill in the list.",
         inputSchema: z.object({ skill_name: skillName }),
         execute: async (input, { toolCallId }) => {
-          if (input.skill_name.trim() === "") return "Skill name is required";
+          if (input.skill_name.trim() === "") return toolFailure("Skill name is required");
           const result = await session.load(input.skill_name, { toolCallId });
           if (!result.ok)
-            return `Failed to load skill '${input.skill_name}'. It may not exist or exceed token budget. (${result.message})`;
+            return toolFailure(
+              `Failed to load skill '${input.skill_name}'. It may not exist or exceed token budget. (${result.message})`,
+            );
           if (!result.alreadyLoaded) await ctx.afterLoad(result.name);
           const refs = result.files.map((f) => f.path).filter(isOmniReference);
           const head = `Skill '${result.name}' loaded successfully. Available references: ${pyList(refs)}\nCurrently loaded skills: ${pyList(session.loadedSkills())}`;
           const content = session.placement === "history" && !result.alreadyLoaded ? result.content : "";
-          return paragraphs(head, content, result.notice);
+          return toolSuccess(paragraphs(head, content, result.notice));
         },
       }),
       load_skill_reference: tool({
@@ -63,22 +66,28 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
           const loaded = session.loadedSkill(input.skill_name);
           if (loaded === undefined) {
             const known = session.visibleSkills().some((r) => r.name === input.skill_name);
-            return known
-              ? `Skill '${input.skill_name}' is not loaded. Load the skill first using load_skill.`
-              : session.notFound(input.skill_name).message;
+            return toolFailure(
+              known
+                ? `Skill '${input.skill_name}' is not loaded. Load the skill first using load_skill.`
+                : session.notFound(input.skill_name).message,
+            );
           }
           const refs = loaded.files.map((f) => f.path).filter(isOmniReference);
           if (!refs.includes(input.reference))
-            return `Reference '${input.reference}' not found. Available references: ${pyList(refs)}`;
+            return toolFailure(
+              `Reference '${input.reference}' not found. Available references: ${pyList(refs)}`,
+            );
           const result = await session.selectDocs(input.skill_name, [input.reference], "add", { toolCallId });
-          if (!result.ok) return result.message;
+          if (!result.ok) return toolFailure(result.message);
           if (!result.docs.includes(input.reference))
-            return paragraphs(`Reference '${input.reference}' could not be loaded.`, result.notice);
+            return toolFailure(
+              paragraphs(`Reference '${input.reference}' could not be loaded.`, result.notice),
+            );
           const content =
             result.content !== ""
               ? result.content
               : "(now in the system prompt under Loaded Skill References)";
-          return paragraphs(`Reference '${input.reference}' loaded:`, content, result.notice);
+          return toolSuccess(paragraphs(`Reference '${input.reference}' loaded:`, content, result.notice));
         },
       }),
       unload_skill: tool({
@@ -87,10 +96,14 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
         execute: async (input) => {
           const result = session.unload(input.skill_name);
           if (!result.ok)
-            return result.code === "not-loaded"
-              ? `Skill '${input.skill_name}' is not currently loaded.`
-              : result.message;
-          return `Skill '${result.name}' unloaded successfully.\nCurrently loaded skills: ${pyList(result.loaded)}\nContext usage: ${usage()}`;
+            return toolFailure(
+              result.code === "not-loaded"
+                ? `Skill '${input.skill_name}' is not currently loaded.`
+                : result.message,
+            );
+          return toolSuccess(
+            `Skill '${result.name}' unloaded successfully.\nCurrently loaded skills: ${pyList(result.loaded)}\nContext usage: ${usage()}`,
+          );
         },
       }),
     },

@@ -130,9 +130,11 @@ describe("trpc profile (trpc-agent-go flow)", () => {
       skill: "pdf",
       command: "cat references/forms.md && echo ran-ok",
     });
-    expect(out).toMatch(/exit code: 0/);
-    expect(out).toContain("How to fill forms.");
-    expect(out).toContain("ran-ok");
+    // trpc-agent-go answers with the result object as JSON.
+    const run = JSON.parse(out) as { exit_code: number; stdout: string; timed_out: boolean; skill: string };
+    expect(run).toMatchObject({ skill: "pdf", exit_code: 0, timed_out: false });
+    expect(run.stdout).toContain("How to fill forms.");
+    expect(run.stdout).toContain("ran-ok");
     expect(await call(t, "skill_run", { skill: "pdff", command: "true" })).toMatch(/pdff[\s\S]*pdf/);
   });
 

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { DEFAULT_TOOL_NAMES } from "../../context/render-preamble.js";
 import type { SkillSession } from "../../context/skill-session.js";
 import type { ProfileContext, ProfileTools } from "../profile-types.js";
+import { type SkillToolResult, toolFailure, toolSuccess } from "../skill-tool-result.js";
 import { paragraphs } from "../tool-text.js";
 
 /** Zod input schemas of the canonical tools for a given name schema (also exported as JSON Schema). */
@@ -55,13 +56,13 @@ export async function readSkillFileForModel(
   session: SkillSession,
   input: SkillReadInput,
   toolCallId: string,
-): Promise<string> {
+): Promise<SkillToolResult> {
   const result = await session.readFile(input.name, input.path, {
     ...(input.start_line !== undefined ? { startLine: input.start_line } : {}),
     ...(input.end_line !== undefined ? { endLine: input.end_line } : {}),
     toolCallId,
   });
-  return result.ok ? paragraphs(result.content, result.notice) : result.message;
+  return result.ok ? toolSuccess(paragraphs(result.content, result.notice)) : toolFailure(result.message);
 }
 
 /** `add` / `replace` / `clear`; anything else means `replace` (trpc's rule). */
@@ -88,9 +89,9 @@ export function skillrtProfile(ctx: ProfileContext): ProfileTools {
             ...(input.args !== undefined ? { args: input.args } : {}),
             toolCallId,
           });
-          if (!result.ok) return result.message;
+          if (!result.ok) return toolFailure(result.message);
           if (!result.alreadyLoaded) await ctx.afterLoad(result.name);
-          return paragraphs(result.content + result.docsContent, result.notice);
+          return toolSuccess(paragraphs(result.content + result.docsContent, result.notice));
         },
       }),
       skill_read: tool({
@@ -104,10 +105,12 @@ export function skillrtProfile(ctx: ProfileContext): ProfileTools {
         inputSchema: schemas.skill_list_docs,
         execute: async (input) => {
           const result = await session.listDocs(input.name);
-          if (!result.ok) return result.message;
-          return result.docs.length === 0
-            ? `Skill '${result.name}' has no docs.`
-            : `Docs of skill '${result.name}':\n${result.docs.map((d) => `- ${d}`).join("\n")}`;
+          if (!result.ok) return toolFailure(result.message);
+          return toolSuccess(
+            result.docs.length === 0
+              ? `Skill '${result.name}' has no docs.`
+              : `Docs of skill '${result.name}':\n${result.docs.map((d) => `- ${d}`).join("\n")}`,
+          );
         },
       }),
       skill_select_docs: tool({
@@ -120,9 +123,9 @@ export function skillrtProfile(ctx: ProfileContext): ProfileTools {
             ...(input.include_all_docs !== undefined ? { includeAllDocs: input.include_all_docs } : {}),
             toolCallId,
           });
-          if (!result.ok) return result.message;
+          if (!result.ok) return toolFailure(result.message);
           const summary = `Selected docs of '${result.name}' (mode ${mode}): ${result.docs.length > 0 ? result.docs.join(", ") : "none"}${result.includeAllDocs ? " (all docs)" : ""}.`;
-          return paragraphs(result.content, summary, result.notice);
+          return toolSuccess(paragraphs(result.content, summary, result.notice));
         },
       }),
       skill_unload: tool({
@@ -131,8 +134,10 @@ export function skillrtProfile(ctx: ProfileContext): ProfileTools {
         inputSchema: schemas.skill_unload,
         execute: async (input) => {
           const result = session.unload(input.name);
-          if (!result.ok) return result.message;
-          return `Skill '${result.name}' unloaded. Loaded skills: [${result.loaded.join(", ")}].`;
+          if (!result.ok) return toolFailure(result.message);
+          return toolSuccess(
+            `Skill '${result.name}' unloaded. Loaded skills: [${result.loaded.join(", ")}].`,
+          );
         },
       }),
     },

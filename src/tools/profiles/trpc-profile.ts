@@ -2,7 +2,8 @@
  * The `trpc` profile (trpc-agent-go): `skill_load { skill, docs?, include_all_docs? }` answering
  * `loaded: <name>`, `skill_select_docs` answering the complete selection object, `skill_list_docs`
  * answering the array of doc paths; errors `unknown skill: <name>` and `skill is required`; `skill_run`
- * (when execution is configured) takes `skill`, not `name`. In history placement the loaded content follows
+ * (when execution is configured) takes `skill`, not `name`, and answers with the run as a JSON object
+ * (`exit_code`, `stdout`, `stderr`, `timed_out`, `duration_ms`, `output_files`, …). In history placement the loaded content follows
  * the `loaded: X` line (trpc's tool-result materialisation); in system placement it uses trpc's layout
  * (`[Loaded] <name>`, `Docs loaded: …`, `[Doc] <path>`).
  */
@@ -10,6 +11,7 @@ import { tool } from "ai";
 import { z } from "zod";
 import type { SessionFailure } from "../../context/session-types.js";
 import type { ProfileContext, ProfileTools } from "../profile-types.js";
+import { toolFailure, toolSuccess } from "../skill-tool-result.js";
 import { paragraphs } from "../tool-text.js";
 import { normalizeMode } from "./skillrt-profile.js";
 
@@ -32,6 +34,8 @@ export function trpcProfile(ctx: ProfileContext): ProfileTools {
   return {
     names: { load: "skill_load", selectDocs: "skill_select_docs", search: "skill_search", run: "skill_run" },
     runParam: "skill",
+    // trpc-agent-go's skill_run answers with its result object as JSON.
+    renderRun: (run) => JSON.stringify(run),
     loadInput: (name) => ({ skill: name }),
     systemLayout: "trpc",
     tools: {
@@ -44,16 +48,18 @@ export function trpcProfile(ctx: ProfileContext): ProfileTools {
           include_all_docs: z.boolean().optional().describe("Load every doc."),
         }),
         execute: async (input, { toolCallId }) => {
-          if (input.skill.trim() === "") return "skill is required";
+          if (input.skill.trim() === "") return toolFailure("skill is required");
           const result = await session.load(input.skill, {
             ...(input.docs !== undefined ? { docs: input.docs } : {}),
             ...(input.include_all_docs !== undefined ? { includeAllDocs: input.include_all_docs } : {}),
             toolCallId,
           });
-          if (!result.ok) return trpcError(result, input.skill);
+          if (!result.ok) return toolFailure(trpcError(result, input.skill));
           if (!result.alreadyLoaded) await ctx.afterLoad(result.name);
           const content = session.placement === "history" && !result.alreadyLoaded ? result.content : "";
-          return paragraphs(`loaded: ${result.name}`, content + result.docsContent, result.notice);
+          return toolSuccess(
+            paragraphs(`loaded: ${result.name}`, content + result.docsContent, result.notice),
+          );
         },
       }),
       skill_select_docs: tool({
@@ -66,20 +72,20 @@ export function trpcProfile(ctx: ProfileContext): ProfileTools {
           mode: z.string().optional().describe('"add", "replace" (default) or "clear".'),
         }),
         execute: async (input, { toolCallId }) => {
-          if (input.skill.trim() === "") return "skill is required";
+          if (input.skill.trim() === "") return toolFailure("skill is required");
           const mode = normalizeMode(input.mode);
           const result = await session.selectDocs(input.skill, input.docs ?? [], mode, {
             ...(input.include_all_docs !== undefined ? { includeAllDocs: input.include_all_docs } : {}),
             toolCallId,
           });
-          if (!result.ok) return trpcError(result, input.skill);
+          if (!result.ok) return toolFailure(trpcError(result, input.skill));
           const selection = JSON.stringify({
             skill: result.name,
             selected_docs: result.docs,
             include_all_docs: result.includeAllDocs,
             mode,
           });
-          return paragraphs(selection, result.content, result.notice);
+          return toolSuccess(paragraphs(selection, result.content, result.notice));
         },
       }),
       skill_list_docs: tool({
@@ -87,7 +93,9 @@ export function trpcProfile(ctx: ProfileContext): ProfileTools {
         inputSchema: z.object({ skill }),
         execute: async (input) => {
           const result = await session.listDocs(input.skill);
-          return result.ok ? JSON.stringify(result.docs) : trpcError(result, input.skill);
+          return result.ok
+            ? toolSuccess(JSON.stringify(result.docs))
+            : toolFailure(trpcError(result, input.skill));
         },
       }),
     },
