@@ -6,7 +6,8 @@ export type SkillrtErrorCode =
   | "store-error"
   | "provider-error"
   | "exec-error"
-  | "config-invalid";
+  | "config-invalid"
+  | "sqlite-unavailable";
 
 const marker = Symbol.for("skillrt.error");
 

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { DatabaseSync, SQLOutputValue } from "node:sqlite";
 import { SkillrtError } from "../errors/skillrt-error.js";
+import { loadNodeSqlite } from "../errors/sqlite-unavailable-error.js";
 import { nextVersion } from "./next-version.js";
 import type {
   ListOptions,
@@ -144,7 +145,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SessionStore {
 function openDatabase(options: SqliteStoreOptions): DatabaseSync {
   const where = options.path;
   // Loaded on first use, so importing skillrt never loads SQLite for callers who do not persist.
-  const sqlite = process.getBuiltinModule("node:sqlite");
+  const sqlite = loadNodeSqlite();
   let db: DatabaseSync | undefined;
   try {
     if (where !== ":memory:") mkdirSync(path.dirname(path.resolve(where)), { recursive: true });
