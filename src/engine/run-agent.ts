@@ -214,13 +214,11 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
             input: part.input,
           });
           break;
-        case "tool-result":
-          {
-            const seen = toolOutputSeen(part.output);
-            emitToolResult(step, part, seen.output, seen.isError);
-            break;
-          }
+        case "tool-result": {
+          const seen = toolOutputSeen(part.output);
+          emitToolResult(step, part, seen.output, seen.isError);
           break;
+        }
         case "tool-error":
           emitToolResult(
             step,
