@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Search quality on the evaluation set: recall@1, recall@5 and MRR of the catalog's search (what
+// `skillrt search` and the skill_search tool run) for the requests in bench/selection/requests.txt over
+// bench/corpus (create it first: node bench/selection/fetch-corpus.mjs). The held-out split (a quarter,
+// fixed by an FNV-1a hash of the request text) is reported apart: tune on "dev", judge on "heldout".
+// Also reports the median and p95 query time over the corpus.
+// Usage: npx node bench/selection/search-eval.mjs [--misses]   → prints JSON (misses of dev only).
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import "../../scripts/register-ts-sources.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { createCatalog } = await import("../../src/catalog/create-catalog.ts");
+
+/** The requests of the set: `{ request, expect: string[], split: "dev" | "heldout" }`. */
+export function readRequests(file = path.join(here, "requests.txt")) {
+  const out = [];
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (line.trim() === "" || line.startsWith("#")) continue;
+    const at = line.lastIndexOf(" => ");
+    if (at < 0) throw new Error(`requests.txt: no " => " in: ${line}`);
+    const request = line.slice(0, at).trim();
+    const expect = line.slice(at + 4).split("|").map((s) => s.trim());
+    out.push({ request, expect, split: fnv1a(request) % 4 === 0 ? "heldout" : "dev" });
+  }
+  return out;
+}
+
+function fnv1a(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+const corpus = path.resolve(here, "../corpus");
+const roots = readdirSync(corpus).map((d) => path.join(corpus, d));
+const t0 = performance.now();
+const catalog = await createCatalog({ roots });
+const scanMs = performance.now() - t0;
+const requests = readRequests();
+const unknown = requests.flatMap((r) => r.expect.filter((n) => catalog.get(n) === undefined));
+if (unknown.length > 0) throw new Error(`requests name skills missing from the corpus: ${unknown.join(", ")}`);
+
+const t1 = performance.now();
+catalog.search("warm up", 5);
+const buildMs = performance.now() - t1;
+const times = [];
+const splits = { dev: [], heldout: [] };
+for (const r of requests) {
+  const started = performance.now();
+  const hits = catalog.search(r.request, 10);
+  times.push(performance.now() - started);
+  const rank = hits.findIndex((h) => r.expect.includes(h.record.name)) + 1;
+  splits[r.split].push({ ...r, rank, top: hits.slice(0, 3).map((h) => h.record.name) });
+}
+
+function figures(rows) {
+  const n = rows.length;
+  const at = (k) => rows.filter((r) => r.rank > 0 && r.rank <= k).length / n;
+  const mrr = rows.reduce((s, r) => s + (r.rank > 0 ? 1 / r.rank : 0), 0) / n;
+  return { n, recallAt1: round(at(1)), recallAt5: round(at(5)), mrr: round(mrr) };
+}
+const round = (x) => Math.round(x * 1000) / 1000;
+times.sort((a, b) => a - b);
+const report = {
+  skills: catalog.list().length,
+  dev: figures(splits.dev),
+  heldout: figures(splits.heldout),
+  all: figures([...splits.dev, ...splits.heldout]),
+  scanMs: Math.round(scanMs),
+  indexBuildMs: Math.round(buildMs),
+  queryMsP50: round(times[Math.floor(times.length / 2)]),
+  queryMsP95: round(times[Math.floor(times.length * 0.95)]),
+};
+if (process.argv.includes("--misses"))
+  report.misses = splits.dev.filter((r) => r.rank !== 1).map((r) => `${r.rank || "-"}  ${r.request}  => ${r.expect[0]}  got ${r.top.join(", ")}`);
+console.log(JSON.stringify(report, null, 2));
