@@ -46,6 +46,13 @@ export {
 export { createCatalog } from "./catalog/create-catalog.js";
 export { discoverSkills } from "./catalog/discover-skills.js";
 export { defineSkill } from "./catalog/memory-source.js";
+export {
+  DEFAULT_SEARCH_WEIGHTS,
+  SearchIndex,
+  type SearchIndexData,
+  type SearchWeights,
+} from "./catalog/search-index.js";
+export { loadSearchIndex, serializeSearchIndex } from "./catalog/search-index-data.js";
 export type {
   Catalog,
   CatalogChangeEvent,

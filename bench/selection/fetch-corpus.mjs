@@ -45,15 +45,23 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       temp = mkdtempSync(path.join(os.tmpdir(), "skillrt-corpus-"));
       gitDir = path.join(temp, "git");
       execFileSync("git", ["init", "--bare", "-q", gitDir]);
-      execFileSync("git", ["--git-dir", gitDir, "fetch", "-q", "--depth", "1", `https://github.com/${repo}.git`, commit], {
-        stdio: "inherit",
-      });
+      execFileSync(
+        "git",
+        ["--git-dir", gitDir, "fetch", "-q", "--depth", "1", `https://github.com/${repo}.git`, commit],
+        {
+          stdio: "inherit",
+        },
+      );
     }
     mkdirSync(out, { recursive: true });
     // Only the SKILL.md files: what search and the catalog read (mirrors may lack large binary blobs).
-    const tar = execFileSync("git", ["--git-dir", gitDir, "archive", "--format=tar", commit, "--", ":(glob)**/SKILL.md"], {
-      maxBuffer: 1 << 30,
-    });
+    const tar = execFileSync(
+      "git",
+      ["--git-dir", gitDir, "archive", "--format=tar", commit, "--", ":(glob)**/SKILL.md"],
+      {
+        maxBuffer: 1 << 30,
+      },
+    );
     execFileSync("tar", ["-x", "-C", out], { input: tar });
     if (temp) rmSync(temp, { recursive: true, force: true });
     console.error(`${repo}: extracted at ${commit.slice(0, 12)}`);

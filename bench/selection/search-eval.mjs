@@ -13,6 +13,10 @@ import "../../scripts/register-ts-sources.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { createCatalog } = await import("../../src/catalog/create-catalog.ts");
+const { SearchIndex } = await import("../../src/catalog/search-index.ts");
+// --weights '{"bigram":0}' ranks with other parameters (see SearchWeights) instead of the catalog's own.
+const weightsArg = process.argv.indexOf("--weights");
+const weights = weightsArg > 0 ? JSON.parse(process.argv[weightsArg + 1]) : undefined;
 
 /** The requests of the set: `{ request, expect: string[], split: "dev" | "heldout" }`. */
 export function readRequests(file = path.join(here, "requests.txt")) {
@@ -22,7 +26,10 @@ export function readRequests(file = path.join(here, "requests.txt")) {
     const at = line.lastIndexOf(" => ");
     if (at < 0) throw new Error(`requests.txt: no " => " in: ${line}`);
     const request = line.slice(0, at).trim();
-    const expect = line.slice(at + 4).split("|").map((s) => s.trim());
+    const expect = line
+      .slice(at + 4)
+      .split("|")
+      .map((s) => s.trim());
     out.push({ request, expect, split: fnv1a(request) % 4 === 0 ? "heldout" : "dev" });
   }
   return out;
@@ -41,16 +48,21 @@ const catalog = await createCatalog({ roots });
 const scanMs = performance.now() - t0;
 const requests = readRequests();
 const unknown = requests.flatMap((r) => r.expect.filter((n) => catalog.get(n) === undefined));
-if (unknown.length > 0) throw new Error(`requests name skills missing from the corpus: ${unknown.join(", ")}`);
+if (unknown.length > 0)
+  throw new Error(`requests name skills missing from the corpus: ${unknown.join(", ")}`);
 
 const t1 = performance.now();
-catalog.search("warm up", 5);
+const search =
+  weights === undefined
+    ? catalog.search
+    : ((index) => index.search.bind(index))(new SearchIndex(catalog.list(), weights));
+search("warm up", 5);
 const buildMs = performance.now() - t1;
 const times = [];
 const splits = { dev: [], heldout: [] };
 for (const r of requests) {
   const started = performance.now();
-  const hits = catalog.search(r.request, 10);
+  const hits = search(r.request, 10);
   times.push(performance.now() - started);
   const rank = hits.findIndex((h) => r.expect.includes(h.record.name)) + 1;
   splits[r.split].push({ ...r, rank, top: hits.slice(0, 3).map((h) => h.record.name) });
@@ -75,5 +87,7 @@ const report = {
   queryMsP95: round(times[Math.floor(times.length * 0.95)]),
 };
 if (process.argv.includes("--misses"))
-  report.misses = splits.dev.filter((r) => r.rank !== 1).map((r) => `${r.rank || "-"}  ${r.request}  => ${r.expect[0]}  got ${r.top.join(", ")}`);
+  report.misses = splits.dev
+    .filter((r) => r.rank !== 1)
+    .map((r) => `${r.rank || "-"}  ${r.request}  => ${r.expect[0]}  got ${r.top.join(", ")}`);
 console.log(JSON.stringify(report, null, 2));

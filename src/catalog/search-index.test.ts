@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSkills } from "./__fixtures__/generate-skills.js";
 import { createCatalog } from "./create-catalog.js";
 import { defineSkill } from "./memory-source.js";
+import { SearchIndex } from "./search-index.js";
+import { loadSearchIndex, serializeSearchIndex } from "./search-index-data.js";
 import { tokenize } from "./tokenize.js";
 import type { Catalog } from "./types.js";
 
@@ -80,5 +82,57 @@ describe("search", () => {
     });
     expect(small.search("invoice")[0]?.record.name).toBe("beta");
     expect(small.search("kube")[0]?.record.name).toBe("alpha");
+  });
+});
+
+describe("ranking", () => {
+  const skill = (name: string, description: string) => defineSkill({ name, description, body: "b" });
+  const records = () =>
+    createCatalog({
+      roots: [],
+      memory: [
+        skill("pptx", "Create and edit PowerPoint presentations: layouts, speaker notes, charts."),
+        skill("xlsx", "Spreadsheet creation and analysis with formulas and formatting."),
+        skill("mentor", "Helps junior developers learn by asking questions."),
+        skill("tailored-resume", "Tailors a resume to a job description."),
+      ],
+    });
+
+  it("finds the skill for everyday words through synonyms (deck → presentation, CV → resume)", async () => {
+    const small = await records();
+    expect(small.search("turn my notes into a deck for the all-hands")[0]?.record.name).toBe("pptx");
+    expect(small.search("update my CV for this posting")[0]?.record.name).toBe("tailored-resume");
+  });
+
+  it("ignores conversational filler: 'can you help me' matches nothing by itself", async () => {
+    const small = await records();
+    expect(small.search("can you please help me with this")).toEqual([]);
+  });
+});
+
+describe("serializeSearchIndex / loadSearchIndex", () => {
+  it("round-trips through JSON and ranks exactly as the built index", () => {
+    const records = catalog.list();
+    const built = new SearchIndex(records);
+    const data = JSON.parse(JSON.stringify(serializeSearchIndex(built)));
+    const loaded = loadSearchIndex(data, records);
+    expect(loaded).toBeDefined();
+    for (const query of ["pdf tools", "kube", records[42]!.description, "deploy the docs site"]) {
+      expect(loaded!.search(query, 10)).toEqual(built.search(query, 10));
+    }
+  });
+
+  it("returns undefined for data of other records, another format or a broken posting", () => {
+    const records = catalog.list();
+    const data = serializeSearchIndex(new SearchIndex(records));
+    expect(loadSearchIndex(data, records.slice(1))).toBeUndefined();
+    expect(loadSearchIndex(data, [...records].reverse())).toBeUndefined();
+    expect(loadSearchIndex({ ...data, version: 2 }, records)).toBeUndefined();
+    expect(loadSearchIndex("not an index", records)).toBeUndefined();
+    const broken = {
+      ...data,
+      postings: data.postings.map((list, i) => (i === 0 ? [records.length + 5, 1, 0, 0] : list)),
+    };
+    expect(loadSearchIndex(broken, records)).toBeUndefined();
   });
 });

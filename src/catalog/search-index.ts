@@ -1,4 +1,5 @@
 import type { FrontmatterValue } from "../spec/types.js";
+import { SYNONYMS } from "./search-synonyms.js";
 import { tokenize } from "./tokenize.js";
 import type { SearchHit, SkillRecord } from "./types.js";
 
@@ -14,97 +15,268 @@ export const SEARCHED_EXTRAS = [
   "aliases",
 ];
 
-const NAME_BOOST = 3;
-const EXTRAS_BOOST = 1;
-const K1 = 1.2;
-const B = 0.75;
-/** Weight of a prefix match (`kube` → `kubernetes`) relative to an exact term match. */
-const PREFIX_WEIGHT = 0.5;
+/** Ranking parameters; the defaults were fitted on the dev split of `bench/selection` (see its README). */
+export interface SearchWeights {
+  /** Field weights of BM25F: name, description, extras. */
+  name: number;
+  description: number;
+  extras: number;
+  /** Length normalisation per field (0 = none, 1 = full). */
+  bName: number;
+  bDescription: number;
+  bExtras: number;
+  k1: number;
+  /** Weight of a query word's synonyms ({@link SYNONYMS}) relative to the word itself. */
+  synonym: number;
+  /** Weight of prefix matches (`kube` → `kubernetes`) for a query word no skill uses. */
+  prefix: number;
+  /** Bonus for covering more of the query's words: score × (1 + coverage × share covered). */
+  coverage: number;
+}
+
+export const DEFAULT_SEARCH_WEIGHTS: SearchWeights = {
+  name: 3,
+  description: 1,
+  extras: 1,
+  bName: 0.5,
+  bDescription: 0.75,
+  bExtras: 0.75,
+  k1: 1.2,
+  synonym: 0.35,
+  prefix: 0.5,
+  coverage: 1,
+};
+
+const FIELDS = 3;
+/** Most prefix expansions of one query word (the commonest are kept). */
+const MAX_PREFIX = 12;
+
+/** Plain data of a built index ({@link serializeSearchIndex}); JSON-safe. */
+export interface SearchIndexData {
+  format: "skillrt-search-index";
+  version: 1;
+  /** Skill names in document order: the records a loaded index is paired with. */
+  names: string[];
+  terms: string[];
+  /** Per term: flat [doc, tfName, tfDescription, tfExtras, …]. */
+  postings: number[][];
+  /** Flat [nameLength, descriptionLength, extrasLength] per document. */
+  lengths: number[];
+}
 
 /**
- * A BM25F index over skill records: name (boosted ×3), description, and the {@link SEARCHED_EXTRAS}.
- * Build cost is one tokenisation per record; build it lazily, on the first search.
+ * A BM25F index over skill records: name, description and the {@link SEARCHED_EXTRAS} as separately
+ * weighted fields, synonym expansion of the query
+ * ({@link SYNONYMS}), prefix matches for unknown words, and a bonus for covering more of the query.
+ * Build cost is one tokenisation per record; the catalog builds it lazily, on the first search, and a
+ * cache can keep it with {@link serializeSearchIndex} / {@link loadSearchIndex}.
  */
 export class SearchIndex {
   readonly #records: SkillRecord[];
-  /** term → flat [doc, weightedTf, doc, weightedTf, …] (small integers: cheap to build and hold). */
-  readonly #postings = new Map<string, number[]>();
-  readonly #lengths: number[] = [];
-  readonly #avgLength: number;
+  readonly #postings: Map<string, number[]>;
+  readonly #lengths: number[];
+  readonly #avg: number[];
+  readonly #weights: SearchWeights;
+  /** Per document and field: the field's weight over its BM25 length normalisation. */
+  readonly #scaled: Float64Array;
+  #sortedTerms: string[] | undefined;
+  #scratch: Scratch | undefined;
 
-  constructor(records: readonly SkillRecord[]) {
+  constructor(
+    records: readonly SkillRecord[],
+    weights: Partial<SearchWeights> = {},
+    built?: { postings: Map<string, number[]>; lengths: number[] },
+  ) {
     this.#records = [...records];
-    let total = 0;
-    this.#records.forEach((record, doc) => {
-      const tf = new Map<string, number>();
-      let length = 0;
-      const add = (text: string, boost: number) => {
-        for (const term of tokenize(text)) {
-          tf.set(term, (tf.get(term) ?? 0) + boost);
-          length += boost;
-        }
-      };
-      add(record.name, NAME_BOOST);
-      add(record.description, 1);
-      for (const key of SEARCHED_EXTRAS) {
-        const value = record.extras[key];
-        if (value !== undefined) add(flatten(value), EXTRAS_BOOST);
+    this.#weights = { ...DEFAULT_SEARCH_WEIGHTS, ...weights };
+    if (built !== undefined) {
+      this.#postings = built.postings;
+      this.#lengths = built.lengths;
+    } else {
+      this.#postings = new Map();
+      this.#lengths = [];
+      for (let doc = 0; doc < this.#records.length; doc++) this.#add(this.#records[doc]!, doc);
+    }
+    this.#avg = averages(this.#lengths, this.#records.length);
+    const w = this.#weights;
+    const fields: [number, number][] = [
+      [w.name, w.bName],
+      [w.description, w.bDescription],
+      [w.extras, w.bExtras],
+    ];
+    this.#scaled = new Float64Array(this.#lengths.length);
+    for (let i = 0; i < this.#lengths.length; i++) {
+      const [weight, b] = fields[i % FIELDS]!;
+      this.#scaled[i] = weight / norm(b, this.#lengths[i]!, this.#avg[i % FIELDS]!);
+    }
+  }
+
+  #add(record: SkillRecord, doc: number): void {
+    const tf = new Map<string, number[]>();
+    const lengths = [0, 0, 0];
+    const count = (term: string, field: number) => {
+      let counts = tf.get(term);
+      if (counts === undefined) {
+        counts = [0, 0, 0];
+        tf.set(term, counts);
       }
-      for (const [term, count] of tf) {
-        let list = this.#postings.get(term);
-        if (list === undefined) {
-          list = [];
-          this.#postings.set(term, list);
-        }
-        list.push(doc, count);
+      counts[field] = (counts[field] ?? 0) + 1;
+    };
+    const addText = (text: string, field: number) => {
+      const terms = tokenize(text);
+      for (const term of terms) count(term, field);
+      lengths[field] = (lengths[field] ?? 0) + terms.length;
+    };
+    addText(record.name, 0);
+    addText(record.description, 1);
+    for (const key of SEARCHED_EXTRAS) {
+      const value = record.extras[key];
+      if (value !== undefined) addText(flatten(value), 2);
+    }
+    for (const [term, counts] of tf) {
+      let list = this.#postings.get(term);
+      if (list === undefined) {
+        list = [];
+        this.#postings.set(term, list);
       }
-      this.#lengths.push(length);
-      total += length;
-    });
-    this.#avgLength = this.#records.length === 0 ? 1 : total / this.#records.length || 1;
+      list.push(doc, counts[0] ?? 0, counts[1] ?? 0, counts[2] ?? 0);
+    }
+    this.#lengths.push(lengths[0] ?? 0, lengths[1] ?? 0, lengths[2] ?? 0);
+  }
+
+  /** The records this index was built over, in document order. */
+  get records(): readonly SkillRecord[] {
+    return this.#records;
   }
 
   /**
-   * Best matches first (ties broken by name), at most `limit` (default 10). Query terms that match no
-   * indexed term exactly fall back to prefix matches at half weight. A query equal to a skill's name
-   * ranks that skill first. An empty query returns no hits.
+   * Best matches first (ties broken by name), at most `limit` (default 10). A query equal to a skill's
+   * name ranks that skill first. An empty query returns no hits.
    */
   search(query: string, limit = 10): SearchHit[] {
-    const scores = new Map<number, number>();
+    const words = [...new Set(tokenize(query))];
     const n = this.#records.length;
-    for (const term of new Set(tokenize(query))) {
-      const exact = this.#postings.get(term);
-      const matches: [string, number][] = exact !== undefined ? [[term, 1]] : this.#prefixMatches(term);
-      for (const [match, weight] of matches) {
-        const list = this.#postings.get(match) ?? [];
-        const df = list.length / 2;
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        for (let i = 0; i < list.length; i += 2) {
-          const doc = list[i]!;
-          const tf = list[i + 1]!;
-          const norm = tf + K1 * (1 - B + (B * (this.#lengths[doc] ?? 0)) / this.#avgLength);
-          scores.set(doc, (scores.get(doc) ?? 0) + weight * idf * ((tf * (K1 + 1)) / norm));
+    if (words.length === 0 || n === 0 || limit <= 0) return [];
+    const w = this.#weights;
+    const scratch = this.#scratchFor(n);
+    const { scores, covered, best, seen, touched } = scratch;
+    words.forEach((word, stamp) => {
+      const expansions: [string, number][] = [];
+      if (this.#postings.has(word)) expansions.push([word, 1]);
+      else for (const match of this.#prefixMatches(word)) expansions.push([match, w.prefix]);
+      for (const synonym of SYNONYMS.get(word) ?? []) {
+        if (!words.includes(synonym) && this.#postings.has(synonym)) expansions.push([synonym, w.synonym]);
+      }
+      for (const [term, weight] of expansions) {
+        const list = this.#postings.get(term)!;
+        const df = list.length / 4;
+        const idf = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        for (let p = 0; p < list.length; p += 4) {
+          const doc = list[p]!;
+          const tf = this.#fieldTf(doc, list[p + 1]!, list[p + 2]!, list[p + 3]!);
+          if (scores[doc] === 0) touched.push(doc);
+          scores[doc] = scores[doc]! + (idf * (tf * (w.k1 + 1))) / (tf + w.k1);
+          // Coverage counts each query word once per skill, at the weight of its best match.
+          if (seen[doc] !== stamp + 1) {
+            seen[doc] = stamp + 1;
+            best[doc] = weight;
+            covered[doc] = covered[doc]! + weight;
+          } else if (weight > best[doc]!) {
+            covered[doc] = covered[doc]! + weight - best[doc]!;
+            best[doc] = weight;
+          }
         }
       }
-    }
+    });
     const wanted = query.trim().toLowerCase();
-    const hits: SearchHit[] = [];
-    for (const [doc, score] of scores) {
+    const top: SearchHit[] = [];
+    for (const doc of touched) {
       const record = this.#records[doc]!;
-      hits.push({ record, score: record.name.toLowerCase() === wanted ? score + 100 : score });
+      let score = scores[doc]! * (1 + (w.coverage * covered[doc]!) / words.length);
+      if (record.name.toLowerCase() === wanted) score += 100;
+      scores[doc] = 0;
+      covered[doc] = 0;
+      seen[doc] = 0;
+      insertTop(top, { record, score }, limit);
     }
-    hits.sort((a, b) => b.score - a.score || (a.record.name < b.record.name ? -1 : 1));
-    return hits.slice(0, Math.max(0, limit));
+    touched.length = 0;
+    return top;
   }
 
-  #prefixMatches(term: string): [string, number][] {
-    if (term.length < 3) return [];
-    const out: [string, number][] = [];
-    for (const candidate of this.#postings.keys()) {
-      if (candidate.startsWith(term)) out.push([candidate, PREFIX_WEIGHT]);
+  /** Per-document accumulators, reused across searches (reset through `touched`). */
+  #scratchFor(n: number): Scratch {
+    if (this.#scratch === undefined || this.#scratch.scores.length !== n) {
+      this.#scratch = {
+        scores: new Float64Array(n),
+        covered: new Float64Array(n),
+        best: new Float64Array(n),
+        seen: new Int32Array(n),
+        touched: [],
+      };
     }
-    return out;
+    return this.#scratch;
   }
+
+  #fieldTf(doc: number, name: number, description: number, extras: number): number {
+    const at = doc * FIELDS;
+    const scaled = this.#scaled;
+    return name * scaled[at]! + description * scaled[at + 1]! + extras * scaled[at + 2]!;
+  }
+
+  /** Indexed words starting with `term` (3+ letters), the most common first, at most {@link MAX_PREFIX}. */
+  #prefixMatches(term: string): string[] {
+    if (term.length < 3) return [];
+    this.#sortedTerms ??= [...this.#postings.keys()].sort();
+    const sorted = this.#sortedTerms;
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]! < term) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: string[] = [];
+    for (let i = lo; i < sorted.length && sorted[i]!.startsWith(term); i++) out.push(sorted[i]!);
+    if (out.length <= MAX_PREFIX) return out;
+    const df = (t: string) => this.#postings.get(t)?.length ?? 0;
+    return out.sort((a, b) => df(b) - df(a)).slice(0, MAX_PREFIX);
+  }
+
+  /** @internal Raw parts for {@link serializeSearchIndex}. */
+  parts(): { postings: ReadonlyMap<string, number[]>; lengths: readonly number[] } {
+    return { postings: this.#postings, lengths: this.#lengths };
+  }
+}
+
+interface Scratch {
+  scores: Float64Array;
+  covered: Float64Array;
+  best: Float64Array;
+  seen: Int32Array;
+  touched: number[];
+}
+
+/** Keeps `top` the best `limit` hits, best first (ties by name). */
+function insertTop(top: SearchHit[], hit: SearchHit, limit: number): void {
+  const better = (a: SearchHit, b: SearchHit) =>
+    a.score > b.score || (a.score === b.score && a.record.name < b.record.name);
+  if (top.length === limit && !better(hit, top[limit - 1]!)) return;
+  let i = top.length === limit ? limit - 1 : top.length;
+  while (i > 0 && better(hit, top[i - 1]!)) {
+    top[i] = top[i - 1]!;
+    i--;
+  }
+  top[i] = hit;
+}
+
+function norm(b: number, length: number, avg: number): number {
+  return 1 - b + (b * length) / avg;
+}
+
+function averages(lengths: readonly number[], n: number): number[] {
+  const sums = [0, 0, 0];
+  for (let i = 0; i < lengths.length; i++) sums[i % FIELDS] = (sums[i % FIELDS] ?? 0) + (lengths[i] ?? 0);
+  return sums.map((sum) => (n === 0 ? 1 : sum / n || 1));
 }
 
 function flatten(value: FrontmatterValue): string {
