@@ -1,8 +1,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { generateText } from "ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadModelConfig } from "./load-model-config.js";
+import { resolveModel } from "./resolve-model.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -88,5 +92,95 @@ describe("loadModelConfig", () => {
     await expect(
       loadModelConfig({ env: { SKILLRT_PROVIDER: "x" }, cwd: path.join(dir, "none") }),
     ).rejects.toThrow(/unknown provider 'x'/);
+  });
+});
+
+describe("key-only vendors (the seed's ZAI_API_KEY and MOONSHOT_API_KEY)", () => {
+  it("ZAI_API_KEY with AGENT_MODEL=glm-5 reaches Z.ai's endpoint with no base URL set", async () => {
+    const config = await loadModelConfig({ env: { ZAI_API_KEY: "zk", AGENT_MODEL: "glm-5" }, cwd: dir });
+    expect(config).toMatchObject({
+      provider: "openai-compatible",
+      modelId: "glm-5",
+      baseURL: "https://api.z.ai/api/paas/v4",
+      apiKey: "zk",
+      configured: true,
+    });
+    // A GLM model picks Z.ai even when an OpenAI key is in the environment too.
+    const both = await loadModelConfig({
+      env: { ZAI_API_KEY: "zk", OPENAI_API_KEY: "o", AGENT_MODEL: "glm-5" },
+      cwd: dir,
+    });
+    expect(both).toMatchObject({ baseURL: "https://api.z.ai/api/paas/v4", apiKey: "zk" });
+    const openai = await loadModelConfig({
+      env: { ZAI_API_KEY: "zk", OPENAI_API_KEY: "o", AGENT_MODEL: "gpt-4o" },
+      cwd: dir,
+    });
+    expect(openai).toMatchObject({ provider: "openai", apiKey: "o" });
+  });
+
+  it("MOONSHOT_API_KEY reaches Kimi; a key alone picks the vendor's default model; *_BASE_URL overrides", async () => {
+    const kimi = await loadModelConfig({ env: { MOONSHOT_API_KEY: "mk" }, cwd: dir });
+    expect(kimi).toMatchObject({
+      provider: "openai-compatible",
+      baseURL: "https://api.moonshot.ai/v1",
+      apiKey: "mk",
+      modelId: "kimi-k2-0905-preview",
+    });
+    const overridden = await loadModelConfig({
+      env: { ZAI_API_KEY: "zk", ZAI_BASE_URL: "http://127.0.0.1:9/v4" },
+      cwd: dir,
+    });
+    expect(overridden).toMatchObject({ baseURL: "http://127.0.0.1:9/v4", modelId: "glm-4.6", apiKey: "zk" });
+    // OPENAI_BASE_URL pointing at Z.ai uses the Z.ai key when no OpenAI key is set.
+    const byURL = await loadModelConfig({
+      env: { OPENAI_BASE_URL: "https://open.bigmodel.cn/api/paas/v4", ZAI_API_KEY: "zk" },
+      cwd: dir,
+    });
+    expect(byURL).toMatchObject({ provider: "openai-compatible", apiKey: "zk" });
+  });
+
+  it("sends a chat completion to the Z.ai stand-in (loopback via ZAI_BASE_URL) with the key and model", async () => {
+    const seen: { path?: string | undefined; auth?: string | undefined; model?: string } = {};
+    const server = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => {
+        body += chunk;
+      });
+      req.on("end", () => {
+        seen.path = req.url;
+        seen.auth = req.headers.authorization;
+        seen.model = (JSON.parse(body) as { model: string }).model;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            id: "c1",
+            object: "chat.completion",
+            created: 0,
+            model: "glm-5",
+            choices: [
+              { index: 0, message: { role: "assistant", content: "hello from glm" }, finish_reason: "stop" },
+            ],
+            usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const config = await loadModelConfig({
+        env: {
+          ZAI_API_KEY: "zk",
+          AGENT_MODEL: "glm-5",
+          ZAI_BASE_URL: `http://127.0.0.1:${port}/api/paas/v4`,
+        },
+        cwd: dir,
+      });
+      const { text } = await generateText({ model: resolveModel(config), prompt: "hi" });
+      expect(text).toBe("hello from glm");
+      expect(seen).toEqual({ path: "/api/paas/v4/chat/completions", auth: "Bearer zk", model: "glm-5" });
+    } finally {
+      server.close();
+    }
   });
 });

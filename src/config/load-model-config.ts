@@ -26,6 +26,30 @@ export interface LoadModelConfigOptions {
   config?: SkillrtConfig;
 }
 
+/**
+ * OpenAI-compatible vendors reached by their own API key alone (the seed's `ZAI_API_KEY=… AGENT_MODEL=glm-5`):
+ * the key's variable, the variable overriding the endpoint, the endpoint, a default model, and the model
+ * names that are theirs (which pick the vendor when several keys are set).
+ */
+export const KEY_VENDORS = [
+  {
+    keyEnv: "ZAI_API_KEY",
+    baseURLEnv: "ZAI_BASE_URL",
+    baseURL: "https://api.z.ai/api/paas/v4",
+    model: "glm-4.6",
+    models: /^glm/i,
+  },
+  {
+    keyEnv: "MOONSHOT_API_KEY",
+    baseURLEnv: "MOONSHOT_BASE_URL",
+    baseURL: "https://api.moonshot.ai/v1",
+    model: "kimi-k2-0905-preview",
+    models: /^(?:kimi|moonshot)/i,
+  },
+] as const;
+
+type KeyVendor = (typeof KEY_VENDORS)[number];
+
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
@@ -54,9 +78,12 @@ function positiveInt(value: string | undefined, where: string): number | undefin
 /**
  * Merges, highest first: flags (`--provider`, `--model`, `--base-url`, `--context-window`), environment
  * (`SKILLRT_PROVIDER`, `AGENT_MODEL`, `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `ANTHROPIC_BASE_URL`,
- * `ANTHROPIC_API_KEY`, `SKILLRT_CONTEXT_WINDOW`, `SKILLRT_MAX_ATTEMPTS`), `<cwd>/skillrt.config.json`,
- * `~/.skillrt/config.json`. Without an explicit provider: `OPENAI_BASE_URL` → `openai-compatible`,
- * an Anthropic key or URL → `anthropic`, `OPENAI_API_KEY` → `openai`; with nothing configured, a local
+ * `ANTHROPIC_API_KEY`, `ZAI_API_KEY`, `ZAI_BASE_URL`, `MOONSHOT_API_KEY`, `MOONSHOT_BASE_URL`,
+ * `SKILLRT_CONTEXT_WINDOW`, `SKILLRT_MAX_ATTEMPTS`), `<cwd>/skillrt.config.json`, `~/.skillrt/config.json`.
+ * Without an explicit provider: `OPENAI_BASE_URL` → `openai-compatible`; a Z.ai or Moonshot key whose
+ * models `AGENT_MODEL` names (`glm-…`, `kimi-…`) → that vendor's endpoint ({@link KEY_VENDORS}; its
+ * `*_BASE_URL` overrides it); an Anthropic key or URL → `anthropic`; `OPENAI_API_KEY` → `openai`; a Z.ai
+ * or Moonshot key alone → that vendor; with nothing configured, a local
  * Ollama (`openai-compatible` at `http://localhost:11434/v1`). Throws `SkillrtError` (`config-invalid`)
  * for a broken config file or value.
  */
@@ -73,26 +100,46 @@ export async function loadModelConfig(options: LoadModelConfigOptions = {}): Pro
   const anthropicKey = nonEmpty(env["ANTHROPIC_API_KEY"]);
   const openaiKey = nonEmpty(env["OPENAI_API_KEY"]);
 
+  const modelFromUser = nonEmpty(flags.model) ?? nonEmpty(env["AGENT_MODEL"]) ?? file.model;
+  const keyed = KEY_VENDORS.filter((v) => nonEmpty(env[v.keyEnv]) !== undefined);
+  const modelVendor = keyed.find((v) => modelFromUser !== undefined && v.models.test(modelFromUser));
+
   let provider: ProviderName | undefined;
+  let vendor: KeyVendor | undefined;
   if (nonEmpty(flags.provider) !== undefined) provider = parseProvider(flags.provider!.trim(), "--provider");
   else if (nonEmpty(env["SKILLRT_PROVIDER"]) !== undefined)
     provider = parseProvider(env["SKILLRT_PROVIDER"]!.trim(), "SKILLRT_PROVIDER");
   else if (file.provider !== undefined) provider = file.provider;
   else if (openaiBase !== undefined) provider = "openai-compatible";
+  else if (modelVendor !== undefined) vendor = modelVendor;
   else if (anthropicKey !== undefined || anthropicBase !== undefined) provider = "anthropic";
   else if (openaiKey !== undefined) provider = "openai";
-
-  const modelFromUser = nonEmpty(flags.model) ?? nonEmpty(env["AGENT_MODEL"]) ?? file.model;
+  else vendor = keyed[0];
+  if (vendor !== undefined) provider = "openai-compatible";
   const configured =
-    provider !== undefined || modelFromUser !== undefined || nonEmpty(flags.baseURL) !== undefined;
+    vendor !== undefined ||
+    provider !== undefined ||
+    modelFromUser !== undefined ||
+    nonEmpty(flags.baseURL) !== undefined;
   const resolved: ProviderName = provider ?? "openai-compatible";
 
-  const envBase = resolved === "anthropic" ? anthropicBase : openaiBase;
+  const envBase =
+    vendor !== undefined
+      ? (nonEmpty(env[vendor.baseURLEnv]) ?? vendor.baseURL)
+      : resolved === "anthropic"
+        ? anthropicBase
+        : openaiBase;
   let baseURL = nonEmpty(flags.baseURL) ?? envBase ?? file.baseURL;
   if (baseURL === undefined && resolved === "openai-compatible") baseURL = DEFAULT_BASE_URL;
 
   const keyFromFileEnv = file.apiKeyEnv === undefined ? undefined : nonEmpty(env[file.apiKeyEnv]);
-  const apiKey = keyFromFileEnv ?? (resolved === "anthropic" ? anthropicKey : openaiKey);
+  const apiKey =
+    keyFromFileEnv ??
+    (vendor !== undefined
+      ? nonEmpty(env[vendor.keyEnv])
+      : resolved === "anthropic"
+        ? anthropicKey
+        : (openaiKey ?? vendorKeyFor(baseURL, env)));
 
   const contextWindow =
     flags.contextWindow ??
@@ -100,7 +147,7 @@ export async function loadModelConfig(options: LoadModelConfigOptions = {}): Pro
     file.contextWindow;
   return {
     provider: resolved,
-    modelId: modelFromUser ?? DEFAULT_MODELS[resolved],
+    modelId: modelFromUser ?? vendor?.model ?? DEFAULT_MODELS[resolved],
     baseURL,
     apiKey,
     contextWindow: contextWindow ?? 128_000,
@@ -112,4 +159,19 @@ export async function loadModelConfig(options: LoadModelConfigOptions = {}): Pro
       4,
     configured,
   };
+}
+
+/** A vendor key for an OpenAI-compatible endpoint that is that vendor's (no `OPENAI_API_KEY` given). */
+function vendorKeyFor(
+  baseURL: string | undefined,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  if (baseURL === undefined) return undefined;
+  const host = URL.canParse(baseURL) ? new URL(baseURL).hostname : "";
+  const vendor = /(?:^|\.)(?:z\.ai|bigmodel\.cn)$/.test(host)
+    ? KEY_VENDORS[0]
+    : /(?:^|\.)moonshot\.(?:ai|cn)$/.test(host)
+      ? KEY_VENDORS[1]
+      : undefined;
+  return vendor === undefined ? undefined : nonEmpty(env[vendor.keyEnv]);
 }

@@ -39,8 +39,29 @@ describe("selectSkills", () => {
 
   it("reads the mode and the model's answer leniently", () => {
     expect(autoSelectModeFrom("LLM")).toBe("llm");
-    expect(autoSelectModeFrom("true")).toBe("off");
+    expect(autoSelectModeFrom("lexical")).toBe("lexical");
+    // The seed's flag: true means on, with the default selector (ask the model).
+    for (const on of ["true", "TRUE", "1", "yes", "on"]) expect(autoSelectModeFrom(on)).toBe("llm");
+    for (const off of [undefined, "", "false", "0", "off", "maybe"])
+      expect(autoSelectModeFrom(off)).toBe("off");
     expect(parseSelection('```json\n["a","b"]\n```', new Set(["a"]))).toEqual(["a"]);
     expect(parseSelection("none", new Set(["a"]))).toEqual([]);
+    expect(parseSelection("None.", new Set(["none-skill"]))).toEqual([]);
+  });
+
+  it("accepts the seed's comma-separated answer (names in order, unknown names and 'none' dropped)", () => {
+    const known = new Set(["pdf", "csv", "chart-maker"]);
+    expect(parseSelection("csv, pdf", known)).toEqual(["csv", "pdf"]);
+    expect(parseSelection(" `Chart-Maker` , nope,pdf.", known)).toEqual(["chart-maker", "pdf"]);
+    expect(parseSelection("- pdf\n- csv\n", known)).toEqual(["pdf", "csv"]);
+    expect(parseSelection("pdf, pdf, none", known)).toEqual(["pdf"]);
+  });
+
+  it("llm: loads the skills of a comma-separated answer", async () => {
+    const model = scriptedModel([{ text: "chart, csv" }]);
+    const context = tinyContext(skills);
+    const result = await selectSkills({ mode: "llm", context, model, message: "plot my csv" });
+    expect(result.selected).toEqual(["chart", "csv"]);
+    expect([...context.loaded]).toEqual(["chart", "csv"]);
   });
 });

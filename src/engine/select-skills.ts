@@ -8,6 +8,9 @@ import type { EngineSkillContext, UserLoadOutcome } from "./engine-skill-context
 /** `off` (default), `llm` (ask the model), `lexical` (catalog search, no model call). */
 export type AutoSelectMode = "off" | "llm" | "lexical";
 
+/** The selector `SKILLS_AUTO_SELECT=true` turns on: the seed's (ask the model). */
+export const DEFAULT_AUTO_SELECT_MODE: AutoSelectMode = "llm";
+
 /** Options of {@link selectSkills}. */
 export interface SelectSkillsOptions {
   mode: AutoSelectMode;
@@ -29,14 +32,47 @@ export interface SelectSkillsResult {
   loads: UserLoadOutcome[];
 }
 
-/** Reads `SKILLS_AUTO_SELECT` (`llm`, `lexical`; anything else, e.g. unset or `off`, is `off`). */
+/**
+ * Reads `SKILLS_AUTO_SELECT`: `llm` or `lexical` pick a selector; `true`, `1`, `yes` and `on` (the seed's
+ * flag) turn on the default one ({@link DEFAULT_AUTO_SELECT_MODE}); anything else — unset, `false`,
+ * `off` — is `off`.
+ */
 export function autoSelectModeFrom(value: string | undefined): AutoSelectMode {
   const v = value?.trim().toLowerCase();
-  return v === "llm" || v === "lexical" ? v : "off";
+  if (v === "llm" || v === "lexical") return v;
+  return v === "true" || v === "1" || v === "yes" || v === "on" ? DEFAULT_AUTO_SELECT_MODE : "off";
 }
 
-/** Parses the model's answer: a JSON array of names or `{ "skills": [...] }`, possibly inside prose or a code fence. */
+/** Reads `SKILLS_MAX_ACTIVE`: a positive integer, or undefined (no cap) for anything else. */
+export function maxActiveFrom(value: string | undefined): number | undefined {
+  const n = Number(value?.trim() ?? "");
+  return value !== undefined && value.trim() !== "" && Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/**
+ * Parses the model's answer: a JSON array of names or `{ "skills": [...] }`, possibly inside prose or a
+ * code fence, or the seed's plain answer — names separated by commas (or lines), or `none`. Only names in
+ * `known` are kept (matched case-insensitively), without duplicates, in the order given.
+ */
 export function parseSelection(text: string, known: ReadonlySet<string>): string[] {
+  const json = parseJsonSelection(text, known);
+  if (json !== undefined) return json;
+  const byLower = new Map([...known].map((name) => [name.toLowerCase(), name]));
+  const names: string[] = [];
+  for (const part of text.split(/[,\n]/)) {
+    const cleaned = part
+      .trim()
+      .replace(/^(?:[-*•]|\d+[.)])\s*/, "")
+      .replace(/^["'`]+|["'`.]+$/g, "")
+      .trim()
+      .toLowerCase();
+    const name = byLower.get(cleaned);
+    if (name !== undefined && !names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
+function parseJsonSelection(text: string, known: ReadonlySet<string>): string[] | undefined {
   const candidates = [text.match(/\{[\s\S]*\}/)?.[0], text.match(/\[[\s\S]*?\]/)?.[0]];
   for (const candidate of candidates) {
     if (candidate === undefined) continue;
@@ -55,7 +91,7 @@ export function parseSelection(text: string, known: ReadonlySet<string>): string
       return [...new Set(list.filter((n): n is string => typeof n === "string" && known.has(n)))];
     }
   }
-  return [];
+  return undefined;
 }
 
 async function askModel(options: SelectSkillsOptions, max: number): Promise<string[]> {
@@ -68,7 +104,8 @@ async function askModel(options: SelectSkillsOptions, max: number): Promise<stri
     maxRetries: 0,
     instructions:
       "You choose which skills an assistant should load before answering. Answer with JSON only: " +
-      `{"skills": ["name", ...]} with at most ${max} names from the list, most relevant first, or {"skills": []} when none clearly fits.`,
+      `{"skills": ["name", ...]} with at most ${max} names from the list, most relevant first, or {"skills": []} when none clearly fits. ` +
+      '(Comma-separated names, or "none", are understood too.)',
     prompt: `Skills:\n${catalog}\n\nUser message:\n${options.message}`,
     ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
   });
