@@ -174,6 +174,7 @@ export function openSkillSession(
     counter,
     visibility,
     skillBudget: options.skillBudget ?? DEFAULT_SKILL_BUDGET,
+    ...(options.maxActive === undefined ? {} : { maxActive: options.maxActive }),
     contextWindow,
     threshold: Math.floor(contextWindow * (options.contextThreshold ?? 0.9)),
     maxResources: options.maxResources ?? 50,

@@ -18,6 +18,8 @@ export interface SessionCore {
   contextWindow: number;
   threshold: number;
   maxResources: number;
+  /** Most skills a model's load may bring the session to (see `SkillSessionOptions.maxActive`). */
+  maxActive?: number;
   names(): SkillToolNames;
   /** Layout of loaded content in system placement. */
   systemLayout(): SystemLayout;

@@ -68,6 +68,9 @@ export async function loadSkill(
     });
   }
 
+  if (existing === undefined && by === "model" && state.skills.size >= (core.maxActive ?? Infinity)) {
+    return tooManyActive(core, record.name);
+  }
   let entry: SkillEntry;
   try {
     entry = await buildSkillEntry(core, record, options.args, newItemId(state));
@@ -376,4 +379,17 @@ export function unloadSkill(core: SessionCore, name: string): UnloadResult {
   removeSkill(state, name);
   core.emit({ type: "skill-unload", name, reason: "unload" });
   return { ok: true, name, loaded: [...state.skills.keys()] };
+}
+
+/** A model's load past `maxActive`: names what is active and asks for an unload first. */
+function tooManyActive(core: SessionCore, name: string): SessionFailure {
+  const active = [...core.state.skills.keys()];
+  const unload = core.names().unload;
+  const how =
+    unload === undefined ? "Finish with one of them first" : `Call ${unload} on one you no longer need`;
+  return {
+    ok: false,
+    code: "too-many-active",
+    message: `At most ${core.maxActive} skills may be active at once, and ${active.length} are: ${active.join(", ")}. ${how}, then load '${name}' again.`,
+  };
 }

@@ -87,6 +87,11 @@ export interface SkillSessionOptions {
   activeSkills?: string[];
   /** `skill_search` is always offered above this many visible skills (and whenever the catalog left something out). Default 100. */
   searchThreshold?: number;
+  /**
+   * Most skills loaded at once (`SKILLS_MAX_ACTIVE`). A model's load beyond it fails with
+   * `too-many-active`, asking it to unload one first; user loads and `init()` are not capped. Default: no cap.
+   */
+  maxActive?: number;
   /** Most files listed in a loaded skill's `<skill_resources>`. Default 50. */
   maxResources?: number;
   /** Receives every event. */
@@ -104,6 +109,7 @@ export type SessionErrorCode =
   | "file-not-found"
   | "path-refused"
   | "context-full"
+  | "too-many-active"
   | "read-failed"
   | "invalid-argument";
 
