@@ -4,6 +4,7 @@ import { toPrompt } from "../spec/to-prompt.js";
 import { createMemoryStore } from "../store/create-memory-store.js";
 import { syntheticSkills } from "./__fixtures__/synthetic-skills.js";
 import { createSkillSession } from "./create-skill-session.js";
+import { renderRequestSkills } from "./render-catalog.js";
 import { loadSession, saveSession } from "./save-session.js";
 import { createTokenCounter } from "./token-counter.js";
 
@@ -94,5 +95,61 @@ describe("persistence", () => {
     await expect(loadSession(store, "bad", { catalog })).rejects.toThrow(
       /Invalid session snapshot at version/,
     );
+  });
+});
+
+describe("renderRequestSkills: the per-request part of the catalog", () => {
+  const extra = [
+    {
+      name: "zz-pdf-merger",
+      description:
+        "Merge, split and extract tables from PDF files. Use for combining reports into one document.",
+      body: "b",
+    },
+    {
+      name: "zz-slide-maker",
+      description: "Builds slide decks and PowerPoint presentations from notes and outlines.",
+      body: "b",
+    },
+  ];
+  const open = async (placement: "history" | "system" = "history") => {
+    const catalog = await createCatalog({ roots: [], memory: [...syntheticSkills(2_000), ...extra] });
+    return createSkillSession({ catalog, catalogBudget: 1_000, placement });
+  };
+
+  it("lists the best matches with full descriptions while the system prompt stays byte-identical across requests", async () => {
+    const session = await open();
+    const before = session.renderSystemPrompt();
+    // Alphabetical names fill the budget: the matching skills are not in the system prompt at all.
+    expect(before).not.toContain("zz-pdf-merger");
+    const first = renderRequestSkills(session, "combine these quarterly reports into one pdf");
+    expect(first.skills[0]).toBe("zz-pdf-merger");
+    expect(first.text).toContain(`- zz-pdf-merger: ${extra[0]!.description}\n`);
+    expect(first.text).toMatch(
+      /^Skills that best match this request \(the catalog above does not show all 2,002/,
+    );
+    expect(first.text).toMatch(
+      /Load one with skill_load before following it; skill_search finds others\.\n$/,
+    );
+    // The model loads a skill during the first request (history placement: its body is a tool result).
+    expect((await session.load("zz-pdf-merger")).ok).toBe(true);
+    const second = renderRequestSkills(session, "turn my meeting notes into a deck of slides");
+    expect(second.skills[0]).toBe("zz-slide-maker");
+    expect(second.skills).not.toContain("zz-pdf-merger");
+    expect(session.renderSystemPrompt()).toBe(before);
+  });
+
+  it("stays within its budget (shortening, then naming) and adds nothing when the catalog fits or nothing matches", async () => {
+    const session = await open();
+    const tight = renderRequestSkills(session, "reports pdf slides deck records", { budget: 90, limit: 5 });
+    expect(tight.skills.length).toBeGreaterThan(0);
+    expect(counter.count(tight.text)).toBeLessThanOrEqual(90);
+    expect(renderRequestSkills(session, "qwertyuiop")).toEqual({ text: "", skills: [] });
+    const small = await createCatalog({ roots: [], memory: extra });
+    const fits = createSkillSession({ catalog: small });
+    expect(renderRequestSkills(fits, "merge pdf")).toEqual({ text: "", skills: [] });
+    const always = renderRequestSkills(fits, "merge pdf", { always: true });
+    expect(always.skills).toEqual(["zz-pdf-merger"]);
+    expect(always.text.startsWith("Skills that best match this request:\n")).toBe(true);
   });
 });

@@ -8,8 +8,9 @@
  * re-counted) and totals stop accumulating as soon as they pass the budget.
  */
 import type { SkillRecord } from "../catalog/types.js";
-import { catalogEntryFormat, shortenDescription } from "./catalog-entry-format.js";
+import { catalogEntryFormat, oneLine, shortenDescription } from "./catalog-entry-format.js";
 import type { CatalogFormat } from "./session-types.js";
+import type { SkillSession } from "./skill-session.js";
 import type { TokenCounter } from "./token-counter.js";
 
 /** Per-record token counts, shared by every render of one session (keyed by format, variant and marker). */
@@ -216,4 +217,72 @@ function leastPrefix(
     else lo = mid + 1;
   }
   return lo;
+}
+
+/** Options of {@link renderRequestSkills}. */
+export interface RequestSkillsOptions {
+  /** Most skills listed. Default 5. */
+  limit?: number;
+  /** Tokens the block may use. Default 500. */
+  budget?: number;
+  /** List matches even when the whole catalog fits in full (then it only repeats the system prompt). Default false. */
+  always?: boolean;
+}
+
+/** The per-request part of the catalog: what {@link renderRequestSkills} gives. */
+export interface RequestSkillsRender {
+  /** `""` when nothing is to be added (the catalog fit in full, or nothing matches). Ends with a newline otherwise. */
+  text: string;
+  /** The skills listed, best match first. */
+  skills: string[];
+}
+
+/**
+ * The per-request part of the catalog. When the catalog in the system prompt could not show every skill
+ * in full (budget), the skills that best match the user's latest request (catalog search; visible and not
+ * loaded) are listed with their descriptions, best first, within `budget` tokens (a description that does
+ * not fit is shortened, then left out). The system prompt itself stays the same from request to request, so
+ * provider prompt caches keep hitting: this block belongs with the request (history placement puts it
+ * next to the user's message, where per-turn content goes). Returns `""` when the catalog fit in full
+ * (unless `always`) or nothing matches.
+ */
+export function renderRequestSkills(
+  session: SkillSession,
+  request: string,
+  options: RequestSkillsOptions = {},
+): RequestSkillsRender {
+  const stats = session.catalogStats();
+  const cut = stats.shortened + stats.bare + stats.omitted;
+  if (cut === 0 && options.always !== true) return { text: "", skills: [] };
+  const limit = options.limit ?? 5;
+  const hits = session
+    .search(request, limit + session.loadedSkills().length)
+    .filter((hit) => !hit.loaded)
+    .slice(0, limit);
+  if (hits.length === 0) return { text: "", skills: [] };
+  const names = session.toolNames();
+  const count = (text: string) => session.counter.count(text);
+  const header =
+    cut === 0
+      ? "Skills that best match this request:\n"
+      : `Skills that best match this request (the catalog above does not show all ${stats.visible.toLocaleString("en-US")} skills in full):\n`;
+  const footer = `Load one with ${names.load} before following it${names.search === undefined ? "" : `; ${names.search} finds others`}.\n`;
+  let spent = count(header) + count(footer);
+  let body = "";
+  const skills: string[] = [];
+  const budget = options.budget ?? 500;
+  for (const hit of hits) {
+    const lines = [
+      `- ${hit.name}: ${oneLine(hit.description)}\n`,
+      `- ${hit.name}: ${shortenDescription(hit.description)}\n`,
+      `- ${hit.name}\n`,
+    ];
+    const line = lines.find((text) => spent + count(text) <= budget);
+    if (line === undefined) break;
+    spent += count(line);
+    body += line;
+    skills.push(hit.name);
+  }
+  if (skills.length === 0) return { text: "", skills: [] };
+  return { text: header + body + footer, skills };
 }

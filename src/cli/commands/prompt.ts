@@ -1,5 +1,6 @@
 import type { Catalog } from "../../catalog/types.js";
 import { createSkillSession } from "../../context/create-skill-session.js";
+import { renderRequestSkills } from "../../context/render-catalog.js";
 import type { CatalogFormat } from "../../context/session-types.js";
 import type { SkillSession } from "../../context/skill-session.js";
 import { type PromptEntry, toPrompt } from "../../spec/to-prompt.js";
@@ -19,6 +20,7 @@ export const promptCommand = defineCommand({
   summary: "Print the skills catalog for a system prompt",
   usage: `Usage: skillrt prompt [PATH...] [--format list|agentskills|xml|markdown] [--root DIR]...
                       [--catalog-budget TOKENS] [--context-window N] [--preamble]
+                      [--for REQUEST]
 
 Print the catalog (name and description of every skill the model may use) exactly as a
 skill session renders it into the system prompt. Skills with
@@ -45,6 +47,11 @@ Options:
                window, and 2,000 tokens when no window is configured).
   --preamble   Also print the session's preamble (how to use the skill tools) before the
                catalog; the budget then covers both, as in 'skillrt chat'.
+  --for REQUEST
+               Print what the model would see for this user request: the system prompt,
+               then the user's message with the skills that best match the request listed
+               in full before it (when the catalog could not show every skill in full).
+               The system prompt does not depend on the request, so prompt caches hit.
   --root DIR   Read DIR instead of the default roots (repeatable; ignored with PATHs).
   -h, --help   Show this help.
 
@@ -57,6 +64,7 @@ error.
     "catalog-budget": { type: "string" },
     "context-window": { type: "string" },
     preamble: { type: "boolean" },
+    for: { type: "string" },
   },
   async run({ values, positionals }, io) {
     const format = values.format ?? "list";
@@ -106,10 +114,19 @@ error.
       io.stderr.write("No skills to show (none found, or all hidden with disable-model-invocation).\n");
       return code;
     }
+    const request = values.for;
+    if (request !== undefined) {
+      const matches = renderRequestSkills(session, request);
+      await writeOutput(io.stdout, `${text}\n${USER_RULE}\n${matches.text}${request}\n`);
+      return code;
+    }
     await writeOutput(io.stdout, text);
     return code;
   },
 });
+
+/** Separates the system prompt from the user's message in `--for` output. */
+const USER_RULE = "--- user message ---";
 
 function isFormat(value: string): value is CatalogFormat {
   return (FORMATS as readonly string[]).includes(value);
