@@ -119,6 +119,8 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
       ...(options.deny === undefined ? {} : { deny: options.deny }),
       ...(sessionWindow === undefined ? {} : { contextWindow: sessionWindow }),
       ...(options.catalogBudget === undefined ? {} : { catalogBudget: options.catalogBudget }),
+      // SKILLS_MAX_ACTIVE caps the skills active at once, for the model's loads too (not only the pre-pass).
+      ...(options.select?.maxActive === undefined ? {} : { maxActive: options.select.maxActive }),
     };
     let session: SkillSession;
     if (snapshot !== undefined && snapshot !== null) session = await restoreSkillSession(snapshot, common);

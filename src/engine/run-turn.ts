@@ -4,6 +4,7 @@
  */
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import { describeModel, type ModelConfig } from "../config/model-config.js";
+import { renderRequestSkills } from "../context/render-catalog.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { compactHistory } from "./compact-history.js";
 import type { EngineEvent } from "./engine-event.js";
@@ -95,7 +96,20 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   }
   const turnStart = compaction?.compacted === true ? 0 : start;
 
-  conversation.history.push({ role: "user", content: input });
+  // When the catalog could not show every skill in full, the skills matching this request go with it
+  // (not into the system prompt, which stays the same from turn to turn for prompt caches).
+  const matches = renderRequestSkills(session, input);
+  conversation.history.push(
+    matches.text === ""
+      ? { role: "user", content: input }
+      : {
+          role: "user",
+          content: [
+            { type: "text", text: matches.text },
+            { type: "text", text: input },
+          ],
+        },
+  );
   const toolCalls = new Map<string, TurnToolCall>();
   const track = (event: EngineEvent): void => {
     if (event.type === "tool-call") {

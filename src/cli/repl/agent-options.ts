@@ -45,9 +45,10 @@ export const AGENT_OPTIONS_HELP = `Options:
   --deny GLOB            hide skills whose name matches GLOB (repeatable; replaces session.deny)
   -h, --help             show this help
 
-Environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, SKILLS_AUTO_SELECT=llm|lexical, SKILLS_MAX_ACTIVE (default 3),
-SKILLRT_MAX_ATTEMPTS (default 4). Config file: skillrt.config.json, then ~/.skillrt/config.json, with the
-sections "model", "session" (activeSkills, allow, deny), "exec" (executor, timeoutSeconds, requireLoaded,
+Environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, ZAI_API_KEY (Z.ai GLM), MOONSHOT_API_KEY (Kimi), AGENT_MODEL,
+SKILLS_DIR, SKILLS_AUTO_SELECT=true|llm|lexical (true = llm), SKILLS_MAX_ACTIVE (most skills active at once;
+the pre-pass loads at most 3 without it), SKILLRT_MAX_ATTEMPTS (default 4).
+Config file: skillrt.config.json, then ~/.skillrt/config.json, with the sections "model", "session" (activeSkills, allow, deny), "exec" (executor, timeoutSeconds, requireLoaded,
 allowCommands, denyCommands, hostDirs, artifactsDir) and "skills" (per-skill env).
 Conversations are saved in .skillrt/sessions.db and run outputs saved as artifacts in .skillrt/artifacts
 under the current directory.

@@ -2,7 +2,7 @@
 
 import type { Placement } from "../../context/session-types.js";
 import { createSkillAgent } from "../../engine/create-skill-agent.js";
-import { autoSelectModeFrom } from "../../engine/select-skills.js";
+import { autoSelectModeFrom, maxActiveFrom } from "../../engine/select-skills.js";
 import type { SkillAgent } from "../../engine/skill-agent.js";
 import { SkillrtError } from "../../errors/skillrt-error.js";
 import type { ExecutorChoice } from "../../exec/create-executor.js";
@@ -25,9 +25,10 @@ function isOneOf<T extends string>(list: readonly T[], value: string): value is 
 /** The selection pre-pass the environment asks for (`SKILLS_AUTO_SELECT`, `SKILLS_MAX_ACTIVE`). */
 function selectFromEnv(env: Record<string, string | undefined>) {
   const mode = autoSelectModeFrom(env["SKILLS_AUTO_SELECT"]);
-  if (mode === "off") return {};
-  const maxActive = Number.parseInt(env["SKILLS_MAX_ACTIVE"] ?? "", 10);
-  return { select: { mode, ...(Number.isInteger(maxActive) && maxActive > 0 ? { maxActive } : {}) } };
+  const maxActive = maxActiveFrom(env["SKILLS_MAX_ACTIVE"]);
+  // The cap holds with the pre-pass off too (it caps the model's loads).
+  if (mode === "off" && maxActive === undefined) return {};
+  return { select: { mode, ...(maxActive === undefined ? {} : { maxActive }) } };
 }
 
 /**
