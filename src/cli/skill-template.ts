@@ -45,5 +45,14 @@ Details the agent reads on demand (API notes, formats, edge cases). Link each fi
 and say when to read it.
 `,
     "assets/.gitkeep": "",
+    "evals/cases.yaml": `# Trigger evals: does the agent load ${name} when it should, and only then?
+# Run: skillrt eval evals/cases.yaml --root ..   (add --selector lexical to check search without a model)
+- name: a request this skill is for
+  prompt: "Write a request the way a user would, without naming the skill."
+  expect: [${name}]
+- name: a nearby request it is not for
+  prompt: "Write a request that sounds close but needs something else."
+  forbid: [${name}]
+`,
   };
 }

@@ -117,8 +117,19 @@ function searchCatalog(options: SelectSkillsOptions, max: number): string[] {
   const hits = (options.context.search?.(options.message, max + loaded.size) ?? []).filter(
     (h) => !loaded.has(h.name),
   );
+  return pickLexical(hits, max, options.minScore);
+}
+
+/**
+ * The `lexical` selector's choice from search hits (best first): at most `max` names scoring at least
+ * `minScore` (default 1.5) and at least 40% of the best score.
+ */
+export function pickLexical(
+  hits: readonly { name: string; score: number }[],
+  max: number,
+  minScore = 1.5,
+): string[] {
   const best = hits[0]?.score ?? 0;
-  const minScore = options.minScore ?? 1.5;
   return hits
     .filter((h) => h.score >= minScore && h.score >= best * 0.4)
     .slice(0, max)

@@ -42,6 +42,10 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     summary: "Open a local web page showing sessions, context costs and the catalog",
     load: async () => (await import("./inspect.js")).inspectCommand,
   },
+  eval: {
+    summary: "Check which skills load for a set of requests (trigger evals)",
+    load: async () => (await import("./eval.js")).evalCommand,
+  },
   mcp: {
     summary: "Serve the skills to MCP clients over stdio",
     load: async () => (await import("./mcp.js")).mcpCommand,

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parseEvalCases } from "../../engine/eval-cases.js";
 import { captureIo } from "../__fixtures__/capture-io.js";
 import { makeTempDir } from "../__fixtures__/skill-tree.js";
 import { main } from "../main.js";
@@ -31,6 +32,11 @@ describe("skillrt init", () => {
     expect(script.mode & 0o111).not.toBe(0);
     await fs.access(path.join(dir, "references", "REFERENCE.md"));
     expect((await fs.stat(path.join(dir, "assets"))).isDirectory()).toBe(true);
+    const cases = await fs.readFile(path.join(dir, "evals", "cases.yaml"), "utf8");
+    expect(parseEvalCases(cases)).toMatchObject({
+      ok: true,
+      cases: [{ expect: ["pdf-tools"] }, { forbid: ["pdf-tools"] }],
+    });
     expect(io.out()).toContain("Created skill 'pdf-tools' in pdf-tools:");
     expect(io.out()).toContain("  pdf-tools/SKILL.md");
     expect(io.out()).toContain("skillrt validate pdf-tools --strict");

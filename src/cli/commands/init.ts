@@ -15,7 +15,8 @@ export const initCommand = defineCommand({
   usage: `Usage: skillrt init NAME [--dir DIR] [--description TEXT]
 
 Create NAME/ with a SKILL.md that passes strict validation, plus scripts/ (an example
-script), references/ (an example reference) and assets/.
+script), references/ (an example reference), assets/ and evals/cases.yaml (example trigger
+evals for 'skillrt eval').
 
 Options:
   --dir DIR           Create the skill inside DIR (default: the current directory).
