@@ -6,6 +6,7 @@ import { createSkillAgent } from "../../engine/create-skill-agent.js";
 import { parseEvalCases } from "../../engine/eval-cases.js";
 import {
   agentCaseRunner,
+  type CaseRunner,
   lexicalCaseRunner,
   runTriggerEval,
   type TriggerEvalReport,
@@ -106,7 +107,7 @@ cannot be read, a missing --root or a broken model configuration, 2 usage error.
       io.stderr.write(`skillrt eval: warning: no skill named '${name}' in the catalog\n`);
 
     const maxActive = maxActiveFrom(io.env["SKILLS_MAX_ACTIVE"]);
-    let runCase;
+    let runCase: CaseRunner;
     if (selector === "lexical") {
       runCase = lexicalCaseRunner(createSkillSession({ catalog }), maxActive ?? 3);
     } else {
