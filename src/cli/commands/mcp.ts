@@ -1,11 +1,11 @@
 /** `skillrt mcp`: serve the skills over MCP on stdio (stdout carries only protocol messages; logs go to stderr). */
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createCatalog } from "../../catalog/create-catalog.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
 import { createWorkspace, type Workspace } from "../../exec/workspace.js";
 import { createSkillMcpServer } from "../../mcp/create-skill-mcp-server.js";
+import { createStdioTransport } from "../../mcp/create-stdio-transport.js";
 import type { ProfileName } from "../../tools/profile-types.js";
 import { cliCatalogOptions, cliRoots, rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
@@ -126,7 +126,9 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
     io.stdin.once("end", close);
     const stopListening = listenForInterrupt(io, close, { signals: ["SIGINT", "SIGTERM"] });
     try {
-      await server.connect(new StdioServerTransport(readable(io), writable(io)));
+      // Oversized and malformed messages are skipped, answered with a JSON-RPC error and logged here.
+      server.server.onerror = (error) => log(`warning: ${error.message}`);
+      await server.connect(createStdioTransport(readable(io), writable(io)));
       const problems = catalog.diagnostics().filter((d) => d.severity === "error").length;
       const roots = cliRoots(values.root, io).map((r) => r.path);
       log(
