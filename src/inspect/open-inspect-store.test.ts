@@ -54,19 +54,29 @@ describe("openInspectStore", () => {
       expect(text.message).toMatch(/^cannot read .*notes\.txt as a skillrt session database: [^\n]+$/);
     expect(await openInspectStore({ url: "redis://x", cwd })).toEqual({
       ok: false,
-      message: "unsupported store URL 'redis://x': give a SQLite file (PATH or sqlite:PATH)",
+      message:
+        "unsupported store URL 'redis://x': give a SQLite file (PATH or sqlite:PATH) or a postgres:// URL",
     });
     expect(existsSync(path.join(cwd, "missing.db"))).toBe(false);
+  });
+
+  it("opens postgres:// URLs with the Postgres store; an unreachable server is one line without the password", async () => {
+    const opened = await openInspectStore({ url: "postgres://me:hunter2-secret@127.0.0.1:1/skillrt", cwd });
+    expect(opened.ok).toBe(false);
+    if (opened.ok) return;
+    expect(opened.message).toMatch(/^cannot open store 'postgres:\/\/…@127\.0\.0\.1:1\/skillrt': .+/);
+    expect(opened.message).not.toContain("hunter2");
+    expect(opened.message).not.toContain("\n");
   });
 
   it("uses a registered opener for other schemes and hides credentials", async () => {
     const store = createMemoryStore();
     const opened = await openInspectStore({
-      url: "postgresql://user:secret@db/skillrt",
+      url: "postgres://user:secret@db/skillrt",
       cwd,
       openers: { postgres: async () => store },
     });
-    expect(opened).toMatchObject({ ok: true, where: "postgresql://…@db/skillrt" });
+    expect(opened).toMatchObject({ ok: true, where: "postgres://…@db/skillrt" });
     const failing = await openInspectStore({
       url: "postgres://user:secret@db/skillrt",
       cwd,

@@ -1,6 +1,6 @@
 /**
- * Opens the store `skillrt inspect` reads from, named by a URL: a SQLite file (`sqlite:PATH`,
- * `file:PATH` or a plain path); by default the project's `.skillrt/sessions.db` (created when missing).
+ * Opens the store `skillrt inspect` reads from, named by a URL: `postgres://…` (the Postgres store) or a
+ * SQLite file (`sqlite:PATH`, `file:PATH` or a plain path); by default the project's `.skillrt/sessions.db` (created when missing).
  * Expected failures come back as a one-line message, not an exception.
  */
 import { existsSync, statSync } from "node:fs";
@@ -23,7 +23,7 @@ export interface OpenInspectStoreOptions {
   /** The `--store` value; undefined: `<cwd>/.skillrt/sessions.db`, created when missing. */
   url: string | undefined;
   cwd: string;
-  /** Openers by URL scheme (without `:`), e.g. `{ postgres: … }`, tried before the built-in SQLite one. */
+  /** Openers by URL scheme (without `:`), replacing or adding to the built-in `postgres`/`postgresql` one. */
   openers?: Record<string, StoreOpener>;
 }
 
@@ -42,26 +42,22 @@ export async function openInspectStore(options: OpenInspectStoreOptions): Promis
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   const isDrive = scheme !== undefined && scheme.length === 1; // C:\… on Windows
   if (scheme !== undefined && !isDrive && scheme !== "sqlite" && scheme !== "file") {
-    const opener =
-      options.openers?.[scheme] ?? (scheme === "postgresql" ? options.openers?.["postgres"] : undefined);
+    const openers: Record<string, StoreOpener> = {
+      postgres: openPostgres,
+      postgresql: openPostgres,
+      ...options.openers,
+    };
+    const opener = openers[scheme];
     if (opener === undefined)
       return {
         ok: false,
-        message: `unsupported store URL '${url}': give a SQLite file (PATH or sqlite:PATH)${
-          Object.keys(options.openers ?? {}).length > 0
-            ? ` or one of ${Object.keys(options.openers ?? {})
-                .map((s) => `${s}://…`)
-                .join(", ")}`
-            : ""
-        }`,
+        message: `unsupported store URL '${url}': give a SQLite file (PATH or sqlite:PATH) or a postgres:// URL`,
       };
+    const shown = url.replace(/\/\/[^@/]*@/, "//…@");
     try {
-      return { ok: true, store: await opener(url), where: url.replace(/\/\/[^@/]*@/, "//…@") };
+      return { ok: true, store: await opener(url), where: shown };
     } catch (error) {
-      return {
-        ok: false,
-        message: `cannot open store '${url.replace(/\/\/[^@/]*@/, "//…@")}': ${firstLine(error)}`,
-      };
+      return { ok: false, message: `cannot open store '${shown}': ${firstLine(error)}` };
     }
   }
   // The project's default database is created as `chat` would (the page then says there are no sessions yet).
@@ -77,6 +73,19 @@ export async function openInspectStore(options: OpenInspectStoreOptions): Promis
   } catch (error) {
     return { ok: false, message: `cannot read ${file} as a skillrt session database: ${firstLine(error)}` };
   }
+}
+
+/** A Postgres store (loaded only when asked for), checked by one listing so a bad URL fails here. */
+async function openPostgres(url: string): Promise<SessionStore> {
+  const { createPostgresStore } = await import("../store/create-postgres-store.js");
+  const store = createPostgresStore({ url });
+  try {
+    await store.list({ limit: 1 });
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
+  return store;
 }
 
 function firstLine(error: unknown): string {

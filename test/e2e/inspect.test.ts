@@ -279,7 +279,7 @@ describe("skillrt inspect failures: one clear line each", () => {
     expect(bad.code).toBe(1);
     expect(bad.stdout).toBe("");
     expect(bad.stderr.trim().split("\n")).toEqual([
-      "skillrt inspect: unsupported store URL 'mysql://db/x': give a SQLite file (PATH or sqlite:PATH)",
+      "skillrt inspect: unsupported store URL 'mysql://db/x': give a SQLite file (PATH or sqlite:PATH) or a postgres:// URL",
     ]);
     const missing = await runCli(["inspect", "--store", "nowhere.db"], { cwd, env: {} });
     expect(missing.code).toBe(1);

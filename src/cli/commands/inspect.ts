@@ -30,8 +30,9 @@ Serves a local web app and prints its URL as the first line of stdout. Pages:
 Pages update live while 'skillrt chat' or 'skillrt ask' writes to the same store.
 
 Options:
-  --store URL            Session store: a SQLite file (PATH or sqlite:PATH). Default
-                         .skillrt/sessions.db under the current directory.
+  --store URL            Session store: a SQLite file (PATH or sqlite:PATH) or
+                         postgres://USER:PASSWORD@HOST:PORT/DATABASE. Default .skillrt/sessions.db
+                         under the current directory.
   --root DIR             Look for skills in DIR instead of the default roots (repeatable).
   --port N               Port to listen on (default 7420; 0 picks a free port).
   --host H               Address to listen on (default 127.0.0.1). Any other than loopback makes
