@@ -169,6 +169,12 @@ export {
   compactHistory,
 } from "./engine/compact-history.js";
 export { CONVERSATION_NAMESPACE, createSkillAgent } from "./engine/create-skill-agent.js";
+export {
+  createSkillToolkit,
+  type SkillStepSettings,
+  type SkillToolkit,
+  type SkillToolkitOptions,
+} from "./engine/create-skill-toolkit.js";
 export type {
   EngineEvent,
   EngineEventListener,
@@ -188,6 +194,7 @@ export {
   fromSkillSession,
   type SkillToolsView,
 } from "./engine/from-skill-session.js";
+export type { SkillLayerOptions, SkillRunSettings } from "./engine/open-skills.js";
 export { ProviderError } from "./engine/provider-error.js";
 export { type ResolveModelOptions, resolveModel } from "./engine/resolve-model.js";
 export {
@@ -208,7 +215,6 @@ export type {
   SendOptions,
   SkillAgent,
   SkillAgentOptions,
-  SkillRunSettings,
   TurnResult,
   TurnToolCall,
 } from "./engine/skill-agent.js";

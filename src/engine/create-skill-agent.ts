@@ -1,25 +1,20 @@
 /** `createSkillAgent`: builds a {@link SkillAgent} from options whose defaults are the CLI's. */
 import { randomUUID } from "node:crypto";
 import type { LanguageModel, ModelMessage } from "ai";
-import { createCatalog } from "../catalog/create-catalog.js";
-import { defaultRoots, normalizeRoots } from "../catalog/default-roots.js";
 import type { Catalog } from "../catalog/types.js";
 import { loadModelConfig } from "../config/load-model-config.js";
 import type { ModelConfig } from "../config/model-config.js";
-import { createSkillSession } from "../context/create-skill-session.js";
-import { restoreSkillSession } from "../context/restore-skill-session.js";
 import type { SkillSession } from "../context/skill-session.js";
-import { createExecutor } from "../exec/create-executor.js";
-import type { Executor } from "../exec/executor.js";
-import { createWorkspace, type Workspace } from "../exec/workspace.js";
+import type { Workspace } from "../exec/workspace.js";
 import { createSqliteStore } from "../store/create-sqlite-store.js";
 import { defaultStorePath } from "../store/default-store-path.js";
 import type { SessionStore } from "../store/session-store.js";
-import { createSkillTools, type SkillTools } from "../tools/create-skill-tools.js";
+import type { SkillTools } from "../tools/create-skill-tools.js";
 import { type AgentTurn, startAgentTurn } from "./agent-turn.js";
 import type { EngineEvent } from "./engine-event.js";
 import type { EngineSkillContext } from "./engine-skill-context.js";
 import { fromSkillSession } from "./from-skill-session.js";
+import { chooseExecutor, openCatalog, openSkillLayer } from "./open-skills.js";
 import { recordTurn } from "./record-turn.js";
 import { resolveModel } from "./resolve-model.js";
 import { runTurn } from "./run-turn.js";
@@ -43,22 +38,7 @@ interface Conversation {
   skillTools: SkillTools;
   context: EngineSkillContext;
   workspace: Workspace | undefined;
-}
-
-async function openCatalog(options: SkillAgentOptions, cwd: string, env: Record<string, string | undefined>) {
-  if (options.catalog !== undefined) return options.catalog;
-  const given = options.skills === undefined ? undefined : [options.skills].flat();
-  const roots =
-    given !== undefined && given.length > 0
-      ? normalizeRoots(given, cwd)
-      : defaultRoots({ cwd, env, ...(env["HOME"] ? { home: env["HOME"] } : {}) });
-  return createCatalog({ roots, cwd, env });
-}
-
-function chooseExecutor(choice: SkillAgentOptions["executor"]): Executor | undefined {
-  if (choice === false) return undefined;
-  if (typeof choice === "object") return choice;
-  return createExecutor({ kind: choice ?? "auto" }).executor;
+  dispose(): Promise<void>;
 }
 
 /**
@@ -90,7 +70,7 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
         ? modelConfig.contextWindow
         : undefined;
   const contextWindow = sessionWindow ?? modelConfig?.contextWindow ?? 128_000;
-  const catalog: Catalog = await openCatalog(options, cwd, env);
+  const catalog: Catalog = await openCatalog({ ...options, cwd, env });
   const ownsStore = options.store === undefined;
   const store: SessionStore | undefined =
     options.store === false
@@ -112,31 +92,16 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
         };
 
   const open = async (id: string, snapshot: unknown, history: ModelMessage[]): Promise<Conversation> => {
-    const common = {
-      catalog,
-      ...(options.activeSkills === undefined ? {} : { activeSkills: options.activeSkills }),
-      ...(options.allow === undefined ? {} : { allow: options.allow }),
-      ...(options.deny === undefined ? {} : { deny: options.deny }),
+    const layerOptions = {
+      ...options,
+      cwd,
       ...(sessionWindow === undefined ? {} : { contextWindow: sessionWindow }),
-      ...(options.catalogBudget === undefined ? {} : { catalogBudget: options.catalogBudget }),
       // SKILLS_MAX_ACTIVE caps the skills active at once, for the model's loads too (not only the pre-pass).
       ...(options.select?.maxActive === undefined ? {} : { maxActive: options.select.maxActive }),
     };
-    let session: SkillSession;
-    if (snapshot !== undefined && snapshot !== null) session = await restoreSkillSession(snapshot, common);
-    else {
-      session = createSkillSession({ ...common, id, placement: options.placement ?? "history" });
-      await session.init();
-    }
-    const workspace = executor === undefined ? undefined : await createWorkspace({ id: session.id });
-    const skillTools = createSkillTools(session, {
-      profile: options.profile ?? "skillrt",
-      ...(executor === undefined || workspace === undefined
-        ? {}
-        : { run: { hostDirs: [cwd], ...options.run, workspace, executor } }),
-    });
-    const context = fromSkillSession(session, skillTools);
-    return { id, history, session, skillTools, context, workspace };
+    const layer = await openSkillLayer(catalog, layerOptions, { id, snapshot, executor });
+    const context = fromSkillSession(layer.session, layer.skillTools);
+    return { id, history, ...layer, context };
   };
 
   const firstId = options.sessionId ?? randomUUID();
@@ -240,7 +205,7 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
       await conversation.context.reload?.();
     },
     async reset() {
-      await conversation.workspace?.dispose();
+      await conversation.dispose();
       conversation = await open(randomUUID(), undefined, []);
     },
     save,
@@ -252,7 +217,7 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
       };
     },
     async close() {
-      await conversation.workspace?.dispose();
+      await conversation.dispose();
       if (ownsStore) await store?.close();
     },
   };

@@ -4,42 +4,22 @@
  * inspector are clients of it; a library user gets the same behaviour from code.
  */
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
-import type { Catalog, SkillRoot } from "../catalog/types.js";
+import type { Catalog } from "../catalog/types.js";
 import type { ModelFlags } from "../config/load-model-config.js";
 import type { SkillrtConfig } from "../config/load-skillrt-config.js";
 import type { ModelConfig } from "../config/model-config.js";
-import type { Placement } from "../context/session-types.js";
 import type { SkillSession } from "../context/skill-session.js";
-import type { ExecutorChoice } from "../exec/create-executor.js";
-import type { Executor } from "../exec/executor.js";
-import type { SkillRunContext } from "../exec/run-skill-command.js";
 import type { SessionStore, StoredSessionInfo } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
-import type { ProfileName } from "../tools/profile-types.js";
 import type { AgentTurn } from "./agent-turn.js";
 import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
 import type { ContextLedger, SkillListing, UserLoadOutcome } from "./engine-skill-context.js";
+import type { SkillLayerOptions } from "./open-skills.js";
 import type { RetryNotice } from "./retry-fetch.js";
 import type { AutoSelectMode } from "./select-skills.js";
 
-/** Settings of `skill_run` other than the workspace and executor (secrets, policy, host folders, …). */
-export type SkillRunSettings = Partial<
-  Pick<
-    SkillRunContext,
-    "skillEnv" | "policy" | "hostDirs" | "artifactStore" | "requireLoaded" | "defaultTimeoutSeconds"
-  >
->;
-
 /** Options of `createSkillAgent`. Every field is optional; the defaults are the CLI's. */
-export interface SkillAgentOptions {
-  /**
-   * Skill folders (paths relative to {@link cwd}, or roots with a scope). Default: the project roots
-   * (`skills/`, `.agents/skills/`, `.claude/skills/` under `cwd`), the user roots under `HOME` and each
-   * `SKILLS_DIR` entry — what `skillrt list` scans.
-   */
-  skills?: string | ReadonlyArray<string | SkillRoot>;
-  /** A catalog you built (then {@link skills} is not used). */
-  catalog?: Catalog;
+export interface SkillAgentOptions extends Omit<SkillLayerOptions, "contextWindow"> {
   /**
    * The model. Default: resolved from {@link modelOptions}, the environment (`OPENAI_BASE_URL` +
    * `AGENT_MODEL`, `ANTHROPIC_API_KEY`, …) and the config files, like the CLI (a local Ollama when
@@ -50,32 +30,8 @@ export interface SkillAgentOptions {
   modelOptions?: ModelFlags;
   /** The config files as read (`loadSkillrtConfig`). Default: read from `cwd` and `HOME` when needed. */
   config?: SkillrtConfig;
-  /** Base of relative paths, the config file, the default store and host inputs. Default `process.cwd()`. */
-  cwd?: string;
-  /** Environment for the model configuration and default roots. Default `process.env`. */
-  env?: Record<string, string | undefined>;
   /** Conversation id: an id saved in the store is resumed (history and loaded skills). Default: a new UUID. */
   sessionId?: string;
-  /** Where loaded skills go: `history` (default) or `system`. */
-  placement?: Placement;
-  /** Tool names and shapes the model sees. Default `skillrt`. */
-  profile?: ProfileName;
-  /** Tokens for the skill catalog. Default 1% of a configured context window, else 2,000. */
-  catalogBudget?: number;
-  /** Skills loaded when the conversation starts (besides `active: true` ones). */
-  activeSkills?: string[];
-  /** Only skills whose name matches one of these globs are offered. */
-  allow?: string[];
-  /** Skills whose name matches one of these globs are hidden. */
-  deny?: string[];
-  /**
-   * Where `skill_run` (and script tools) run commands: `auto` (default: the bubblewrap sandbox when it
-   * works, else local processes with a one-time warning), `sandbox`, `local`, `container`, an
-   * {@link Executor} of your own, or `false` for no execution tools.
-   */
-  executor?: ExecutorChoice | Executor | false;
-  /** Settings of `skill_run`. Default: `host://` inputs from {@link cwd} only. */
-  run?: SkillRunSettings;
   /** Where conversations are saved. Default SQLite at `<cwd>/.skillrt/sessions.db`; `false`: not saved. */
   store?: SessionStore | false;
   /** The selection pre-pass loading fitting skills before each turn. Default off. */

@@ -68,9 +68,19 @@ export function scriptedModel(
       const index = calls.length;
       calls.push(options);
       const step = steps[Math.min(index, steps.length - 1)] ?? { text: "" };
+      if (step.error !== undefined) throw step.error;
+      const toolCalls = (step.toolCalls ?? []).map((call, i) => ({
+        type: "tool-call" as const,
+        toolCallId: call.id ?? `call-${index}-${i}`,
+        toolName: call.name,
+        input: call.input,
+      }));
       return {
-        content: [{ type: "text", text: step.text ?? "" }],
-        finishReason: { unified: "stop", raw: undefined },
+        content: [
+          ...(step.text === undefined ? [] : [{ type: "text" as const, text: step.text }]),
+          ...toolCalls,
+        ],
+        finishReason: { unified: toolCalls.length > 0 ? "tool-calls" : "stop", raw: undefined },
         usage,
         warnings: [],
       };

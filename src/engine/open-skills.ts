@@ -1,0 +1,145 @@
+/**
+ * The skill layer of one conversation, built the same way for the `SkillAgent` and the AI SDK toolkit:
+ * catalog (default roots as in the CLI), skill session (new or restored), workspace, executor and tools.
+ */
+import { createCatalog } from "../catalog/create-catalog.js";
+import { defaultRoots, normalizeRoots } from "../catalog/default-roots.js";
+import type { Catalog, SkillRoot } from "../catalog/types.js";
+import { createSkillSession } from "../context/create-skill-session.js";
+import { restoreSkillSession } from "../context/restore-skill-session.js";
+import type { Placement } from "../context/session-types.js";
+import type { SkillSession } from "../context/skill-session.js";
+import { createExecutor, type ExecutorChoice } from "../exec/create-executor.js";
+import type { Executor } from "../exec/executor.js";
+import type { SkillRunContext } from "../exec/run-skill-command.js";
+import { createWorkspace, type Workspace } from "../exec/workspace.js";
+import { createSkillTools, type SkillTools } from "../tools/create-skill-tools.js";
+import type { ProfileName } from "../tools/profile-types.js";
+
+/** Settings of `skill_run` other than the workspace and executor (secrets, policy, host folders, …). */
+export type SkillRunSettings = Partial<
+  Pick<
+    SkillRunContext,
+    "skillEnv" | "policy" | "hostDirs" | "artifactStore" | "requireLoaded" | "defaultTimeoutSeconds"
+  >
+>;
+
+/** Where skills come from and how a conversation's skill layer is set up. */
+export interface SkillLayerOptions {
+  /**
+   * Skill folders (paths relative to `cwd`, or roots with a scope). Default: the project roots
+   * (`skills/`, `.agents/skills/`, `.claude/skills/` under `cwd`), the user roots under `HOME` and each
+   * `SKILLS_DIR` entry — what `skillrt list` scans.
+   */
+  skills?: string | ReadonlyArray<string | SkillRoot>;
+  /** A catalog you built (then `skills` is not used). */
+  catalog?: Catalog;
+  /** Base of relative paths and of `host://` inputs. Default `process.cwd()`. */
+  cwd?: string;
+  /** Environment for the default roots (`HOME`, `SKILLS_DIR`). Default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Where loaded skills go: `history` (default) or `system`. */
+  placement?: Placement;
+  /** Tool names and shapes the model sees. Default `skillrt`. */
+  profile?: ProfileName;
+  /** Tokens for the skill catalog. Default 1% of a known context window, else 2,000. */
+  catalogBudget?: number;
+  /** The model's context window in tokens, when known (budgets, eviction). */
+  contextWindow?: number;
+  /** Skills loaded when the conversation starts (besides `active: true` ones). */
+  activeSkills?: string[];
+  /** Most skills active at once (a model's load past it is refused). Default: no cap. */
+  maxActive?: number;
+  /** Only skills whose name matches one of these globs are offered. */
+  allow?: string[];
+  /** Skills whose name matches one of these globs are hidden. */
+  deny?: string[];
+  /**
+   * Where `skill_run` (and script tools) run commands: `auto` (default: the bubblewrap sandbox when it
+   * works, else local processes with a one-time warning), `sandbox`, `local`, `container`, an
+   * `Executor` of your own, or `false` for no execution tools.
+   */
+  executor?: ExecutorChoice | Executor | false;
+  /** Settings of `skill_run`. Default: `host://` inputs from `cwd` only. */
+  run?: SkillRunSettings;
+}
+
+/** A conversation's skill layer. */
+export interface SkillLayer {
+  session: SkillSession;
+  skillTools: SkillTools;
+  /** Undefined without an executor. */
+  workspace: Workspace | undefined;
+  /** Deletes the workspace. */
+  dispose(): Promise<void>;
+}
+
+/** Builds the catalog of `options` (or returns the one given). */
+export async function openCatalog(options: SkillLayerOptions): Promise<Catalog> {
+  if (options.catalog !== undefined) return options.catalog;
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const given = options.skills === undefined ? undefined : [options.skills].flat();
+  const home = env["HOME"];
+  const roots =
+    given !== undefined && given.length > 0
+      ? normalizeRoots(given, cwd)
+      : defaultRoots({ cwd, env, ...(home === undefined || home === "" ? {} : { home }) });
+  return createCatalog({ roots, cwd, env });
+}
+
+/** The executor `choice` names (`auto` by default); undefined for `false`. */
+export function chooseExecutor(choice: SkillLayerOptions["executor"]): Executor | undefined {
+  if (choice === false) return undefined;
+  if (typeof choice === "object") return choice;
+  return createExecutor({ kind: choice ?? "auto" }).executor;
+}
+
+/**
+ * A session over `catalog` (restored from `snapshot` when given, else new with id `id` and its `active`
+ * skills loaded), a workspace on `executor` and the profile's tools with `skill_run` whenever there is
+ * an executor.
+ */
+export async function openSkillLayer(
+  catalog: Catalog,
+  options: SkillLayerOptions,
+  conversation: { id: string; snapshot?: unknown; executor: Executor | undefined },
+): Promise<SkillLayer> {
+  const common = {
+    catalog,
+    ...(options.activeSkills === undefined ? {} : { activeSkills: options.activeSkills }),
+    ...(options.allow === undefined ? {} : { allow: options.allow }),
+    ...(options.deny === undefined ? {} : { deny: options.deny }),
+    ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
+    ...(options.catalogBudget === undefined ? {} : { catalogBudget: options.catalogBudget }),
+    ...(options.maxActive === undefined ? {} : { maxActive: options.maxActive }),
+  };
+  let session: SkillSession;
+  if (conversation.snapshot !== undefined && conversation.snapshot !== null) {
+    session = await restoreSkillSession(conversation.snapshot, common);
+  } else {
+    session = createSkillSession({
+      ...common,
+      id: conversation.id,
+      placement: options.placement ?? "history",
+    });
+    await session.init();
+  }
+  const { executor } = conversation;
+  const workspace = executor === undefined ? undefined : await createWorkspace({ id: session.id });
+  const cwd = options.cwd ?? process.cwd();
+  const skillTools = createSkillTools(session, {
+    profile: options.profile ?? "skillrt",
+    ...(executor === undefined || workspace === undefined
+      ? {}
+      : { run: { hostDirs: [cwd], ...options.run, workspace, executor } }),
+  });
+  return {
+    session,
+    skillTools,
+    workspace,
+    dispose: async () => {
+      await workspace?.dispose();
+    },
+  };
+}
