@@ -84,6 +84,14 @@ function openaiJson(
   reply: { text?: string; toolCalls?: Array<{ name: string; input: unknown }> },
   n: number,
 ): void {
+  const calls = (reply.toolCalls ?? []).map((call, index) => ({
+    id: `call_${n}_${index}`,
+    type: "function",
+    function: {
+      name: call.name,
+      arguments: typeof call.input === "string" ? call.input : JSON.stringify(call.input),
+    },
+  }));
   res.writeHead(200, { "content-type": "application/json" });
   res.end(
     JSON.stringify({
@@ -92,7 +100,15 @@ function openaiJson(
       created: 1_700_000_000,
       model: "loopback",
       choices: [
-        { index: 0, message: { role: "assistant", content: reply.text ?? "" }, finish_reason: "stop" },
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: reply.text ?? "",
+            ...(calls.length === 0 ? {} : { tool_calls: calls }),
+          },
+          finish_reason: calls.length === 0 ? "stop" : "tool_calls",
+        },
       ],
       usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
     }),
