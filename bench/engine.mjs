@@ -7,7 +7,6 @@ import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
 import { createCatalog } from "../dist/catalog/create-catalog.js";
 import { createSkillSession } from "../dist/context/create-skill-session.js";
-import { fromSkillSession } from "../dist/engine/from-skill-session.js";
 import { runAgent } from "../dist/engine/run-agent.js";
 
 const arg = (name, fallback) => {
@@ -71,12 +70,12 @@ for (let run = 0; run < RUNS + 3; run++) {
   const session = createSkillSession({ catalog, contextWindow: 200_000 });
   for (let i = 0; i < LOADED; i++) await session.load(memory[i * 17].name, { by: "user" });
   const skillTools = await options(session);
-  const context = fromSkillSession(session, skillTools);
   const starts = [];
   let end = 0;
   await runAgent({
     model: instantModel(STEPS),
-    context,
+    session,
+    skillTools,
     tools: { noop },
     messages: [{ role: "user", content: "go" }],
     maxSteps: STEPS,

@@ -81,6 +81,8 @@ export {
   DEFAULT_SKILL_BUDGET,
   startSkillSession,
 } from "./context/create-skill-session.js";
+export { listSkills, type SkillListing } from "./context/list-skills.js";
+export { loadForUser, type UserLoadOutcome } from "./context/load-for-user.js";
 export { type RestoreOptions, restoreSkillSession } from "./context/restore-skill-session.js";
 export { loadSession, saveSession } from "./context/save-session.js";
 export { SessionSnapshot } from "./context/session-snapshot.js";
@@ -181,19 +183,6 @@ export type {
   EngineEventType,
   EngineUsage,
 } from "./engine/engine-event.js";
-export type {
-  ContextLedger,
-  ContextLedgerEntry,
-  EngineSkillContext,
-  SkillContextEvent,
-  SkillListing,
-  UserLoadOutcome,
-} from "./engine/engine-skill-context.js";
-export {
-  type FromSkillSessionOptions,
-  fromSkillSession,
-  type SkillToolsView,
-} from "./engine/from-skill-session.js";
 export type { SkillLayerOptions, SkillRunSettings } from "./engine/open-skills.js";
 export { ProviderError } from "./engine/provider-error.js";
 export { type ResolveModelOptions, resolveModel } from "./engine/resolve-model.js";
@@ -218,4 +207,5 @@ export type {
   TurnResult,
   TurnToolCall,
 } from "./engine/skill-agent.js";
+export { createSkillStep, type SkillStep, type SkillStepView } from "./engine/skill-step.js";
 export { userFirstHistory } from "./engine/user-first-history.js";

@@ -239,7 +239,7 @@ export function openSkillSession(
       return { ok: true, name: record.name, files: await safeFiles(core, record.name) };
     },
     readFile: (name, path, readOptions) => readFile(core, name, path, readOptions),
-    unload: (name) => unloadSkill(core, name),
+    unload: (name, unloadOptions) => unloadSkill(core, name, unloadOptions),
     search(query, limit = 10) {
       return catalog
         .search(query, limit + 20)

@@ -31,16 +31,19 @@ export interface SessionCore {
   total(): number;
 }
 
-/** The record of `name` when visible to this caller, else a "not found" failure with the closest visible names. */
+/**
+ * The record of `name` when visible to this caller (the selection pre-pass, `select`, sees what the model
+ * sees), else a "not found" failure with the closest visible names.
+ */
 export function resolveSkill(
   core: SessionCore,
   name: string,
-  by: "model" | "user" | "init" = "model",
+  by: "model" | "user" | "init" | "select" = "model",
 ): SkillRecord | SessionFailure {
   const record = core.catalog.get(name);
   if (
     record !== undefined &&
-    (by === "model" ? core.visibility.forModel(record) : core.visibility.forUser(record))
+    (by === "model" || by === "select" ? core.visibility.forModel(record) : core.visibility.forUser(record))
   )
     return record;
   return notFoundFailure(core, name);

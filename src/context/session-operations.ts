@@ -365,7 +365,11 @@ export function refusedMessage(path: string, reason: string): string {
 }
 
 /** Unloads a skill with its docs and reads (see {@link SkillSession.unload}). */
-export function unloadSkill(core: SessionCore, name: string): UnloadResult {
+export function unloadSkill(
+  core: SessionCore,
+  name: string,
+  options: { by?: "model" | "user" } = {},
+): UnloadResult {
   const { state } = core;
   if (!state.skills.has(name)) {
     const record = resolveSkill(core, name);
@@ -377,7 +381,7 @@ export function unloadSkill(core: SessionCore, name: string): UnloadResult {
     };
   }
   removeSkill(state, name);
-  core.emit({ type: "skill-unload", name, reason: "unload" });
+  core.emit({ type: "skill-unload", name, reason: "unload", by: options.by ?? "model" });
   return { ok: true, name, loaded: [...state.skills.keys()] };
 }
 

@@ -38,8 +38,9 @@ export interface LoadOptions {
    * Who asks. `model` (default): only skills visible to the model. `user` (a slash command, `$name`, an MCP
    * prompt): skills hidden by `disable-model-invocation` too, but never one with `user-invocable: false`
    * (refused with `not-user-invocable`). `init` loads every skill the filters allow (`active: true`, `activeSkills`).
+   * `select` (the selection pre-pass) loads as the model does, reported as `select`.
    */
-  by?: "model" | "user" | "init";
+  by?: "model" | "user" | "init" | "select";
   /** Tool call carrying the result (for history rewriting). */
   toolCallId?: string;
 }
@@ -97,7 +98,8 @@ export interface SkillSession {
   /** The file index of a visible skill, SKILL.md first. */
   listFiles(name: string): Promise<{ ok: true; name: string; files: SkillFile[] } | SessionFailure>;
   readFile(name: string, path: string, options?: ReadOptions): Promise<ReadResult>;
-  unload(name: string): UnloadResult;
+  /** Unloads a skill; `by` (default `model`) is reported in the `skill-unload` event. */
+  unload(name: string, options?: { by?: "model" | "user" }): UnloadResult;
   /** Lexical search over visible skills. Default limit 10. */
   search(query: string, limit?: number): SessionSearchHit[];
   /** A failure for an unknown (or hidden) name, with the closest visible names. */
@@ -131,7 +133,7 @@ export interface SkillSession {
    * History placement: the loads `init()` made (`active` skills), as one assistant message with a load call
    * per skill and one tool message with their results (`<skill_content>`, or a stub once unloaded). `[]` in
    * system placement or when `init()` loaded nothing. Hosts that own the message list put these after the
-   * first user message; `fromSkillSession` does it for `runAgent`.
+   * first user message; the engine (`createSkillStep`, used by `runAgent`) does it.
    */
   openingMessages(): ModelMessage[];
   /**

@@ -1,7 +1,7 @@
 import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { scriptedModel } from "./__fixtures__/scripted-model.js";
-import { tinyContext } from "./__fixtures__/tiny-context.js";
+import { tinySession } from "./__fixtures__/tiny-session.js";
 import { compactHistory, SUMMARY_PREFIX } from "./compact-history.js";
 
 const count = (t: string): number => Math.ceil(t.length / 4);
@@ -18,8 +18,8 @@ function conversation(turns: number): ModelMessage[] {
 describe("compactHistory", () => {
   it("summarises older turns once the threshold is passed and re-materialises loaded skills", async () => {
     const model = scriptedModel([{ text: "The user asked six questions about x." }]);
-    const context = tinyContext({ pdf: "B" });
-    context.loaded.add("pdf");
+    const { session } = await tinySession({ pdf: "PDF BODY" }, "history");
+    await session.load("pdf");
     const messages = conversation(8);
     const result = await compactHistory({
       model,
@@ -27,7 +27,7 @@ describe("compactHistory", () => {
       countTokens: count,
       threshold: 500,
       keepTurns: 2,
-      context,
+      session,
     });
     expect(result.compacted).toBe(true);
     expect(result.removedMessages).toBe(12);
@@ -36,7 +36,8 @@ describe("compactHistory", () => {
       role: "user",
       content: `${SUMMARY_PREFIX}\nThe user asked six questions about x.`,
     });
-    expect(result.messages[1]).toEqual({ role: "user", content: "[Loaded] pdf" });
+    expect(result.messages[1]).toEqual({ role: "user", content: session.rematerialize() });
+    expect(result.messages[1]?.content).toContain("PDF BODY");
     expect(result.messages.slice(2)).toEqual(messages.slice(12));
     expect(JSON.stringify(model.calls[0]!.prompt)).toContain("question 0");
   });

@@ -3,7 +3,7 @@
  * the model into one message, and the skill context re-materialises what is still loaded.
  */
 import { generateText, type LanguageModel, type ModelMessage } from "ai";
-import type { EngineSkillContext } from "./engine-skill-context.js";
+import type { SkillSession } from "../context/skill-session.js";
 import { messageText, transcript } from "./message-text.js";
 
 /** Options of {@link compactHistory}. */
@@ -16,7 +16,8 @@ export interface CompactHistoryOptions {
   threshold: number;
   /** Most recent user turns kept verbatim. Default 2. */
   keepTurns?: number;
-  context?: EngineSkillContext;
+  /** The skill session: what is still loaded is re-materialised after the summary (history placement). */
+  session?: SkillSession;
   abortSignal?: AbortSignal;
 }
 
@@ -45,7 +46,7 @@ export function historyTokens(
 /**
  * Compacts when `historyTokens(messages) > threshold`: everything before the last `keepTurns` user
  * messages is summarised with one `generateText` call, and replaced by a user message starting with
- * {@link SUMMARY_PREFIX}, followed by `context.rematerialize()` (loaded skills, history placement),
+ * {@link SUMMARY_PREFIX}, followed by `session.rematerialize()` (loaded skills, history placement),
  * then the kept turns. Turns are cut at user messages so tool calls never lose their results.
  */
 export async function compactHistory(options: CompactHistoryOptions): Promise<CompactHistoryResult> {
@@ -75,7 +76,9 @@ export async function compactHistory(options: CompactHistoryOptions): Promise<Co
     ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
   });
   const summary: ModelMessage = { role: "user", content: `${SUMMARY_PREFIX}\n${text.trim()}` };
-  const next: ModelMessage[] = [summary, ...(options.context?.rematerialize?.() ?? []), ...kept];
+  const loaded = options.session?.rematerialize() ?? "";
+  const rematerialized: ModelMessage[] = loaded === "" ? [] : [{ role: "user", content: loaded }];
+  const next: ModelMessage[] = [summary, ...rematerialized, ...kept];
   return {
     messages: next,
     compacted: true,

@@ -4,6 +4,8 @@ import type { LanguageModel, ModelMessage } from "ai";
 import type { Catalog } from "../catalog/types.js";
 import { loadModelConfig } from "../config/load-model-config.js";
 import type { ModelConfig } from "../config/model-config.js";
+import { listSkills } from "../context/list-skills.js";
+import { loadForUser } from "../context/load-for-user.js";
 import type { SkillSession } from "../context/skill-session.js";
 import type { Workspace } from "../exec/workspace.js";
 import { createSqliteStore } from "../store/create-sqlite-store.js";
@@ -12,8 +14,6 @@ import type { SessionStore } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import { type AgentTurn, startAgentTurn } from "./agent-turn.js";
 import type { EngineEvent } from "./engine-event.js";
-import type { EngineSkillContext } from "./engine-skill-context.js";
-import { fromSkillSession } from "./from-skill-session.js";
 import { chooseExecutor, openCatalog, openSkillLayer } from "./open-skills.js";
 import { recordTurn } from "./record-turn.js";
 import { resolveModel } from "./resolve-model.js";
@@ -36,7 +36,6 @@ interface Conversation {
   history: ModelMessage[];
   session: SkillSession;
   skillTools: SkillTools;
-  context: EngineSkillContext;
   workspace: Workspace | undefined;
   dispose(): Promise<void>;
 }
@@ -100,8 +99,7 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
       ...(options.select?.maxActive === undefined ? {} : { maxActive: options.select.maxActive }),
     };
     const layer = await openSkillLayer(catalog, layerOptions, { id, snapshot, executor });
-    const context = fromSkillSession(layer.session, layer.skillTools);
-    return { id, history, ...layer, context };
+    return { id, history, ...layer };
   };
 
   const firstId = options.sessionId ?? randomUUID();
@@ -115,7 +113,7 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
     await saveConversation(
       store,
       conversation.id,
-      { messages: conversation.history, skills: conversation.context.snapshot(), model: modelInfo },
+      { messages: conversation.history, skills: conversation.session.snapshot(), model: modelInfo },
       CONVERSATION_NAMESPACE,
     );
   };
@@ -169,7 +167,7 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
     },
     send,
     async loadSkill(name, loadOptions = {}) {
-      const listing = conversation.context.listSkills().find((s) => s.name === name);
+      const listing = listSkills(conversation.session).find((s) => s.name === name);
       if (listing !== undefined && !listing.userInvocable) {
         return {
           ok: false,
@@ -179,7 +177,7 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
             "The model can still load it when a task needs it.",
         };
       }
-      const outcome = await conversation.context.loadSkill(name, {
+      const outcome = await loadForUser(conversation.session, name, {
         by: "user",
         ...(loadOptions.args === undefined || loadOptions.args === "" ? {} : { args: loadOptions.args }),
       });
@@ -190,19 +188,21 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
       return outcome;
     },
     async unloadSkill(name) {
-      const result = await conversation.context.unloadSkill(name);
-      if (result.ok) await save();
-      return result;
+      const result = conversation.session.unload(name, { by: "user" });
+      if (!result.ok) return { ok: false, message: result.message };
+      await save();
+      return { ok: true, message: `Unloaded ${name}. Loaded now: ${result.loaded.join(", ") || "none"}.` };
     },
-    listSkills: () => conversation.context.listSkills(),
+    listSkills: () => listSkills(conversation.session),
     skillBodyTokens: (names) => bodyCosts.measure(conversation.session, names),
     ledger() {
-      conversation.context.measureHistory?.(conversation.history);
-      return conversation.context.ledger();
+      conversation.session.measureHistory(conversation.history);
+      return conversation.session.ledger();
     },
     history: () => conversation.history,
     async reload() {
-      await conversation.context.reload?.();
+      await catalog.refresh();
+      conversation.session.refreshCatalog();
     },
     async reset() {
       await conversation.dispose();

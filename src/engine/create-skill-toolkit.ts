@@ -10,9 +10,8 @@ import { type ModelMessage, type StopCondition, stepCountIs, type ToolSet } from
 import type { Catalog } from "../catalog/types.js";
 import type { SkillSession } from "../context/skill-session.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
-import type { EngineSkillContext } from "./engine-skill-context.js";
-import { fromSkillSession } from "./from-skill-session.js";
 import { chooseExecutor, openCatalog, openSkillLayer, type SkillLayerOptions } from "./open-skills.js";
+import { createSkillStep } from "./skill-step.js";
 
 /** Options of {@link createSkillToolkit}. */
 export interface SkillToolkitOptions extends SkillLayerOptions {
@@ -59,10 +58,6 @@ export interface SkillToolkit {
   close(): Promise<void>;
 }
 
-function joinInstructions(parts: Array<string | undefined>): string {
-  return parts.filter((p): p is string => p !== undefined && p.trim() !== "").join("\n\n");
-}
-
 /**
  * Builds the toolkit: catalog (default roots as in the CLI), a new skill session, a workspace and
  * executor (`auto`: the sandbox when it works) and the profile's tools, `skill_run` included whenever
@@ -74,18 +69,11 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     id: options.sessionId ?? randomUUID(),
     executor: chooseExecutor(options.executor),
   });
-  const context: EngineSkillContext = fromSkillSession(layer.session, layer.skillTools);
-  const tools: ToolSet = { ...context.tools() };
-  const syncTools = (): void => {
-    for (const [name, t] of Object.entries(context.tools())) if (!(name in tools)) tools[name] = t;
-  };
-  const render = (): { instructions: string; activeTools: string[] } => ({
-    instructions: joinInstructions([options.instructions, context.systemPrompt()]),
-    activeTools: context.activeToolNames().filter((n) => n in tools),
+  const step = createSkillStep(layer.session, layer.skillTools, {
+    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
-  await context.prepare?.();
-  syncTools();
-  const first = render();
+  await step.prepare();
+  const first = step.render();
   const prepareStep = async ({
     stepNumber,
     messages,
@@ -95,17 +83,11 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
   }): Promise<SkillStepSettings> => {
     // A new call of the loop is a new user turn: the frozen catalog (history placement) may change now.
     if (stepNumber === 0) layer.session.refreshCatalog();
-    await context.prepare?.();
-    syncTools();
-    const view = render();
-    return {
-      instructions: view.instructions,
-      activeTools: view.activeTools,
-      messages: context.rewriteHistory?.(messages) ?? messages,
-    };
+    await step.prepare();
+    return { ...step.render(), messages: step.messages(messages) };
   };
   const toolkit = {
-    tools,
+    tools: step.tools,
     instructions: first.instructions,
     activeTools: first.activeTools,
     prepareStep,

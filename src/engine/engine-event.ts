@@ -2,6 +2,7 @@
  * Typed events of one agent run (DESIGN decision 11). The engine never prints; the CLI (or a library
  * user) renders these. Every event carries the 0-based `step` it belongs to.
  */
+import type { SessionEvent } from "../context/session-types.js";
 
 /** Token usage of one step or of a whole run. Figures the provider did not report are 0. */
 export interface EngineUsage {
@@ -10,8 +11,13 @@ export interface EngineUsage {
   totalTokens: number;
 }
 
-/** One event of {@link EngineEvent}, discriminated by `type` (noun-verb names). */
+/**
+ * Every event of a turn, discriminated by `type` (noun-verb names): the skill session's own events
+ * (`skill-load`, `skill-unload`, `docs-select`, `file-read`, `budget-evict`, as the session emits them)
+ * and the loop's, each with the 0-based `step` it belongs to.
+ */
 export type EngineEvent =
+  | (SessionEvent & { step: number })
   /** A model call is about to be made; `activeTools` are the tools offered this step. */
   | { type: "step-start"; step: number; activeTools: string[]; systemTokens: number }
   /** A piece of the answer text, in arrival order. */
@@ -32,12 +38,6 @@ export type EngineEvent =
       /** Size of the output as the model saw it, in bytes of UTF-8 JSON/text. */
       bytes: number;
     }
-  /** A skill entered the context (by the model, the user, or the selection pre-pass). */
-  | { type: "skill-load"; step: number; name: string; tokens: number; by: "model" | "user" | "select" }
-  /** A skill left the context. */
-  | { type: "skill-unload"; step: number; name: string; by: "model" | "user" }
-  /** The session evicted a skill to stay under its budget. */
-  | { type: "budget-evict"; step: number; name: string; reason: string }
   /** Older history was summarised into one message. */
   | {
       type: "history-compact";

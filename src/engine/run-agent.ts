@@ -10,17 +10,22 @@ import {
   streamText,
   type ToolSet,
 } from "ai";
+import type { SessionEvent } from "../context/session-types.js";
+import type { SkillSession } from "../context/skill-session.js";
+import { createSkillTools, type SkillTools } from "../tools/create-skill-tools.js";
 import { capToolCallInputs } from "../tools/guard-tool-input.js";
 import { toolOutputSeen } from "../tools/skill-tool-result.js";
 import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
-import type { EngineSkillContext, SkillContextEvent } from "./engine-skill-context.js";
 import { toProviderError } from "./provider-error.js";
+import { createSkillStep, onSessionEvents, type SkillStep } from "./skill-step.js";
 
 /** Options of {@link runAgent}. */
 export interface RunAgentOptions {
   model: LanguageModel;
-  /** The skill layer; re-rendered before every step. Optional: without it the loop is a plain chat. */
-  context?: EngineSkillContext;
+  /** The skill session; re-rendered before every step. Optional: without it the loop is a plain chat. */
+  session?: SkillSession;
+  /** The session's tools (profile, `skill_run`, gating). Default `createSkillTools(session)`. */
+  skillTools?: SkillTools;
   /** Extra tools of the host; always active. */
   tools?: ToolSet;
   /** The whole conversation so far, ending with the new user message. */
@@ -55,10 +60,6 @@ export interface RunAgentResult {
   stepLimitReached: boolean;
 }
 
-function joinSystem(parts: Array<string | undefined>): string {
-  return parts.filter((p): p is string => p !== undefined && p.trim() !== "").join("\n\n");
-}
-
 function toUsage(usage: {
   inputTokens?: number | undefined;
   outputTokens?: number | undefined;
@@ -86,7 +87,13 @@ function describeModelOf(model: LanguageModel): string {
  * `ProviderError` (carrying the messages of completed steps); an abort resolves with `aborted: true`.
  */
 export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult> {
-  const { context } = options;
+  const { session } = options;
+  const skills: SkillStep | undefined =
+    session === undefined
+      ? undefined
+      : createSkillStep(session, options.skillTools ?? createSkillTools(session), {
+          ...(options.system === undefined ? {} : { instructions: options.system }),
+        });
   const emit = (event: EngineEvent): void => options.onEvent?.(event);
   const hostTools = options.tools ?? {};
   const tools: ToolSet = { ...hostTools };
@@ -114,14 +121,17 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 
   // Skill events happen inside tool execution, before the stream consumer has seen the tool call; they
   // are held back and emitted just before the next tool result (or step boundary) to keep the order.
-  let pending: SkillContextEvent[] = [];
-  const unsubscribe = context?.subscribe?.((event) => {
-    pending.push(event);
-  });
+  let pending: SessionEvent[] = [];
+  const unsubscribe =
+    session === undefined
+      ? undefined
+      : onSessionEvents(session, (event) => {
+          pending.push(event);
+        });
   const flush = (at: number): void => {
     const events = pending;
     pending = [];
-    for (const event of events) emit({ ...event, step: Math.max(at, 0) } as EngineEvent);
+    for (const event of events) emit({ ...event, step: Math.max(at, 0) });
   };
 
   // A tool's result or error, after the skill events its execution raised.
@@ -146,23 +156,30 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
   // The skill layer's tool set can grow (script tools of newly loaded skills): copy new entries into the
   // object streamText holds before each step.
   const syncTools = (): void => {
-    for (const [name, t] of Object.entries(context?.tools() ?? {})) if (!(name in tools)) tools[name] = t;
+    for (const [name, t] of Object.entries(skills?.tools ?? {})) if (!(name in tools)) tools[name] = t;
   };
-  const render = (): { instructions: string; activeTools: string[] } => ({
-    instructions: joinSystem([options.system, context?.systemPrompt()]),
-    activeTools: [...new Set([...(context?.activeToolNames() ?? []), ...Object.keys(hostTools)])].filter(
-      (n) => n in tools,
-    ),
-  });
-  await context?.prepare?.();
-  syncTools();
+  const render = (): { instructions: string; activeTools: string[] } => {
+    const view = skills?.render();
+    return {
+      instructions: view?.instructions ?? options.system ?? "",
+      activeTools: [...new Set([...(view?.activeTools ?? []), ...Object.keys(hostTools)])].filter(
+        (n) => n in tools,
+      ),
+    };
+  };
+  const prepare = async (): Promise<void> => {
+    await skills?.prepare();
+    syncTools();
+  };
+  const rewrite = (messages: ModelMessage[]): ModelMessage[] => skills?.messages(messages) ?? messages;
+  await prepare();
   const initial = render();
 
   try {
     const result = streamText({
       model: options.model,
       tools,
-      messages: context?.rewriteHistory?.(options.messages) ?? options.messages,
+      messages: rewrite(options.messages),
       instructions: initial.instructions,
       activeTools: initial.activeTools,
       maxRetries: 0,
@@ -170,13 +187,10 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
       prepareStep: async ({ stepNumber, initialMessages, responseMessages }) => {
         step = stepNumber;
-        if (stepNumber > 0) {
-          await context?.prepare?.();
-          syncTools();
-        }
+        if (stepNumber > 0) await prepare();
         const view = stepNumber === 0 ? initial : render();
         const history: ModelMessage[] = capToolCallInputs([...initialMessages, ...responseMessages]);
-        const messages = context?.rewriteHistory?.(history) ?? history;
+        const messages = rewrite(history);
         rendered.set(stepNumber, {
           activeTools: view.activeTools,
           systemTokens: Math.ceil(view.instructions.length / 4),

@@ -4,11 +4,13 @@
  */
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import { describeModel, type ModelConfig } from "../config/model-config.js";
+import { listSkills } from "../context/list-skills.js";
+import { loadForUser, type UserLoadOutcome } from "../context/load-for-user.js";
 import { renderRequestSkills } from "../context/render-catalog.js";
 import type { SkillSession } from "../context/skill-session.js";
+import type { SkillTools } from "../tools/create-skill-tools.js";
 import { compactHistory } from "./compact-history.js";
 import type { EngineEvent } from "./engine-event.js";
-import type { EngineSkillContext, UserLoadOutcome } from "./engine-skill-context.js";
 import { mentionedSkills } from "./mentioned-skills.js";
 import { ProviderError } from "./provider-error.js";
 import { runAgent } from "./run-agent.js";
@@ -21,7 +23,7 @@ const COMPACT_AT = 0.7;
 /** What a turn works on and with. */
 export interface RunTurnOptions {
   input: string;
-  conversation: { id: string; history: ModelMessage[]; session: SkillSession; context: EngineSkillContext };
+  conversation: { id: string; history: ModelMessage[]; session: SkillSession; skillTools: SkillTools };
   model: LanguageModel;
   modelConfig?: ModelConfig;
   contextWindow: number;
@@ -37,7 +39,7 @@ export interface RunTurnOptions {
 /** Runs the turn; `conversation.history` is updated in place. */
 export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const { conversation, emit, input } = options;
-  const { context, session } = conversation;
+  const { session } = conversation;
   const start = conversation.history.length;
   const signal = options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal };
   const emitLoads = (outcomes: UserLoadOutcome[], by: "user" | "select"): void => {
@@ -53,20 +55,19 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
 
   // `$name` is the user asking for a skill: only user-invocable ones (like `/skill`).
   const known = new Set(
-    context
-      .listSkills()
+    listSkills(session)
       .filter((s) => s.userInvocable)
       .map((s) => s.name),
   );
-  const mentions = mentionedSkills(input, known).filter((n) => !context.loadedSkills().includes(n));
+  const mentions = mentionedSkills(input, known).filter((n) => !session.loadedSkills().includes(n));
   const mentionLoads: UserLoadOutcome[] = [];
-  for (const name of mentions) mentionLoads.push(await context.loadSkill(name, { by: "user" }));
+  for (const name of mentions) mentionLoads.push(await loadForUser(session, name, { by: "user" }));
   emitLoads(mentionLoads, "user");
 
   if (options.select !== undefined && options.select.mode !== "off") {
     const selection = await selectSkills({
       mode: options.select.mode,
-      context,
+      session,
       message: input,
       model: options.model,
       ...(options.select.maxActive === undefined ? {} : { maxActive: options.select.maxActive }),
@@ -80,7 +81,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     messages: conversation.history,
     countTokens: (t) => session.counter.count(t),
     threshold: Math.floor(options.contextWindow * COMPACT_AT),
-    context,
+    session,
     ...signal,
   }).catch(() => undefined);
   if (compaction?.compacted === true) {
@@ -123,7 +124,8 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   try {
     const result = await runAgent({
       model: options.model,
-      context,
+      session,
+      skillTools: conversation.skillTools,
       system: options.instructions,
       messages: conversation.history,
       onEvent: track,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { scriptedModel } from "./__fixtures__/scripted-model.js";
-import { tinyContext } from "./__fixtures__/tiny-context.js";
+import { tinySession } from "./__fixtures__/tiny-session.js";
 import { autoSelectModeFrom, parseSelection, selectSkills } from "./select-skills.js";
 
 const skills = { pdf: "P", csv: "C", chart: "H", email: "E" };
@@ -8,10 +8,10 @@ const skills = { pdf: "P", csv: "C", chart: "H", email: "E" };
 describe("selectSkills", () => {
   it("llm: asks the model once with the catalog and loads the names it returns, capped", async () => {
     const model = scriptedModel([{ text: 'Sure: {"skills": ["csv", "chart", "nope", "pdf"]}' }]);
-    const context = tinyContext(skills);
-    const result = await selectSkills({ mode: "llm", context, model, message: "plot my csv", maxActive: 2 });
+    const { session } = await tinySession(skills);
+    const result = await selectSkills({ mode: "llm", session, model, message: "plot my csv", maxActive: 2 });
     expect(result.selected).toEqual(["csv", "chart"]);
-    expect([...context.loaded]).toEqual(["csv", "chart"]);
+    expect(session.loadedSkills()).toEqual(["csv", "chart"]);
     expect(model.calls).toHaveLength(1);
     const prompt = JSON.stringify(model.calls[0]!.prompt);
     expect(prompt).toContain("- email: about email");
@@ -19,20 +19,20 @@ describe("selectSkills", () => {
   });
 
   it("lexical: loads search hits above the threshold without calling a model", async () => {
-    const context = tinyContext(skills);
-    const result = await selectSkills({ mode: "lexical", context, message: "turn this pdf into an email" });
+    const { session } = await tinySession(skills);
+    const result = await selectSkills({ mode: "lexical", session, message: "turn this pdf into an email" });
     expect(result.selected.sort()).toEqual(["email", "pdf"]);
     expect(result.loads.every((l) => l.ok)).toBe(true);
   });
 
   it("off does nothing; a failing model selects nothing", async () => {
-    const context = tinyContext(skills);
-    expect((await selectSkills({ mode: "off", context, message: "pdf" })).selected).toEqual([]);
+    const { session } = await tinySession(skills);
+    expect((await selectSkills({ mode: "off", session, message: "pdf" })).selected).toEqual([]);
     const broken = scriptedModel([{ error: new Error("down") }]);
     broken.doGenerate = async () => {
       throw new Error("down");
     };
-    expect((await selectSkills({ mode: "llm", context, model: broken, message: "pdf" })).selected).toEqual(
+    expect((await selectSkills({ mode: "llm", session, model: broken, message: "pdf" })).selected).toEqual(
       [],
     );
   });
@@ -59,9 +59,9 @@ describe("selectSkills", () => {
 
   it("llm: loads the skills of a comma-separated answer", async () => {
     const model = scriptedModel([{ text: "chart, csv" }]);
-    const context = tinyContext(skills);
-    const result = await selectSkills({ mode: "llm", context, model, message: "plot my csv" });
+    const { session } = await tinySession(skills);
+    const result = await selectSkills({ mode: "llm", session, model, message: "plot my csv" });
     expect(result.selected).toEqual(["chart", "csv"]);
-    expect([...context.loaded]).toEqual(["chart", "csv"]);
+    expect(session.loadedSkills()).toEqual(["chart", "csv"]);
   });
 });

@@ -3,7 +3,9 @@
  * turn, pick the skills that fit the user's message and load them, so the model starts with them.
  */
 import { generateText, type LanguageModel } from "ai";
-import type { EngineSkillContext, UserLoadOutcome } from "./engine-skill-context.js";
+import { listSkills } from "../context/list-skills.js";
+import { loadForUser, type UserLoadOutcome } from "../context/load-for-user.js";
+import type { SkillSession } from "../context/skill-session.js";
 
 /** `off` (default), `llm` (ask the model), `lexical` (catalog search, no model call). */
 export type AutoSelectMode = "off" | "llm" | "lexical";
@@ -14,7 +16,7 @@ export const DEFAULT_AUTO_SELECT_MODE: AutoSelectMode = "llm";
 /** Options of {@link selectSkills}. */
 export interface SelectSkillsOptions {
   mode: AutoSelectMode;
-  context: EngineSkillContext;
+  session: SkillSession;
   /** The user's message. */
   message: string;
   /** Needed for `llm`. */
@@ -96,7 +98,7 @@ function parseJsonSelection(text: string, known: ReadonlySet<string>): string[] 
 
 async function askModel(options: SelectSkillsOptions, max: number): Promise<string[]> {
   if (options.model === undefined) return [];
-  const skills = options.context.listSkills().filter((s) => !s.loaded);
+  const skills = listSkills(options.session).filter((s) => !s.loaded);
   if (skills.length === 0) return [];
   const catalog = skills.map((s) => `- ${s.name}: ${s.description.replace(/\s+/g, " ")}`).join("\n");
   const { text } = await generateText({
@@ -113,10 +115,8 @@ async function askModel(options: SelectSkillsOptions, max: number): Promise<stri
 }
 
 function searchCatalog(options: SelectSkillsOptions, max: number): string[] {
-  const loaded = new Set(options.context.loadedSkills());
-  const hits = (options.context.search?.(options.message, max + loaded.size) ?? []).filter(
-    (h) => !loaded.has(h.name),
-  );
+  const loaded = new Set(options.session.loadedSkills());
+  const hits = options.session.search(options.message, max + loaded.size).filter((h) => !loaded.has(h.name));
   return pickLexical(hits, max, options.minScore);
 }
 
@@ -142,7 +142,7 @@ export function pickLexical(
  * already loaded. `off` does nothing. A failing model call is not fatal: nothing is selected.
  */
 export async function selectSkills(options: SelectSkillsOptions): Promise<SelectSkillsResult> {
-  const room = (options.maxActive ?? 3) - options.context.loadedSkills().length;
+  const room = (options.maxActive ?? 3) - options.session.loadedSkills().length;
   if (options.mode === "off" || room <= 0 || options.message.trim() === "")
     return { selected: [], loads: [] };
   let selected: string[];
@@ -152,6 +152,6 @@ export async function selectSkills(options: SelectSkillsOptions): Promise<Select
     return { selected: [], loads: [] };
   }
   const loads: UserLoadOutcome[] = [];
-  for (const name of selected) loads.push(await options.context.loadSkill(name, { by: "select" }));
+  for (const name of selected) loads.push(await loadForUser(options.session, name, { by: "select" }));
   return { selected, loads };
 }

@@ -8,12 +8,14 @@ import type { Catalog } from "../catalog/types.js";
 import type { ModelFlags } from "../config/load-model-config.js";
 import type { SkillrtConfig } from "../config/load-skillrt-config.js";
 import type { ModelConfig } from "../config/model-config.js";
+import type { SkillListing } from "../context/list-skills.js";
+import type { UserLoadOutcome } from "../context/load-for-user.js";
+import type { Ledger } from "../context/session-types.js";
 import type { SkillSession } from "../context/skill-session.js";
 import type { SessionStore, StoredSessionInfo } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import type { AgentTurn } from "./agent-turn.js";
 import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
-import type { ContextLedger, SkillListing, UserLoadOutcome } from "./engine-skill-context.js";
 import type { SkillLayerOptions } from "./open-skills.js";
 import type { RetryNotice } from "./retry-fetch.js";
 import type { AutoSelectMode } from "./select-skills.js";
@@ -117,7 +119,7 @@ export interface SkillAgent {
   /** Approximate body tokens of skills (measured once per skill record); unreadable skills are left out. */
   skillBodyTokens(names: readonly string[]): Promise<Map<string, number>>;
   /** Token ledger of the context, with the history measured now. */
-  ledger(): ContextLedger;
+  ledger(): Ledger;
   /** The conversation so far. */
   history(): readonly ModelMessage[];
   /** Re-scans the skill folders. */

@@ -22,7 +22,7 @@ describe("package exports", () => {
         main: ["createCatalog", "createSkillSession", "createSkillTools", "runAgent", "createExecutor", "createSqliteStore"]
           .filter((n) => typeof main[n] === "function"),
         mcp: typeof mcp.createSkillMcpServer,
-        config: ["loadSkillrtConfig", "resolveSkillEnv", "fromSkillSession", "userFirstHistory"]
+        config: ["loadSkillrtConfig", "resolveSkillEnv", "createSkillAgent", "createSkillToolkit"]
           .filter((n) => typeof main[n] === "function"),
         schema: main.SkillrtConfigFile.safeParse({ session: { activeSkills: ["style"] } }).success,
         catalogBudget: main.DEFAULT_CATALOG_BUDGET,
@@ -41,7 +41,7 @@ describe("package exports", () => {
         "createSqliteStore",
       ],
       mcp: "function",
-      config: ["loadSkillrtConfig", "resolveSkillEnv", "fromSkillSession", "userFirstHistory"],
+      config: ["loadSkillrtConfig", "resolveSkillEnv", "createSkillAgent", "createSkillToolkit"],
       schema: true,
       catalogBudget: 2000,
     });

@@ -1,5 +1,6 @@
 /** Text of the `/context` and `/skills` REPL commands. */
-import type { ContextLedger, SkillListing } from "../../engine/engine-skill-context.js";
+import type { SkillListing } from "../../context/list-skills.js";
+import type { Ledger } from "../../context/session-types.js";
 
 /** Totals of a ledger grouped as `/context` shows them; `free` makes them add up to the window. */
 export interface ContextFigures {
@@ -12,7 +13,7 @@ export interface ContextFigures {
 }
 
 /** Groups ledger entries: catalog (catalog + frame), bodies (skill), docs (doc + read), history (the rest). */
-export function contextFigures(ledger: ContextLedger): ContextFigures {
+export function contextFigures(ledger: Ledger): ContextFigures {
   let catalog = 0;
   let bodies = 0;
   let docs = 0;
@@ -37,7 +38,7 @@ export function contextFigures(ledger: ContextLedger): ContextFigures {
 const num = (n: number): string => n.toLocaleString("en-US");
 
 /** The `/context` table: one row per group, a share of the window each, and the loaded items. */
-export function formatContext(ledger: ContextLedger): string {
+export function formatContext(ledger: Ledger): string {
   const f = contextFigures(ledger);
   const rows: Array<[string, number]> = [
     ["catalog", f.catalog],

@@ -84,10 +84,13 @@ export function createHumanRenderer(options: HumanRendererOptions): EventRendere
             line(style.green(`+ loaded ${event.name} (${event.tokens} tokens, by ${event.by})`));
           break;
         case "skill-unload":
-          if (event.by !== "model") line(style.dim(`- unloaded ${event.name}`));
+          if (event.by === "user") line(style.dim(`- unloaded ${event.name}`));
           break;
         case "budget-evict":
-          line(style.yellow(`! evicted ${event.name}: ${event.reason}`));
+          for (const name of event.evicted) {
+            const why = `context at ${event.tokensBefore} tokens passed the threshold of ${event.threshold}; now ${event.tokensAfter}`;
+            line(style.yellow(`! evicted ${name}: ${why}`));
+          }
           break;
         case "history-compact":
           line(

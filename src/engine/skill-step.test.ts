@@ -2,14 +2,16 @@ import { asSchema, type ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { createCatalog } from "../catalog/create-catalog.js";
 import { createSkillSession } from "../context/create-skill-session.js";
+import { listSkills } from "../context/list-skills.js";
+import { loadForUser } from "../context/load-for-user.js";
 import { restoreSkillSession } from "../context/restore-skill-session.js";
 import { createSkillTools } from "../tools/create-skill-tools.js";
 import type { ProfileName } from "../tools/profile-types.js";
 import { scriptedModel, systemOf } from "./__fixtures__/scripted-model.js";
 import { SUMMARY_PREFIX } from "./compact-history.js";
 import type { EngineEvent } from "./engine-event.js";
-import { fromSkillSession } from "./from-skill-session.js";
 import { runAgent } from "./run-agent.js";
+import { createSkillStep } from "./skill-step.js";
 
 async function setup(placement: "history" | "system") {
   const catalog = await createCatalog({
@@ -24,14 +26,13 @@ async function setup(placement: "history" | "system") {
     ],
   });
   const session = createSkillSession({ catalog, placement });
-  const context = fromSkillSession(session, createSkillTools(session));
-  return { session, context };
+  return { session, skillTools: createSkillTools(session) };
 }
 
-describe("fromSkillSession", () => {
+describe("the engine over a skill session", () => {
   it("a user load joins the history as a load result; a model unload stubs it in the next step", async () => {
-    const { context } = await setup("history");
-    const load = await context.loadSkill("alpha", { by: "user" });
+    const { session, skillTools } = await setup("history");
+    const load = await loadForUser(session, "alpha", { by: "user" });
     expect(load.ok).toBe(true);
     if (!load.ok) return;
     expect(load.messages.map((m) => m.role)).toEqual(["assistant", "tool"]);
@@ -41,7 +42,7 @@ describe("fromSkillSession", () => {
       { text: "done" },
     ]);
     const events: EngineEvent[] = [];
-    const result = await runAgent({ model, context, messages, onEvent: (e) => events.push(e) });
+    const result = await runAgent({ model, session, skillTools, messages, onEvent: (e) => events.push(e) });
     expect(result.text).toBe("done");
     // Loaded before the first user message: sent right after it, never first.
     expect(model.calls[0]!.prompt.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
@@ -50,11 +51,11 @@ describe("fromSkillSession", () => {
     expect(events).toContainEqual(
       expect.objectContaining({ type: "skill-unload", name: "alpha", by: "model" }),
     );
-    expect(context.loadedSkills()).toEqual([]);
+    expect(session.loadedSkills()).toEqual([]);
   });
 
   it("system placement renders the body into the system prompt from the next step on", async () => {
-    const { context } = await setup("system");
+    const { session, skillTools } = await setup("system");
     const model = scriptedModel([
       { toolCalls: [{ name: "skill_load", input: '{"name":"beta"}' }] },
       { text: "ok" },
@@ -62,7 +63,8 @@ describe("fromSkillSession", () => {
     const events: EngineEvent[] = [];
     await runAgent({
       model,
-      context,
+      session,
+      skillTools,
       messages: [{ role: "user", content: "beta please" }],
       onEvent: (e) => events.push(e),
     });
@@ -73,15 +75,15 @@ describe("fromSkillSession", () => {
   });
 
   it("lists skills with markers and costs, and the ledger counts the loaded body", async () => {
-    const { context } = await setup("history");
-    await context.loadSkill("beta", { by: "select" });
-    const listing = context.listSkills();
+    const { session } = await setup("history");
+    await loadForUser(session, "beta", { by: "select" });
+    const listing = listSkills(session);
     expect(listing.map((s) => [s.name, s.loaded])).toEqual([
       ["alpha", false],
       ["beta", true],
     ]);
     expect(listing.every((s) => s.tokens > 0)).toBe(true);
-    const ledger = context.ledger();
+    const ledger = session.ledger();
     const bodies = ledger.entries.filter((e) => e.kind === "skill").reduce((a, e) => a + e.tokens, 0);
     expect(bodies).toBeGreaterThan(0);
     expect(ledger.entries.reduce((a, e) => a + e.tokens, 0)).toBe(ledger.total);
@@ -102,13 +104,14 @@ describe("active skills in history placement", () => {
         { name: "beta", description: "Beta things. Use for beta tasks.", body: "BETA BODY." },
       ],
     });
-    // Nothing but createSkillSession: the adapter runs init() itself before the first step.
+    // Nothing but createSkillSession: the engine runs init() itself before the first step.
     const session = createSkillSession({ catalog });
-    return { session, context: fromSkillSession(session, createSkillTools(session, { profile })) };
+    const skillTools = createSkillTools(session, { profile });
+    return { session, skillTools, step: createSkillStep(session, skillTools) };
   }
 
   it("reaches the model on the first step as a load call and result after the first user message, byte-identical later", async () => {
-    const { session, context } = await activeSetup();
+    const { session, skillTools } = await activeSetup();
     const model = scriptedModel([
       { toolCalls: [{ name: "skill_load", input: '{"name":"beta"}' }] },
       { toolCalls: [{ name: "skill_unload", input: '{"name":"house-style"}' }] },
@@ -117,7 +120,8 @@ describe("active skills in history placement", () => {
     const events: EngineEvent[] = [];
     await runAgent({
       model,
-      context,
+      session,
+      skillTools,
       messages: [{ role: "user", content: "write me a note" }],
       onEvent: (e) => events.push(e),
     });
@@ -147,37 +151,37 @@ describe("active skills in history placement", () => {
   });
 
   it("is not injected twice when the host keeps it, nor after compaction (re-materialised instead)", async () => {
-    const { session, context } = await activeSetup();
-    await context.prepare?.();
+    const { session, step } = await activeSetup();
+    await step.prepare();
     const opening = session.openingMessages();
     const kept: ModelMessage[] = [
       { role: "user", content: "hi" },
       ...opening,
       { role: "user", content: "more" },
     ];
-    expect(context.rewriteHistory?.(kept)).toEqual(kept);
+    expect(step.messages(kept)).toEqual(kept);
     const compacted: ModelMessage[] = [
       { role: "user", content: `${SUMMARY_PREFIX}\nWe talked.` },
-      ...(context.rematerialize?.() ?? []),
+      { role: "user", content: session.rematerialize() },
       { role: "user", content: "go on" },
     ];
-    const rewritten = context.rewriteHistory?.(compacted) ?? [];
+    const rewritten = step.messages(compacted);
     expect(rewritten).toEqual(compacted);
     expect(JSON.stringify(rewritten).split("HOUSE STYLE BODY").length - 1).toBe(1);
   });
 
   it("survives a restore: the restored session shows it again and init() does not reload it once unloaded", async () => {
-    const { session, context } = await activeSetup();
-    await context.prepare?.();
+    const { session, step } = await activeSetup();
+    await step.prepare();
     const catalog = session.catalog;
     const restored = await restoreSkillSession(session.snapshot(), { catalog });
-    const again = fromSkillSession(restored, createSkillTools(restored));
-    const messages = again.rewriteHistory?.([{ role: "user", content: "hi" }]) ?? [];
+    const again = createSkillStep(restored, createSkillTools(restored));
+    const messages = again.messages([{ role: "user", content: "hi" }]);
     expect(JSON.stringify(messages)).toContain("HOUSE STYLE BODY");
     restored.unload("house-style");
-    await again.prepare?.();
+    await again.prepare();
     expect(restored.loadedSkills()).toEqual([]);
-    expect(JSON.stringify(again.rewriteHistory?.([{ role: "user", content: "hi" }]))).not.toContain(
+    expect(JSON.stringify(again.messages([{ role: "user", content: "hi" }]))).not.toContain(
       "HOUSE STYLE BODY",
     );
   });
@@ -188,11 +192,11 @@ describe("active skills in history placement", () => {
       memory: [{ name: "on", description: "On.", body: "ON BODY.", extras: { active: "true" } }],
     });
     const session = createSkillSession({ catalog, placement: "system" });
-    const context = fromSkillSession(session, createSkillTools(session));
-    await context.prepare?.();
+    const step = createSkillStep(session, createSkillTools(session));
+    await step.prepare();
     const messages: ModelMessage[] = [{ role: "user", content: "hi" }];
-    expect(context.rewriteHistory?.(messages)).toEqual(messages);
-    expect(context.systemPrompt()).toContain("ON BODY.");
+    expect(step.messages(messages)).toEqual(messages);
+    expect(step.render().instructions).toContain("ON BODY.");
   });
 });
 
@@ -216,8 +220,7 @@ describe("synthetic load calls use the profile's load tool and input shape", () 
     });
     const session = createSkillSession({ catalog });
     const skillTools = createSkillTools(session, { profile });
-    const context = fromSkillSession(session, skillTools);
-    const load = await context.loadSkill("alpha", { by: "user", args: "x y" });
+    const load = await loadForUser(session, "alpha", { by: "user", args: "x y" });
     if (!load.ok) throw new Error(load.message);
     const call = load.messages[0]?.content;
     const want = expected[profile];
@@ -228,7 +231,7 @@ describe("synthetic load calls use the profile's load tool and input shape", () 
     if (loadTool === undefined) throw new Error(`no ${want.toolName}`);
     expect((await asSchema(loadTool.inputSchema).validate?.(want.input))?.success).toBe(true);
     // init() loads use the same shape.
-    await context.prepare?.();
+    await createSkillStep(session, skillTools).prepare();
     const { args: _args, ...initInput } = expected[profile].input;
     const opening = session.openingMessages()[0]?.content;
     const nameKey = Object.keys(initInput).find((k) => initInput[k] === "alpha") ?? "";

@@ -1,0 +1,77 @@
+/**
+ * What a loop needs from the skill layer before each step, from the session and its tools directly:
+ * the live tool set, the instructions (host text + catalog, + loaded bodies in `system` placement), the
+ * active tools, and the history as the model should see it. `runAgent` and `createSkillToolkit` use it.
+ */
+import type { ModelMessage, ToolSet } from "ai";
+import type { SessionEvent, SessionEventType } from "../context/session-types.js";
+import type { SkillSession } from "../context/skill-session.js";
+import type { SkillTools } from "../tools/create-skill-tools.js";
+import { userFirstHistory } from "./user-first-history.js";
+
+/** One step's view of the skill layer. */
+export interface SkillStepView {
+  instructions: string;
+  activeTools: string[];
+}
+
+/** The skill layer as a loop drives it. */
+export interface SkillStep {
+  /** Every skill tool; grows when a loaded skill brings script tools (after {@link prepare}). */
+  readonly tools: ToolSet;
+  /**
+   * Call before every step: loads `active` skills on the first call (`session.init()`, idempotent), finds
+   * the script tools of skills loaded outside the tools, and adds new tools to {@link tools}.
+   */
+  prepare(): Promise<void>;
+  /** Instructions and active tools for the next step. */
+  render(): SkillStepView;
+  /**
+   * The history as sent: unloaded skills' results become stubs, and in `history` placement the loads
+   * `init()` made are shown after the first user message (never stored in the host's history,
+   * byte-identical from step to step, dropped after compaction, which re-materialises them).
+   */
+  messages(history: ModelMessage[]): ModelMessage[];
+}
+
+function joinInstructions(parts: Array<string | undefined>): string {
+  return parts.filter((p): p is string => p !== undefined && p.trim() !== "").join("\n\n");
+}
+
+/** The step view of `session` under `skillTools`, with the host's `instructions` first. */
+export function createSkillStep(
+  session: SkillSession,
+  skillTools: SkillTools,
+  options: { instructions?: string } = {},
+): SkillStep {
+  const tools: ToolSet = { ...skillTools.tools };
+  return {
+    tools,
+    async prepare() {
+      await session.init();
+      await skillTools.prepare();
+      for (const [name, t] of Object.entries(skillTools.tools)) if (!(name in tools)) tools[name] = t;
+    },
+    render: () => ({
+      instructions: joinInstructions([options.instructions, skillTools.systemPrompt()]),
+      activeTools: skillTools.activeToolNames().filter((n) => n in tools),
+    }),
+    messages: (history) => userFirstHistory(session.rewriteHistory(history), session.openingMessages()),
+  };
+}
+
+const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
+  "skill-load",
+  "skill-unload",
+  "docs-select",
+  "file-read",
+  "budget-evict",
+];
+
+/** Subscribes to every event of `session`; returns the unsubscribe function. */
+export function onSessionEvents(session: SkillSession, listener: (event: SessionEvent) => void): () => void {
+  const offs = SESSION_EVENT_TYPES.map((type) => session.on(type, listener));
+  return () => {
+    for (const off of offs) off();
+  };
+}
