@@ -1,8 +1,9 @@
 /**
  * The module boundaries of DESIGN.md, checked: each folder of src/ may import only the folders listed
- * here (dependencies point one way; cli/, mcp/ and inspect/ are leaves nothing imports).
+ * here (dependencies point one way; cli/, mcp/ and inspect/ are leaves nothing imports), and this table
+ * agrees with DESIGN.md's (read from ../shared/DESIGN.md beside the repository when it is there).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -17,8 +18,8 @@ const ALLOWED: Record<string, string[]> = {
   spec: [...BASE],
   catalog: [...BASE, "spec", "config"],
   store: [...BASE, "config"],
-  exec: [...BASE, "spec", "config", "catalog"],
   context: [...BASE, "spec", "config", "catalog", "store"],
+  exec: [...BASE, "spec", "config", "catalog"],
   tools: [...BASE, "spec", "config", "catalog", "store", "context", "exec"],
   engine: [...BASE, "spec", "config", "catalog", "store", "context", "exec", "tools"],
   mcp: [...BASE, "spec", "config", "catalog", "store", "context", "exec", "tools", "engine"],
@@ -37,6 +38,23 @@ const ALLOWED: Record<string, string[]> = {
     "inspect",
   ],
 };
+
+const LEAVES = ["cli", "mcp", "inspect"];
+const DESIGN = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "shared", "DESIGN.md");
+
+/** DESIGN.md's module table: folder → the folders its "may import" column names, in table order. */
+function designTable(text: string): Array<{ folders: string[]; imports: string[] }> {
+  const section = /^## Modules[^\n]*\n([\s\S]*?)^## /m.exec(text)?.[1] ?? "";
+  return section
+    .split("\n")
+    .filter((line) => /^\| `/.test(line))
+    .map((line) => {
+      const cells = line.split("|").map((c) => c.trim());
+      const names = (cell: string | undefined): string[] =>
+        [...(cell ?? "").matchAll(/`([a-z]+)\/`/g)].map((m) => m[1] ?? "");
+      return { folders: names(cells[1]), imports: names(cells.at(-2)) };
+    });
+}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -77,11 +95,25 @@ describe("module boundaries", () => {
 
   it("nothing imports cli/, mcp/ or inspect/", () => {
     const offenders = sourceFiles(SRC)
-      .filter((file) => {
-        const folder = path.relative(SRC, file).split(path.sep)[0];
-        return folder !== "cli" && folder !== "mcp" && folder !== "inspect";
-      })
+      .filter((file) => !LEAVES.includes(path.relative(SRC, file).split(path.sep)[0] ?? ""))
       .filter((file) => relativeImports(file).some((s) => /(^|\/)(cli|mcp|inspect)\//.test(s)));
     expect(offenders.map((f) => path.relative(SRC, f))).toEqual([]);
+  });
+
+  it.skipIf(!existsSync(DESIGN))("agrees with DESIGN.md's module table", () => {
+    const rows = designTable(readFileSync(DESIGN, "utf8"));
+    const order = rows.flatMap((r) => r.folders);
+    // The same folders, in the same order (dependencies point down the table).
+    expect(order).toEqual(Object.keys(ALLOWED));
+    for (const row of rows) {
+      for (const folder of row.folders) {
+        const allowed = ALLOWED[folder] ?? [];
+        // Everything the table names is allowed, and everything allowed comes earlier in the table.
+        for (const target of row.imports) expect(allowed, `${folder} → ${target}`).toContain(target);
+        for (const target of allowed) {
+          expect(order.indexOf(target), `${folder} → ${target}`).toBeLessThan(order.indexOf(folder));
+        }
+      }
+    }
   });
 });
