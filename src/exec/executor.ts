@@ -6,8 +6,8 @@
 import type { ExecLimits } from "./limits.js";
 import type { Redactor } from "./redact.js";
 
-/** Which implementation ran a command. */
-export type ExecutorKind = "sandbox" | "local" | "container";
+/** Which implementation ran a command (`sandbox-session`: any AI SDK `Experimental_SandboxSession`). */
+export type ExecutorKind = "sandbox" | "local" | "container" | "sandbox-session";
 
 /** An extra host path made visible to the command (sandbox and container only; ignored by `local`). */
 export interface ExecMount {

@@ -64,7 +64,8 @@ export function systemMountArgs(): string[] {
   return args;
 }
 
-function isolationArgs(uid: number): string[] {
+/** bwrap arguments that unshare every namespace, drop capabilities and run as `uid`. */
+export function isolationArgs(uid: number): string[] {
   return [
     "--unshare-all",
     "--unshare-user",
