@@ -20,7 +20,7 @@ import { parse as parseYaml } from "yaml";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..");
 const out = path.join(here, ".out");
-const generator = path.resolve(repo, "../shared/bench/gen-skills.mjs");
+const generator = path.join(here, "gen-skills.mjs");
 const node = process.execPath;
 const sizes = process.argv.slice(2).map(Number);
 const timeBin = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;

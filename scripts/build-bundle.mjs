@@ -3,7 +3,7 @@
 // dist/bundle/, which bin/skillrt.js loads first: reading and linking a handful of files instead of ~60
 // makes short commands such as `skillrt list` start faster. Packages and node: builtins stay external.
 // dist/bundle/ sits two levels below the package root, like dist/<module>/, so paths built from
-// import.meta.url (the native scanner in build/) resolve the same. Run after `tsc`.
+// import.meta.url resolve the same. Run after `tsc`.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

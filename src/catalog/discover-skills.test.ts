@@ -24,11 +24,7 @@ const root = (p: string) => ({ path: p, scope: "root" as const });
 
 const drivers: [string, (roots: SkillRoot[], options?: DiscoverOptions) => Promise<DiscoveryResult>][] = [
   ["async", discoverAsync],
-  [
-    "sync, JavaScript listing",
-    async (roots, options) => discoverSkillsSync(roots, { ...options, native: false }),
-  ],
-  ["sync, native listing", async (roots, options) => discoverSkillsSync(roots, { ...options, native: true })],
+  ["sync", async (roots, options) => discoverSkillsSync(roots, options)],
 ];
 
 describe.each(drivers)("discoverSkills (%s)", (_label, discoverSkills) => {

@@ -56,9 +56,8 @@ interface DirNode {
  *   first reached wins, across roots too). Loops give `symlink-loop`, dangling links `symlink-broken`.
  * - A missing root is a `path-not-found` error unless the root is `optional`.
  *
- * Directories are listed breadth-first, one level at a time, by {@link listDirs} (the native scanner's
- * background threads when it is built, else synchronous calls: listing 10,000 small folders through
- * the thread pool was measured ~1.5× slower). The calling thread is blocked meanwhile (a scan of
+ * Directories are listed breadth-first, one level at a time, by {@link listDirs} (synchronous calls:
+ * listing 10,000 small folders through the thread pool costs about twice the CPU time). The calling thread is blocked meanwhile (a scan of
  * 10,000 skills: ~0.1–0.2 s). Result order: root order, then sorted path order.
  */
 export async function discoverSkills(
@@ -79,7 +78,7 @@ export interface DiscoverSyncOptions extends DiscoverOptions {
   keepHeads?: boolean;
   /**
    * @internal Called for each skill as it is found (before the result is sorted), with its head when
-   * kept: the scan parses it there, while the native scanner's threads list the next directories.
+   * kept: the scan parses it there.
    */
   onSkill?: (skill: PrefetchedSkill) => void;
 }
@@ -93,7 +92,6 @@ export function discoverSkillsSync(
   const skills: PrefetchedSkill[] = [];
   const listOptions = {
     heads: options.keepHeads === true,
-    ...(options.native === undefined ? {} : { native: options.native }),
     ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
   };
   for (const root of roots) {

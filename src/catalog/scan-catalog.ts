@@ -67,13 +67,13 @@ export interface ScanInput {
  * Scans every source once into a complete {@link CatalogState}: discovers skill directories, reads each
  * SKILL.md's frontmatter (or reuses the previous result when the file is unchanged), keeps usable skills
  * as records and broken ones as diagnostics, adds memory skills and resolves name collisions.
- * Synchronous inside (see `discoverSkills`): each SKILL.md is parsed as discovery finds it, while the
- * native scanner lists the next folders. Never throws for a bad skill; throws only when aborted.
+ * Synchronous inside (see `discoverSkills`): each SKILL.md is parsed as discovery finds it, from the
+ * head read with its folder's listing. Never throws for a bad skill; throws only when aborted.
  */
 export async function scanCatalog(input: ScanInput): Promise<CatalogState> {
   const readAt = Date.now();
-  // Each skill is parsed as discovery finds it (overlapping the listing of the next folders), then
-  // taken in discovery's final order.
+  // Each skill is parsed as discovery finds it (its head is at hand then), then taken in discovery's
+  // final order.
   const discovery = discoverSkillsSync(input.roots, {
     ...(input.maxDepth === undefined ? {} : { maxDepth: input.maxDepth }),
     ...(input.maxDirs === undefined ? {} : { maxDirs: input.maxDirs }),

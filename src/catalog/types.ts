@@ -176,11 +176,6 @@ export interface DiscoverOptions {
   maxDepth?: number;
   /** Default 2,000 directories without SKILL.md per root. */
   maxDirs?: number;
-  /**
-   * List directories with the native scanner's background threads when it is built (default true; also
-   * off with `SKILLRT_NATIVE=0`). The result is the same either way.
-   */
-  native?: boolean;
   abortSignal?: AbortSignal;
 }
 
