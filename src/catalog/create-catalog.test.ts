@@ -1,8 +1,10 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SkillNotFoundError } from "../errors/skill-not-found-error.js";
+import { SkillrtError } from "../errors/skillrt-error.js";
 import { createCatalog } from "./create-catalog.js";
 import { defineSkill } from "./memory-source.js";
 import { readSkillHead } from "./read-skill-head.js";
@@ -313,6 +315,37 @@ describe("createCatalog: refresh and abort", () => {
     expect(catalog.list().map((r) => r.name)).toEqual(["added", "edit", "keep"]);
     expect(catalog.get("edit")?.description).toBe("New.");
     expect(catalog.get("keep")).toBe(keep);
+  });
+
+  it("reports a SKILL.md over the size limit (never read whole) and one that is a FIFO or a device", async () => {
+    await write(`${tmp}/r/big/SKILL.md`, "---\nname: big\ndescription: Huge.\n---\n");
+    await fs.truncate(`${tmp}/r/big/SKILL.md`, 1024 ** 3); // sparse: 1 GiB on paper
+    await fs.mkdir(`${tmp}/r/fifo`, { recursive: true });
+    execFileSync("mkfifo", [`${tmp}/r/fifo/SKILL.md`]);
+    await fs.mkdir(`${tmp}/r/device`);
+    await fs.symlink("/dev/null", `${tmp}/r/device/SKILL.md`);
+    await skill(`${tmp}/r/fine`);
+    const catalog = await createCatalog({ roots: [`${tmp}/r`] });
+    expect(catalog.list().map((r) => r.name)).toEqual(["fine"]);
+    const found = catalog.diagnostics().map((d) => [d.code, d.severity, d.path]);
+    expect(found).toEqual([
+      ["file-unreadable", "warning", `${tmp}/r/device/SKILL.md`],
+      ["file-unreadable", "warning", `${tmp}/r/fifo/SKILL.md`],
+      ["file-too-large", "error", `${tmp}/r/big/SKILL.md`],
+    ]);
+    const messages = catalog.diagnostics().map((d) => d.message);
+    expect(messages[0]).toContain("is a device");
+    expect(messages[1]).toContain("is a FIFO");
+    expect(messages[2]).toContain("1073741824 bytes, over the 1048576-byte limit");
+  });
+
+  it("refuses to load a SKILL.md that grew past the size limit since the scan", async () => {
+    await skill(`${tmp}/r/grows`);
+    const catalog = await createCatalog({ roots: [`${tmp}/r`] });
+    await fs.truncate(`${tmp}/r/grows/SKILL.md`, 1024 ** 3);
+    const error = await catalog.load("grows").catch((e: unknown) => e);
+    expect(SkillrtError.isInstance(error) && error.code).toBe("file-too-large");
+    expect((error as Error).message).toContain("over the 1048576-byte limit");
   });
 
   it("rejects when the abort signal has fired", async () => {

@@ -1,15 +1,18 @@
 import { realpathSync } from "node:fs";
-import fs from "node:fs/promises";
 import path from "node:path";
 import { SkillNotFoundError } from "../errors/skill-not-found-error.js";
+import { SkillrtError } from "../errors/skillrt-error.js";
 import { parseSkillMd } from "../spec/parse-skill-md.js";
 import type { Diagnostic } from "../spec/types.js";
+import { loadCatalogCache, type RootCache, saveCatalogCache } from "./catalog-cache.js";
 import { closestNames } from "./closest-names.js";
 import { defaultRoots, normalizeRoots } from "./default-roots.js";
 import { diffCatalogStates } from "./diff-catalog-states.js";
+import { errorCode } from "./fs-diagnostics.js";
 import { listSkillFiles } from "./list-skill-files.js";
 import { memorySkillFiles, readMemorySkillFile, renderMemorySkillMd } from "./memory-source.js";
 import { readSkillFile } from "./read-skill-file.js";
+import { MAX_SKILL_FILE_BYTES, readSkillFull } from "./read-skill-head.js";
 import { type CatalogState, type ScanInput, scanCatalog } from "./scan-catalog.js";
 import { SearchIndex } from "./search-index.js";
 import type {
@@ -60,7 +63,25 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
     ...(options.maxDirs === undefined ? {} : { maxDirs: options.maxDirs }),
     ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
   };
-  let state = await scanCatalog(input);
+  const cacheDir = options.cacheDir;
+  const loaded = cacheDir === undefined ? undefined : loadCatalogCache(cacheDir, roots, mode);
+  let state = await scanCatalog(
+    loaded === undefined
+      ? input
+      : { ...input, previous: loaded.previous, known: loaded.roots.map((root) => root?.known) },
+  );
+  let cached: (RootCache | undefined)[] =
+    cacheDir === undefined ? [] : saveCatalogCache(cacheDir, roots, mode, state, loaded?.roots ?? []);
+  let saveTimer: NodeJS.Timeout | undefined;
+  // After a re-scan the cache is written a little later, off the change event's path.
+  const saveSoon = () => {
+    if (cacheDir === undefined || saveTimer !== undefined) return;
+    saveTimer = setTimeout(() => {
+      saveTimer = undefined;
+      cached = saveCatalogCache(cacheDir, roots, mode, state, cached);
+    }, 1000);
+    saveTimer.unref();
+  };
   // The signal bounds creation only; later re-scans (refresh, watch) are not tied to it.
   delete input.abortSignal;
   let index: SearchIndex | undefined;
@@ -71,10 +92,11 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
   let again = false;
 
   const rescan = async (): Promise<void> => {
-    const next = await scanCatalog({ ...input, previous: state.scanned });
+    const next = await scanCatalog({ ...input, previous: state.scanned, known: state.listings });
     const event = diffCatalogStates(state, next);
     state = next;
     index = undefined;
+    saveSoon();
     // A watcher started just now missed changes made during the scan: scan once more.
     if (watcher?.update(watchTargets(roots, state)) === true) again = true;
     if (event === undefined) return;
@@ -137,8 +159,15 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
       }
       let text: string;
       try {
-        text = await fs.readFile(record.location, "utf8");
-      } catch {
+        // Bounded: a SKILL.md that grew past the limit since the scan is refused, never read whole.
+        text = readSkillFull(record.location).bytes.toString("utf8");
+      } catch (error) {
+        if (errorCode(error) === "EFBIG") {
+          throw new SkillrtError({
+            code: "file-too-large",
+            message: `${record.location} is over the ${MAX_SKILL_FILE_BYTES}-byte limit for a SKILL.md; it was not read. Move detail into references/.`,
+          });
+        }
         throw new SkillNotFoundError({ name, closest: [] });
       }
       const { skill } = parseSkillMd(text, {

@@ -1,11 +1,14 @@
 import fs from "node:fs";
 import type { Diagnostic } from "../spec/types.js";
+import type { FileIdentity } from "./file-identity.js";
 import { errorCode, fsDiagnostic, isSymlink, linkDiagnostic } from "./fs-diagnostics.js";
 import {
   type DirListing,
   ENTRY_DIR,
   ENTRY_FILE,
   ENTRY_LINK,
+  type KnownListing,
+  knownListing,
   type ListingResult,
   listDirs,
 } from "./list-dirs.js";
@@ -70,6 +73,8 @@ export async function discoverSkills(
 /** A discovered skill with the head of its skill file when the listing read it (see {@link listDirs}). */
 export interface PrefetchedSkill extends DiscoveredSkill {
   head?: SkillHead | undefined;
+  /** Identity of the skill file when the listing opened it (with or without keeping its head). */
+  headId?: FileIdentity | undefined;
 }
 
 /** Options of {@link discoverSkillsSync} beyond the public ones. */
@@ -81,21 +86,38 @@ export interface DiscoverSyncOptions extends DiscoverOptions {
    * kept: the scan parses it there.
    */
   onSkill?: (skill: PrefetchedSkill) => void;
+  /**
+   * @internal Listings of an earlier scan per root (same order as the roots), reused for directories
+   * whose identity is unchanged.
+   */
+  known?: readonly (ReadonlyMap<string, KnownListing> | undefined)[];
+  /** @internal `Date.now()` when the scan started (stamped on the listings kept). Default now. */
+  readAt?: number;
+}
+
+/** What {@link discoverSkillsSync} returns: the skills with their heads, and every listing it used. */
+export interface SyncDiscovery extends DiscoveryResult {
+  skills: PrefetchedSkill[];
+  /** Per root (same order as the roots), every directory listed or reused, for the next scan. */
+  listings: Map<string, KnownListing>[];
 }
 
 /** Synchronous {@link discoverSkills}: same rules and result. */
-export function discoverSkillsSync(
-  roots: SkillRoot[],
-  options: DiscoverSyncOptions = {},
-): DiscoveryResult & { skills: PrefetchedSkill[] } {
+export function discoverSkillsSync(roots: SkillRoot[], options: DiscoverSyncOptions = {}): SyncDiscovery {
   const ctx = newContext(options);
   const skills: PrefetchedSkill[] = [];
-  const listOptions = {
-    heads: options.keepHeads === true,
-    ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
-  };
-  for (const root of roots) {
+  const listings: Map<string, KnownListing>[] = [];
+  const readAt = options.readAt ?? Date.now();
+  for (const [rootIndex, root] of roots.entries()) {
     options.abortSignal?.throwIfAborted();
+    const known = options.known?.[rootIndex];
+    const listOptions = {
+      heads: options.keepHeads === true,
+      ...(known === undefined ? {} : { known }),
+      ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+    };
+    const rootListings = new Map<string, KnownListing>();
+    listings.push(rootListings);
     const walker = new RootWalker(root, ctx, options.keepHeads === true, options.onSkill);
     // Breadth-first, one level at a time: each level is listed in one batch and visited in order as
     // the listings arrive, which queues the next level.
@@ -105,13 +127,20 @@ export function discoverSkillsSync(
       listDirs(
         nodes.map((node) => node.real),
         listOptions,
-        (i, listing) => walker.visit(nodes[i]!, listing, next),
+        (i, listing) => {
+          const node = nodes[i]!;
+          if (!("error" in listing)) {
+            const known = knownListing(listing, readAt);
+            if (known !== undefined) rootListings.set(node.real, known);
+          }
+          walker.visit(node, listing, next);
+        },
       );
       level = next;
     }
     skills.push(...walker.finish());
   }
-  return { skills, diagnostics: ctx.diagnostics, directories: ctx.directories };
+  return { skills, diagnostics: ctx.diagnostics, directories: ctx.directories, listings };
 }
 
 interface ScanContext {
@@ -181,9 +210,9 @@ class RootWalker {
         scope: this.#root.scope,
         depth: node.depth,
       };
-      const head = entries.head;
-      if (this.#keepHeads && head !== undefined && skillFile === `${node.real}/${entries.headOf}`) {
-        skill.head = head;
+      if (entries.headId !== undefined && skillFile === `${node.real}/${entries.headOf}`) {
+        skill.headId = entries.headId;
+        if (this.#keepHeads && entries.head !== undefined) skill.head = entries.head;
       }
       this.#skills.push(skill);
       this.#onSkill?.(skill);
@@ -288,13 +317,36 @@ function skillFileOf(
   const kind = entries.kinds[index];
   const file = `${node.real}/${name}`;
   if (kind === ENTRY_FILE) return file;
-  if (kind !== ENTRY_LINK) return undefined;
+  if (kind === ENTRY_DIR) return undefined;
+  if (kind !== ENTRY_LINK) {
+    diagnostics.push(notAFile(`${node.abs}/${name}`, fs.lstatSync(file, { throwIfNoEntry: false })));
+    return undefined;
+  }
   try {
-    if (fs.statSync(file).isFile()) return fs.realpathSync(file);
+    const stat = fs.statSync(file);
+    if (stat.isFile()) return fs.realpathSync(file);
+    if (!stat.isDirectory()) diagnostics.push(notAFile(`${node.abs}/${name}`, stat));
   } catch (error) {
     diagnostics.push(linkDiagnostic(error, `${node.abs}/${name}`));
   }
   return undefined;
+}
+
+/** A skill file that is a FIFO, socket or device: never opened (a FIFO would block the scan). */
+function notAFile(abs: string, stat: fs.Stats | undefined): Diagnostic {
+  const what = stat?.isFIFO()
+    ? "a FIFO"
+    : stat?.isSocket()
+      ? "a socket"
+      : stat?.isCharacterDevice() || stat?.isBlockDevice()
+        ? "a device"
+        : "not a regular file";
+  return {
+    code: "file-unreadable",
+    severity: "warning",
+    message: `${abs} is ${what}, not a regular file; the folder was not read as a skill. Replace it with a regular SKILL.md file.`,
+    path: abs,
+  };
 }
 
 function childDirs(node: DirNode, entries: DirListing, isSkill: boolean, ctx: ScanContext): DirNode[] {

@@ -5,6 +5,9 @@ import { detectContent } from "./mime-type.js";
 import { normalizeSkillPath } from "./normalize-skill-path.js";
 import type { LineRange, ReadFileResult } from "./types.js";
 
+/** Largest text file read (whole, then cut to a line range): bigger files are refused, never read. */
+export const MAX_TEXT_READ_BYTES = 16 * 1024 * 1024;
+
 /**
  * Reads one file of a skill on disk, confined to the skill's real directory `dir`.
  *
@@ -12,7 +15,8 @@ import type { LineRange, ReadFileResult } from "./types.js";
  *   directories, and paths whose real path (after symlinks) leaves `dir`.
  * - Missing (`not-found`): carries `available()` (SKILL.md first) so the caller can pick a real path.
  * - Binary files (by magic number, extension, NUL bytes or invalid UTF-8) return metadata only.
- * - Text honours a 1-based inclusive line `range` (clamped to the file); a UTF-8 BOM is dropped.
+ * - Text honours a 1-based inclusive line `range` (clamped to the file); a UTF-8 BOM is dropped. Text over
+ *   {@link MAX_TEXT_READ_BYTES} is refused.
  */
 export async function readSkillFile(
   dir: string,
@@ -55,6 +59,13 @@ export async function readSkillFile(
   if (!stat.isFile()) return { kind: "refused", path: rel, reason: `'${rel}' is not a regular file.` };
   const { mimeType, binary } = detectContent(rel, await readHead(real, stat.size));
   if (binary) return { kind: "binary", path: rel, size: stat.size, mimeType };
+  if (stat.size > MAX_TEXT_READ_BYTES) {
+    return {
+      kind: "refused",
+      path: rel,
+      reason: `'${rel}' is ${stat.size} bytes, over the ${MAX_TEXT_READ_BYTES}-byte limit for reading a text file whole; it was not read.`,
+    };
+  }
   const text = await fs.readFile(real, "utf8");
   return sliceLines(rel, text, stat.size, mimeType, range);
 }

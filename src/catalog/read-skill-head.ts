@@ -4,6 +4,12 @@ import fs from "node:fs";
 /** Bytes read first from each SKILL.md; enough for almost every frontmatter. */
 export const HEAD_BYTES = 4096;
 
+/** Largest SKILL.md the catalog reads: a bigger one is a `file-too-large` error and is never read whole. */
+export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
+
+/** Read-only, and never blocking on a FIFO that took a file's place since it was listed. */
+export const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
+
 /** The bytes of a skill file the catalog needs for its L1 record. */
 export interface SkillHead {
   /** The frontmatter through its closing `---` line, or the whole file. */
@@ -48,7 +54,7 @@ const buffer = Buffer.allocUnsafe(HEAD_BYTES);
  * Throws the fs error when the file cannot be read.
  */
 export function readSkillHead(file: string): SkillHead {
-  const fd = fs.openSync(file, "r");
+  const fd = fs.openSync(file, OPEN_FLAGS);
   let got: number;
   try {
     got = fs.readSync(fd, buffer, 0, HEAD_BYTES, 0);
@@ -60,9 +66,33 @@ export function readSkillHead(file: string): SkillHead {
   return { bytes: buffer.subarray(0, keep), partial: isPartial(keep, got, HEAD_BYTES) };
 }
 
-/** Reads a whole skill file (for a re-parse when the frontmatter alone was not enough). */
+/**
+ * Reads a whole skill file (for a re-parse when the frontmatter alone was not enough). Throws a
+ * `file-too-large` error (with `code` `EFBIG`) rather than read more than {@link MAX_SKILL_FILE_BYTES}, and
+ * the fs error when the file cannot be read or is not a regular file.
+ */
 export function readSkillFull(file: string): SkillHead {
-  return { bytes: fs.readFileSync(file), partial: false };
+  const fd = fs.openSync(file, OPEN_FLAGS);
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: "EINVAL" });
+    if (stat.size > MAX_SKILL_FILE_BYTES) throw tooLargeError(file, stat.size);
+    // One byte more than the cap: a file that grew since the stat is caught without reading it all.
+    const bytes = Buffer.allocUnsafe(Math.min(stat.size, MAX_SKILL_FILE_BYTES) + 1);
+    let got = 0;
+    for (let n = 1; n > 0 && got < bytes.length; got += n)
+      n = fs.readSync(fd, bytes, got, bytes.length - got, got);
+    if (got > MAX_SKILL_FILE_BYTES) throw tooLargeError(file, got);
+    return { bytes: bytes.subarray(0, got), partial: false };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function tooLargeError(file: string, size: number): Error {
+  return Object.assign(new Error(`${file} is over ${MAX_SKILL_FILE_BYTES} bytes (${size})`), {
+    code: "EFBIG",
+  });
 }
 
 /** Whether a head of `keep` bytes, cut from `got` bytes read into room for `capacity`, stops before the file's end. */

@@ -3,28 +3,26 @@ import { parseSkillMd } from "../spec/parse-skill-md.js";
 import type { Diagnostic, ParseMode } from "../spec/types.js";
 import { scopeRank } from "./default-roots.js";
 import { discoverSkillsSync, type PrefetchedSkill } from "./discover-skills.js";
+import { type FileIdentity, fileIdentity, unchangedSince } from "./file-identity.js";
 import { errorCode } from "./fs-diagnostics.js";
+import type { KnownListing } from "./list-dirs.js";
 import { memorySkillRecord } from "./memory-source.js";
-import { parserInput, readSkillFull, readSkillHead } from "./read-skill-head.js";
+import { MAX_SKILL_FILE_BYTES, parserInput, readSkillFull, readSkillHead } from "./read-skill-head.js";
 import { type RankedRecord, resolveCollisions } from "./resolve-collisions.js";
 import { toSkillRecord } from "./to-skill-record.js";
 import type { DiscoveredSkill, MemorySkill, SkillRecord, SkillRoot } from "./types.js";
-
-/**
- * A file last modified this long before it was read is taken as unchanged when no exact signature was
- * recorded (the first scan skips a stat per skill; re-scans record mtime and size).
- */
-const MTIME_SLACK_MS = 2000;
 
 /** What one SKILL.md gave, and enough about the file to know whether it changed since. */
 export interface ScannedSkill {
   file: string;
   /** The directory as reached from its root (through links). */
   foundAt: string;
-  /** `Date.now()` when it was read. */
+  /** The root it was found under. */
+  root: string;
+  /** `Date.now()` before it was read. */
   readAt: number;
-  mtimeMs?: number;
-  size?: number;
+  /** The file's identity when it was read (absent when it could not be stat'ed). */
+  id?: FileIdentity;
   /** The record, when the skill is usable. */
   record?: SkillRecord;
   /** Why it is not usable (error diagnostics), when it is broken. */
@@ -48,6 +46,8 @@ export interface CatalogState {
   scanned: Map<string, ScannedSkill>;
   /** Real paths of every directory the scan listed (what a precise watcher watches). */
   directories: string[];
+  /** Per root (same order as the roots), every directory listing used, for stat-only re-scans. */
+  listings: Map<string, KnownListing>[];
 }
 
 /** Sources and settings of one scan. */
@@ -59,8 +59,10 @@ export interface ScanInput {
   maxDepth?: number;
   maxDirs?: number;
   abortSignal?: AbortSignal;
-  /** The previous scan: skills whose SKILL.md is unchanged (mtime and size) are reused, not re-read. */
-  previous?: Map<string, ScannedSkill>;
+  /** An earlier scan: skills whose SKILL.md is unchanged (its identity) are reused, not re-read. */
+  previous?: ReadonlyMap<string, ScannedSkill>;
+  /** An earlier scan's listings per root: directories whose identity is unchanged are not listed again. */
+  known?: readonly (ReadonlyMap<string, KnownListing> | undefined)[];
 }
 
 /**
@@ -78,8 +80,11 @@ export async function scanCatalog(input: ScanInput): Promise<CatalogState> {
     ...(input.maxDepth === undefined ? {} : { maxDepth: input.maxDepth }),
     ...(input.maxDirs === undefined ? {} : { maxDirs: input.maxDirs }),
     ...(input.abortSignal === undefined ? {} : { abortSignal: input.abortSignal }),
-    // A first scan reads every skill file: take the heads read with the listings. Re-scans mostly reuse.
-    keepHeads: input.previous === undefined,
+    ...(input.known === undefined ? {} : { known: input.known }),
+    readAt,
+    // A folder listed afresh most likely holds a new or changed skill file: take the head read with
+    // the listing. Folders found unchanged were not listed, and their skill files are only stat'ed.
+    keepHeads: true,
     onSkill: (found: ScanningSkill) => {
       found.scanned = scanSkill(found, input, readAt);
       found.head = undefined; // parsed: let it go
@@ -125,6 +130,7 @@ export async function scanCatalog(input: ScanInput): Promise<CatalogState> {
     memory,
     scanned,
     directories: discovery.directories ?? [],
+    listings: discovery.listings,
   };
 }
 
@@ -133,19 +139,17 @@ function scanSkill(found: PrefetchedSkill, input: ScanInput, readAt: number): Sc
   const file = found.skillFile;
   const dirName = found.foundAt.slice(found.foundAt.lastIndexOf("/") + 1);
   const previous = input.previous?.get(found.dir);
-  let stat: fs.Stats | undefined;
-  if (input.previous !== undefined) {
-    stat = fs.statSync(file, { throwIfNoEntry: false });
-    if (previous !== undefined && stat !== undefined && reusable(previous, found, stat)) {
-      previous.mtimeMs = stat.mtimeMs;
-      previous.size = stat.size;
-      return previous;
-    }
+  let id = found.headId;
+  if (id === undefined) {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (stat !== undefined) id = fileIdentity(stat);
   }
-  const entry: ScannedSkill = { file, foundAt: found.foundAt, readAt };
-  if (stat !== undefined) {
-    entry.mtimeMs = stat.mtimeMs;
-    entry.size = stat.size;
+  if (previous !== undefined && id !== undefined && reusable(previous, found, id)) return previous;
+  const entry: ScannedSkill = { file, foundAt: found.foundAt, root: found.root, readAt };
+  if (id !== undefined) entry.id = id;
+  if (id !== undefined && id.size > MAX_SKILL_FILE_BYTES) {
+    entry.broken = [tooLarge(file, id.size)];
+    return entry;
   }
   const options = { mode: input.mode, dirName, path: file, headOnly: true };
   let result: ReturnType<typeof parseSkillMd>;
@@ -157,13 +161,16 @@ function scanSkill(found: PrefetchedSkill, input: ScanInput, readAt: number): Sc
       result.skill === undefined || result.diagnostics.some((d) => d.code === "description-from-body");
     if (head.partial && fallback) result = parseSkillMd(parserInput(readSkillFull(file), strict), options);
   } catch (error) {
+    const code = errorCode(error);
     entry.broken = [
-      {
-        code: "file-unreadable",
-        severity: "error",
-        message: `Could not read ${file} (${errorCode(error) ?? String(error)}); the skill was skipped. Check the file's permissions.`,
-        path: file,
-      },
+      code === "EFBIG"
+        ? tooLarge(file, undefined)
+        : {
+            code: "file-unreadable",
+            severity: "error",
+            message: `Could not read ${file} (${code ?? String(error)}); the skill was skipped. Check the file's permissions.`,
+            path: file,
+          },
     ];
     return entry;
   }
@@ -172,10 +179,10 @@ function scanSkill(found: PrefetchedSkill, input: ScanInput, readAt: number): Sc
     (input.mode === "lenient" || !result.diagnostics.some((d) => d.severity === "error"));
   if (usable && result.skill !== undefined) {
     const record = toSkillRecord(found, result.skill, result.diagnostics);
-    // A file touched but not changed keeps its record object, so watchers see no change. The size, once
-    // a re-scan has recorded it, tells a body edit (same L1 record, different file) from a touch.
+    // A file touched but not changed keeps its record object, so watchers see no change. The size tells
+    // a body edit (same L1 record, different file) from a touch.
     const before = previous?.record;
-    const sameFile = previous?.size === undefined || previous.size === entry.size;
+    const sameFile = previous?.id === undefined || previous.id.size === entry.id?.size;
     entry.record =
       before !== undefined && sameFile && JSON.stringify(before) === JSON.stringify(record) ? before : record;
   } else {
@@ -184,11 +191,26 @@ function scanSkill(found: PrefetchedSkill, input: ScanInput, readAt: number): Sc
   return entry;
 }
 
+function tooLarge(file: string, size: number | undefined): Diagnostic {
+  const bytes = size === undefined ? "over" : `${size} bytes, over`;
+  return {
+    code: "file-too-large",
+    severity: "error",
+    message: `${file} is ${bytes} the ${MAX_SKILL_FILE_BYTES}-byte limit for a SKILL.md; the skill was skipped (its file was not read). Move detail into references/.`,
+    path: file,
+  };
+}
+
 /** True when a previous result still describes this skill file as found now. */
-function reusable(previous: ScannedSkill, found: DiscoveredSkill, stat: fs.Stats): boolean {
-  if (previous.file !== found.skillFile || previous.foundAt !== found.foundAt) return false;
+function reusable(previous: ScannedSkill, found: DiscoveredSkill, id: FileIdentity): boolean {
+  if (
+    previous.file !== found.skillFile ||
+    previous.foundAt !== found.foundAt ||
+    previous.root !== found.root
+  ) {
+    return false;
+  }
   const record = previous.record;
-  if (record !== undefined && (record.scope !== found.scope || record.source !== found.root)) return false;
-  if (previous.mtimeMs !== undefined) return stat.mtimeMs === previous.mtimeMs && stat.size === previous.size;
-  return stat.mtimeMs < previous.readAt - MTIME_SLACK_MS;
+  if (record !== undefined && record.scope !== found.scope) return false;
+  return previous.id !== undefined && unchangedSince(previous.id, previous.readAt, id);
 }

@@ -2,14 +2,20 @@ import type { Diagnostic, ParsedSkill } from "../spec/types.js";
 import { skillFlags } from "./skill-flags.js";
 import type { DiscoveredSkill, SkillRecord } from "./types.js";
 
+/** What a record takes from the parsed SKILL.md (what the metadata cache keeps of it). */
+export type RecordFields = Pick<
+  ParsedSkill,
+  "name" | "description" | "extras" | "license" | "compatibility" | "allowedTools" | "metadata"
+>;
+
 /**
  * The L1 record of a parsed disk skill: name and description, the optional spec fields, extras and the
  * flags read from them (`disable-model-invocation`, `user-invocable`, `active`), and the parser's
  * diagnostics (lenient repairs) kept on the record.
  */
 export function toSkillRecord(
-  found: DiscoveredSkill,
-  parsed: ParsedSkill,
+  found: Pick<DiscoveredSkill, "skillFile" | "dir" | "scope" | "root">,
+  parsed: RecordFields,
   diagnostics: Diagnostic[],
 ): SkillRecord {
   const record: SkillRecord = {

@@ -129,6 +129,13 @@ export interface CatalogOptions {
   maxDirs?: number;
   /** Where memory skills rank on a name collision: `last` (default) after every disk skill, `first` before them. */
   memoryPrecedence?: "first" | "last";
+  /**
+   * Directory of the persistent metadata cache (one file per root and parse mode; see
+   * `defaultCacheDir` for the user's). With it, a scan stats each skill folder and SKILL.md instead of
+   * listing and reading them when their identity (dev, inode, size, mtime, ctime) is unchanged, and the
+   * search index is stored there too. Default: no persistent cache.
+   */
+  cacheDir?: string;
   /** Quiet time before a watched change triggers a re-scan, in ms. Default 75. */
   watchDebounceMs?: number;
   abortSignal?: AbortSignal;

@@ -9,8 +9,11 @@ import { parseSkillMd } from "../spec/parse-skill-md.js";
 import type { Diagnostic, ParsedSkill, ParseMode } from "../spec/types.js";
 import { findSkillMd } from "./find-skill-md.js";
 
+import { MAX_SKILL_FILE_BYTES, OPEN_FLAGS } from "./read-skill-head.js";
+
 /** Largest SKILL.md read in full; larger files get a `file-too-large` error and only their head is parsed. */
-export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
+export { MAX_SKILL_FILE_BYTES };
+
 /** How much of an over-large SKILL.md is read to parse its frontmatter. */
 const HEAD_BYTES = 64 * 1024;
 
@@ -90,8 +93,10 @@ function readSkillBytes(
 ): { bytes: Uint8Array; truncated: boolean; size: number } | { error: Diagnostic } {
   let fd: number | undefined;
   try {
-    fd = openSync(file, "r");
-    const size = fstatSync(fd).size;
+    fd = openSync(file, OPEN_FLAGS);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new Error("not a regular file (a FIFO, socket or device?)");
+    const size = stat.size;
     const truncated = size > MAX_SKILL_FILE_BYTES;
     const want = truncated ? HEAD_BYTES : size;
     const buffer = Buffer.allocUnsafe(want);

@@ -1,3 +1,4 @@
+import { defaultCacheDir } from "../catalog/cache-dir.js";
 import { defaultRoots, normalizeRoots } from "../catalog/default-roots.js";
 import type { CatalogOptions, SkillRoot } from "../catalog/types.js";
 import { cliHome } from "./cli-home.js";
@@ -15,10 +16,21 @@ export function cliRoots(rootFlags: readonly string[] | undefined, io: CliIo): S
   return defaultRoots({ cwd: io.cwd, env: io.env, ...cliHome(io.env) });
 }
 
-/** Catalog options for a CLI run: the {@link cliRoots} roots, resolved against `io`. */
+/**
+ * Catalog options for a CLI run: the {@link cliRoots} roots, resolved against `io`, and the user's
+ * metadata cache (`defaultCacheDir`: `SKILLRT_CACHE_DIR`, `XDG_CACHE_HOME`, `~/.cache/skillrt`;
+ * `SKILLRT_CACHE=0` switches it off).
+ */
 export function cliCatalogOptions(
   rootFlags: readonly string[] | undefined,
   io: CliIo,
 ): CatalogOptions & { roots: SkillRoot[] } {
-  return { roots: cliRoots(rootFlags, io), cwd: io.cwd, env: io.env };
+  const { home } = cliHome(io.env);
+  const cacheDir = defaultCacheDir(io.env, ...(home === undefined ? [] : [home]));
+  return {
+    roots: cliRoots(rootFlags, io),
+    cwd: io.cwd,
+    env: io.env,
+    ...(cacheDir === undefined ? {} : { cacheDir }),
+  };
 }

@@ -7,7 +7,8 @@ export type SkillrtErrorCode =
   | "provider-error"
   | "exec-error"
   | "config-invalid"
-  | "sqlite-unavailable";
+  | "sqlite-unavailable"
+  | "file-too-large";
 
 const marker = Symbol.for("skillrt.error");
 

@@ -1,6 +1,6 @@
 import { createCatalog } from "../../catalog/create-catalog.js";
 import type { SkillRecord } from "../../catalog/types.js";
-import { cliRoots, rootOption } from "../cli-roots.js";
+import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import { defineCommand } from "../define-command.js";
 import { missingRootErrors } from "../open-cli-catalog.js";
 import { writeJsonList } from "../write-output.js";
@@ -49,8 +49,9 @@ Exit codes: 0 listed (also when some skills are broken), 1 a --root does not exi
   options: { ...rootOption, json: { type: "boolean" } },
   maxPositionals: 0,
   async run({ values }, io) {
-    const roots = cliRoots(values.root, io);
-    const catalog = await createCatalog({ roots, cwd: io.cwd, env: io.env });
+    const options = cliCatalogOptions(values.root, io);
+    const roots = options.roots;
+    const catalog = await createCatalog(options);
     const records = catalog.list();
     const diagnostics = catalog.diagnostics();
     // An explicit --root that does not exist is the user's mistake: fail, but still print what was found

@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../__fixtures__/run-cli.js";
@@ -68,6 +69,22 @@ describe("skillrt show", () => {
     const outside = await show(["pdf-tools", "../../etc/passwd"]);
     expect(outside.code).toBe(1);
     expect(outside.out).toBe("");
+  });
+
+  it("never reads a huge SKILL.md or reference whole: a clear error, exit 1", async () => {
+    const big = path.join(tmp.dir, "skills", "big");
+    await fs.mkdir(big);
+    // Sparse files: 1 GiB on paper, nothing on disk. Reading either whole would take seconds and 1 GiB.
+    await fs.writeFile(path.join(big, "SKILL.md"), fm("big", "Huge."));
+    await fs.truncate(path.join(big, "SKILL.md"), 1024 ** 3);
+    const shown = await show(["big"]);
+    expect(shown.code).toBe(1);
+    expect(shown.err).toContain("no skill named 'big'");
+    const huge = path.join(tmp.dir, "skills", "pdf-tools", "references", "huge.md");
+    await fs.writeFile(huge, "a line of text\n".repeat(1_200_000)); // 18 MB of text
+    const read = await show(["pdf-tools", "references/huge.md"]);
+    expect(read.code).toBe(1);
+    expect(read.err).toContain("over the 16777216-byte limit");
   });
 
   it("rejects a malformed --lines (exit 2)", async () => {

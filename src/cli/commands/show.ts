@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Catalog, LineRange, ReadFileResult } from "../../catalog/types.js";
+import { SkillrtError } from "../../errors/skillrt-error.js";
 import { rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { defineCommand, usageError } from "../define-command.js";
@@ -42,7 +43,16 @@ Exit codes: 0 printed, 1 unknown skill or file, or a --root does not exist, 2 us
     const record = catalog.get(name);
     if (record === undefined) return unknownSkill(name, catalog.closest(name), io);
     if (file === undefined && range === undefined) {
-      const { bodyLine, body } = await catalog.load(name);
+      let loaded: Awaited<ReturnType<Catalog["load"]>>;
+      try {
+        loaded = await catalog.load(name);
+      } catch (error) {
+        // A SKILL.md that grew past the size limit since the scan: refused, not read.
+        if (!SkillrtError.isInstance(error) || error.code !== "file-too-large") throw error;
+        io.stderr.write(`skillrt show: ${error.message}\n`);
+        return 1;
+      }
+      const { bodyLine, body } = loaded;
       const { location, dir } = record;
       await print(io, values.json === true, { name: record.name, location, dir, bodyLine, body }, body);
       return code;

@@ -1,0 +1,209 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { defaultCacheDir } from "./cache-dir.js";
+import { rootCacheFile } from "./catalog-cache.js";
+import { createCatalog } from "./create-catalog.js";
+import { SETTLE_MS } from "./file-identity.js";
+import type { Catalog, CatalogOptions, SkillRoot } from "./types.js";
+
+let tmp: string;
+let root: string;
+let cacheDir: string;
+
+beforeEach(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "skillrt-cache-")));
+  root = `${tmp}/skills`;
+  cacheDir = `${tmp}/cache`;
+});
+afterEach(() => {
+  vi.useRealTimers();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function write(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+}
+
+function skill(dir: string, description: string, extra = ""): void {
+  write(
+    `${dir}/SKILL.md`,
+    `---\nname: ${path.basename(dir)}\ndescription: ${description}\n${extra}---\nBody.\n`,
+  );
+}
+
+/** A tree with the cases a cache must keep: nested, lower-case, linked, broken, lenient repairs. */
+function tree(): void {
+  skill(`${root}/alpha`, "Alpha skill.", "license: MIT\nmetadata:\n  author: a\nallowed-tools: Read Bash\n");
+  skill(`${root}/alpha/sub/inner`, "Nested skill.");
+  write(`${root}/lower/skill.md`, "---\nname: lower\ndescription: Lower case file.\n---\n");
+  skill(`${tmp}/outside/linked`, "Reached through a link.");
+  fs.symlinkSync(`${tmp}/outside/linked`, `${root}/linked`);
+  write(`${root}/broken/SKILL.md`, "---\nname: [unclosed\n---\n");
+  write(`${root}/repaired/SKILL.md`, "---\nname: repaired\ndescription: Uses: a colon\n---\n");
+  skill(`${root}/alpha/scripts/not-a-skill`, "Inside scripts/: never a skill.");
+}
+
+const options = (extra: Partial<CatalogOptions> = {}): CatalogOptions => ({
+  roots: [root],
+  cacheDir,
+  ...extra,
+});
+
+/** What a user of the catalog sees, as JSON text. */
+function seen(catalog: Catalog): string {
+  return JSON.stringify({ skills: catalog.list(), diagnostics: catalog.diagnostics() });
+}
+
+/** Lets every file written so far settle (see SETTLE_MS) by moving the clock forward. */
+function settle(): void {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(Date.now() + SETTLE_MS + 5000);
+}
+
+/** Rewrites the cache file of `root` through `edit`, with a valid checksum (what the scan trusts). */
+function editCache(edit: (body: string) => string): void {
+  const file = rootCacheFile(cacheDir, { path: root, scope: "root" }, "lenient");
+  const data = fs.readFileSync(file);
+  const body = Buffer.from(edit(data.toString("utf8", data.indexOf(10) + 1)));
+  const sum = createHash("sha256").update(body).digest("hex");
+  fs.writeFileSync(
+    file,
+    Buffer.concat([Buffer.from(`skillrt-catalog-cache 1 ${sum} ${body.length}\n`), body]),
+  );
+}
+
+describe("metadata cache", () => {
+  it("serves a warm start from the cache with the same records and diagnostics as a cold scan", async () => {
+    tree();
+    const cold = seen(await createCatalog({ roots: [root] }));
+    expect(cold).toContain("Nested skill.");
+    const first = seen(await createCatalog(options()));
+    const file = rootCacheFile(cacheDir, { path: root, scope: "root" }, "lenient");
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(cacheDir).mode & 0o777).toBe(0o700);
+    settle();
+    const warm = seen(await createCatalog(options()));
+    const warmAgain = seen(await createCatalog(options()));
+    expect(first).toBe(cold);
+    expect(warm).toBe(cold);
+    expect(warmAgain).toBe(cold);
+    // No temporary files are left behind.
+    expect(fs.readdirSync(cacheDir)).toEqual([path.basename(file)]);
+  });
+
+  it("reuses an entry only while the folder and SKILL.md are unchanged", async () => {
+    tree();
+    await createCatalog(options());
+    settle();
+    await createCatalog(options()); // rewrites the cache with every entry settled
+    // Proof that a settled entry is served from the cache: an edit made there (with a valid checksum) shows.
+    editCache((body) => body.replace("Alpha skill.", "Alpha from the cache."));
+    let catalog = await createCatalog(options());
+    expect(catalog.get("alpha")?.description).toBe("Alpha from the cache.");
+    // An edited SKILL.md (new size and times) is read again.
+    skill(`${root}/alpha`, "Alpha edited.");
+    // A new folder inside a cached one (its listing changed) is found.
+    skill(`${root}/lower/added`, "Added later.");
+    // A removed skill disappears.
+    fs.rmSync(`${root}/repaired`, { recursive: true });
+    catalog = await createCatalog(options());
+    expect(catalog.get("alpha")?.description).toBe("Alpha edited.");
+    expect(catalog.get("added")?.description).toBe("Added later.");
+    expect(catalog.get("repaired")).toBeUndefined();
+    expect(seen(catalog)).toBe(seen(await createCatalog({ roots: [root] })));
+  });
+
+  it("reads again what changed too close to the scan to trust its timestamps", async () => {
+    tree();
+    await createCatalog(options());
+    editCache((body) => body.replace("Alpha skill.", "Alpha from the cache."));
+    // No time has passed: the files are as young as the cache, so nothing of it is trusted.
+    const catalog = await createCatalog(options());
+    expect(catalog.get("alpha")?.description).toBe("Alpha skill.");
+  });
+
+  it("ignores a cache that cannot be trusted, and writes a good one again", async () => {
+    tree();
+    const cold = seen(await createCatalog({ roots: [root] }));
+    await createCatalog(options());
+    settle();
+    const file = rootCacheFile(cacheDir, { path: root, scope: "root" }, "lenient");
+    const good = fs.readFileSync(file);
+    const tamper = (bytes: Buffer) => {
+      fs.writeFileSync(file, bytes);
+    };
+    const flipped = Buffer.from(good);
+    const at = flipped.indexOf("Alpha skill.");
+    flipped[at] = "B".charCodeAt(0); // same length, checksum no longer matches
+    const cases: [string, () => void][] = [
+      ["a flipped byte", () => tamper(flipped)],
+      ["a truncated file", () => tamper(good.subarray(0, good.length >> 1))],
+      ["an empty file", () => tamper(Buffer.alloc(0))],
+      [
+        "another version",
+        () => tamper(Buffer.from(good.toString("latin1").replace(" 1 ", " 999 "), "latin1")),
+      ],
+      ["a valid checksum over the wrong shape", () => editCache(() => JSON.stringify({ v: 1, listings: 3 }))],
+      ["JSON that does not parse", () => editCache(() => "{")],
+      ["an entry of the wrong type", () => editCache((body) => body.replace('"name":"alpha"', '"name":7'))],
+      [
+        "another root's cache",
+        () => editCache((body) => body.replace(`"root":"${root}"`, '"root":"/elsewhere"')),
+      ],
+    ];
+    for (const [label, spoil] of cases) {
+      spoil();
+      expect(seen(await createCatalog(options())), label).toBe(cold);
+      // The scan replaced it with a good cache.
+      expect(fs.readFileSync(file).subarray(0, 22).toString(), label).toBe("skillrt-catalog-cache ");
+    }
+  });
+
+  it("keeps one file per root and parse mode; no cache without a cacheDir", async () => {
+    tree();
+    skill(`${tmp}/second/beta`, "Beta.");
+    const roots: SkillRoot[] = [
+      { path: root, scope: "root" },
+      { path: `${tmp}/second`, scope: "root" },
+      { path: `${tmp}/missing`, scope: "root", optional: true },
+    ];
+    await createCatalog({ roots, cacheDir });
+    await createCatalog({ roots, cacheDir, mode: "strict" });
+    expect(fs.readdirSync(cacheDir).sort()).toEqual(
+      [
+        rootCacheFile(cacheDir, roots[0]!, "lenient"),
+        rootCacheFile(cacheDir, roots[1]!, "lenient"),
+        rootCacheFile(cacheDir, roots[0]!, "strict"),
+        rootCacheFile(cacheDir, roots[1]!, "strict"),
+      ]
+        .map((file) => path.basename(file))
+        .sort(),
+    );
+    fs.rmSync(cacheDir, { recursive: true });
+    await createCatalog({ roots });
+    expect(fs.existsSync(cacheDir)).toBe(false);
+  });
+
+  it("still scans when the cache directory cannot be written", async () => {
+    tree();
+    write(cacheDir, "a file where the cache directory should be");
+    const catalog = await createCatalog(options());
+    expect(catalog.get("alpha")?.description).toBe("Alpha skill.");
+  });
+});
+
+describe("defaultCacheDir", () => {
+  it("follows SKILLRT_CACHE, SKILLRT_CACHE_DIR, XDG_CACHE_HOME, then ~/.cache", () => {
+    expect(defaultCacheDir({}, "/home/u")).toBe("/home/u/.cache/skillrt");
+    expect(defaultCacheDir({ XDG_CACHE_HOME: "/xdg" }, "/home/u")).toBe("/xdg/skillrt");
+    expect(defaultCacheDir({ XDG_CACHE_HOME: "relative" }, "/home/u")).toBe("/home/u/.cache/skillrt");
+    expect(defaultCacheDir({ SKILLRT_CACHE_DIR: "/c", XDG_CACHE_HOME: "/xdg" }, "/home/u")).toBe("/c");
+    for (const off of ["0", "off", "false", "no"]) {
+      expect(defaultCacheDir({ SKILLRT_CACHE: off, SKILLRT_CACHE_DIR: "/c" }, "/home/u")).toBeUndefined();
+    }
+  });
+});
