@@ -4,10 +4,12 @@
  * files), a private `/tmp`, minimal `/proc` and `/dev`, and only the mounts the request names.
  * Nothing else of the host file system is visible.
  */
+
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync } from "node:fs";
 import { DEFAULT_EXEC_PATH, type ExecRequest, type ExecResult, type Executor } from "./executor.js";
 import { limitedCommand, runRequest } from "./run-request.js";
+import { rememberedSandboxProbe, rememberSandboxProbe } from "./sandbox-probe-cache.js";
 
 /** Options of `createSandboxExecutor`. */
 export interface SandboxExecutorOptions {
@@ -91,6 +93,8 @@ const probeCache = new Map<string, { ok: boolean; reason?: string }>();
 export function probeSandbox(bwrapPath = "bwrap", uid = 1000): { ok: boolean; reason?: string } {
   const cached = probeCache.get(bwrapPath);
   if (cached !== undefined) return cached;
+  // A success remembered across processes (same binary, kernel and settings) skips the ~10 ms probe.
+  if (rememberedSandboxProbe(bwrapPath, uid)) return { ok: true };
   const result = spawnSync(bwrapPath, [...isolationArgs(uid), ...systemMountArgs(), "--", "/bin/true"], {
     timeout: 5000,
     encoding: "utf8",
@@ -103,6 +107,7 @@ export function probeSandbox(bwrapPath = "bwrap", uid = 1000): { ok: boolean; re
         ? { ok: true }
         : { ok: false, reason: `${bwrapPath} failed (exit ${result.status}): ${result.stderr.trim()}` };
   probeCache.set(bwrapPath, answer);
+  if (answer.ok) rememberSandboxProbe(bwrapPath, uid);
   return answer;
 }
 

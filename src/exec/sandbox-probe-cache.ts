@@ -1,0 +1,105 @@
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defaultCacheDir } from "../catalog/cache-dir.js";
+
+/** How long a remembered successful probe is trusted even when nothing it depends on changed. */
+const PROBE_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Kernel settings that decide whether unprivileged bubblewrap works (absent ones read as ""). */
+const SYSCTLS = [
+  "/proc/sys/kernel/unprivileged_userns_clone",
+  "/proc/sys/user/max_user_namespaces",
+  "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+];
+
+/**
+ * What a successful `bwrap … true` probe depends on: the bwrap binary (resolved on PATH; its dev,
+ * inode, size and times), the kernel (release and build), the user-namespace sysctls, the user, and the
+ * probe's own arguments. Undefined when the binary cannot be found (then nothing is remembered).
+ */
+function probeKey(bwrapPath: string, uid: number): string | undefined {
+  const binary = resolveOnPath(bwrapPath);
+  if (binary === undefined) return undefined;
+  const stat = fs.statSync(binary, { throwIfNoEntry: false });
+  if (stat === undefined) return undefined;
+  const sysctls = SYSCTLS.map((file) => {
+    try {
+      return fs.readFileSync(file, "utf8").trim();
+    } catch {
+      return "";
+    }
+  });
+  const parts = [
+    binary,
+    stat.dev,
+    stat.ino,
+    stat.size,
+    stat.mtimeMs,
+    stat.ctimeMs,
+    os.release(),
+    os.version(),
+    ...sysctls,
+    process.getuid?.() ?? "",
+    uid,
+  ];
+  return createHash("sha256").update(parts.join("\0")).digest("hex");
+}
+
+function resolveOnPath(command: string): string | undefined {
+  if (command.includes("/")) return path.resolve(command);
+  for (const dir of (process.env["PATH"] ?? "/usr/bin:/bin").split(":")) {
+    if (dir === "") continue;
+    const candidate = path.join(dir, command);
+    if (fs.statSync(candidate, { throwIfNoEntry: false })?.isFile() === true) return candidate;
+  }
+  return undefined;
+}
+
+function cacheFile(dir: string): string {
+  return path.join(dir, "sandbox-probe.json");
+}
+
+/**
+ * True when a successful probe of `bwrapPath` was remembered (in the user's cache directory, see
+ * `defaultCacheDir`; `SKILLRT_CACHE=0` switches it off) under the same binary, kernel and settings,
+ * less than a day ago. Failures are never remembered: they are probed again every time.
+ */
+export function rememberedSandboxProbe(
+  bwrapPath: string,
+  uid: number,
+  cacheDir = defaultCacheDir(),
+): boolean {
+  if (cacheDir === undefined) return false;
+  try {
+    const key = probeKey(bwrapPath, uid);
+    if (key === undefined) return false;
+    const data: unknown = JSON.parse(fs.readFileSync(cacheFile(cacheDir), "utf8"));
+    if (typeof data !== "object" || data === null) return false;
+    const at = (data as Record<string, unknown>)[key];
+    return typeof at === "number" && at <= Date.now() && Date.now() - at < PROBE_TTL_MS;
+  } catch {
+    return false;
+  }
+}
+
+/** Remembers a successful probe (see {@link rememberedSandboxProbe}); failures to write are ignored. */
+export function rememberSandboxProbe(bwrapPath: string, uid: number, cacheDir = defaultCacheDir()): void {
+  if (cacheDir === undefined) return;
+  try {
+    const key = probeKey(bwrapPath, uid);
+    if (key === undefined) return;
+    fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    const file = cacheFile(cacheDir);
+    const temp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+    try {
+      fs.writeFileSync(temp, JSON.stringify({ [key]: Date.now() }), { flag: "wx", mode: 0o600 });
+      fs.renameSync(temp, file);
+    } finally {
+      fs.rmSync(temp, { force: true });
+    }
+  } catch {
+    // Not remembered: the next process probes again.
+  }
+}
