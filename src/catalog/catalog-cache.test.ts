@@ -196,6 +196,37 @@ describe("metadata cache", () => {
   });
 });
 
+describe("search index in the cache", () => {
+  it("stores the index with the catalog and loads it while the records are the same", async () => {
+    tree();
+    skill(`${root}/pdf-tools`, "Fill PDF forms and merge documents.", "tags: [pdf, forms]\n");
+    const plain = await createCatalog({ roots: [root] });
+    const hits = (catalog: Catalog, query: string) =>
+      catalog.search(query).map((hit) => [hit.record.name, hit.score]);
+    const cold = await createCatalog(options());
+    expect(hits(cold, "pdf forms")).toEqual(hits(plain, "pdf forms"));
+    const files = () => fs.readdirSync(cacheDir).filter((f) => f.startsWith("search-"));
+    expect(files()).toHaveLength(1);
+    const stored = fs.readFileSync(`${cacheDir}/${files()[0]}`);
+    // Same records: the stored index serves the search (the file is not rewritten).
+    const warm = await createCatalog(options());
+    expect(hits(warm, "pdf forms")).toEqual(hits(plain, "pdf forms"));
+    expect(hits(warm, "nested")).toEqual(hits(plain, "nested"));
+    expect(fs.readFileSync(`${cacheDir}/${files()[0]}`).equals(stored)).toBe(true);
+    // A new skill changes the records: the index is built again and finds it.
+    skill(`${root}/merge-docs`, "Merge PDF files into one document.");
+    const changed = await createCatalog(options());
+    expect(hits(changed, "merge pdf")[0]?.[0]).toBe("merge-docs");
+    expect(hits(changed, "merge pdf")).toEqual(hits(await createCatalog({ roots: [root] }), "merge pdf"));
+    // A damaged index file is ignored.
+    const file = `${cacheDir}/${files()[0]}`;
+    const damaged = fs.readFileSync(file);
+    damaged[damaged.length - 5] ^= 1;
+    fs.writeFileSync(file, damaged);
+    expect(hits(await createCatalog(options()), "merge pdf")[0]?.[0]).toBe("merge-docs");
+  });
+});
+
 describe("defaultCacheDir", () => {
   it("follows SKILLRT_CACHE, SKILLRT_CACHE_DIR, XDG_CACHE_HOME, then ~/.cache", () => {
     expect(defaultCacheDir({}, "/home/u")).toBe("/home/u/.cache/skillrt");

@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from "node:crypto";
-import fs from "node:fs";
+import { createHash } from "node:crypto";
 import path from "node:path";
 import type { Diagnostic, ParseMode } from "../spec/types.js";
+import { readChecksummedJson, writeChecksummedJson } from "./checksummed-json.js";
 import type { FileIdentity } from "./file-identity.js";
 import type { KnownListing } from "./list-dirs.js";
 import type { CatalogState, ScannedSkill } from "./scan-catalog.js";
@@ -159,52 +159,18 @@ function writeRootCache(
     skills.push([dir, file, foundAt, skill.readAt, ...idTuple(skill.id), fields, diagnostics]);
   }
   const body: CacheBody = { v: CATALOG_CACHE_VERSION, root: root.path, mode, listings, skills };
-  const bytes = Buffer.from(JSON.stringify(body));
-  const header = `${MAGIC} ${CATALOG_CACHE_VERSION} ${checksum(bytes)} ${bytes.length}\n`;
-  fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  // `wx`: never follow or reuse a file someone else put at the temporary name.
-  const fd = fs.openSync(temp, "wx", 0o600);
-  try {
-    fs.writeSync(fd, header);
-    fs.writeSync(fd, bytes);
-    fs.closeSync(fd);
-    fs.renameSync(temp, file);
-  } catch (error) {
-    try {
-      fs.closeSync(fd);
-    } catch {
-      // already closed
-    }
-    fs.rmSync(temp, { force: true });
-    throw error;
-  }
+  writeChecksummedJson(cacheDir, file, MAGIC, CATALOG_CACHE_VERSION, body);
 }
 
 function idTuple(id: FileIdentity): IdTuple {
   return [id.dev, id.ino, id.size, id.mtimeMs, id.ctimeMs];
 }
 
-function checksum(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
-}
-
 /** One root's cache file, or undefined when it is absent or cannot be trusted. */
 export function readRootCache(file: string, root: SkillRoot, mode: ParseMode): RootCache | undefined {
-  let data: Buffer;
+  const body = readChecksummedJson(file, MAGIC, CATALOG_CACHE_VERSION);
+  if (body === undefined) return undefined;
   try {
-    data = fs.readFileSync(file);
-  } catch {
-    return undefined;
-  }
-  const newline = data.indexOf(10);
-  if (newline < 0 || newline > 200) return undefined;
-  const [magic, version, sum, length] = data.toString("latin1", 0, newline).split(" ");
-  if (magic !== MAGIC || version !== String(CATALOG_CACHE_VERSION)) return undefined;
-  const bytes = data.subarray(newline + 1);
-  if (length !== String(bytes.length) || sum !== checksum(bytes)) return undefined;
-  try {
-    const body = JSON.parse(bytes.toString("utf8")) as unknown;
     return fromBody(body, root, mode);
   } catch {
     return undefined;

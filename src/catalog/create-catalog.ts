@@ -14,7 +14,9 @@ import { memorySkillFiles, readMemorySkillFile, renderMemorySkillMd } from "./me
 import { readSkillFile } from "./read-skill-file.js";
 import { MAX_SKILL_FILE_BYTES, readSkillFull } from "./read-skill-head.js";
 import { type CatalogState, type ScanInput, scanCatalog } from "./scan-catalog.js";
+import { readSearchCache, searchCacheKey, writeSearchCache } from "./search-cache.js";
 import { SearchIndex } from "./search-index.js";
+import { loadSearchIndex, serializeSearchIndex } from "./search-index-data.js";
 import type {
   Catalog,
   CatalogChangeEvent,
@@ -73,6 +75,20 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
   let cached: (RootCache | undefined)[] =
     cacheDir === undefined ? [] : saveCatalogCache(cacheDir, roots, mode, state, loaded?.roots ?? []);
   let saveTimer: NodeJS.Timeout | undefined;
+  // The search index of a state: loaded from the cache when it was stored for the same records, else
+  // built (and stored).
+  const openSearchIndex = (current: CatalogState): SearchIndex => {
+    const key = cacheDir === undefined ? undefined : searchCacheKey(current, mode);
+    if (cacheDir !== undefined && key !== undefined) {
+      const loaded = loadSearchIndex(readSearchCache(cacheDir, roots, mode, key), current.records);
+      if (loaded !== undefined) return loaded;
+    }
+    const built = new SearchIndex(current.records);
+    if (cacheDir !== undefined && key !== undefined) {
+      writeSearchCache(cacheDir, roots, mode, key, serializeSearchIndex(built));
+    }
+    return built;
+  };
   // After a re-scan the cache is written a little later, off the change event's path.
   const saveSoon = () => {
     if (cacheDir === undefined || saveTimer !== undefined) return;
@@ -189,7 +205,7 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
       return readSkillFile(record.dir, requested, range, async () => (await files(name)).map((f) => f.path));
     },
     search(query, limit = 10) {
-      index ??= new SearchIndex(state.records);
+      index ??= openSearchIndex(state);
       return index.search(query, limit);
     },
     closest: (name, limit = 3) => closestNames(name, state.byName.keys(), limit),
