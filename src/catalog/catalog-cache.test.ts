@@ -221,7 +221,7 @@ describe("search index in the cache", () => {
     // A damaged index file is ignored.
     const file = `${cacheDir}/${files()[0]}`;
     const damaged = fs.readFileSync(file);
-    damaged[damaged.length - 5] ^= 1;
+    damaged.writeUInt8(damaged.readUInt8(damaged.length - 5) ^ 1, damaged.length - 5);
     fs.writeFileSync(file, damaged);
     expect(hits(await createCatalog(options()), "merge pdf")[0]?.[0]).toBe("merge-docs");
   });

@@ -4,6 +4,7 @@ import { SkillNotFoundError } from "../errors/skill-not-found-error.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import { parseSkillMd } from "../spec/parse-skill-md.js";
 import type { Diagnostic } from "../spec/types.js";
+import { affectedSkillDirs } from "./affected-skills.js";
 import { loadCatalogCache, type RootCache, saveCatalogCache } from "./catalog-cache.js";
 import { closestNames } from "./closest-names.js";
 import { defaultRoots, normalizeRoots } from "./default-roots.js";
@@ -13,7 +14,7 @@ import { listSkillFiles } from "./list-skill-files.js";
 import { memorySkillFiles, readMemorySkillFile, renderMemorySkillMd } from "./memory-source.js";
 import { readSkillFile } from "./read-skill-file.js";
 import { MAX_SKILL_FILE_BYTES, readSkillFull } from "./read-skill-head.js";
-import { type CatalogState, type ScanInput, scanCatalog } from "./scan-catalog.js";
+import { type CatalogState, rescanSkillFiles, type ScanInput, scanCatalog } from "./scan-catalog.js";
 import { readSearchCache, searchCacheKey, writeSearchCache } from "./search-cache.js";
 import { SearchIndex } from "./search-index.js";
 import { loadSearchIndex, serializeSearchIndex } from "./search-index-data.js";
@@ -26,7 +27,7 @@ import type {
   SkillRecord,
   SkillRoot,
 } from "./types.js";
-import { type PathWatcher, type WatchTarget, watchPaths } from "./watch-paths.js";
+import { type PathWatcher, type WatchChange, type WatchTarget, watchPaths } from "./watch-paths.js";
 
 /**
  * Builds a catalog: scans the roots once (explicit `roots`, else the project, user and `SKILLS_DIR`
@@ -104,17 +105,31 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
   let watchDiagnostics: Diagnostic[] = [];
   const listeners = new Set<(event: CatalogChangeEvent) => void>();
   let watcher: PathWatcher | undefined;
+  let poller: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
 
+  // Changes seen since the last re-scan; "all" when something asked for a full one.
+  let pending: WatchChange[] | "all" = [];
   const rescan = async (): Promise<void> => {
-    const next = await scanCatalog({ ...input, previous: state.scanned, known: state.listings });
+    const changes = pending;
+    pending = [];
+    // Edits of SKILL.md files in unchanged folders re-read just those files; anything else re-scans
+    // everything (stat-only where folders and files are unchanged).
+    const dirs = changes === "all" ? undefined : affectedSkillDirs(changes, state);
+    const next =
+      dirs !== undefined
+        ? rescanSkillFiles(input, state, dirs)
+        : await scanCatalog({ ...input, previous: state.scanned, known: state.listings });
     const event = diffCatalogStates(state, next);
     state = next;
-    index = undefined;
+    if (event !== undefined || dirs === undefined) index = undefined;
     saveSoon();
     // A watcher started just now missed changes made during the scan: scan once more.
-    if (watcher?.update(watchTargets(roots, state)) === true) again = true;
+    if (dirs === undefined && watcher?.update(watchTargets(roots, state)) === true) {
+      pending = "all";
+      again = true;
+    }
     if (event === undefined) return;
     for (const listener of listeners) {
       try {
@@ -128,7 +143,9 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
     }
   };
 
-  const refresh = (): Promise<void> => {
+  const refresh = (changes?: WatchChange[]): Promise<void> => {
+    if (changes === undefined || pending === "all") pending = "all";
+    else pending.push(...changes);
     if (running !== undefined) {
       again = true;
       return running;
@@ -209,22 +226,43 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
       return index.search(query, limit);
     },
     closest: (name, limit = 3) => closestNames(name, state.byName.keys(), limit),
-    refresh,
+    refresh: () => refresh(),
     watch(listener) {
       listeners.add(listener);
       // A re-scan only fails when aborted; the watcher keeps the last good state then.
-      const onChange = () => void refresh().catch(() => undefined);
-      watcher ??= watchPaths(watchTargets(roots, state), onChange, {
-        debounceMs: options.watchDebounceMs ?? 75,
-        onError: (dir, error) => {
-          watchDiagnostics = [...watchDiagnostics, watchFailed(dir, error)];
-        },
-      });
+      const onChange = (changes: WatchChange[]) => void refresh(changes).catch(() => undefined);
+      const poll = (why: string) => {
+        if (poller !== undefined) return;
+        watcher?.close();
+        watcher = undefined;
+        const every = options.watchPollMs ?? DEFAULT_POLL_MS;
+        watchDiagnostics = [...watchDiagnostics, watchPolling(roots, why, every)];
+        poller = setInterval(() => void refresh().catch(() => undefined), every);
+      };
+      const targets = watchTargets(roots, state);
+      const maxWatches = options.maxWatches ?? DEFAULT_MAX_WATCHES;
+      if (watcher === undefined && poller === undefined && targets.length > maxWatches) {
+        poll(`watching its ${targets.length} folders would take more than ${maxWatches} watches`);
+      }
+      if (poller === undefined) {
+        watcher ??= watchPaths(targets, onChange, {
+          debounceMs: options.watchDebounceMs ?? 75,
+          onError: (dir, error) => {
+            const code = errorCode(error);
+            // The system's limit on watches (or open files) is reached: poll instead, reported once.
+            if (code === "ENOSPC" || code === "EMFILE")
+              queueMicrotask(() => poll(`the system's watch limit was reached (${code})`));
+            else watchDiagnostics = [...watchDiagnostics, watchFailed(dir, error)];
+          },
+        });
+      }
       return () => {
         listeners.delete(listener);
         if (listeners.size === 0) {
           watcher?.close();
           watcher = undefined;
+          if (poller !== undefined) clearInterval(poller);
+          poller = undefined;
         }
       };
     },
@@ -269,6 +307,20 @@ function watchTargets(roots: readonly SkillRoot[], state: CatalogState): WatchTa
     }
   }
   return targets;
+}
+
+/** Default most watches one catalog takes (roots and listed folders) before it polls instead. */
+const DEFAULT_MAX_WATCHES = 4096;
+/** Default interval of the polling fallback: a stat-only re-scan. */
+const DEFAULT_POLL_MS = 2000;
+
+function watchPolling(roots: readonly SkillRoot[], why: string, every: number): Diagnostic {
+  return {
+    code: "watch-polling",
+    severity: "warning",
+    message: `Not watching the skill roots for changes (${why}); they are re-scanned every ${every} ms instead (stat-only). Raise maxWatches, or on Linux fs.inotify.max_user_watches, to watch.`,
+    path: roots[0]?.path ?? "",
+  };
 }
 
 function watchFailed(dir: string, error: unknown): Diagnostic {

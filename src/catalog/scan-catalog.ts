@@ -48,6 +48,10 @@ export interface CatalogState {
   directories: string[];
   /** Per root (same order as the roots), every directory listing used, for stat-only re-scans. */
   listings: Map<string, KnownListing>[];
+  /** Discovery's own diagnostics (roots, links, limits), before the skills' own. */
+  discoveryDiagnostics: Diagnostic[];
+  /** Every memory skill with its record (or why it has none), in input order. */
+  memorySkills: { skill: MemorySkill; record: SkillRecord | undefined; diagnostics: Diagnostic[] }[];
 }
 
 /** Sources and settings of one scan. */
@@ -90,48 +94,98 @@ export async function scanCatalog(input: ScanInput): Promise<CatalogState> {
       found.head = undefined; // parsed: let it go
     },
   });
-  const rootIndex = new Map(input.roots.map((root, i) => [root.path, i]));
-  const candidates: RankedRecord[] = [];
-  const diagnostics: Diagnostic[] = [...discovery.diagnostics];
   const scanned = new Map<string, ScannedSkill>();
   for (let i = 0; i < discovery.skills.length; i++) {
     const found: ScanningSkill = discovery.skills[i]!;
-    if ((i & 1023) === 1023) input.abortSignal?.throwIfAborted();
-    const entry = found.scanned!; // discovery called onSkill for every skill it returns
-    scanned.set(found.dir, entry);
+    scanned.set(found.dir, found.scanned!); // discovery called onSkill for every skill it returns
+  }
+  const memory = input.memory.map((skill) => ({ skill, ...memorySkillRecord(skill) }));
+  return assembleState(input, {
+    scanned,
+    discoveryDiagnostics: discovery.diagnostics,
+    directories: discovery.directories ?? [],
+    listings: discovery.listings,
+    memorySkills: memory,
+  });
+}
+
+/** What a state is assembled from: each source's results before name collisions are resolved. */
+type StateParts = Pick<
+  CatalogState,
+  "scanned" | "discoveryDiagnostics" | "directories" | "listings" | "memorySkills"
+>;
+
+/** The state served from the scanned skills and memory skills: collisions resolved, diagnostics gathered. */
+function assembleState(input: ScanInput, parts: StateParts): CatalogState {
+  const rootIndex = new Map(input.roots.map((root, i) => [root.path, i]));
+  const rootScope = new Map(input.roots.map((root) => [root.path, root.scope]));
+  const candidates: RankedRecord[] = [];
+  const diagnostics: Diagnostic[] = [...parts.discoveryDiagnostics];
+  let i = 0;
+  for (const entry of parts.scanned.values()) {
+    if ((++i & 1023) === 0) input.abortSignal?.throwIfAborted();
     if (entry.record === undefined) {
       diagnostics.push(...(entry.broken ?? []));
       continue;
     }
+    const scope = rootScope.get(entry.root) ?? entry.record.scope;
     candidates.push({
       record: entry.record,
-      rank: scopeRank(found.scope) * 100_000 + (rootIndex.get(found.root) ?? 0),
+      rank: scopeRank(scope) * 100_000 + (rootIndex.get(entry.root) ?? 0),
     });
   }
   const memoryRank = input.memoryPrecedence === "first" ? -1 : Number.MAX_SAFE_INTEGER;
-  const memoryByRecord = new Map<SkillRecord, MemorySkill>();
-  for (const skill of input.memory) {
-    const { record, diagnostics: memoryDiagnostics } = memorySkillRecord(skill);
+  for (const { record, diagnostics: memoryDiagnostics } of parts.memorySkills) {
     diagnostics.push(...memoryDiagnostics);
-    if (record === undefined) continue;
-    memoryByRecord.set(record, skill);
-    candidates.push({ record, rank: memoryRank });
+    if (record !== undefined) candidates.push({ record, rank: memoryRank });
   }
   const resolved = resolveCollisions(candidates);
   diagnostics.push(...resolved.diagnostics);
   const memory = new Map<string, MemorySkill>();
-  for (const [record, skill] of memoryByRecord) {
-    if (resolved.byName.get(record.name) === record) memory.set(record.name, skill);
+  for (const { skill, record } of parts.memorySkills) {
+    if (record !== undefined && resolved.byName.get(record.name) === record) memory.set(record.name, skill);
   }
+  const { scanned, discoveryDiagnostics, directories, listings, memorySkills } = parts;
   return {
     records: resolved.records,
     byName: resolved.byName,
     diagnostics,
     memory,
     scanned,
-    directories: discovery.directories ?? [],
-    listings: discovery.listings,
+    discoveryDiagnostics,
+    directories,
+    listings,
+    memorySkills,
   };
+}
+
+/**
+ * A state with only the given skill directories' SKILL.md files looked at again (each re-read when its
+ * identity changed); everything else is taken from `state`. For change events that touched nothing but
+ * skill files in folders whose listings are unchanged (the caller checks that).
+ */
+export function rescanSkillFiles(
+  input: ScanInput,
+  state: CatalogState,
+  dirs: Iterable<string>,
+): CatalogState {
+  const readAt = Date.now();
+  const rootScope = new Map(input.roots.map((root) => [root.path, root.scope]));
+  const scanned = new Map(state.scanned);
+  for (const dir of dirs) {
+    const before = state.scanned.get(dir);
+    if (before === undefined) continue;
+    const found: PrefetchedSkill = {
+      dir,
+      foundAt: before.foundAt,
+      skillFile: before.file,
+      root: before.root,
+      scope: rootScope.get(before.root) ?? "root",
+      depth: 0,
+    };
+    scanned.set(dir, scanSkill(found, { ...input, previous: state.scanned }, readAt));
+  }
+  return assembleState(input, { ...state, scanned });
 }
 
 /** One skill: the previous result when its file is unchanged, else a fresh read and parse. */

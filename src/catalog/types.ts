@@ -136,6 +136,14 @@ export interface CatalogOptions {
    * search index is stored there too. Default: no persistent cache.
    */
   cacheDir?: string;
+  /**
+   * Most watches `watch()` takes (the roots and, on Linux, every listed folder). Past it, or when the
+   * system's watch limit is hit, the catalog polls instead (a stat-only re-scan every `watchPollMs`),
+   * reported once as a `watch-polling` warning. Default 4,096.
+   */
+  maxWatches?: number;
+  /** Interval of the polling fallback, in ms. Default 2,000. */
+  watchPollMs?: number;
   /** Quiet time before a watched change triggers a re-scan, in ms. Default 75. */
   watchDebounceMs?: number;
   abortSignal?: AbortSignal;

@@ -104,3 +104,26 @@ it("notices a root that is created after watching started", async () => {
     stop();
   }
 });
+
+it("polls instead of watching past maxWatches, says so once, and still sees changes", async () => {
+  const root = `${tmp}/skills`;
+  for (const name of ["one", "two", "three"]) {
+    await fs.mkdir(`${root}/${name}`, { recursive: true });
+    await fs.writeFile(`${root}/${name}/SKILL.md`, `---\nname: ${name}\ndescription: Skill ${name}.\n---\n`);
+  }
+  const catalog = await createCatalog({ roots: [root], maxWatches: 2, watchPollMs: 50 });
+  const events: CatalogChangeEvent[] = [];
+  const stop = catalog.watch((event) => events.push(event));
+  const stopToo = catalog.watch(() => undefined);
+  try {
+    await fs.writeFile(`${root}/two/SKILL.md`, "---\nname: two\ndescription: Edited while polled.\n---\n");
+    await eventually(() => expect(catalog.get("two")?.description).toBe("Edited while polled."));
+    expect(events.some((e) => e.changed.includes("two"))).toBe(true);
+    const polling = catalog.diagnostics().filter((d) => d.code === "watch-polling");
+    expect(polling).toHaveLength(1);
+    expect(polling[0]?.message).toContain("more than 2 watches");
+  } finally {
+    stop();
+    stopToo();
+  }
+});

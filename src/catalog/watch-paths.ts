@@ -11,6 +11,19 @@ export interface WatchTarget {
   exists?: boolean;
 }
 
+/**
+ * One change seen by a watcher: a directory watched on its own and the name of the entry that changed in
+ * it; `name` is null when the change cannot be placed (a recursive watcher, a watcher that failed, too
+ * many changes at once): the caller must then look at everything.
+ */
+export interface WatchChange {
+  dir: string;
+  name: string | null;
+}
+
+/** Changes gathered during one debounce beyond which they are reported as one unplaced change. */
+const MAX_CHANGES = 256;
+
 /** A set of live watchers; `close()` stops them all. */
 export interface PathWatcher {
   /**
@@ -29,7 +42,7 @@ export interface PathWatcher {
  */
 export function watchPaths(
   targets: readonly WatchTarget[],
-  onChange: () => void,
+  onChange: (changes: WatchChange[]) => void,
   options: { debounceMs?: number; onError?: (path: string, error: unknown) => void } = {},
 ): PathWatcher {
   const debounceMs = options.debounceMs ?? 75;
@@ -37,13 +50,18 @@ export function watchPaths(
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   let armed = false;
+  let changes: WatchChange[] = [];
 
-  const fire = () => {
+  const fire = (change: WatchChange) => {
     if (closed) return;
+    if (changes.length < MAX_CHANGES) changes.push(change);
+    else changes[0] = { dir: "", name: null };
     if (timer !== undefined) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
-      if (!closed) onChange();
+      const seen = changes;
+      changes = [];
+      if (!closed) onChange(seen);
     }, debounceMs);
   };
 
@@ -55,17 +73,23 @@ export function watchPaths(
     if (watchers.has(key)) return key;
     armed = true;
     try {
-      const watcher = fs.watch(existing, { recursive }, fire);
+      const watcher = fs.watch(existing, { recursive }, (_event, name) => {
+        // Only a directory watched on its own tells exactly which folder changed.
+        fire({
+          dir: existing,
+          name: recursive || existing !== target.path || name === null ? null : String(name),
+        });
+      });
       watcher.on("error", (error) => {
         watcher.close();
         watchers.delete(key);
         options.onError?.(existing, error);
-        fire();
+        fire({ dir: existing, name: null });
       });
       watchers.set(key, watcher);
     } catch (error) {
       // Gone since it was listed: the re-scan this triggers sees the new layout.
-      if (errorCode(error) === "ENOENT") fire();
+      if (errorCode(error) === "ENOENT") fire({ dir: existing, name: null });
       else options.onError?.(existing, error);
       return undefined;
     }

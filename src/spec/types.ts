@@ -51,6 +51,7 @@ export type DiagnosticCode =
   | "file-too-large"
   | "symlink-broken"
   | "symlink-loop"
+  | "watch-polling"
   | "depth-limit"
   | "scan-limit"
   | "name-shadowed"
