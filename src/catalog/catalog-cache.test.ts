@@ -214,16 +214,16 @@ describe("search index in the cache", () => {
     expect(hits(warm, "nested")).toEqual(hits(plain, "nested"));
     expect(fs.readFileSync(`${cacheDir}/${files()[0]}`).equals(stored)).toBe(true);
     // A new skill changes the records: the index is built again and finds it.
-    skill(`${root}/merge-docs`, "Merge PDF files into one document.");
+    skill(`${root}/merge-docs`, "Combine spreadsheets into one workbook.");
     const changed = await createCatalog(options());
-    expect(hits(changed, "merge pdf")[0]?.[0]).toBe("merge-docs");
-    expect(hits(changed, "merge pdf")).toEqual(hits(await createCatalog({ roots: [root] }), "merge pdf"));
+    expect(hits(changed, "combine spreadsheets")[0]?.[0]).toBe("merge-docs");
+    expect(hits(changed, "combine spreadsheets")).toEqual(hits(await createCatalog({ roots: [root] }), "combine spreadsheets"));
     // A damaged index file is ignored.
     const file = `${cacheDir}/${files()[0]}`;
     const damaged = fs.readFileSync(file);
     damaged.writeUInt8(damaged.readUInt8(damaged.length - 5) ^ 1, damaged.length - 5);
     fs.writeFileSync(file, damaged);
-    expect(hits(await createCatalog(options()), "merge pdf")[0]?.[0]).toBe("merge-docs");
+    expect(hits(await createCatalog(options()), "combine spreadsheets")[0]?.[0]).toBe("merge-docs");
   });
 });
 
