@@ -217,7 +217,9 @@ describe("search index in the cache", () => {
     skill(`${root}/merge-docs`, "Combine spreadsheets into one workbook.");
     const changed = await createCatalog(options());
     expect(hits(changed, "combine spreadsheets")[0]?.[0]).toBe("merge-docs");
-    expect(hits(changed, "combine spreadsheets")).toEqual(hits(await createCatalog({ roots: [root] }), "combine spreadsheets"));
+    expect(hits(changed, "combine spreadsheets")).toEqual(
+      hits(await createCatalog({ roots: [root] }), "combine spreadsheets"),
+    );
     // A damaged index file is ignored.
     const file = `${cacheDir}/${files()[0]}`;
     const damaged = fs.readFileSync(file);

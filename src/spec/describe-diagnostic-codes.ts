@@ -44,7 +44,8 @@ export const describeDiagnosticCodes: Readonly<Record<DiagnosticCode, string>> =
   "file-too-large": "SKILL.md is larger than the 1 MiB limit.",
   "symlink-broken": "A symbolic link points nowhere.",
   "symlink-loop": "Symbolic links form a loop.",
-  "watch-polling": "Too many folders to watch (or the system watch limit hit): changes are picked up by polling.",
+  "watch-polling":
+    "Too many folders to watch (or the system watch limit hit): changes are picked up by polling.",
   "depth-limit": "Discovery stopped at the maximum directory depth.",
   "scan-limit": "Discovery stopped after scanning the maximum number of directories.",
   "name-shadowed": "A skill with the same name in a higher-precedence scope hides this one.",
