@@ -1,14 +1,30 @@
 /**
  * Collects a run's output files from the workspace by glob (`**` supported; `$OUTPUT_DIR/…` means
  * `out/…`), with limits on count, per-file and total bytes, MIME sniffing, optional inlining of text
- * (redacted) and optional saving as versioned artifacts. Symlinks that leave the workspace are dropped.
+ * (redacted) and optional saving as versioned artifacts.
+ *
+ * The workspace is writable by the sandboxed script, possibly while this runs (a parallel run), so the
+ * host never resolves a path through the kernel here: every directory is entered by descriptor with
+ * `O_NOFOLLOW` and symlinks are followed by their text only while they stay inside the workspace
+ * (`dir-handle.ts`). A symlink that leaves the workspace is dropped, and nothing behind it is listed or
+ * read; a component swapped during collection makes that file fail closed (skipped), never an error.
  */
-import { lstat, open, readdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import picomatch from "picomatch";
 import { z } from "zod";
 import type { ArtifactRef, ArtifactStore } from "./artifact-store.js";
 import { isInside, normalizeWorkspacePath } from "./confine.js";
+import {
+  BeneathError,
+  type DirHandle,
+  listDir,
+  lstatIn,
+  openDirHandle,
+  openResolvedDir,
+  openSubdir,
+  readFileIn,
+  resolveBeneath,
+} from "./dir-handle.js";
 import { NO_REDACTION, type Redactor } from "./redact.js";
 import { sniffMime } from "./sniff-mime.js";
 
@@ -89,35 +105,26 @@ export interface CollectOptions {
   redactor?: Redactor;
 }
 
-async function walk(root: string, baseRel: string, budget: { left: number }, out: string[]): Promise<void> {
-  const dir = path.join(root, baseRel);
+async function walk(dir: DirHandle, baseRel: string, budget: { left: number }, out: string[]): Promise<void> {
   let entries: import("node:fs").Dirent[];
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = await listDir(dir);
   } catch {
     return;
   }
   for (const entry of entries) {
     if (--budget.left < 0) return;
     const rel = baseRel === "" ? entry.name : `${baseRel}/${entry.name}`;
-    if (entry.isDirectory()) await walk(root, rel, budget, out);
-    else if (entry.isFile() || entry.isSymbolicLink()) out.push(rel);
-  }
-}
-
-async function readHead(file: string, max: number): Promise<Buffer> {
-  const handle = await open(file, "r");
-  try {
-    const buffer = Buffer.alloc(max);
-    let filled = 0;
-    while (filled < max) {
-      const { bytesRead } = await handle.read(buffer, filled, max - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return buffer.subarray(0, filled);
-  } finally {
-    await handle.close();
+    if (entry.isDirectory()) {
+      // Entered by descriptor without following: a directory swapped for a symlink is skipped, not walked.
+      const sub = await openSubdir(dir, entry.name).catch(() => undefined);
+      if (sub === undefined) continue;
+      try {
+        await walk(sub, rel, budget, out);
+      } finally {
+        await sub.close();
+      }
+    } else if (entry.isFile() || entry.isSymbolicLink()) out.push(rel);
   }
 }
 
@@ -133,9 +140,42 @@ function normalizeGlob(glob: string, root: string, runRel: string): string | { e
   return g;
 }
 
-/** Collects the files matching `spec.globs` under `options.root`. */
+/** Collects the files matching `spec.globs` under `options.root`. Never throws: problems become warnings. */
 export async function collectOutputs(spec: OutputSpec, options: CollectOptions): Promise<CollectedOutputs> {
-  const { root } = options;
+  let root: DirHandle;
+  try {
+    root = await openDirHandle(options.root);
+  } catch (error) {
+    return {
+      files: [],
+      limitsHit: [],
+      warnings: [`outputs were not collected: ${(error as Error).message}`],
+    };
+  }
+  try {
+    return await collectFrom(root, spec, options);
+  } finally {
+    await root.close();
+  }
+}
+
+/** Why a candidate was skipped, as a warning naming only its workspace-relative path (or nothing). */
+function skipReason(rel: string, error: unknown): string | undefined {
+  if (error instanceof BeneathError) {
+    if (error.reason === "outside") return `dropped ${rel}: it is a symlink that leaves the workspace`;
+    if (error.reason === "missing") return undefined; // broken link, or removed meanwhile
+    return `skipped ${rel}: ${error.message}`;
+  }
+  const code = (error as NodeJS.ErrnoException).code;
+  return `skipped ${rel}: ${code ?? "unreadable"}`;
+}
+
+async function collectFrom(
+  root: DirHandle,
+  spec: OutputSpec,
+  options: CollectOptions,
+): Promise<CollectedOutputs> {
+  const rootPath = options.root;
   const redactor = options.redactor ?? NO_REDACTION;
   const limitsHit = new Set<string>();
   const warnings: string[] = [];
@@ -145,7 +185,7 @@ export async function collectOutputs(spec: OutputSpec, options: CollectOptions):
 
   const candidates = new Set<string>();
   for (const raw of spec.globs) {
-    const glob = normalizeGlob(raw, root, options.runRel ?? "runs");
+    const glob = normalizeGlob(raw, rootPath, options.runRel ?? "runs");
     if (typeof glob !== "string") {
       warnings.push(glob.error);
       continue;
@@ -155,10 +195,23 @@ export async function collectOutputs(spec: OutputSpec, options: CollectOptions):
     const found: string[] = [];
     const budget = { left: MAX_VISITED };
     try {
-      const stat = await lstat(path.join(root, base));
-      if (stat.isDirectory()) await walk(root, base, budget, found);
-      else found.push(base);
-    } catch {
+      const resolved = await resolveBeneath(root, rootPath, base);
+      try {
+        const stat = resolved.name === "" ? undefined : await lstatIn(resolved.parent, resolved.name);
+        if (resolved.name === "" || stat?.isDirectory() === true) {
+          const dir = await openResolvedDir(resolved);
+          try {
+            await walk(dir, base, budget, found);
+          } finally {
+            await dir.close();
+          }
+        } else if (stat !== undefined) found.push(base);
+      } finally {
+        await resolved.parent.close();
+      }
+    } catch (error) {
+      const reason = skipReason(base, error);
+      if (reason !== undefined) warnings.push(`output glob '${raw}': ${reason}`);
       continue;
     }
     if (budget.left < 0)
@@ -167,23 +220,24 @@ export async function collectOutputs(spec: OutputSpec, options: CollectOptions):
   }
 
   const seen = new Set<string>();
-  const matched: Array<{ rel: string; real: string; size: number }> = [];
+  const matched: Array<{ rel: string; size: number }> = [];
   for (const rel of [...candidates].sort()) {
-    let real: string;
     try {
-      real = await realpath(path.join(root, rel));
-    } catch {
-      continue; // broken symlink
+      const resolved = await resolveBeneath(root, rootPath, rel);
+      try {
+        const stat = await lstatIn(resolved.parent, resolved.name);
+        if (stat === undefined || !stat.isFile()) continue;
+        const key = `${stat.dev}:${stat.ino}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        matched.push({ rel, size: stat.size });
+      } finally {
+        await resolved.parent.close();
+      }
+    } catch (error) {
+      const reason = skipReason(rel, error);
+      if (reason !== undefined) warnings.push(reason);
     }
-    if (!isInside(root, real)) {
-      warnings.push(`dropped ${rel}: it is a symlink that leaves the workspace`);
-      continue;
-    }
-    if (seen.has(real)) continue;
-    const stat = await lstat(real);
-    if (!stat.isFile()) continue;
-    seen.add(real);
-    matched.push({ rel, real, size: stat.size });
   }
   if (matched.length > maxFiles) {
     limitsHit.add("max_files");
@@ -192,14 +246,28 @@ export async function collectOutputs(spec: OutputSpec, options: CollectOptions):
 
   const files: OutputFile[] = [];
   let total = 0;
-  for (const { rel, real, size } of matched.slice(0, maxFiles)) {
-    const want = Math.min(size, maxFileBytes);
+  for (const { rel, size: listed } of matched.slice(0, maxFiles)) {
+    const want = Math.min(listed, maxFileBytes);
     if (total + want > maxTotal) {
       limitsHit.add("max_total_bytes");
       warnings.push(`stopped at ${rel}: collecting it would exceed max_total_bytes (${maxTotal})`);
       break;
     }
-    const bytes = await readHead(real, want);
+    let read: Awaited<ReturnType<typeof readFileIn>>;
+    try {
+      const resolved = await resolveBeneath(root, rootPath, rel);
+      try {
+        read = await readFileIn(resolved.parent, resolved.name, Math.min(maxFileBytes, maxTotal - total));
+      } finally {
+        await resolved.parent.close();
+      }
+    } catch (error) {
+      const reason = skipReason(rel, error);
+      if (reason !== undefined) warnings.push(reason);
+      continue;
+    }
+    if (read === undefined) continue; // replaced by something that is not a regular file meanwhile
+    const { bytes, size } = read;
     total += bytes.length;
     const truncated = size > bytes.length;
     if (truncated) limitsHit.add("max_file_bytes");
@@ -219,12 +287,17 @@ export async function collectOutputs(spec: OutputSpec, options: CollectOptions):
       if (options.artifactStore === undefined)
         warnings.push("save requested but no artifact store is configured");
       else if (truncated) warnings.push(`not saved ${rel}: larger than max_file_bytes (${maxFileBytes})`);
-      else
-        file.artifact = await options.artifactStore.save(
-          `${spec.name_template ?? ""}${rel}`,
-          bytes,
-          sniffed.mimeType,
-        );
+      else {
+        try {
+          file.artifact = await options.artifactStore.save(
+            `${spec.name_template ?? ""}${rel}`,
+            bytes,
+            sniffed.mimeType,
+          );
+        } catch (error) {
+          warnings.push(`not saved ${rel}: ${(error as Error).message}`);
+        }
+      }
     }
     files.push(file);
   }

@@ -18,10 +18,15 @@ export interface ExecLimits {
   maxProcesses?: number;
   /** Open file descriptors (RLIMIT_NOFILE). Default 1024. */
   openFiles?: number;
+  /**
+   * Size of the sandbox's private `/tmp` (bubblewrap `--size`; not an rlimit, other executors ignore
+   * it). Default: unbounded, except under `runSkillCommand`, which sets it to the run's disk quota.
+   */
+  tmpBytes?: number;
 }
 
 /** Limits used when a request gives none. */
-export const DEFAULT_LIMITS: Readonly<Required<ExecLimits>> = Object.freeze({
+export const DEFAULT_LIMITS: Readonly<Required<Omit<ExecLimits, "tmpBytes">>> = Object.freeze({
   cpuSeconds: 300,
   addressSpaceBytes: 8 * 1024 ** 3,
   fileSizeBytes: 1024 ** 3,

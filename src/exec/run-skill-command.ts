@@ -14,8 +14,9 @@ import {
   type OutputSpec,
 } from "./collect-outputs.js";
 import { type CommandPolicy, checkCommandPolicy } from "./command-policy.js";
+import { DEFAULT_DISK_QUOTA_BYTES, watchDiskQuota } from "./disk-quota.js";
 import { DEFAULT_EXEC_PATH, type ExecMount, type ExecResult, type Executor } from "./executor.js";
-import type { ExecLimits } from "./limits.js";
+import { DEFAULT_LIMITS, type ExecLimits } from "./limits.js";
 import { createRedactor } from "./redact.js";
 import { type InputSpec, type StagedInput, stageInputs } from "./stage-inputs.js";
 import type { Workspace } from "./workspace.js";
@@ -75,6 +76,13 @@ export interface SkillRunContext {
   /** Bytes of stdout and of stderr returned. Default 16 KiB each. */
   maxOutputBytes?: number;
   limits?: ExecLimits;
+  /**
+   * Bytes one run may add to the workspace (outputs and work files). Past it the run is stopped and the
+   * result says so (`limitsHit: ["disk_quota"]`); also the largest file a run may write and the size of
+   * the sandbox's `/tmp`. Default `DEFAULT_DISK_QUOTA_BYTES` (1 GiB). See `watchDiskQuota` for what is
+   * enforced how.
+   */
+  diskQuotaBytes?: number;
   abortSignal?: AbortSignal;
 }
 
@@ -105,19 +113,53 @@ export interface SkillRunCompleted
 export type SkillRunResult = SkillRunRefused | SkillRunCompleted;
 
 const linkedMounts = new WeakMap<Workspace, Set<string>>();
+const preparing = new WeakMap<Workspace, Promise<unknown>>();
+
+/**
+ * Runs `fn` after every earlier preparation in the same workspace settled: parallel runs stage their
+ * inputs and take their run folders one after the other, then execute at the same time.
+ */
+function serialised<T>(workspace: Workspace, fn: () => Promise<T>): Promise<T> {
+  const next = (preparing.get(workspace) ?? Promise.resolve()).then(fn, fn);
+  preparing.set(
+    workspace,
+    next.catch(() => undefined),
+  );
+  return next;
+}
+
+function bytes(n: number): string {
+  return n >= 1024 ** 2 ? `${(n / 1024 ** 2).toFixed(1)} MiB` : `${n} bytes`;
+}
 
 function refuse(name: string, message: string): SkillRunRefused {
   return { status: "refused", name, message };
 }
 
 /**
- * Runs a command for a skill. Never throws for expected failures; see `SkillRunResult`. The request is
- * not validated again: callers pass what the `skill_run` schema accepted (or build it in code).
+/**
+ * Runs a command for a skill. Never throws: expected failures are `refused` results, and an unexpected
+ * host-side failure (e.g. the workspace changed under it) is refused with its message too. The request
+ * is not validated again: callers pass what the `skill_run` schema accepted (or build it in code).
  */
 export async function runSkillCommand(
   input: SkillRunRequest,
   context: SkillRunContext,
 ): Promise<SkillRunResult> {
+  try {
+    return await runChecked(input, context);
+  } catch (error) {
+    const redactor = createRedactor(Object.values(context.skillEnv?.[input.name] ?? {}));
+    return refuse(
+      input.name,
+      redactor.redact(
+        `skill_run failed on the host: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
+  }
+}
+
+async function runChecked(input: SkillRunRequest, context: SkillRunContext): Promise<SkillRunResult> {
   const { workspace } = context;
   const record = context.getSkill(input.name);
   if (record === undefined) {
@@ -137,7 +179,9 @@ export async function runSkillCommand(
   const secrets = context.skillEnv?.[input.name] ?? {};
   const redactor = createRedactor(Object.values(secrets));
   let staged: Awaited<ReturnType<Workspace["stageSkill"]>>;
+  let repairs: string[];
   try {
+    repairs = await serialised(workspace, () => workspace.repair());
     staged = await workspace.stageSkill(record);
   } catch (error) {
     return refuse(
@@ -148,34 +192,40 @@ export async function runSkillCommand(
   const cwd = await workspace.resolveCwd(staged, input.cwd);
   if ("error" in cwd) return refuse(input.name, cwd.error);
 
+  const quota = context.diskQuotaBytes ?? DEFAULT_DISK_QUOTA_BYTES;
   const stagedInputs: StagedInput[] = [];
-  if (input.inputs !== undefined && input.inputs.length > 0) {
-    const result = await stageInputs(input.inputs, {
-      root: workspace.root,
-      ...(context.artifactStore === undefined ? {} : { artifactStore: context.artifactStore }),
-      ...(context.hostDirs === undefined ? {} : { hostDirs: context.hostDirs }),
-      resolveSkill: context.getSkill,
-    });
-    if (result.errors.length > 0) {
-      return refuse(
-        input.name,
-        redactor.redact(`Inputs could not be staged; nothing was run:\n- ${result.errors.join("\n- ")}`),
-      );
+  const prepared = await serialised(workspace, async () => {
+    if (input.inputs !== undefined && input.inputs.length > 0) {
+      const result = await stageInputs(input.inputs, {
+        root: workspace.root,
+        maxBytes: quota,
+        ...(context.artifactStore === undefined ? {} : { artifactStore: context.artifactStore }),
+        ...(context.hostDirs === undefined ? {} : { hostDirs: context.hostDirs }),
+        resolveSkill: context.getSkill,
+      });
+      if (result.errors.length > 0) return { errors: result.errors };
+      stagedInputs.push(...result.staged);
     }
-    stagedInputs.push(...result.staged);
+    return { runDir: await workspace.createRunDir() };
+  });
+  if ("errors" in prepared) {
+    return refuse(
+      input.name,
+      redactor.redact(`Inputs could not be staged; nothing was run:\n- ${prepared.errors.join("\n- ")}`),
+    );
   }
+  const { runDir } = prepared;
   const links = linkedMounts.get(workspace) ?? new Set<string>();
   linkedMounts.set(workspace, links);
   for (const s of stagedInputs) if (s.linkedPath !== undefined) links.add(s.linkedPath);
 
-  const warnings: string[] = [];
+  const warnings: string[] = [...repairs];
   const callerEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries(input.env ?? {})) {
     if (BLOCKED_ENV.test(key) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
       warnings.push(`env ${key} ignored (not allowed)`);
     else callerEnv[key] = value;
   }
-  const runDir = await workspace.createRunDir();
   const env: Record<string, string> = {
     PATH: DEFAULT_EXEC_PATH,
     LANG: "C.UTF-8",
@@ -192,6 +242,17 @@ export async function runSkillCommand(
     input.timeout ?? context.defaultTimeoutSeconds ?? DEFAULT_RUN_TIMEOUT_SECONDS,
     context.maxTimeoutSeconds ?? 3600,
   );
+  const limits: ExecLimits = context.limits ?? DEFAULT_LIMITS;
+  const overQuota = new AbortController();
+  const abortSignal =
+    context.abortSignal === undefined
+      ? overQuota.signal
+      : AbortSignal.any([context.abortSignal, overQuota.signal]);
+  const watch = await watchDiskQuota({
+    root: workspace.root,
+    quotaBytes: quota,
+    onExceeded: () => overQuota.abort(),
+  });
   const result = await context.executor.run({
     command: input.command,
     cwd: cwd.cwd,
@@ -199,11 +260,25 @@ export async function runSkillCommand(
     timeoutMs: timeoutSeconds * 1000,
     mounts,
     redactor,
+    abortSignal,
+    limits: {
+      ...limits,
+      fileSizeBytes: Math.min(limits.fileSizeBytes ?? DEFAULT_LIMITS.fileSizeBytes, quota),
+      tmpBytes: Math.min(limits.tmpBytes ?? quota, quota),
+    },
     ...(input.stdin === undefined ? {} : { stdin: input.stdin }),
-    ...(context.abortSignal === undefined ? {} : { abortSignal: context.abortSignal }),
-    ...(context.limits === undefined ? {} : { limits: context.limits }),
     ...(context.maxOutputBytes === undefined ? {} : { maxOutputBytes: context.maxOutputBytes }),
   });
+  const usage = await watch.stop();
+  const limitsHit: string[] = [];
+  if (usage.exceeded) {
+    limitsHit.push("disk_quota");
+    warnings.push(
+      `${overQuota.signal.aborted ? "the run was stopped: it" : "the run"} added ${bytes(usage.addedBytes)} to the ` +
+        `workspace, more than the disk quota of ${bytes(quota)} per run. Delete files you no longer need ` +
+        "(work/, out/, runs/) and write less, or in smaller steps.",
+    );
+  }
 
   const runRel = path.relative(workspace.root, runDir);
   let collected: CollectedOutputs = { files: [], limitsHit: [], warnings: [] };
@@ -227,7 +302,7 @@ export async function runSkillCommand(
     stdout: result.stdout,
     stderr: result.stderr,
     timedOut: result.timedOut,
-    aborted: result.aborted,
+    aborted: result.aborted && context.abortSignal?.aborted === true,
     durationMs: result.durationMs,
     truncated: result.truncated,
     outputFiles: collected.files.map((f) => ({
@@ -235,7 +310,7 @@ export async function runSkillCommand(
       name: redactor.redact(f.name),
       ref: redactor.redact(f.ref),
     })),
-    limitsHit: collected.limitsHit,
+    limitsHit: [...limitsHit, ...collected.limitsHit],
     stagedInputs,
     warnings: [...result.warnings, ...warnings, ...collected.warnings].map((w) => redactor.redact(w)),
     executor: result.executor,

@@ -46,7 +46,7 @@ const ROOT_ENTRIES = ["bin", "sbin", "lib", "lib32", "lib64", "libx32"];
 
 let systemArgsCache: string[] | undefined;
 
-/** bwrap arguments that build the read-only system view (computed once per process). */
+/** bwrap arguments that build the read-only system view, without `/tmp` (computed once per process). */
 export function systemMountArgs(): string[] {
   if (systemArgsCache !== undefined) return systemArgsCache;
   const args = ["--ro-bind", "/usr", "/usr"];
@@ -61,7 +61,7 @@ export function systemMountArgs(): string[] {
     }
   }
   for (const entry of ETC_ENTRIES) args.push("--ro-bind-try", `/etc/${entry}`, `/etc/${entry}`);
-  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  args.push("--proc", "/proc", "--dev", "/dev");
   systemArgsCache = args;
   return args;
 }
@@ -95,11 +95,15 @@ export function probeSandbox(bwrapPath = "bwrap", uid = 1000): { ok: boolean; re
   if (cached !== undefined) return cached;
   // A success remembered across processes (same binary, kernel and settings) skips the ~10 ms probe.
   if (rememberedSandboxProbe(bwrapPath, uid)) return { ok: true };
-  const result = spawnSync(bwrapPath, [...isolationArgs(uid), ...systemMountArgs(), "--", "/bin/true"], {
-    timeout: 5000,
-    encoding: "utf8",
-    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin" },
-  });
+  const result = spawnSync(
+    bwrapPath,
+    [...isolationArgs(uid), ...systemMountArgs(), "--tmpfs", "/tmp", "--", "/bin/true"],
+    {
+      timeout: 5000,
+      encoding: "utf8",
+      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin" },
+    },
+  );
   const answer =
     result.error !== undefined
       ? { ok: false, reason: `cannot run ${bwrapPath}: ${result.error.message}` }
@@ -109,6 +113,27 @@ export function probeSandbox(bwrapPath = "bwrap", uid = 1000): { ok: boolean; re
   probeCache.set(bwrapPath, answer);
   if (answer.ok) rememberSandboxProbe(bwrapPath, uid);
   return answer;
+}
+
+const sizeSupport = new Map<string, boolean>();
+
+/** Whether this bwrap knows `--size` (0.5+), asked once per binary path. */
+function supportsTmpfsSize(bwrapPath: string): boolean {
+  let known = sizeSupport.get(bwrapPath);
+  if (known === undefined) {
+    const help = spawnSync(bwrapPath, ["--help"], { timeout: 5000, encoding: "utf8" });
+    known = `${help.stdout ?? ""}${help.stderr ?? ""}`.includes("--size");
+    sizeSupport.set(bwrapPath, known);
+  }
+  return known;
+}
+
+/** The private `/tmp`: a tmpfs of `limits.tmpBytes` when given and bwrap can size it. */
+function tmpArgs(bwrapPath: string, request: ExecRequest): string[] {
+  const size = request.limits?.tmpBytes;
+  if (size !== undefined && Number.isFinite(size) && size > 0 && supportsTmpfsSize(bwrapPath))
+    return ["--size", String(Math.floor(size)), "--tmpfs", "/tmp"];
+  return ["--tmpfs", "/tmp"];
 }
 
 /** The shell used for string commands: bash when the system has it, else sh. */
@@ -124,7 +149,7 @@ export function createSandboxExecutor(options: SandboxExecutorOptions = {}): Exe
   return {
     kind: "sandbox",
     async run(request: ExecRequest): Promise<ExecResult> {
-      const args = [...isolationArgs(uid), ...systemMountArgs()];
+      const args = [...isolationArgs(uid), ...systemMountArgs(), ...tmpArgs(bwrap, request)];
       for (const path of options.extraReadOnlyPaths ?? []) args.push("--ro-bind-try", path, path);
       for (const mount of request.mounts ?? []) {
         args.push(

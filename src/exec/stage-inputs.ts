@@ -2,13 +2,28 @@
  * Stages run inputs into the workspace: `artifact://name[@version]`, `host://abs/path` (only under
  * configured host directories), `workspace://rel`, `skill://name/rel`; mode `copy` (default) or
  * `link`; destination default `work/inputs/<basename>`. Every source and destination is confined.
+ * The workspace is writable by scripts, so everything in it (destinations, `workspace://` sources) is
+ * reached by descriptor without following symlinks the host did not resolve itself (`dir-handle.ts`).
  */
-import { cp, mkdir, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { SkillRecord } from "../catalog/types.js";
 import type { ArtifactStore } from "./artifact-store.js";
 import { confinedRealpath, isInside, normalizeWorkspacePath } from "./confine.js";
+import {
+  BeneathError,
+  copyIn,
+  type DirHandle,
+  lstatIn,
+  openDirHandle,
+  openSubpath,
+  type Resolved,
+  removeIn,
+  resolveBeneath,
+  symlinkIn,
+  writeFileIn,
+} from "./dir-handle.js";
 
 /** One input of a skill run. */
 export const InputSpec = z.object({
@@ -42,6 +57,8 @@ export interface StageInputsOptions {
   hostDirs?: string[];
   /** Looks up a skill for `skill://name/rel`. */
   resolveSkill?: (name: string) => Pick<SkillRecord, "name" | "dir"> | undefined;
+  /** Bytes all inputs of the call may copy together. Default `DEFAULT_MAX_STAGE_BYTES` (1 GiB). */
+  maxBytes?: number;
 }
 
 /** Staged inputs and per-input refusals (messages for the model). */
@@ -50,11 +67,15 @@ export interface StagedInputs {
   errors: string[];
 }
 
-async function destination(
+/** Default cap on the bytes one `stageInputs` call copies: 1 GiB. */
+export const DEFAULT_MAX_STAGE_BYTES = 1024 ** 3;
+
+/** Where an input goes: its workspace-relative folder and name, or an error for the model. */
+function destination(
   root: string,
   spec: InputSpec,
   fallbackName: string,
-): Promise<string | { error: string }> {
+): { dir: string; name: string } | { error: string } {
   let to =
     spec.to === undefined || spec.to === "" ? `work/inputs/${fallbackName}` : normalizeWorkspacePath(spec.to);
   if (to.startsWith("inputs/") || to === "inputs") to = `work/${to}`;
@@ -64,22 +85,58 @@ async function destination(
   if (rel === "" || !isInside(root, target) || rel.split(path.sep)[0] === "skills") {
     return { error: `input destination '${spec.to}' must be inside the workspace (work/, out/ or runs/)` };
   }
-  await mkdir(path.dirname(target), { recursive: true });
-  const parent = await realpath(path.dirname(target));
-  if (!isInside(root, parent))
-    return { error: `input destination '${spec.to}' leaves the workspace through a symlink` };
-  return target;
+  return { dir: path.dirname(rel) === "." ? "" : path.dirname(rel), name: path.basename(rel) };
 }
 
-async function place(source: string, target: string, mode: "copy" | "link"): Promise<void> {
-  await rm(target, { recursive: true, force: true });
-  if (mode === "link") await symlink(source, target);
-  else await cp(source, target, { recursive: true, dereference: false, verbatimSymlinks: true });
+/**
+ * Puts an input at `to` (workspace-relative) by descriptor: the destination's folders are created or
+ * entered without following symlinks (a planted one fails the input), then `write` fills the name.
+ */
+async function placeAt(
+  ws: DirHandle,
+  spec: InputSpec,
+  to: { dir: string; name: string },
+  write: (parent: DirHandle, name: string) => Promise<void>,
+): Promise<{ error: string } | undefined> {
+  let parent: DirHandle;
+  try {
+    parent = await openSubpath(ws, to.dir, { create: true });
+  } catch (error) {
+    if (error instanceof BeneathError)
+      return {
+        error: `input destination '${spec.to ?? `${to.dir}/${to.name}`}' is not usable: ${error.message}`,
+      };
+    throw error;
+  }
+  try {
+    await removeIn(parent, to.name);
+    await write(parent, to.name);
+  } finally {
+    await parent.close();
+  }
+  return undefined;
+}
+
+/** Copies the trusted host path `source` (already confined) into `parent/name`, never following links inside. */
+async function copyHostPath(
+  source: string,
+  parent: DirHandle,
+  name: string,
+  budget: { bytes: number },
+): Promise<void> {
+  const from = await openDirHandle(path.dirname(source));
+  try {
+    await copyIn(from, path.basename(source), parent, name, budget);
+  } finally {
+    await from.close();
+  }
 }
 
 async function stageOne(
   spec: InputSpec,
   options: StageInputsOptions,
+  ws: DirHandle,
+  budget: { bytes: number },
 ): Promise<StagedInput | { error: string }> {
   const mode = spec.mode ?? "copy";
   const { root } = options;
@@ -94,11 +151,42 @@ async function stageOne(
       return { error: `cannot stage ${spec.from}: no artifact store is configured` };
     const artifact = await options.artifactStore.get(name, m?.[2] === undefined ? undefined : Number(m[2]));
     if (artifact === undefined) return { error: `artifact '${rest}' not found` };
-    const target = await destination(root, spec, path.basename(name));
-    if (typeof target !== "string") return target;
-    await rm(target, { recursive: true, force: true });
-    await writeFile(target, artifact.bytes);
-    return { from: spec.from, to: path.relative(root, target), mode: "copy", version: artifact.version };
+    const to = destination(root, spec, path.basename(name));
+    if ("error" in to) return to;
+    budget.bytes -= artifact.bytes.length;
+    if (budget.bytes < 0) return { error: `artifact '${rest}' is larger than the staging limit` };
+    const failed = await placeAt(ws, spec, to, (parent, n) => writeFileIn(parent, n, artifact.bytes));
+    if (failed !== undefined) return failed;
+    return { from: spec.from, to: path.posix.join(to.dir, to.name), mode: "copy", version: artifact.version };
+  }
+  if (kind === "workspace") {
+    // The workspace is writable by scripts: resolved by descriptor, symlinks followed only inside it.
+    let resolved: Resolved;
+    try {
+      resolved = await resolveBeneath(ws, root, normalizeWorkspacePath(rest));
+    } catch (error) {
+      if (error instanceof BeneathError)
+        return { error: `workspace input '${rest}' is missing or outside the workspace (${error.message})` };
+      throw error;
+    }
+    try {
+      if (resolved.name === "" || (await lstatIn(resolved.parent, resolved.name)) === undefined)
+        return { error: `workspace input '${rest}' is missing or is the whole workspace` };
+      const to = destination(root, spec, resolved.name);
+      if ("error" in to) return to;
+      const toRel = path.posix.join(to.dir, to.name);
+      if (toRel === resolved.rel || toRel.startsWith(`${resolved.rel}/`))
+        return { error: `input '${spec.from}' cannot be staged into itself` };
+      const failed = await placeAt(ws, spec, to, (parent, n) =>
+        mode === "link"
+          ? symlinkIn(parent, n, path.join(root, resolved.rel))
+          : copyIn(resolved.parent, resolved.name, parent, n, budget),
+      );
+      if (failed !== undefined) return failed;
+      return { from: spec.from, to: toRel, mode };
+    } finally {
+      await resolved.parent.close();
+    }
   }
   let source: string | undefined;
   if (kind === "host") {
@@ -112,10 +200,6 @@ async function stageOne(
         error: `host input '${hostPath}' is missing or outside the allowed host directories: ${roots.join(", ")}`,
       };
     }
-  } else if (kind === "workspace") {
-    source = await confinedRealpath(path.resolve(root, normalizeWorkspacePath(rest)), [root]);
-    if (source === undefined)
-      return { error: `workspace input '${rest}' is missing or outside the workspace` };
   } else if (kind === "skill") {
     const [skillName = "", ...parts] = rest.split("/");
     const skill = options.resolveSkill?.(skillName);
@@ -130,13 +214,18 @@ async function stageOne(
       error: `unsupported input scheme '${kind}://': use artifact://, host://, workspace:// or skill://`,
     };
   }
-  const target = await destination(root, spec, path.basename(source));
-  if (typeof target !== "string") return target;
-  if (target === source || isInside(source, target))
+  const from = source;
+  const to = destination(root, spec, path.basename(from));
+  if ("error" in to) return to;
+  const target = path.join(root, to.dir, to.name);
+  if (target === from || isInside(from, target))
     return { error: `input '${spec.from}' cannot be staged into itself` };
-  await place(source, target, mode);
-  const staged: StagedInput = { from: spec.from, to: path.relative(root, target), mode };
-  if (mode === "link" && !isInside(root, source)) staged.linkedPath = source;
+  const failed = await placeAt(ws, spec, to, (parent, n) =>
+    mode === "link" ? symlinkIn(parent, n, from) : copyHostPath(from, parent, n, budget),
+  );
+  if (failed !== undefined) return failed;
+  const staged: StagedInput = { from: spec.from, to: path.posix.join(to.dir, to.name), mode };
+  if (mode === "link" && !isInside(root, from)) staged.linkedPath = from;
   return staged;
 }
 
@@ -144,9 +233,23 @@ async function stageOne(
 export async function stageInputs(inputs: InputSpec[], options: StageInputsOptions): Promise<StagedInputs> {
   const staged: StagedInput[] = [];
   const errors: string[] = [];
-  for (const spec of inputs) {
+  let ws: DirHandle;
+  try {
+    ws = await openDirHandle(options.root);
+  } catch (error) {
+    return { staged, errors: [`inputs could not be staged: ${(error as Error).message}`] };
+  }
+  const budget = { bytes: options.maxBytes ?? DEFAULT_MAX_STAGE_BYTES };
+  try {
+    for (const spec of inputs) await stageEach(spec);
+  } finally {
+    await ws.close();
+  }
+  return { staged, errors };
+
+  async function stageEach(spec: InputSpec): Promise<void> {
     try {
-      const result = await stageOne(spec, options);
+      const result = await stageOne(spec, options, ws, budget);
       if ("error" in result) errors.push(result.error);
       else staged.push(result);
     } catch (error) {
@@ -155,5 +258,4 @@ export async function stageInputs(inputs: InputSpec[], options: StageInputsOptio
       );
     }
   }
-  return { staged, errors };
 }

@@ -2,7 +2,7 @@
  * A per-session, disposable workspace:
  *
  * ```
- * <base>/skillrt-ws-<id>/
+ * <base>/skillrt-ws-<random>/     base: <tmpdir>/skillrt-<uid> (0700) unless given; the workspace is 0700
  *   skills/<name>/   staged skill view: one symlink per top-level entry of the real skill directory,
  *                    plus out → ../../out, work → ../../work, inputs → ../../work/inputs
  *   work/ work/inputs/   scratch space and staged inputs
@@ -13,20 +13,39 @@
  *
  * Skills are never copied. In the sandbox the real skill directory is mounted read-only at its own path
  * (so the view's links resolve) and `skills/` itself is read-only; the rest of the workspace is writable.
+ *
+ * Workspaces are private: a fresh unpredictable directory (mkdtemp, 0700) under a per-user base that
+ * is checked before use; an existing one is re-used only through `openWorkspace`, which checks it
+ * again. Every host-side change inside (the view, run folders, removal) goes through held directory
+ * descriptors (`dir-handle.ts`), so a symlink a script planted is never followed by the host.
  */
-import { randomBytes } from "node:crypto";
-import { mkdir, readdir, realpath, rm, symlink } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, realpath } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { SkillRecord } from "../catalog/types.js";
 import { confinedRealpath, normalizeWorkspacePath } from "./confine.js";
+import {
+  type DirHandle,
+  lstatIn,
+  openDirHandle,
+  openSubdir,
+  openSubpath,
+  removeIn,
+  symlinkIn,
+} from "./dir-handle.js";
 import type { ExecMount } from "./executor.js";
 
 /** Options of `createWorkspace`. */
 export interface WorkspaceOptions {
-  /** Parent directory. Default `os.tmpdir()`. */
+  /**
+   * Parent directory. Default: the per-user base `<os.tmpdir()>/skillrt-<uid>`, created with mode 0700
+   * and checked (a real directory, owned by the current user, no access for group or others).
+   */
   baseDir?: string;
-  /** Identifier in the directory name (sanitised). Default: 12 random hex characters. */
+  /**
+   * A label put in the directory name (sanitised) before its random part; never the whole name, so a
+   * workspace path cannot be guessed from it. Default none.
+   */
   id?: string;
 }
 
@@ -53,9 +72,15 @@ export interface Workspace {
   readonly runsDir: string;
   readonly homeDir: string;
   readonly tmpDir: string;
-  /** Stages (or re-uses) the view of a skill; re-links when the skill's top-level entries changed. */
+  /**
+   * Stages (or re-uses) the view of a skill; re-links when the skill's top-level entries changed. Calls
+   * are serialised per workspace, so parallel runs of one skill share one consistent view.
+   */
   stageSkill(record: Pick<SkillRecord, "name" | "dir">): Promise<StagedSkill>;
-  /** Creates `runs/run_<YYYYMMDDTHHMMSS.mmm>[_n]` and returns its absolute path. */
+  /**
+   * Creates `runs/run_<YYYYMMDDTHHMMSS.mmm>[_n]` (a new name for every call, also for parallel runs) and
+   * returns its absolute path. Throws when `runs/` was replaced by a symlink or a file.
+   */
   createRunDir(): Promise<string>;
   /** `WORKSPACE_DIR`, `SKILLS_DIR`, `WORK_DIR`, `OUTPUT_DIR`, `RUN_DIR`, `SKILL_NAME`, `HOME`. */
   runEnv(staged: StagedSkill, runDir: string): Record<string, string>;
@@ -67,7 +92,13 @@ export interface Workspace {
   resolveCwd(staged: StagedSkill, cwd?: string): Promise<{ cwd: string } | { error: string }>;
   /** Mounts a sandbox needs for a run of `staged`: the workspace read-write, `skills/` and the skill read-only. */
   mounts(staged: StagedSkill): ExecMount[];
-  /** Deletes the workspace. */
+  /**
+   * Puts back layout folders (`skills/`, `work/`, `work/inputs/`, `out/`, `runs/`, `home/`, `tmp/`) a
+   * script replaced by a symlink or a file: the planted entry is removed (never followed) and the folder
+   * made again. Returns one message per repair (for the model); empty when nothing was wrong.
+   */
+  repair(): Promise<string[]>;
+  /** Deletes the workspace (by descriptor: a symlink inside is removed, never followed). */
   dispose(): Promise<void>;
 }
 
@@ -86,12 +117,155 @@ function timestamp(date: Date): string {
   );
 }
 
-/** Creates a workspace directory with its layout. */
+/** Why a directory may not be used as a workspace or its base; `undefined` when it may. */
+async function privacyProblem(dir: string): Promise<string | undefined> {
+  let stat: import("node:fs").Stats;
+  try {
+    stat = await lstat(dir);
+  } catch (error) {
+    return `it cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+  }
+  if (stat.isSymbolicLink()) return "it is a symbolic link";
+  if (!stat.isDirectory()) return "it is not a directory";
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid)
+    return `it is owned by uid ${stat.uid}, not by this user (uid ${uid})`;
+  if ((stat.mode & 0o077) !== 0)
+    return `its mode is ${(stat.mode & 0o777).toString(8)}; it must not be accessible to group or others (0700)`;
+  return undefined;
+}
+
+/** Raised when no private workspace can be made or re-used; the message says which path and why. */
+export class WorkspaceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "WorkspaceError";
+  }
+}
+
+/**
+ * The per-user base directory of workspaces: `<os.tmpdir()>/skillrt-<uid>`, created 0700 when missing.
+ * Throws `WorkspaceError` when it exists but is a symlink, not a directory, owned by someone else or
+ * open to group/others (another local user may have planted it): nothing inside is used.
+ */
+export async function defaultWorkspaceBase(): Promise<string> {
+  const tmp = await realpath(os.tmpdir());
+  const base = path.join(tmp, `skillrt-${process.getuid?.() ?? os.userInfo().username}`);
+  await mkdir(base, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw error;
+  });
+  const problem = await privacyProblem(base);
+  if (problem !== undefined) {
+    throw new WorkspaceError(
+      `refusing the workspace base ${base}: ${problem}. Remove it, or choose another base directory (baseDir).`,
+    );
+  }
+  return base;
+}
+
+async function resolveBase(baseDir: string | undefined): Promise<string> {
+  if (baseDir === undefined) return defaultWorkspaceBase();
+  const base = await realpath(baseDir);
+  if (!(await lstat(base)).isDirectory())
+    throw new WorkspaceError(`workspace base ${base} is not a directory`);
+  return base;
+}
+
+const LAYOUT = ["skills", "work", "work/inputs", "out", "runs", "home", "tmp"];
+
+/** Opens (with `create`, makes) each layout folder by descriptor; throws when one is a symlink or a file. */
+async function checkLayout(root: DirHandle, create: boolean): Promise<void> {
+  for (const rel of LAYOUT) {
+    const dir = await openSubpath(root, rel, create ? { create, mode: 0o755 } : {});
+    await dir.close();
+  }
+}
+
+/**
+ * Creates a fresh private workspace with its layout: `mkdtemp` (mode 0700, unpredictable name) under
+ * the base directory, checked to be owned by this user before anything is put in it.
+ */
 export async function createWorkspace(options: WorkspaceOptions = {}): Promise<Workspace> {
-  const id = sanitize(options.id ?? randomBytes(6).toString("hex"));
-  const base = await realpath(options.baseDir ?? os.tmpdir());
-  const root = path.join(base, `skillrt-ws-${id}`);
-  await mkdir(root, { recursive: true, mode: 0o700 });
+  const base = await resolveBase(options.baseDir);
+  const label = options.id === undefined ? "" : `${sanitize(options.id).slice(0, 40)}-`;
+  const root = await mkdtemp(path.join(base, `skillrt-ws-${label}`));
+  const problem = await privacyProblem(root);
+  if (problem !== undefined) throw new WorkspaceError(`refusing the new workspace ${root}: ${problem}`);
+  const handle = await openDirHandle(root);
+  try {
+    await checkLayout(handle, true);
+  } finally {
+    await handle.close();
+  }
+  return workspaceAt(root);
+}
+
+/**
+ * Re-uses an existing workspace (e.g. the one recorded in a saved session) after checking it again: a
+ * directory named `skillrt-ws-…` directly in the base directory, not a symlink, owned by this user,
+ * mode 0700, with its layout folders real directories (not symlinks). Returns `{ error }` (and touches
+ * nothing in it) when any check fails.
+ */
+export async function openWorkspace(
+  root: string,
+  options: Pick<WorkspaceOptions, "baseDir"> = {},
+): Promise<{ workspace: Workspace } | { error: string }> {
+  const refused = (why: string) => ({
+    error: `workspace ${root} was not used: ${why}. Nothing in it was touched.`,
+  });
+  let base: string;
+  try {
+    base = await resolveBase(options.baseDir);
+  } catch (error) {
+    return refused((error as Error).message);
+  }
+  if (!path.isAbsolute(root) || path.dirname(root) !== base || !path.basename(root).startsWith("skillrt-ws-"))
+    return refused(`it is not a skillrt workspace directly inside ${base}`);
+  const problem = await privacyProblem(root);
+  if (problem !== undefined) return refused(problem);
+  let handle: DirHandle | undefined;
+  try {
+    handle = await openDirHandle(root);
+    await checkLayout(handle, false);
+  } catch (error) {
+    return refused((error as Error).message);
+  } finally {
+    await handle?.close();
+  }
+  return { workspace: workspaceAt(root) };
+}
+
+/**
+ * The workspace recorded for a session when it still passes `openWorkspace`'s checks, else a fresh one
+ * (`createWorkspace`) with `warning` saying why the recorded one was refused.
+ */
+export async function resumeWorkspace(
+  recorded: string | undefined,
+  options: WorkspaceOptions = {},
+): Promise<{ workspace: Workspace; warning?: string }> {
+  if (recorded !== undefined) {
+    const opened = await openWorkspace(recorded, options);
+    if ("workspace" in opened) return opened;
+    return {
+      workspace: await createWorkspace(options),
+      warning: `${opened.error} A new workspace was created.`,
+    };
+  }
+  return { workspace: await createWorkspace(options) };
+}
+
+/** Runs `fn` after every earlier call for the same key has settled. */
+function serialiser(): <T>(fn: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (fn) => {
+    const next = tail.then(fn, fn);
+    tail = next.catch(() => undefined);
+    return next;
+  };
+}
+
+function workspaceAt(root: string): Workspace {
+  const id = path.basename(root).replace(/^skillrt-ws-/, "");
   const dirs = {
     skillsDir: path.join(root, "skills"),
     workDir: path.join(root, "work"),
@@ -101,32 +275,56 @@ export async function createWorkspace(options: WorkspaceOptions = {}): Promise<W
     homeDir: path.join(root, "home"),
     tmpDir: path.join(root, "tmp"),
   };
-  for (const dir of Object.values(dirs)) await mkdir(dir, { recursive: true });
   const staged = new Map<string, StagedSkill & { entries: string }>();
+  const serial = serialiser();
   let lastStamp = "";
   let sameStampCount = 0;
 
-  async function stageSkill(record: Pick<SkillRecord, "name" | "dir">): Promise<StagedSkill> {
-    if (record.dir.startsWith("memory:")) {
-      throw new Error(`skill '${record.name}' is built in code and has no directory on disk to run in`);
+  /** Opens `root/<name>` (a layout folder) by descriptor, creating it when missing; never a symlink. */
+  async function withLayoutDir<T>(name: string, fn: (dir: DirHandle) => Promise<T>): Promise<T> {
+    const handle = await openDirHandle(root);
+    try {
+      const dir = await openSubdir(handle, name, { create: true });
+      try {
+        return await fn(dir);
+      } finally {
+        await dir.close();
+      }
+    } finally {
+      await handle.close();
     }
-    const realDir = await realpath(record.dir);
-    const entries = (await readdir(realDir)).sort();
-    const key = entries.join("\0");
-    const cached = staged.get(record.name);
-    if (cached !== undefined && cached.realDir === realDir && cached.entries === key) return cached;
-    const viewDir = path.join(dirs.skillsDir, sanitize(record.name));
-    await rm(viewDir, { recursive: true, force: true }); // removes links only, never their targets
-    await mkdir(viewDir, { recursive: true });
-    const shadowed: string[] = [];
-    for (const entry of entries) {
-      if (entry in LINKS) shadowed.push(entry);
-      else await symlink(path.join(realDir, entry), path.join(viewDir, entry));
-    }
-    for (const [link, target] of Object.entries(LINKS)) await symlink(target, path.join(viewDir, link));
-    const result = { name: record.name, realDir, viewDir, shadowed, entries: key };
-    staged.set(record.name, result);
-    return result;
+  }
+
+  function stageSkill(record: Pick<SkillRecord, "name" | "dir">): Promise<StagedSkill> {
+    return serial(async () => {
+      if (record.dir.startsWith("memory:")) {
+        throw new Error(`skill '${record.name}' is built in code and has no directory on disk to run in`);
+      }
+      const realDir = await realpath(record.dir);
+      const entries = (await readdir(realDir)).sort();
+      const key = entries.join("\0");
+      const cached = staged.get(record.name);
+      if (cached !== undefined && cached.realDir === realDir && cached.entries === key) return cached;
+      const name = sanitize(record.name);
+      const viewDir = path.join(dirs.skillsDir, name);
+      const shadowed: string[] = [];
+      await withLayoutDir("skills", async (skills) => {
+        await removeIn(skills, name); // removes links only, never their targets
+        const view = await openSubdir(skills, name, { create: true });
+        try {
+          for (const entry of entries) {
+            if (entry in LINKS) shadowed.push(entry);
+            else await symlinkIn(view, entry, path.join(realDir, entry));
+          }
+          for (const [link, target] of Object.entries(LINKS)) await symlinkIn(view, link, target);
+        } finally {
+          await view.close();
+        }
+      });
+      const result = { name: record.name, realDir, viewDir, shadowed, entries: key };
+      staged.set(record.name, result);
+      return result;
+    });
   }
 
   return {
@@ -134,13 +332,22 @@ export async function createWorkspace(options: WorkspaceOptions = {}): Promise<W
     root,
     ...dirs,
     stageSkill,
-    async createRunDir() {
-      const stamp = timestamp(new Date());
-      sameStampCount = stamp === lastStamp ? sameStampCount + 1 : 0;
-      lastStamp = stamp;
-      const dir = path.join(dirs.runsDir, `run_${stamp}${sameStampCount > 0 ? `_${sameStampCount}` : ""}`);
-      await mkdir(dir, { recursive: true });
-      return dir;
+    createRunDir() {
+      return withLayoutDir("runs", async (runs) => {
+        const stamp = timestamp(new Date());
+        sameStampCount = stamp === lastStamp ? sameStampCount + 1 : 0;
+        lastStamp = stamp;
+        for (let n = sameStampCount; ; n++) {
+          const name = `run_${stamp}${n > 0 ? `_${n}` : ""}`;
+          try {
+            await mkdir(`${runs.at}/${name}`, { mode: 0o755 });
+            sameStampCount = n;
+            return path.join(dirs.runsDir, name);
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== "EEXIST" || n > 10_000) throw error;
+          }
+        }
+      });
     },
     runEnv(skill, runDir) {
       return {
@@ -180,9 +387,43 @@ export async function createWorkspace(options: WorkspaceOptions = {}): Promise<W
         { source: skill.realDir, readOnly: true },
       ];
     },
+    async repair() {
+      const repaired: string[] = [];
+      const handle = await openDirHandle(root);
+      try {
+        for (const rel of LAYOUT) {
+          const parentRel = path.posix.dirname(rel);
+          const name = path.posix.basename(rel);
+          const parent = parentRel === "." ? handle : await openSubpath(handle, parentRel);
+          try {
+            const stat = await lstatIn(parent, name);
+            if (stat?.isDirectory() === true) continue;
+            if (stat !== undefined) {
+              await removeIn(parent, name);
+              repaired.push(
+                `workspace folder ${rel}/ had been replaced by a ${stat.isSymbolicLink() ? "symlink" : "file"}; ` +
+                  "it was removed (not followed) and made again",
+              );
+              if (rel === "skills") staged.clear();
+            }
+            await (await openSubdir(parent, name, { create: true })).close();
+          } finally {
+            if (parent !== handle) await parent.close();
+          }
+        }
+      } finally {
+        await handle.close();
+      }
+      return repaired;
+    },
     async dispose() {
       staged.clear();
-      await rm(root, { recursive: true, force: true });
+      const parent = await openDirHandle(path.dirname(root));
+      try {
+        await removeIn(parent, path.basename(root));
+      } finally {
+        await parent.close();
+      }
     },
   };
 }
