@@ -62,7 +62,13 @@ export async function collectValidation(
     for (const skill of found.skills) jobs.push({ kind: "dir", dir: skill.foundAt });
   } else {
     for (const given of target.paths) {
-      jobs.push(...(await jobsForPath(path.resolve(target.cwd, given), diagnostics)));
+      const abs = path.resolve(target.cwd, given);
+      // `a/SKILL.md/..` goes through a file: the reference's stat fails (does not exist), while
+      // path.resolve would fold the `..` away. Check the path as given first.
+      const asGiven = path.isAbsolute(given) ? given : `${target.cwd}/${given}`;
+      const checked = asGiven === abs ? undefined : resolveSkillPath(asGiven, given);
+      if (checked?.kind === "problem") jobs.push(problem(abs, checked.code, checked.message));
+      else jobs.push(...(await jobsForPath(abs, diagnostics)));
     }
   }
   const total = jobs.filter((job) => job.kind === "dir").length;

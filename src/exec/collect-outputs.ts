@@ -210,8 +210,11 @@ async function collectFrom(
         await resolved.parent.close();
       }
     } catch (error) {
-      const reason = skipReason(base, error);
-      if (reason !== undefined) warnings.push(`output glob '${raw}': ${reason}`);
+      // The error names the component that failed (e.g. `out/r is a symlink that leaves the workspace`).
+      if (!(error instanceof BeneathError) || error.reason !== "missing")
+        warnings.push(
+          `output glob '${raw}': ${error instanceof BeneathError ? error.message : skipReason(base, error)}`,
+        );
       continue;
     }
     if (budget.left < 0)

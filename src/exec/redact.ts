@@ -1,8 +1,10 @@
 /**
  * Secret redaction for everything a run returns to the model. Each secret is matched in its plain,
- * base64 (standard and URL-safe, at every byte alignment, so a secret inside a longer encoded string is
- * found too), and URL-encoded forms; a form cut off at the end of capped output is caught by
- * `redactTail`.
+ * hex, base64 (standard and URL-safe, at every byte alignment, so a secret inside a longer encoded
+ * string is found too) and URL-encoded forms, ignoring letter case, and also when line breaks were put
+ * inside it (wrapped base64, `fold`); a form cut off at the end of capped output is caught by
+ * `redactTail`. This stops accidents, not a script that means to leak: any other transformation
+ * (reversing, XOR, one character per run, …) gets a secret past it.
  */
 
 /** The replacement for every secret occurrence. */
@@ -15,9 +17,12 @@ export const MIN_SECRET_LENGTH = 4;
 export interface Redactor {
   /** True when there is at least one secret. */
   readonly active: boolean;
-  /** Longest form (in UTF-16 units); callers capture this much beyond a cut before redacting. */
+  /**
+   * Longest text one match can span (in UTF-16 units, line breaks inside included); callers capture
+   * this much beyond a cut before redacting.
+   */
   readonly maxFormLength: number;
-  /** Replaces every full occurrence of every form with `[redacted]`. */
+  /** Replaces every full occurrence of every form (any case, line breaks allowed inside) with `[redacted]`. */
   redact(text: string): string;
   /** Replaces a trailing prefix (≥ 4 characters) of any form, for text that was cut. */
   redactTail(text: string): string;
@@ -40,6 +45,7 @@ function alignedBase64(secret: Buffer, shift: number): string[] {
 function formsOf(secret: string): string[] {
   const bytes = Buffer.from(secret, "utf8");
   const forms = new Set<string>([secret]);
+  forms.add(bytes.toString("hex"));
   const uri = encodeURIComponent(secret);
   forms.add(uri);
   forms.add(uri.replace(/%20/g, "+"));
@@ -51,6 +57,11 @@ function formsOf(secret: string): string[] {
     }
   }
   return [...forms].filter((f) => f.length >= MIN_SECRET_LENGTH);
+}
+
+/** A regular expression source matching `form` with an optional line break after any character. */
+function brokenByLines(form: string): string {
+  return [...form].map((c) => c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("(?:\\r?\\n)?");
 }
 
 /**
@@ -68,20 +79,22 @@ export function createRedactor(secrets: Iterable<string>): Redactor & { ignored:
     for (const form of formsOf(secret)) all.add(form);
   }
   const forms = [...all].sort((a, b) => b.length - a.length);
-  const maxFormLength = forms[0]?.length ?? 0;
+  // Longest first, so the alternation prefers a whole form over a shorter one inside it.
+  const pattern = forms.length === 0 ? undefined : new RegExp(forms.map(brokenByLines).join("|"), "gi");
+  const lowerForms = forms.map((f) => f.toLowerCase());
   return {
     active: forms.length > 0,
-    maxFormLength,
+    // Every character may be followed by a CRLF.
+    maxFormLength: (forms[0]?.length ?? 0) * 3,
     ignored,
     redact(text) {
-      let out = text;
-      for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-      return out;
+      return pattern === undefined ? text : text.replace(pattern, REDACTED);
     },
     redactTail(text) {
-      for (const form of forms) {
+      const lower = text.toLowerCase();
+      for (const form of lowerForms) {
         for (let len = Math.min(form.length - 1, text.length); len >= MIN_SECRET_LENGTH; len--) {
-          if (text.endsWith(form.slice(0, len))) return text.slice(0, text.length - len) + REDACTED;
+          if (lower.endsWith(form.slice(0, len))) return text.slice(0, text.length - len) + REDACTED;
         }
       }
       return text;

@@ -64,6 +64,15 @@ describe("parseSkillMd strict mode: the reference's quirks", () => {
     });
   });
 
+  test("a list- or mapping-valued name is reported as empty, as the reference does", () => {
+    for (const value of ["\n  - my-skill", "\n  a: b"]) {
+      const r = strict(`---\nname:${value}\ndescription: d\n---\n`, "my-skill");
+      expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([
+        ["name-empty", "Field 'name' must be a non-empty string"],
+      ]);
+    }
+  });
+
   test("the frontmatter ends at the first '---' substring (A---B truncates the description)", () => {
     const r = strict("---\nname: my-skill\ndescription: Converts A---B formats\n---\nBody", "my-skill");
     expect(r.skill?.description).toBe("Converts A");

@@ -84,11 +84,8 @@ export function validateFrontmatter(
   if (name === undefined) {
     out.push({ code: "name-missing", message: "Missing required field in frontmatter: name", field: "name" });
   } else if (typeof name !== "string") {
-    out.push({
-      code: "field-invalid-type",
-      message: "Field 'name' must be a non-empty string",
-      field: "name",
-    });
+    // The reference reports a list or mapping the same way as a blank name: not a non-empty string.
+    out.push({ code: "name-empty", message: "Field 'name' must be a non-empty string", field: "name" });
   } else {
     const nameOptions = options.dirName === undefined ? {} : { dirName: options.dirName };
     for (const v of validateSkillName(name, nameOptions)) out.push({ ...v, field: "name" });

@@ -7,6 +7,7 @@ import { lstat, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectOutputs, OutputSpec } from "../../src/exec/collect-outputs.js";
+import { createExecutor } from "../../src/exec/create-executor.js";
 import {
   runSkillCommand,
   type SkillRunContext,
@@ -34,19 +35,20 @@ while not os.path.exists(stop):
         atomic = False
         os.rename("d", "t"); os.rename("l", "d"); os.rename("d", "l"); os.rename("t", "d")
         n += 2
-    time.sleep(0.0002)  # leave the other core to the runs under attack
+    time.sleep(0.001)  # leave some CPU to the runs under attack
 print("swaps", n, "atomic" if atomic else "renames")
 `;
 
 /** Runs collecting under attack (the issue asks for at least 500). */
 const ATTEMPTS = 500;
 /** Host-side collections alone, without a process start each. */
-const DIRECT_ATTEMPTS = 2000;
+const DIRECT_ATTEMPTS = 1000;
 
 describe("swap race: out/d swapped between a folder and a symlink to a root-only directory", () => {
   let base: string;
   let ws: Workspace;
   let context: SkillRunContext;
+  let victimContext: SkillRunContext;
   let secret: { dir: string; token: string };
 
   beforeAll(async () => {
@@ -55,6 +57,9 @@ describe("swap race: out/d swapped between a folder and a symlink to a root-only
     const skill = await attackSkill(base);
     ws = await createWorkspace({ baseDir: base });
     context = contextFor(ws, skill, attackExecutor());
+    // The runs under attack only need to finish and be collected; what is tested is the host-side
+    // collection after them, so they use the cheapest real executor (a plain process).
+    victimContext = contextFor(ws, skill, createExecutor({ kind: "local" }).executor);
   });
   afterAll(async () => {
     await ws.dispose();
@@ -91,7 +96,7 @@ describe("swap race: out/d swapped between a folder and a symlink to a root-only
         try {
           result = await runSkillCommand(
             { name: "attacker", command: "true", outputs: { globs: ["out/d/secret.txt"], inline: true } },
-            context,
+            victimContext,
           );
         } catch {
           thrown++;

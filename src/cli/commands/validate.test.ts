@@ -45,6 +45,17 @@ describe("skillrt validate", () => {
     ]);
   });
 
+  it("rejects a path through a file (skills/good/SKILL.md/..) as the reference does: it does not exist", async () => {
+    const { code, out } = await validate(["skills/good/SKILL.md/..", "--strict", "--json"]);
+    expect(code).toBe(1);
+    const report = JSON.parse(out) as Report;
+    expect(report.skills.map((s) => [s.valid, s.diagnostics.map((d) => d.code)])).toEqual([
+      [false, ["path-not-found"]],
+    ]);
+    expect(out).toContain("Path does not exist: skills/good/SKILL.md/..");
+    expect((await validate(["skills/good/../good", "--strict"])).code).toBe(0);
+  });
+
   it("searches a root, reports errors linter-style and exits 1", async () => {
     const { code, out } = await validate(["skills", "--strict"]);
     expect(code).toBe(1);
