@@ -3,7 +3,7 @@
  * destinations, input sources, output folders) pointing at a directory outside it. The next runs must
  * neither create, change, delete nor read anything there, and must never throw.
  */
-import { rename, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SkillRecord } from "../../src/catalog/types.js";
@@ -24,7 +24,7 @@ describe("planted symlinks on host-side paths", () => {
   beforeAll(async () => {
     base = await tempDir("skillrt-sec-plant-");
     victim = path.join(base, "victim");
-    await import("node:fs/promises").then((fs) => fs.mkdir(path.join(victim, "sub"), { recursive: true }));
+    await mkdir(path.join(victim, "sub"), { recursive: true });
     await writeFile(path.join(victim, "precious.txt"), `${CANARY}\n`);
     await writeFile(path.join(victim, "sub", "nested.txt"), `${CANARY} nested\n`);
     skill = await attackSkill(base);
