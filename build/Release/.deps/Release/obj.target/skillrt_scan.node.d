@@ -1,1 +1,0 @@
-cmd_Release/obj.target/skillrt_scan.node := g++ -o Release/obj.target/skillrt_scan.node -shared -pthread -rdynamic -m64  -Wl,-soname=skillrt_scan.node -Wl,--start-group Release/obj.target/skillrt_scan/native/scan.o -Wl,--end-group -lpthread

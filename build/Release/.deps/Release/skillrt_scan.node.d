@@ -1,1 +1,0 @@
-cmd_Release/skillrt_scan.node := ln -f "Release/obj.target/skillrt_scan.node" "Release/skillrt_scan.node" 2>/dev/null || (rm -rf "Release/skillrt_scan.node" && cp -af "Release/obj.target/skillrt_scan.node" "Release/skillrt_scan.node")
