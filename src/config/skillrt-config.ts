@@ -95,8 +95,27 @@ export const SkillConfigEntry = z.looseObject({
 /** One entry of the `skills` section. */
 export type SkillConfigEntry = z.infer<typeof SkillConfigEntry>;
 
+/** The `store` section: where conversations are saved. `--store` and `SKILLRT_STORE_URL` win. */
+export const StoreConfigFile = z
+  .object({
+    /**
+     * `postgres://USER@HOST:PORT/DATABASE` (keep the password in `PGPASSWORD`, not in the file),
+     * `sqlite:PATH` (relative: from the file's directory). Default `.skillrt/sessions.db` under the cwd.
+     */
+    url: z.string().min(1).optional(),
+    /** Postgres schema holding skillrt's tables. Default `skillrt`. */
+    schema: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case SQL identifier")
+      .optional(),
+  })
+  .strict();
+/** The `store` section. */
+export type StoreConfigFile = z.infer<typeof StoreConfigFile>;
+
 /** A whole config file. Unknown top-level keys are allowed (and ignored); known sections are checked. */
 export const SkillrtConfigFile = z.looseObject({
+  store: StoreConfigFile.optional(),
   model: ModelConfigFile.optional(),
   session: SessionConfigFile.optional(),
   exec: ExecConfigFile.optional(),

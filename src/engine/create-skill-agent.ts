@@ -106,22 +106,55 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
   const saved =
     store === undefined ? undefined : await loadConversation(store, firstId, CONVERSATION_NAMESPACE);
   let conversation = await open(firstId, saved?.skills, saved?.messages ?? []);
+  /** Store version of the conversation as this agent last read or wrote it (0: never saved). */
+  let savedVersion = saved?.version ?? 0;
   let running = false;
 
+  // Saves refuse to overwrite a conversation another engine saved meanwhile (StoreConflictError).
   const save = async (): Promise<void> => {
     if (store === undefined) return;
-    await saveConversation(
+    savedVersion = await saveConversation(
       store,
       conversation.id,
       { messages: conversation.history, skills: conversation.session.snapshot(), model: modelInfo },
       CONVERSATION_NAMESPACE,
+      savedVersion,
     );
+  };
+
+  /**
+   * Holds the conversation's store lock for a turn (another engine on the same session waits, bounded by
+   * `lockTimeoutMs`, then fails with a SessionBusyError) and picks up turns saved meanwhile by others.
+   */
+  const lockTurn = async (
+    abortSignal: AbortSignal | undefined,
+  ): Promise<(() => Promise<void>) | undefined> => {
+    if (store === undefined) return undefined;
+    const lock = await store.lockSession(conversation.id, {
+      namespace: CONVERSATION_NAMESPACE,
+      ...(options.lockTimeoutMs === undefined ? {} : { timeoutMs: options.lockTimeoutMs }),
+      ...(abortSignal === undefined ? {} : { abortSignal }),
+    });
+    try {
+      const stored = await store.get(conversation.id, CONVERSATION_NAMESPACE);
+      if ((stored?.version ?? 0) !== savedVersion) {
+        const fresh = await loadConversation(store, conversation.id, CONVERSATION_NAMESPACE);
+        await conversation.workspace?.dispose();
+        conversation = await open(conversation.id, fresh?.skills, fresh?.messages ?? []);
+        savedVersion = fresh?.version ?? 0;
+      }
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+    return () => lock.release();
   };
 
   const send = (input: string, sendOptions: SendOptions = {}): AgentTurn<TurnResult> =>
     startAgentTurn(async (emitTurn) => {
       if (running) throw new Error("A turn is already running on this agent; wait for it to finish.");
       running = true;
+      let unlock: (() => Promise<void>) | undefined;
       const instructions = options.instructions ?? DEFAULT_INSTRUCTIONS;
       const record = recordTurn({ store, conversation: () => conversation, text: input, env });
       const emit = record.listen((event: EngineEvent): void => {
@@ -130,6 +163,7 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
         for (const listener of listeners) listener(event);
       });
       try {
+        unlock = await lockTurn(sendOptions.abortSignal);
         return await record.around(
           runTurn({
             input,
@@ -148,6 +182,7 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
           instructions,
         );
       } finally {
+        await unlock?.();
         running = false;
       }
     });
@@ -207,6 +242,7 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
     async reset() {
       await conversation.dispose();
       conversation = await open(randomUUID(), undefined, []);
+      savedVersion = 0;
     },
     save,
     listSessions: async () => (store === undefined ? [] : store.list({ namespace: CONVERSATION_NAMESPACE })),

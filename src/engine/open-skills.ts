@@ -2,6 +2,7 @@
  * The skill layer of one conversation, built the same way for the `SkillAgent` and the AI SDK toolkit:
  * catalog (default roots as in the CLI), skill session (new or restored), workspace, executor and tools.
  */
+import type { Experimental_SandboxSession } from "ai";
 import { createCatalog } from "../catalog/create-catalog.js";
 import { defaultRoots, normalizeRoots } from "../catalog/default-roots.js";
 import type { Catalog, SkillRoot } from "../catalog/types.js";
@@ -12,6 +13,7 @@ import type { SkillSession } from "../context/skill-session.js";
 import { createExecutor, type ExecutorChoice } from "../exec/create-executor.js";
 import type { Executor } from "../exec/executor.js";
 import type { SkillRunContext } from "../exec/run-skill-command.js";
+import { createSandboxSessionExecutor } from "../exec/sandbox-session-executor.js";
 import { createWorkspace, type Workspace } from "../exec/workspace.js";
 import { createSkillTools, type SkillTools } from "../tools/create-skill-tools.js";
 import type { ProfileName } from "../tools/profile-types.js";
@@ -57,9 +59,11 @@ export interface SkillLayerOptions {
   /**
    * Where `skill_run` (and script tools) run commands: `auto` (default: the bubblewrap sandbox when it
    * works, else local processes with a one-time warning), `sandbox`, `local`, `container`, an
-   * `Executor` of your own, or `false` for no execution tools.
+   * `Executor` of your own, any AI SDK `Experimental_SandboxSession` (a hosted sandbox, or
+   * `createBubblewrapSandboxSession()`: skills are staged into it and run there), or `false` for no
+   * execution tools.
    */
-  executor?: ExecutorChoice | Executor | false;
+  executor?: ExecutorChoice | Executor | Experimental_SandboxSession | false;
   /** Settings of `skill_run`. Default: `host://` inputs from `cwd` only. */
   run?: SkillRunSettings;
 }
@@ -91,6 +95,9 @@ export async function openCatalog(options: SkillLayerOptions): Promise<Catalog> 
 /** The executor `choice` names (`auto` by default); undefined for `false`. */
 export function chooseExecutor(choice: SkillLayerOptions["executor"]): Executor | undefined {
   if (choice === false) return undefined;
+  // Any AI SDK sandbox (it has `spawn`; an Executor has `kind`): runs go through its file and process API.
+  if (typeof choice === "object" && "spawn" in choice)
+    return createSandboxSessionExecutor({ sandbox: choice });
   if (typeof choice === "object") return choice;
   return createExecutor({ kind: choice ?? "auto" }).executor;
 }

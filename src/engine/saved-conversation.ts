@@ -24,15 +24,22 @@ export interface LoadedConversation {
   messages: ModelMessage[];
   skills: unknown;
   model: SavedConversation["model"];
+  /** The store version read (pass as `expectedVersion` to the next save). */
+  version: number;
 }
 
-/** Writes a conversation under `id` (last writer wins). */
+/**
+ * Writes a conversation under `id` and returns the store's new version. With `expectedVersion` a write over
+ * a conversation someone else saved meanwhile fails with a `StoreConflictError`; without it the last writer
+ * wins.
+ */
 export async function saveConversation(
   store: SessionStore,
   id: string,
   value: { messages: ModelMessage[]; skills: unknown; model?: SavedConversation["model"] },
   namespace?: string,
-): Promise<void> {
+  expectedVersion?: number,
+): Promise<number> {
   const data: SavedConversation = {
     version: 1,
     messages: value.messages,
@@ -41,7 +48,10 @@ export async function saveConversation(
     updatedAt: new Date().toISOString(),
   };
   // Round-trip through JSON so Dates/undefined fields become what the store will hand back.
-  await store.put(id, JSON.parse(JSON.stringify(data)), namespace === undefined ? {} : { namespace });
+  return store.put(id, JSON.parse(JSON.stringify(data)), {
+    ...(namespace === undefined ? {} : { namespace }),
+    ...(expectedVersion === undefined ? {} : { expectedVersion }),
+  });
 }
 
 /**
@@ -63,5 +73,10 @@ export async function loadConversation(
       message: `Session '${id}' is not a saved skillrt conversation (version 1). Start a new session or delete this one.`,
     });
   }
-  return { messages: messages.data, skills: parsed.data.skills, model: parsed.data.model };
+  return {
+    messages: messages.data,
+    skills: parsed.data.skills,
+    model: parsed.data.model,
+    version: stored.version,
+  };
 }

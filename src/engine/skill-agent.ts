@@ -36,6 +36,11 @@ export interface SkillAgentOptions extends Omit<SkillLayerOptions, "contextWindo
   sessionId?: string;
   /** Where conversations are saved. Default SQLite at `<cwd>/.skillrt/sessions.db`; `false`: not saved. */
   store?: SessionStore | false;
+  /**
+   * How long a turn waits for another engine (process, replica) in the middle of a turn on the same session,
+   * in ms, before failing with a `SessionBusyError`. Default 30,000.
+   */
+  lockTimeoutMs?: number;
   /** The selection pre-pass loading fitting skills before each turn. Default off. */
   select?: { mode: AutoSelectMode; maxActive?: number };
   /** Most model calls per turn. Default 20. Reaching it emits `step-limit`. */

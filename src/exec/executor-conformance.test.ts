@@ -245,14 +245,14 @@ describe.each(kinds.filter((k) => k.unavailable === undefined))("executor confor
     process.env["SKILLRT_CONFORMANCE_HOST_ONLY"] = "host-value";
     try {
       const r = await executor.run({
-        command: 'echo "A=$A"; echo "B=${B:-unset}"; pwd; env | grep -c SKILLRT_CONFORMANCE_HOST_ONLY; true',
+        command: 'echo "A=$A"; echo "B=[$B]"; pwd; env | grep -c SKILLRT_CONFORMANCE_HOST_ONLY; true',
         cwd: dir,
         env: { A: 'it\'s "quoted" $HOME' },
         timeoutMs: 10_000,
         mounts: mounts(),
       });
       expect(r.exitCode).toBe(0);
-      expect(r.stdout).toBe(`A=it's "quoted" $HOME\nB=unset\n${dir}\n0\n`);
+      expect(r.stdout).toBe(`A=it's "quoted" $HOME\nB=[]\n${dir}\n0\n`);
       expect(r.timedOut).toBe(false);
     } finally {
       delete process.env["SKILLRT_CONFORMANCE_HOST_ONLY"];

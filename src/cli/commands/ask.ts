@@ -1,5 +1,6 @@
 /** `skillrt ask PROMPT`: one turn with the agent, the answer streamed to stdout. */
 import { ProviderError } from "../../engine/provider-error.js";
+import { SkillrtError } from "../../errors/skillrt-error.js";
 import type { Command } from "../command.js";
 import { createStyle } from "../create-style.js";
 import { defineCommand } from "../define-command.js";
@@ -22,7 +23,8 @@ engine event is printed as one JSON line on stdout instead.
 
 ${AGENT_OPTIONS_HELP}
 Exit codes: 0 answered, 1 provider or configuration failure or the step limit reached (the session is
-saved first), 2 usage error, 130 cancelled.
+saved first), or a session store failure (unreachable, or the session busy in another process past the
+wait), 2 usage error, 130 cancelled.
 `;
 
 /** The `ask` command. */
@@ -61,6 +63,11 @@ export const askCommand: Command = defineCommand({
       return 0;
     } catch (error) {
       renderer.finish();
+      // The session store: unreachable, busy (another process is mid-turn on it), or saved by another meanwhile.
+      if (SkillrtError.isInstance(error) && error.code === "store-error") {
+        io.stderr.write(`skillrt ask: ${error.message}\n`);
+        return 1;
+      }
       if (!ProviderError.isInstance(error)) throw error;
       io.stderr.write(`skillrt ask: ${providerFailureMessage(error, agent.modelConfig?.configured ?? true)}`);
       io.stderr.write(`Session saved as ${agent.sessionId}; resume with --session ${agent.sessionId}.\n`);

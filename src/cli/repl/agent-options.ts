@@ -6,6 +6,7 @@ import type { CommandValues } from "../define-command.js";
 export const agentOptions = {
   root: { type: "string", multiple: true },
   session: { type: "string" },
+  store: { type: "string" },
   json: { type: "boolean" },
   placement: { type: "string" },
   profile: { type: "string" },
@@ -28,6 +29,9 @@ export type AgentOptionValues = CommandValues<typeof agentOptions>;
 export const AGENT_OPTIONS_HELP = `Options:
   --root DIR             skill folder to scan (repeatable; default: project, user and SKILLS_DIR roots)
   --session ID           save the conversation under ID; an existing ID is resumed (history and loaded skills)
+  --store URL            where conversations are saved: postgres://USER@HOST:PORT/DATABASE or sqlite:PATH
+                         (env SKILLRT_STORE_URL, config store.url; default .skillrt/sessions.db). A turn on
+                         a session another process is in the middle of waits up to 30 s, then fails
   --json                 print events as JSON lines instead of text
   --placement MODE       where loaded skills go: history (default) or system
   --profile NAME         tool names: skillrt (default), claude, trpc, agentscope, omni, aworld

@@ -6,6 +6,7 @@ import { autoSelectModeFrom, maxActiveFrom } from "../../engine/select-skills.js
 import type { SkillAgent } from "../../engine/skill-agent.js";
 import { SkillrtError } from "../../errors/skillrt-error.js";
 import type { ExecutorChoice } from "../../exec/create-executor.js";
+import type { SessionStore } from "../../store/session-store.js";
 import type { ProfileName } from "../../tools/profile-types.js";
 import { cliRoots } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
@@ -13,6 +14,7 @@ import { createStyle } from "../create-style.js";
 import { usageError } from "../define-command.js";
 import { intFlag } from "../int-flag.js";
 import { cliExecutorChoice, cliRunSettings, cliSessionSettings, loadCliConfig } from "../load-cli-config.js";
+import { openCliStore } from "../open-cli-store.js";
 import type { AgentOptionValues } from "./agent-options.js";
 
 const PROFILES: readonly ProfileName[] = ["skillrt", "claude", "trpc", "agentscope", "omni", "aworld"];
@@ -57,6 +59,7 @@ export async function prepareAgent(
     ints[name] = parsed;
   }
   const style = createStyle(io.stderr, io.env);
+  let store: SessionStore | undefined;
   try {
     const config = await loadCliConfig({
       cwd: io.cwd,
@@ -64,11 +67,13 @@ export async function prepareAgent(
       warn: (message) => io.stderr.write(`skillrt: warning: ${message}\n`),
     });
     const executor = cliExecutorChoice(config, executorFlag);
+    store = openCliStore(values.store, io.env, config.file, io.cwd);
     const catalogBudget = ints["catalog-budget"];
     const maxSteps = ints["max-steps"];
-    return await createSkillAgent({
+    const agent = await createSkillAgent({
       cwd: io.cwd,
       env: io.env,
+      store,
       config: config.file,
       ...cliSessionSettings(config, values),
       run: cliRunSettings(config, { cwd: io.cwd, defaultHostDirs: [io.cwd] }),
@@ -93,7 +98,16 @@ export async function prepareAgent(
         );
       },
     });
+    // The agent leaves a store it was given open: close it with the agent.
+    const opened = store;
+    const closeAgent = agent.close.bind(agent);
+    agent.close = async () => {
+      await closeAgent();
+      await opened.close();
+    };
+    return agent;
   } catch (error) {
+    await store?.close();
     if (SkillrtError.isInstance(error)) {
       io.stderr.write(`skillrt ${command}: ${error.message}\n`);
       return 1;
