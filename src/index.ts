@@ -140,6 +140,15 @@ export {
   type SkillRunRequest,
   type SkillRunResult,
 } from "./exec/run-skill-command.js";
+export {
+  type BubblewrapSandboxSession,
+  type BubblewrapSandboxSessionOptions,
+  createBubblewrapSandboxSession,
+} from "./exec/sandbox-session-bubblewrap.js";
+export {
+  createSandboxSessionExecutor,
+  type SandboxSessionExecutorOptions,
+} from "./exec/sandbox-session-executor.js";
 export { listScriptTools, runScriptTool, type ScriptTool } from "./exec/script-tools.js";
 export { createWorkspace, type Workspace } from "./exec/workspace.js";
 
@@ -149,6 +158,7 @@ export { createMemoryStore } from "./store/create-memory-store.js";
 export { createPostgresStore, type PostgresStoreOptions } from "./store/create-postgres-store.js";
 export { createSqliteStore, type SqliteStoreOptions } from "./store/create-sqlite-store.js";
 export { defaultStorePath } from "./store/default-store-path.js";
+export { type OpenSessionStoreOptions, openSessionStore } from "./store/open-session-store.js";
 export { SessionBusyError } from "./store/session-busy-error.js";
 export {
   DEFAULT_LOCK_TIMEOUT_MS,
