@@ -1,5 +1,5 @@
 import os from "node:os";
-import pg from "pg";
+import type pg from "pg";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import { migratePostgresSchema, quoteSchema } from "./postgres-schema.js";
 import { type PostgresTarget, postgresConnectError, postgresTarget } from "./postgres-target.js";
@@ -59,14 +59,9 @@ export function createPostgresStore(options: PostgresStoreOptions): SessionStore
   const now = options.now ?? (() => new Date());
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const appName = `skillrt pid ${process.pid} on ${os.hostname()}`;
-  const pool = new pg.Pool({
-    connectionString: options.url,
-    max: options.maxConnections ?? 10,
-    connectionTimeoutMillis: connectTimeoutMs,
-    application_name: appName,
-  });
-  // An idle connection that dies emits here; the next query reports the problem instead.
-  pool.on("error", () => {});
+  // `pg` is loaded on first use, so a CLI run on SQLite never pays for it.
+  let driver: typeof pg | undefined;
+  let pool: pg.Pool | undefined;
   const lockClients = new Set<pg.Client>();
   let ready: Promise<void> | undefined;
   let closed = false;
@@ -93,6 +88,15 @@ export function createPostgresStore(options: PostgresStoreOptions): SessionStore
   async function prepare(): Promise<void> {
     if (closed) throw storeClosedError(where);
     ready ??= (async () => {
+      driver ??= (await import("pg")).default;
+      pool ??= new driver.Pool({
+        connectionString: options.url,
+        max: options.maxConnections ?? 10,
+        connectionTimeoutMillis: connectTimeoutMs,
+        application_name: appName,
+      });
+      // An idle connection that dies emits here; the next query reports the problem instead.
+      pool.on("error", () => {});
       const client = await pool.connect();
       try {
         await migratePostgresSchema(client, schemaName, where);
@@ -111,6 +115,7 @@ export function createPostgresStore(options: PostgresStoreOptions): SessionStore
     values: unknown[],
   ): Promise<pg.QueryResult<R>> {
     await prepare();
+    if (pool === undefined) throw storeClosedError(where);
     try {
       return await pool.query<R>(text, values);
     } catch (error) {
@@ -172,7 +177,9 @@ export function createPostgresStore(options: PostgresStoreOptions): SessionStore
       await prepare();
       const timeoutMs = Math.max(0, Math.floor(lockOptions.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS));
       const key = JSON.stringify([schemaName, namespace, id]);
-      const client = new pg.Client({
+      if (driver === undefined || pool === undefined) throw storeClosedError(where);
+      const lockPool = pool;
+      const client = new driver.Client({
         connectionString: options.url,
         connectionTimeoutMillis: connectTimeoutMs,
         application_name: appName,
@@ -203,7 +210,7 @@ export function createPostgresStore(options: PostgresStoreOptions): SessionStore
             });
         }
         if (!got) {
-          const holder = await lockHolder(pool, key).catch(() => undefined);
+          const holder = await lockHolder(lockPool, key).catch(() => undefined);
           throw new SessionBusyError({ id, namespace, waitedMs: Date.now() - started, holder });
         }
       } catch (error) {
@@ -232,7 +239,7 @@ export function createPostgresStore(options: PostgresStoreOptions): SessionStore
       closed = true;
       await Promise.all([...lockClients].map((c) => c.end().catch(() => {})));
       lockClients.clear();
-      await pool.end().catch(() => {});
+      await pool?.end().catch(() => {});
     },
   };
 }
