@@ -35,6 +35,7 @@ describe("saved conversations", () => {
       messages,
       skills: { loaded: ["pdf"] },
       model: { provider: "anthropic", modelId: "m" },
+      version: 1,
     });
     expect(await loadConversation(store, "missing")).toBeUndefined();
   });
