@@ -139,7 +139,7 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
       const stored = await store.get(conversation.id, CONVERSATION_NAMESPACE);
       if ((stored?.version ?? 0) !== savedVersion) {
         const fresh = await loadConversation(store, conversation.id, CONVERSATION_NAMESPACE);
-        await conversation.workspace?.dispose();
+        await conversation.dispose();
         conversation = await open(conversation.id, fresh?.skills, fresh?.messages ?? []);
         savedVersion = fresh?.version ?? 0;
       }
