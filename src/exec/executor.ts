@@ -6,7 +6,7 @@
 import type { ExecLimits } from "./limits.js";
 import type { Redactor } from "./redact.js";
 
-/** Which implementation ran a command (`sandbox-session`: any AI SDK `Experimental_SandboxSession`). */
+/** Which implementation ran a command (`sandbox-session`: an AI SDK `Experimental_SandboxSession` of whatever provider). */
 export type ExecutorKind = "sandbox" | "local" | "container" | "sandbox-session";
 
 /** An extra host path made visible to the command (sandbox and container only; ignored by `local`). */

@@ -3,7 +3,7 @@
  * hex, base64 (standard and URL-safe, at every byte alignment, so a secret inside a longer encoded
  * string is found too) and URL-encoded forms, ignoring letter case, and also when line breaks were put
  * inside it (wrapped base64, `fold`); a form cut off at the end of capped output is caught by
- * `redactTail`. This stops accidents, not a script that means to leak: any other transformation
+ * `redactTail`. This stops accidents, not a script that means to leak: every other transformation
  * (reversing, XOR, one character per run, …) gets a secret past it.
  */
 
