@@ -20,12 +20,11 @@ import {
   listDir,
   lstatIn,
   openDirHandle,
-  openResolvedDir,
   openSubdir,
   readFileIn,
-  resolveBeneath,
 } from "./dir-handle.js";
 import { NO_REDACTION, type Redactor } from "./redact.js";
+import { openResolvedDir, resolveBeneath } from "./resolve-beneath.js";
 import { sniffMime } from "./sniff-mime.js";
 
 const positive = z.number().int().positive();

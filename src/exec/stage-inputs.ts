@@ -18,12 +18,11 @@ import {
   lstatIn,
   openDirHandle,
   openSubpath,
-  type Resolved,
   removeIn,
-  resolveBeneath,
   symlinkIn,
   writeFileIn,
 } from "./dir-handle.js";
+import { type Resolved, resolveBeneath } from "./resolve-beneath.js";
 
 /** One input of a skill run. */
 export const InputSpec = z.object({
