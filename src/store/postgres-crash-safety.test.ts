@@ -1,6 +1,5 @@
-import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runAndKill } from "./__fixtures__/run-and-kill.js";
+import { expectIntactSnapshot, runAndKill } from "./__fixtures__/run-and-kill.js";
 import { testPostgres } from "./__fixtures__/test-postgres.js";
 import { createPostgresStore } from "./create-postgres-store.js";
 
@@ -23,14 +22,7 @@ describe("Postgres store crash safety", () => {
         const store = createPostgresStore({ url, schema });
         const got = await store.get("crash");
         await store.close();
-        const data = got?.data as { n: number; size: number; digest: string; payload: string };
-        // Every write the writer reported is there; at most the one in flight at the kill goes beyond it.
-        expect(data.n).toBeGreaterThanOrEqual(committed);
-        expect(data.n).toBeLessThanOrEqual(committed + 1);
-        expect(data.payload.length).toBe(data.size);
-        expect(createHash("sha256").update(data.payload).digest("hex")).toBe(data.digest);
-        expect(got?.version).toBeGreaterThan(lastSeen);
-        lastSeen = got?.version ?? 0;
+        lastSeen = expectIntactSnapshot(got, committed, lastSeen);
       }
     }, 120_000);
   }

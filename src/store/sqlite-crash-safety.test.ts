@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runAndKill } from "./__fixtures__/run-and-kill.js";
+import { expectIntactSnapshot, runAndKill } from "./__fixtures__/run-and-kill.js";
 import { createSqliteStore } from "./create-sqlite-store.js";
 
 describe("SQLite store crash safety", () => {
@@ -37,14 +36,7 @@ describe("SQLite store crash safety", () => {
       const store = createSqliteStore({ path: dbPath });
       const got = await store.get("crash");
       await store.close();
-      const data = got?.data as { n: number; size: number; digest: string; payload: string };
-      // Every write the child reported is there; at most the one in flight at the kill goes beyond it.
-      expect(data.n).toBeGreaterThanOrEqual(committed);
-      expect(data.n).toBeLessThanOrEqual(committed + 1);
-      expect(data.payload.length).toBe(data.size);
-      expect(createHash("sha256").update(data.payload).digest("hex")).toBe(data.digest);
-      expect(got?.version).toBeGreaterThan(lastSeen);
-      lastSeen = got?.version ?? 0;
+      lastSeen = expectIntactSnapshot(got, committed, lastSeen);
     }
   });
 });
