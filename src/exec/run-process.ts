@@ -4,6 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { DEFAULT_MAX_OUTPUT_BYTES, type ExecRequest, type ExecResult } from "./executor.js";
+import { exitCodeOf } from "./exit-code-of.js";
 import { createOutputCapture } from "./output-capture.js";
 import { killProcessGroup } from "./process-tree.js";
 
@@ -31,15 +32,6 @@ export interface RunProcessResult extends Omit<ExecResult, "executor" | "warning
   /** Set when the process could not be started. */
   spawnError?: string;
 }
-
-const SIGNAL_NUMBERS: Record<string, number> = {
-  SIGHUP: 1,
-  SIGINT: 2,
-  SIGKILL: 9,
-  SIGTERM: 15,
-  SIGXCPU: 24,
-  SIGXFSZ: 25,
-};
 
 /** Runs `argv` and resolves when it has exited and its output is collected. Never rejects. */
 export function runProcess(options: RunProcessOptions): Promise<RunProcessResult> {
@@ -108,10 +100,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       options.abortSignal?.removeEventListener("abort", onAbort);
       const o = out.finish(options.redactor);
       const e = err.finish(options.redactor);
-      const exitCode =
-        spawnError !== undefined
-          ? -1
-          : (code ?? (signal === null ? -1 : 128 + (SIGNAL_NUMBERS[signal] ?? 0)));
+      const exitCode = spawnError !== undefined ? -1 : exitCodeOf(code, signal);
       resolve({
         exitCode,
         stdout: o.text,

@@ -19,6 +19,7 @@ import type {
   Experimental_SandboxSession as SandboxSession,
 } from "ai";
 import { DEFAULT_EXEC_PATH } from "./executor.js";
+import { exitCodeOf } from "./exit-code-of.js";
 import { DEFAULT_LIMITS, type ExecLimits, withLimits } from "./limits.js";
 import { killProcessGroup } from "./process-tree.js";
 import { isolationArgs, systemMountArgs } from "./sandbox-executor.js";
@@ -48,15 +49,6 @@ export interface BubblewrapSandboxSession extends SandboxSession {
   /** Kills running commands and, when the directory was created by the session, deletes it. Idempotent. */
   stop(): Promise<void>;
 }
-
-const SIGNALS: Record<string, number> = {
-  SIGHUP: 1,
-  SIGINT: 2,
-  SIGKILL: 9,
-  SIGTERM: 15,
-  SIGXCPU: 24,
-  SIGXFSZ: 25,
-};
 
 function inside(child: string, parent: string): boolean {
   return child === parent || child.startsWith(`${parent}/`);
@@ -206,7 +198,7 @@ export async function createBubblewrapSandboxSession(
       child.once("close", (code, signal) => {
         abortSignal?.removeEventListener("abort", kill);
         if (abortSignal?.aborted === true) reject(abortSignal.reason);
-        else resolve({ exitCode: code ?? (signal === null ? -1 : 128 + (SIGNALS[signal] ?? 0)) });
+        else resolve({ exitCode: exitCodeOf(code, signal) });
       });
     });
     exited.catch(() => {}); // observed by wait(); never an unhandled rejection
