@@ -133,6 +133,7 @@ export { createToolRegistry, type ToolRegistry } from "./tools/tool-registry.js"
 export { type ArtifactStore, createFsArtifactStore } from "./exec/artifact-store.js";
 export type { CommandPolicy } from "./exec/command-policy.js";
 export { type CreateExecutorOptions, createExecutor, type ExecutorChoice } from "./exec/create-executor.js";
+export { createWorkspace } from "./exec/create-workspace.js";
 export type { ExecRequest, ExecResult, Executor, ExecutorKind } from "./exec/executor.js";
 export {
   runSkillCommand,
@@ -150,7 +151,7 @@ export {
   type SandboxSessionExecutorOptions,
 } from "./exec/sandbox-session-executor.js";
 export { listScriptTools, runScriptTool, type ScriptTool } from "./exec/script-tools.js";
-export { createWorkspace, type Workspace } from "./exec/workspace.js";
+export type { Workspace } from "./exec/workspace.js";
 
 // store: session persistence
 

@@ -11,10 +11,11 @@ import { restoreSkillSession } from "../context/restore-skill-session.js";
 import type { Placement } from "../context/session-types.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { createExecutor, type ExecutorChoice } from "../exec/create-executor.js";
+import { createWorkspace } from "../exec/create-workspace.js";
 import type { Executor } from "../exec/executor.js";
 import type { SkillRunContext } from "../exec/run-skill-command.js";
 import { createSandboxSessionExecutor } from "../exec/sandbox-session-executor.js";
-import { createWorkspace, type Workspace } from "../exec/workspace.js";
+import type { Workspace } from "../exec/workspace.js";
 import { createSkillTools, type SkillTools } from "../tools/create-skill-tools.js";
 import type { ProfileName } from "../tools/profile-types.js";
 

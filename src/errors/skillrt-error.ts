@@ -8,7 +8,8 @@ export type SkillrtErrorCode =
   | "exec-error"
   | "config-invalid"
   | "sqlite-unavailable"
-  | "file-too-large";
+  | "file-too-large"
+  | "workspace-unusable";
 
 const marker = Symbol.for("skillrt.error");
 

@@ -7,9 +7,10 @@ import { toSkillRunOutput } from "../tools/skill-run-output.js";
 import { makeSkill, makeTempDir } from "./__fixtures__/make-skill.js";
 import { createFsArtifactStore } from "./artifact-store.js";
 import { createExecutor } from "./create-executor.js";
+import { createWorkspace } from "./create-workspace.js";
 import type { SkillRunResult } from "./run-skill-command.js";
 import { runSkillCommand, type SkillRunContext } from "./run-skill-command.js";
-import { createWorkspace, type Workspace } from "./workspace.js";
+import type { Workspace } from "./workspace.js";
 
 /** What the model reads of a run (the tools layer's rendering). */
 function modelText(result: SkillRunResult): string {

@@ -6,8 +6,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SkillRecord } from "../catalog/types.js";
 import { makeSkill, makeTempDir } from "./__fixtures__/make-skill.js";
+import { createWorkspace } from "./create-workspace.js";
 import { createSandboxExecutor, probeSandbox } from "./sandbox-executor.js";
-import { createWorkspace, type StagedSkill, type Workspace } from "./workspace.js";
+import type { StagedSkill, Workspace } from "./workspace.js";
 
 const probe = probeSandbox();
 if (!probe.ok) console.log(`skipping sandbox tests: ${probe.reason}`);

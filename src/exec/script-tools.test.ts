@@ -6,9 +6,10 @@ import { renderRunText } from "../tools/render-run-result.js";
 import { toSkillRunOutput } from "../tools/skill-run-output.js";
 import { makeSkill, makeTempDir } from "./__fixtures__/make-skill.js";
 import { createExecutor } from "./create-executor.js";
+import { createWorkspace } from "./create-workspace.js";
 import type { SkillRunResult } from "./run-skill-command.js";
 import { listScriptTools, runScriptTool } from "./script-tools.js";
-import { createWorkspace, type Workspace } from "./workspace.js";
+import type { Workspace } from "./workspace.js";
 
 /** What the model reads of a run (the tools layer's rendering). */
 function modelText(result: SkillRunResult): string {

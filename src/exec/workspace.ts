@@ -19,8 +19,7 @@
  * again. Every host-side change inside (the view, run folders, removal) goes through held directory
  * descriptors (`dir-handle.ts`), so a symlink a script planted is never followed by the host.
  */
-import { lstat, mkdir, mkdtemp, readdir, realpath } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, readdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import type { SkillRecord } from "../catalog/types.js";
 import { confinedRealpath, normalizeWorkspacePath } from "./confine.js";
@@ -34,20 +33,6 @@ import {
   symlinkIn,
 } from "./dir-handle.js";
 import type { ExecMount } from "./executor.js";
-
-/** Options of `createWorkspace`. */
-export interface WorkspaceOptions {
-  /**
-   * Parent directory. Default: the per-user base `<os.tmpdir()>/skillrt-<uid>`, created with mode 0700
-   * and checked (a real directory, owned by the current user, no access for group or others).
-   */
-  baseDir?: string;
-  /**
-   * A label put in the directory name (sanitised) before its random part; never the whole name, so a
-   * workspace path cannot be guessed from it. Default none.
-   */
-  id?: string;
-}
 
 /** A skill staged into a workspace. */
 export interface StagedSkill {
@@ -104,7 +89,8 @@ export interface Workspace {
 
 const LINKS: Record<string, string> = { out: "../../out", work: "../../work", inputs: "../../work/inputs" };
 
-function sanitize(name: string): string {
+/** `name` as one safe path component (anything but `A-Za-z0-9._-` becomes `_`; never `.` or `..`). */
+export function sanitizeName(name: string): string {
   const clean = name.replace(/[^A-Za-z0-9._-]/g, "_");
   return clean === "." || clean === ".." || clean === "" ? `_${clean}` : clean;
 }
@@ -117,142 +103,8 @@ function timestamp(date: Date): string {
   );
 }
 
-/** Why a directory may not be used as a workspace or its base; `undefined` when it may. */
-async function privacyProblem(dir: string): Promise<string | undefined> {
-  let stat: import("node:fs").Stats;
-  try {
-    stat = await lstat(dir);
-  } catch (error) {
-    return `it cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
-  }
-  if (stat.isSymbolicLink()) return "it is a symbolic link";
-  if (!stat.isDirectory()) return "it is not a directory";
-  const uid = process.getuid?.();
-  if (uid !== undefined && stat.uid !== uid)
-    return `it is owned by uid ${stat.uid}, not by this user (uid ${uid})`;
-  if ((stat.mode & 0o077) !== 0)
-    return `its mode is ${(stat.mode & 0o777).toString(8)}; it must not be accessible to group or others (0700)`;
-  return undefined;
-}
-
-/** Raised when no private workspace can be made or re-used; the message says which path and why. */
-export class WorkspaceError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "WorkspaceError";
-  }
-}
-
-/**
- * The per-user base directory of workspaces: `<os.tmpdir()>/skillrt-<uid>`, created 0700 when missing.
- * Throws `WorkspaceError` when it exists but is a symlink, not a directory, owned by someone else or
- * open to group/others (another local user may have planted it): nothing inside is used.
- */
-export async function defaultWorkspaceBase(): Promise<string> {
-  const tmp = await realpath(os.tmpdir());
-  const base = path.join(tmp, `skillrt-${process.getuid?.() ?? os.userInfo().username}`);
-  await mkdir(base, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== "EEXIST") throw error;
-  });
-  const problem = await privacyProblem(base);
-  if (problem !== undefined) {
-    throw new WorkspaceError(
-      `refusing the workspace base ${base}: ${problem}. Remove it, or choose another base directory (baseDir).`,
-    );
-  }
-  return base;
-}
-
-async function resolveBase(baseDir: string | undefined): Promise<string> {
-  if (baseDir === undefined) return defaultWorkspaceBase();
-  const base = await realpath(baseDir);
-  if (!(await lstat(base)).isDirectory())
-    throw new WorkspaceError(`workspace base ${base} is not a directory`);
-  return base;
-}
-
-const LAYOUT = ["skills", "work", "work/inputs", "out", "runs", "home", "tmp"];
-
-/** Opens (with `create`, makes) each layout folder by descriptor; throws when one is a symlink or a file. */
-async function checkLayout(root: DirHandle, create: boolean): Promise<void> {
-  for (const rel of LAYOUT) {
-    const dir = await openSubpath(root, rel, create ? { create, mode: 0o755 } : {});
-    await dir.close();
-  }
-}
-
-/**
- * Creates a fresh private workspace with its layout: `mkdtemp` (mode 0700, unpredictable name) under
- * the base directory, checked to be owned by this user before anything is put in it.
- */
-export async function createWorkspace(options: WorkspaceOptions = {}): Promise<Workspace> {
-  const base = await resolveBase(options.baseDir);
-  const label = options.id === undefined ? "" : `${sanitize(options.id).slice(0, 40)}-`;
-  const root = await mkdtemp(path.join(base, `skillrt-ws-${label}`));
-  const problem = await privacyProblem(root);
-  if (problem !== undefined) throw new WorkspaceError(`refusing the new workspace ${root}: ${problem}`);
-  const handle = await openDirHandle(root);
-  try {
-    await checkLayout(handle, true);
-  } finally {
-    await handle.close();
-  }
-  return workspaceAt(root);
-}
-
-/**
- * Re-uses an existing workspace (e.g. the one recorded in a saved session) after checking it again: a
- * directory named `skillrt-ws-…` directly in the base directory, not a symlink, owned by this user,
- * mode 0700, with its layout folders real directories (not symlinks). Returns `{ error }` (and touches
- * nothing in it) when any check fails.
- */
-export async function openWorkspace(
-  root: string,
-  options: Pick<WorkspaceOptions, "baseDir"> = {},
-): Promise<{ workspace: Workspace } | { error: string }> {
-  const refused = (why: string) => ({
-    error: `workspace ${root} was not used: ${why}. Nothing in it was touched.`,
-  });
-  let base: string;
-  try {
-    base = await resolveBase(options.baseDir);
-  } catch (error) {
-    return refused((error as Error).message);
-  }
-  if (!path.isAbsolute(root) || path.dirname(root) !== base || !path.basename(root).startsWith("skillrt-ws-"))
-    return refused(`it is not a skillrt workspace directly inside ${base}`);
-  const problem = await privacyProblem(root);
-  if (problem !== undefined) return refused(problem);
-  let handle: DirHandle | undefined;
-  try {
-    handle = await openDirHandle(root);
-    await checkLayout(handle, false);
-  } catch (error) {
-    return refused((error as Error).message);
-  } finally {
-    await handle?.close();
-  }
-  return { workspace: workspaceAt(root) };
-}
-
-/**
- * The workspace recorded for a session when it still passes `openWorkspace`'s checks, else a fresh one
- * (`createWorkspace`) with `warning` saying why the recorded one was refused.
- */
-export async function resumeWorkspace(
-  recorded: string | undefined,
-  options: WorkspaceOptions = {},
-): Promise<{ workspace: Workspace; warning?: string }> {
-  if (recorded !== undefined) {
-    const opened = await openWorkspace(recorded, options);
-    if ("workspace" in opened) return opened;
-    return {
-      workspace: await createWorkspace(options),
-      warning: `${opened.error} A new workspace was created.`,
-    };
-  }
-  return { workspace: await createWorkspace(options) };
-}
+/** The folders every workspace has, relative to its root (parents first). */
+export const WORKSPACE_LAYOUT = ["skills", "work", "work/inputs", "out", "runs", "home", "tmp"];
 
 /** Runs `fn` after every earlier call for the same key has settled. */
 function serialiser(): <T>(fn: () => Promise<T>) => Promise<T> {
@@ -264,7 +116,8 @@ function serialiser(): <T>(fn: () => Promise<T>) => Promise<T> {
   };
 }
 
-function workspaceAt(root: string): Workspace {
+/** The operations of the workspace at `root`, which must already be checked (see `create-workspace.ts`). */
+export function workspaceAt(root: string): Workspace {
   const id = path.basename(root).replace(/^skillrt-ws-/, "");
   const dirs = {
     skillsDir: path.join(root, "skills"),
@@ -305,7 +158,7 @@ function workspaceAt(root: string): Workspace {
       const key = entries.join("\0");
       const cached = staged.get(record.name);
       if (cached !== undefined && cached.realDir === realDir && cached.entries === key) return cached;
-      const name = sanitize(record.name);
+      const name = sanitizeName(record.name);
       const viewDir = path.join(dirs.skillsDir, name);
       const shadowed: string[] = [];
       await withLayoutDir("skills", async (skills) => {
@@ -391,7 +244,7 @@ function workspaceAt(root: string): Workspace {
       const repaired: string[] = [];
       const handle = await openDirHandle(root);
       try {
-        for (const rel of LAYOUT) {
+        for (const rel of WORKSPACE_LAYOUT) {
           const parentRel = path.posix.dirname(rel);
           const name = path.posix.basename(rel);
           const parent = parentRel === "." ? handle : await openSubpath(handle, parentRel);

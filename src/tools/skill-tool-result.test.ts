@@ -7,8 +7,9 @@ import { makeSkillTree, type SkillTree, standardSkills } from "../context/__fixt
 import { createSkillSession } from "../context/create-skill-session.js";
 import { scriptedModel } from "../engine/__fixtures__/scripted-model.js";
 import { createFsArtifactStore } from "../exec/artifact-store.js";
+import { createWorkspace } from "../exec/create-workspace.js";
 import { createLocalExecutor } from "../exec/local-executor.js";
-import { createWorkspace, type Workspace } from "../exec/workspace.js";
+import type { Workspace } from "../exec/workspace.js";
 import { callToolResult } from "./__fixtures__/call-tool.js";
 import { createSkillTools } from "./create-skill-tools.js";
 import { capToolCallInputs, MAX_TOOL_INPUT_BYTES } from "./guard-tool-input.js";

@@ -5,8 +5,9 @@
 import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SkillRecord } from "../../src/catalog/types.js";
+import { createWorkspace } from "../../src/exec/create-workspace.js";
 import { probeSandbox } from "../../src/exec/sandbox-executor.js";
-import { createWorkspace, type Workspace } from "../../src/exec/workspace.js";
+import type { Workspace } from "../../src/exec/workspace.js";
 import { attackExecutor, attackSkill, contextFor, runAndShow, tempDir } from "./support.js";
 
 const MiB = 1024 * 1024;

@@ -7,7 +7,8 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SkillRecord } from "../../src/catalog/types.js";
-import { createWorkspace, type Workspace } from "../../src/exec/workspace.js";
+import { createWorkspace } from "../../src/exec/create-workspace.js";
+import type { Workspace } from "../../src/exec/workspace.js";
 import { attackExecutor, attackSkill, contextFor, runAndShow, tempDir } from "./support.js";
 
 const CANARY = "CANARYNAME";

@@ -7,8 +7,8 @@ import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SkillRecord } from "../../src/catalog/types.js";
+import { createWorkspace } from "../../src/exec/create-workspace.js";
 import type { Executor } from "../../src/exec/executor.js";
-import { createWorkspace } from "../../src/exec/workspace.js";
 import { attackExecutor, attackSkill, contextFor, runAndShow, snapshot, tempDir } from "./support.js";
 
 const CANARY = "CANARY-victim-content";

@@ -12,7 +12,7 @@ import {
   defaultWorkspaceBase,
   openWorkspace,
   resumeWorkspace,
-} from "../../src/exec/workspace.js";
+} from "../../src/exec/create-workspace.js";
 import {
   asNobody,
   attackExecutor,

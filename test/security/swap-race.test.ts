@@ -8,12 +8,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectOutputs, OutputSpec } from "../../src/exec/collect-outputs.js";
 import { createExecutor } from "../../src/exec/create-executor.js";
+import { createWorkspace } from "../../src/exec/create-workspace.js";
 import {
   runSkillCommand,
   type SkillRunContext,
   type SkillRunResult,
 } from "../../src/exec/run-skill-command.js";
-import { createWorkspace, type Workspace } from "../../src/exec/workspace.js";
+import type { Workspace } from "../../src/exec/workspace.js";
 import { attackExecutor, attackSkill, contextFor, rootOnlySecret, tempDir } from "./support.js";
 
 /** Swaps `d` and `l` atomically (renameat2 RENAME_EXCHANGE), or by four renames where that fails. */

@@ -2,9 +2,9 @@
 import { createCatalog } from "../../catalog/create-catalog.js";
 import type { OutputSpec } from "../../exec/collect-outputs.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
+import { createWorkspace } from "../../exec/create-workspace.js";
 import { runSkillCommand } from "../../exec/run-skill-command.js";
 import type { InputSpec } from "../../exec/stage-inputs.js";
-import { createWorkspace } from "../../exec/workspace.js";
 import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { abortOnInterrupt } from "../listen-for-interrupt.js";
