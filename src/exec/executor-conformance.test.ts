@@ -10,6 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeSkill, makeTempDir } from "./__fixtures__/make-skill.js";
 import { createContainerExecutor, probeContainerEngine } from "./container-executor.js";
+import { createWorkspace } from "./create-workspace.js";
 import type { Executor } from "./executor.js";
 import { createLocalExecutor } from "./local-executor.js";
 import { createRedactor } from "./redact.js";
@@ -20,7 +21,6 @@ import {
   createBubblewrapSandboxSession,
 } from "./sandbox-session-bubblewrap.js";
 import { createSandboxSessionExecutor } from "./sandbox-session-executor.js";
-import { createWorkspace } from "./workspace.js";
 
 /** Live (non-zombie) processes whose environment carries `token`. */
 function processesWithToken(token: string): number {
@@ -74,15 +74,17 @@ const kinds: Kind[] = [
     make: async () => createLocalExecutor(),
     isolates: false,
     batches: 5,
-    killAfterMs: 300,
+    killAfterMs: 800,
   },
   {
     name: "sandbox",
     unavailable: sandboxProbe.ok ? undefined : sandboxProbe.reason,
     make: async () => createSandboxExecutor(),
     isolates: true,
-    batches: 5,
-    killAfterMs: 300,
+    batches: 4,
+    // 20 bwrap starts at once take well over 300 ms on a loaded 2-core machine: a run killed before it
+    // printed "started" tests nothing, so the timeout leaves room for the sandbox to come up.
+    killAfterMs: 1500,
   },
   {
     name: "container",
