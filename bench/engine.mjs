@@ -29,7 +29,7 @@ const catalog = await createCatalog({ roots: [], memory });
 let options;
 try {
   const toolsModule = await import("../dist/tools/create-skill-tools.js");
-  options = (session) => toolsModule.createSkillTools(session, { profile: "skillrt" });
+  options = (session) => toolsModule.createSkillTools(session);
 } catch {
   options = (session) => ({ tools: {}, systemPrompt: () => session.renderSystemPrompt() });
 }

@@ -72,8 +72,6 @@ export async function buildDocItem(
     tokens: core.counter.count(text),
     placement,
   };
-  // Kept so a later change of the system layout can re-render the doc.
-  if (placement === "system") item.source = result.content;
   return item;
 }
 
@@ -104,21 +102,6 @@ function docItemText(core: SessionCore, skill: string, path: string, content: st
   return core.systemLayout() === "trpc"
     ? renderTrpcDoc(path, content)
     : renderSystemDoc(skill, path, content);
-}
-
-/** Re-renders loaded bodies and docs after the system layout changed (system placement only). */
-export function rerenderSystemItems(core: SessionCore): void {
-  const { state } = core;
-  if (state.placement !== "system") return;
-  for (const entry of state.skills.values()) {
-    entry.item.text = skillItemText(core, entry.record, entry.body, entry.files);
-    entry.item.tokens = core.counter.count(entry.item.text);
-    for (const [path, doc] of entry.docs) {
-      doc.text = docItemText(core, entry.record.name, path, doc.source ?? "");
-      doc.tokens = core.counter.count(doc.text);
-    }
-  }
-  state.version += 1;
 }
 
 /** A read's item from a text or binary result, cut to the per-item budget (line-wise, then by characters). */

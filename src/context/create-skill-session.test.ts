@@ -322,3 +322,38 @@ describe("catalog budget default", () => {
     );
   });
 });
+
+describe("profile", () => {
+  it("is fixed at creation: names in the preamble and messages, format, doc rule and load calls", async () => {
+    tree = await makeSkillTree(standardSkills());
+    const omni = createSkillSession({ catalog: tree.catalog, profile: "omni", runTool: false });
+    expect(omni.profile.name).toBe("omni");
+    expect(omni.toolNames()).toEqual({
+      load: "load_skill",
+      selectDocs: "load_skill_reference",
+      unload: "unload_skill",
+      search: "skill_search",
+    });
+    const prompt = omni.renderSystemPrompt();
+    expect(prompt).toContain("call load_skill with its name first");
+    expect(prompt).not.toContain("skill_run");
+    expect(prompt).toContain("[○]");
+    expect(omni.loadCall("pdf")).toEqual({ toolName: "load_skill", input: { skill_name: "pdf" } });
+    const missing = await omni.selectDocs("pdf", [], "add");
+    expect(missing.ok ? "" : missing.message).toBe(
+      "Skill 'pdf' is not loaded. Call load_skill first (it accepts docs too).",
+    );
+
+    const ownFormat = createSkillSession({ catalog: tree.catalog, profile: "omni", catalogFormat: "list" });
+    expect(ownFormat.renderSystemPrompt()).not.toContain("[○]");
+    expect(ownFormat.toolNames().run).toBe("skill_run");
+  });
+
+  it("refuses an unknown profile name with the list of profiles", async () => {
+    tree = await makeSkillTree(standardSkills());
+    const catalog = tree.catalog;
+    expect(() => createSkillSession({ catalog, profile: "openai" as "skillrt" })).toThrow(
+      "Unknown profile 'openai'. Profiles: skillrt, claude, trpc, agentscope, omni, aworld.",
+    );
+  });
+});

@@ -5,26 +5,22 @@
 import { randomUUID } from "node:crypto";
 import type { SkillRecord } from "../catalog/types.js";
 import { DEFAULT_NAMESPACE } from "../store/session-store.js";
-import { rerenderSystemItems } from "./build-items.js";
 import { INIT_LOAD_CALL_PREFIX, openingMessages } from "./opening-messages.js";
 import { createCatalogTokenCache, renderCatalog } from "./render-catalog.js";
-import { DEFAULT_TOOL_NAMES, renderPreamble } from "./render-preamble.js";
+import { renderPreamble } from "./render-preamble.js";
 import { type MeasuredBlock, renderSessionBlocks } from "./render-session-context.js";
 import { historyText, rewriteHistory } from "./rewrite-history.js";
 import type { SessionCore } from "./session-core.js";
-import { docPaths, isDefaultDoc, notFoundFailure, resolveSkill, safeFiles } from "./session-core.js";
+import { docPaths, notFoundFailure, resolveSkill, safeFiles } from "./session-core.js";
 import { loadSkill, readFile, selectDocs, unloadSkill } from "./session-operations.js";
+import { sessionProfile } from "./session-profile.js";
 import { createSessionState, type SessionState, snapshotState } from "./session-state.js";
 import type {
-  CatalogFormat,
   CatalogStats,
   LedgerEntry,
-  LoadInputShape,
   LoadResult,
   SessionEvent,
   SkillSessionOptions,
-  SkillToolNames,
-  SystemLayout,
 } from "./session-types.js";
 import type { SkillSession } from "./skill-session.js";
 import { createSkillVisibility } from "./skill-visibility.js";
@@ -36,8 +32,6 @@ export const DEFAULT_CONTEXT_WINDOW = 128_000;
 export const DEFAULT_SKILL_BUDGET = 8_000;
 /** Catalog budget (tokens) when the context window is unknown. */
 export const DEFAULT_CATALOG_BUDGET = 2_000;
-
-const defaultLoadInput: LoadInputShape = (name, args) => (args === undefined ? { name } : { name, args });
 
 interface CatalogMemo {
   list: readonly SkillRecord[];
@@ -83,11 +77,12 @@ export function openSkillSession(
   const visibility = createSkillVisibility({ allow: options.allow, deny: options.deny });
   const tokenCache = createCatalogTokenCache();
   const listeners = new Map<string, Set<(event: SessionEvent) => void>>();
-  let names: SkillToolNames = DEFAULT_TOOL_NAMES;
-  let isDoc: (path: string) => boolean = isDefaultDoc;
-  let format: CatalogFormat = options.catalogFormat ?? "list";
-  let layout: SystemLayout = options.systemLayout ?? "omni";
-  let loadInput: LoadInputShape = defaultLoadInput;
+  const profile = sessionProfile(options.profile, {
+    ...(options.runTool === undefined ? {} : { run: options.runTool }),
+    ...(options.catalogFormat === undefined ? {} : { catalogFormat: options.catalogFormat }),
+    ...(options.systemLayout === undefined ? {} : { systemLayout: options.systemLayout }),
+  });
+  const { toolNames: names, isDoc, catalogFormat: format, systemLayout: layout, loadInput } = profile;
   let epoch = 0;
   let initialized = alreadyInitialized;
 
@@ -180,7 +175,7 @@ export function openSkillSession(
     maxResources: options.maxResources ?? 50,
     names: () => names,
     systemLayout: () => layout,
-    isDoc: (path) => isDoc(path),
+    isDoc,
     searchOffered: () => catalogBlock().stats.searchOffered,
     emit,
     total,
@@ -190,6 +185,7 @@ export function openSkillSession(
     id: state.id,
     namespace: state.namespace,
     placement: state.placement,
+    profile,
     catalog,
     counter,
     async init() {
@@ -291,22 +287,6 @@ export function openSkillSession(
     },
     catalogStats: () => catalogBlock().stats,
     searchOffered: () => catalogBlock().stats.searchOffered,
-    configureRendering(config) {
-      if (config.toolNames !== undefined) names = config.toolNames;
-      if (config.isDoc !== undefined) isDoc = config.isDoc;
-      if (config.catalogFormat !== undefined && options.catalogFormat === undefined)
-        format = config.catalogFormat;
-      if (config.loadInput !== undefined) loadInput = config.loadInput;
-      if (
-        config.systemLayout !== undefined &&
-        options.systemLayout === undefined &&
-        config.systemLayout !== layout
-      ) {
-        layout = config.systemLayout;
-        rerenderSystemItems(core);
-      }
-      epoch += 1;
-    },
     toolNames: () => names,
     loadCall: (name, args) => ({ toolName: names.load, input: loadInput(name, args) }),
     openingMessages: () =>

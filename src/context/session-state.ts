@@ -20,8 +20,6 @@ export interface Item {
   text: string;
   tokens: number;
   placement: Placement;
-  /** Raw content of a doc in system placement (to re-render it when the layout changes). */
-  source?: string;
 }
 
 /** A loaded skill. */

@@ -3,6 +3,7 @@
  * token ledger. State lives in the session; these are the values it hands out.
  */
 import type { Catalog, SkillFile, SkillRecord } from "../catalog/types.js";
+import type { ProfileName } from "./session-profile.js";
 import type { TokenCounter } from "./token-counter.js";
 
 /** Where loaded content is rendered. `history` (default): in tool results. `system`: in the system prompt every step. */
@@ -72,7 +73,15 @@ export interface SkillSessionOptions {
   tokenCounter?: TokenCounter;
   /** Default `history`. */
   placement?: Placement;
-  /** Default `list` (profiles may pick another when this is not set). */
+  /**
+   * The tool profile the model sees: the preamble and the messages written for the model name its tools,
+   * and it picks the catalog format, `system` layout, doc rule and load-call shape (`createSkillTools` builds
+   * this profile's tools). Default `skillrt`.
+   */
+  profile?: ProfileName;
+  /** `false` when no `skill_run` is offered (no executor): the preamble and messages do not name it. Default true. */
+  runTool?: boolean;
+  /** Default: the profile's (`list`; `markdown` for omni, `xml` for agentscope). */
   catalogFormat?: CatalogFormat;
   /**
    * Model context window in tokens. Default 128,000, treated as unknown: leave it out when neither the user
@@ -85,7 +94,7 @@ export interface SkillSessionOptions {
   skillBudget?: number;
   /** Tokens for preamble + catalog. Default 1% of `contextWindow` when it is given, else (window unknown) 2,000. */
   catalogBudget?: number;
-  /** Layout of loaded content in `system` placement. Default `omni` (a profile may pick another when this is not set). */
+  /** Layout of loaded content in `system` placement. Default: the profile's (`omni`; `trpc` for trpc). */
   systemLayout?: SystemLayout;
   /** Name globs (picomatch); when given, only matching skills are visible to the model. */
   allow?: string[];

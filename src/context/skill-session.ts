@@ -4,12 +4,11 @@
  */
 import type { ModelMessage } from "ai";
 import type { Catalog, SkillFile, SkillRecord } from "../catalog/types.js";
+import type { SessionProfile } from "./session-profile.js";
 import type { SessionSnapshot } from "./session-snapshot.js";
 import type {
-  CatalogFormat,
   CatalogStats,
   Ledger,
-  LoadInputShape,
   LoadResult,
   Placement,
   ReadResult,
@@ -19,8 +18,8 @@ import type {
   SessionEventType,
   SessionFailure,
   SessionSearchHit,
+  SkillSessionOptions,
   SkillToolNames,
-  SystemLayout,
   ToolCallShape,
   UnloadResult,
 } from "./session-types.js";
@@ -71,6 +70,8 @@ export interface SkillSession {
   readonly id: string;
   readonly namespace: string;
   readonly placement: Placement;
+  /** The tool profile the model sees (fixed at creation, see {@link SkillSessionOptions.profile}). */
+  readonly profile: SessionProfile;
   readonly catalog: Catalog;
   readonly counter: TokenCounter;
   /**
@@ -112,22 +113,9 @@ export interface SkillSession {
   catalogStats(): CatalogStats;
   /** True when `skill_search` should be offered (something left out of the catalog, or many skills). */
   searchOffered(): boolean;
-  /**
-   * Set by the tool layer (a profile): the tool names the preamble and messages use, the catalog format
-   * (only when the session options did not set one) and which files count as docs.
-   */
-  configureRendering(options: {
-    toolNames?: SkillToolNames;
-    catalogFormat?: CatalogFormat;
-    isDoc?: (path: string) => boolean;
-    /** Input shape of the profile's load tool, for synthetic load calls. Default `{ name, args? }`. */
-    loadInput?: LoadInputShape;
-    /** `system` placement layout (only when the session options did not set one); loaded content is re-rendered. */
-    systemLayout?: SystemLayout;
-  }): void;
-  /** Tool names in use (canonical unless a profile configured others). */
+  /** Tool names of the profile (`profile.toolNames`). */
   toolNames(): SkillToolNames;
-  /** The load call the model would make for `name` under the configured profile (for synthetic calls). */
+  /** The load call the model would make for `name` under the session's profile (for synthetic calls). */
   loadCall(name: string, args?: string): ToolCallShape;
   /**
    * History placement: the loads `init()` made (`active` skills), as one assistant message with a load call

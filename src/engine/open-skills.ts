@@ -113,8 +113,11 @@ export async function openSkillLayer(
   options: SkillLayerOptions,
   conversation: { id: string; snapshot?: unknown; executor: Executor | undefined },
 ): Promise<SkillLayer> {
+  const { executor } = conversation;
   const common = {
     catalog,
+    profile: options.profile ?? "skillrt",
+    runTool: executor !== undefined,
     ...(options.activeSkills === undefined ? {} : { activeSkills: options.activeSkills }),
     ...(options.allow === undefined ? {} : { allow: options.allow }),
     ...(options.deny === undefined ? {} : { deny: options.deny }),
@@ -133,11 +136,9 @@ export async function openSkillLayer(
     });
     await session.init();
   }
-  const { executor } = conversation;
   const workspace = executor === undefined ? undefined : await createWorkspace({ id: session.id });
   const cwd = options.cwd ?? process.cwd();
   const skillTools = createSkillTools(session, {
-    profile: options.profile ?? "skillrt",
     ...(executor === undefined || workspace === undefined
       ? {}
       : { run: { hostDirs: [cwd], ...options.run, workspace, executor } }),

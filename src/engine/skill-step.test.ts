@@ -105,8 +105,8 @@ describe("active skills in history placement", () => {
       ],
     });
     // Nothing but createSkillSession: the engine runs init() itself before the first step.
-    const session = createSkillSession({ catalog });
-    const skillTools = createSkillTools(session, { profile });
+    const session = createSkillSession({ catalog, profile });
+    const skillTools = createSkillTools(session);
     return { session, skillTools, step: createSkillStep(session, skillTools) };
   }
 
@@ -218,8 +218,8 @@ describe("synthetic load calls use the profile's load tool and input shape", () 
         { name: "on", description: "Always on.", body: "ON BODY.", extras: { active: "true" } },
       ],
     });
-    const session = createSkillSession({ catalog });
-    const skillTools = createSkillTools(session, { profile });
+    const session = createSkillSession({ catalog, profile });
+    const skillTools = createSkillTools(session);
     const load = await loadForUser(session, "alpha", { by: "user", args: "x y" });
     if (!load.ok) throw new Error(load.message);
     const call = load.messages[0]?.content;

@@ -13,7 +13,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Catalog } from "../catalog/types.js";
 import { createSkillSession } from "../context/create-skill-session.js";
-import type { SkillSessionOptions, SkillToolNames } from "../context/session-types.js";
+import type { SkillSessionOptions } from "../context/session-types.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { createExecutor, type ExecutorChoice } from "../exec/create-executor.js";
 import { createWorkspace } from "../exec/create-workspace.js";
@@ -44,7 +44,8 @@ export interface SkillMcpServerOptions {
   catalog: Catalog;
   /**
    * The disclosure session behind the tools. Default: a new session over `catalog` with
-   * `sessionOptions`. It must use `history` placement (a server cannot change the client's system prompt).
+   * `sessionOptions`. It must use `history` placement (a server cannot change the client's system prompt);
+   * create it with `runTool: false` when `exec` is `false`, so its instructions do not name `skill_run`.
    */
   session?: SkillSession;
   /**
@@ -52,7 +53,10 @@ export interface SkillMcpServerOptions {
    * way: `contextThreshold` is `Infinity` (the server cannot see the client's context, so it never evicts).
    */
   sessionOptions?: Omit<SkillSessionOptions, "catalog">;
-  /** Tool names and shapes. Default `skillrt` (the canonical tools). */
+  /**
+   * Tool names and shapes of the session created when `session` is not given. Default `skillrt` (the
+   * canonical tools). A given `session` brings its own profile (a different `profile` here throws).
+   */
   profile?: ProfileName;
   /** `false` leaves out `skill_run` and script tools. Default: enabled with the `auto` executor. */
   exec?: false | SkillMcpExecOptions;
@@ -80,11 +84,18 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
       contextThreshold: Number.POSITIVE_INFINITY,
       ...options.sessionOptions,
       placement: "history",
+      profile: options.profile ?? "skillrt",
+      runTool: options.exec !== false,
       catalog: options.catalog,
     });
   if (session.placement !== "history") {
     throw new Error(
       "createSkillMcpServer: the session uses 'system' placement; an MCP server can only return skill content in tool results. Create the session with placement 'history'.",
+    );
+  }
+  if (options.profile !== undefined && options.profile !== session.profile.name) {
+    throw new Error(
+      `createSkillMcpServer: profile '${options.profile}' was asked for, but the session uses '${session.profile.name}'. Create the session with profile '${options.profile}', or leave out profile.`,
     );
   }
   await session.init();
@@ -107,17 +118,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     if (workspace !== undefined) run = { ...rest, workspace, executor };
   }
 
-  const buildTools = (): SkillTools => {
-    const tools = createSkillTools(view, {
-      ...(options.profile ? { profile: options.profile } : {}),
-      ...(run ? { run } : {}),
-    });
-    if (run === undefined) {
-      const { run: _none, ...names }: SkillToolNames = view.toolNames();
-      view.configureRendering({ toolNames: names });
-    }
-    return tools;
-  };
+  const buildTools = (): SkillTools => createSkillTools(view, run === undefined ? {} : { run });
   const tools = buildTools();
   await tools.prepare();
   const instructions = tools.systemPrompt();

@@ -217,9 +217,8 @@ describe("error paths at tool level", () => {
   it("refuses to read or run before load where the profile or setup requires load first", async () => {
     tree = await makeSkillTree(standardSkills());
     workspace = await createWorkspace();
-    const session = createSkillSession({ catalog: tree.catalog });
+    const session = createSkillSession({ catalog: tree.catalog, profile: "omni" });
     const omni = createSkillTools(session, {
-      profile: "omni",
       run: { workspace, executor: createLocalExecutor(), requireLoaded: true },
     });
     expect(

@@ -37,8 +37,6 @@ export type SkillRunSetup = Omit<SkillRunContext, "getSkill" | "closest" | "isLo
 
 /** Options of {@link createSkillTools}. */
 export interface SkillToolsOptions {
-  /** Tool names and shapes. Default `skillrt`. */
-  profile?: ProfileName;
   /** Workspace + executor: enables `skill_run` and the script tools of loaded skills. Default: no execution tools. */
   run?: SkillRunSetup;
   /** Host tools gated by loaded skills (`computeActiveTools`). */
@@ -118,9 +116,9 @@ const PROFILES: Record<ProfileName, (ctx: ProfileContext) => ProfileTools> = {
   aworld: aworldProfile,
 };
 
-/** Builds the tools of `options.profile` over `session` and configures the session's rendering for it. */
+/** Builds the tools of the session's profile (`session.profile`, set when the session is created) over `session`. */
 export function createSkillTools(session: SkillSession, options: SkillToolsOptions = {}): SkillTools {
-  const profileName = options.profile ?? "skillrt";
+  const profileName = session.profile.name;
   const run = options.run;
   const maxInputBytes = options.maxInputBytes ?? MAX_TOOL_INPUT_BYTES;
   const scripts = new Map<string, ScriptTool[]>();
@@ -183,13 +181,6 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     afterLoad,
   });
   if (profile.renderRun !== undefined) renderRun = profile.renderRun;
-  session.configureRendering({
-    toolNames: profile.names,
-    ...(profile.catalogFormat !== undefined ? { catalogFormat: profile.catalogFormat } : {}),
-    ...(profile.isDoc !== undefined ? { isDoc: profile.isDoc } : {}),
-    ...(profile.loadInput !== undefined ? { loadInput: profile.loadInput } : {}),
-    ...(profile.systemLayout !== undefined ? { systemLayout: profile.systemLayout } : {}),
-  });
   for (const [name, t] of Object.entries(profile.tools)) add(name, t);
   const profileToolNames = Object.keys(profile.tools);
 

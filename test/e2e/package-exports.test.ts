@@ -55,9 +55,9 @@ describe("package exports", () => {
       ],
     });
     const layout: SystemLayout = "trpc";
-    const loadInput: LoadInputShape = (name) => ({ skill: name });
-    const session = createSkillSession({ catalog, systemLayout: layout });
-    session.configureRendering({ loadInput });
+    const session = createSkillSession({ catalog, systemLayout: layout, profile: "trpc" });
+    const loadInput: LoadInputShape = session.profile.loadInput;
+    expect(loadInput("auto")).toEqual({ skill: "auto" });
     const call: ToolCallShape = session.loadCall("auto");
     expect(call).toEqual({ toolName: "skill_load", input: { skill: "auto" } });
     const refused = await session.load("auto", { by: "user" });

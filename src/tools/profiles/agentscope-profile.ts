@@ -28,9 +28,6 @@ function resourceList(id: string, path: string, available: readonly string[]): s
 export function agentscopeProfile(ctx: ProfileContext): ProfileTools {
   const { session } = ctx;
   return {
-    names: { load: "load_skill_through_path", search: "skill_search", run: "skill_run" },
-    catalogFormat: "xml",
-    loadInput: (name) => ({ skillId: name, path: "SKILL.md" }),
     readActivates: true,
     tools: {
       load_skill_through_path: tool({

@@ -16,14 +16,6 @@ export function aworldProfile(ctx: ProfileContext): ProfileTools {
   const skillName = ctx.nameSchema("Name of the skill.");
   const current = (): string => pyList(session.loadedSkills());
   return {
-    names: {
-      load: "active_skill",
-      unload: "offload_skill",
-      read: "read_skill_file",
-      search: "skill_search",
-      run: "skill_run",
-    },
-    loadInput: (name) => ({ skill_name: name }),
     tools: {
       active_skill: tool({
         description:

@@ -16,8 +16,6 @@ export function claudeProfile(ctx: ProfileContext): ProfileTools {
   const name = ctx.nameSchema("The skill name, exactly as listed.");
   const read = canonicalSchemas(name).skill_read;
   return {
-    names: { load: "Skill", read: "skill_read", search: "skill_search", run: "skill_run" },
-    loadInput: (skill, args) => (args === undefined ? { skill } : { skill, args }),
     tools: {
       Skill: tool({
         description:

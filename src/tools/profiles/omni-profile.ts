@@ -6,16 +6,10 @@
  */
 import { tool } from "ai";
 import { z } from "zod";
+import { isOmniReference } from "../../context/session-profile.js";
 import type { ProfileContext, ProfileTools } from "../profile-types.js";
 import { toolFailure, toolSuccess } from "../skill-tool-result.js";
 import { paragraphs, pyList } from "../tool-text.js";
-
-/** OmniEmployee's reference rule. */
-export function isOmniReference(path: string): boolean {
-  return (
-    path === "forms.md" || path === "reference.md" || /^references\/[^/]+\.(md|txt|yaml|yml|json)$/.test(path)
-  );
-}
 
 /** Builds the OmniEmployee-style tools. */
 export function omniProfile(ctx: ProfileContext): ProfileTools {
@@ -26,16 +20,6 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
     return `${Math.round((ledger.total / ledger.contextWindow) * 100)}%`;
   };
   return {
-    names: {
-      load: "load_skill",
-      selectDocs: "load_skill_reference",
-      unload: "unload_skill",
-      search: "skill_search",
-      run: "skill_run",
-    },
-    catalogFormat: "markdown",
-    isDoc: isOmniReference,
-    loadInput: (name) => ({ skill_name: name }),
     tools: {
       load_skill: tool({
         description:

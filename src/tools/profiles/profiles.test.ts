@@ -3,6 +3,7 @@ import type { Tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSkillTree, type SkillTree, standardSkills } from "../../context/__fixtures__/skill-tree.js";
 import { createSkillSession, startSkillSession } from "../../context/create-skill-session.js";
+import { restoreSkillSession } from "../../context/restore-skill-session.js";
 import type { Placement } from "../../context/session-types.js";
 import { createWorkspace } from "../../exec/create-workspace.js";
 import { createLocalExecutor } from "../../exec/local-executor.js";
@@ -23,11 +24,7 @@ afterEach(async () => {
 
 const noop = { description: "x", inputSchema: {}, execute: async () => "" } as unknown as Tool;
 
-async function setup(
-  profile: ProfileName,
-  placement: Placement = "history",
-  extra: Omit<SkillToolsOptions, "profile"> = {},
-) {
+async function setup(profile: ProfileName, placement: Placement = "history", extra: SkillToolsOptions = {}) {
   const skills = standardSkills();
   skills.push({
     name: "forms",
@@ -41,8 +38,8 @@ async function setup(
     },
   });
   tree = await makeSkillTree(skills);
-  const session = createSkillSession({ catalog: tree.catalog, placement });
-  return { session, skills: createSkillTools(session, { profile, ...extra }) };
+  const session = createSkillSession({ catalog: tree.catalog, placement, profile });
+  return { session, skills: createSkillTools(session, extra) };
 }
 
 describe("trpc profile (trpc-agent-go flow)", () => {
@@ -103,14 +100,20 @@ describe("trpc profile (trpc-agent-go flow)", () => {
     const session = await startSkillSession({
       catalog: tree.catalog,
       placement: "system",
+      profile: "trpc",
       activeSkills: ["docx"],
     });
-    expect(session.renderSystemPrompt()).toContain("### Skill: docx");
-    createSkillTools(session, { profile: "trpc" });
-    expect(session.renderSystemPrompt()).toContain(
-      "[Loaded] docx\n\n# docx\n\nDo the docx thing.\nDocs loaded: none\n\n",
-    );
+    const trpcLayout = "[Loaded] docx\n\n# docx\n\nDo the docx thing.\nDocs loaded: none\n\n";
+    expect(session.renderSystemPrompt()).toContain(trpcLayout);
     expect(session.renderSystemPrompt()).not.toContain("### Skill: docx");
+    createSkillTools(session);
+    expect(session.renderSystemPrompt()).toContain(trpcLayout);
+    const restored = await restoreSkillSession(session.snapshot(), {
+      catalog: tree.catalog,
+      profile: "trpc",
+    });
+    expect(restored.renderSystemPrompt()).toContain(trpcLayout);
+    expect(restored.renderSystemPrompt()).not.toContain("### Skill: docx");
   });
 
   it("skill_run takes `skill` (not `name`) and runs the command in the skill's directory", async () => {
@@ -311,8 +314,8 @@ describe("aworld profile (AWorld flow)", () => {
       },
       { name: "notes", description: "Take notes." },
     ]);
-    const session = createSkillSession({ catalog: tree.catalog });
-    const skills = createSkillTools(session, { profile: "aworld", registry });
+    const session = createSkillSession({ catalog: tree.catalog, profile: "aworld" });
+    const skills = createSkillTools(session, { registry });
     const skillTools = ["active_skill", "offload_skill", "read_skill_file"];
     expect(skills.activeToolNames()).toEqual(["calc", ...skillTools]);
     expect(await call(skills.tools, "active_skill", { skill_name: "browser" })).toMatch(

@@ -5,7 +5,6 @@
  */
 import { tool } from "ai";
 import { z } from "zod";
-import { DEFAULT_TOOL_NAMES } from "../../context/render-preamble.js";
 import type { SkillSession } from "../../context/skill-session.js";
 import type { ProfileContext, ProfileTools } from "../profile-types.js";
 import { type SkillToolResult, toolFailure, toolSuccess } from "../skill-tool-result.js";
@@ -75,8 +74,6 @@ export function skillrtProfile(ctx: ProfileContext): ProfileTools {
   const { session } = ctx;
   const schemas = canonicalSchemas(ctx.nameSchema("Skill name, exactly as the skills catalog lists it."));
   return {
-    names: DEFAULT_TOOL_NAMES,
-    loadInput: (name, args) => (args === undefined ? { name } : { name, args }),
     tools: {
       skill_load: tool({
         description:

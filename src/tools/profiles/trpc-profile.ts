@@ -32,12 +32,9 @@ export function trpcProfile(ctx: ProfileContext): ProfileTools {
   const { session } = ctx;
   const skill = ctx.nameSchema("Skill name.");
   return {
-    names: { load: "skill_load", selectDocs: "skill_select_docs", search: "skill_search", run: "skill_run" },
     runParam: "skill",
     // trpc-agent-go's skill_run answers with its result object as JSON.
     renderRun: (run) => JSON.stringify(run),
-    loadInput: (name) => ({ skill: name }),
-    systemLayout: "trpc",
     tools: {
       skill_load: tool({
         description:

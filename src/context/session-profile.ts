@@ -1,0 +1,123 @@
+/**
+ * What a session knows of the tool profile the model sees: the tool names its preamble and its messages
+ * for the model use, the catalog format and `system` layout the profile's seed system renders, which files
+ * count as docs, and the input of the profile's load tool (for synthetic load calls). The profile is fixed
+ * when the session is created; the tools (`createSkillTools`) follow it and never change it.
+ */
+import { SkillrtError } from "../errors/skillrt-error.js";
+import { DEFAULT_TOOL_NAMES } from "./render-preamble.js";
+import { isDefaultDoc } from "./session-core.js";
+import type { CatalogFormat, LoadInputShape, SkillToolNames, SystemLayout } from "./session-types.js";
+
+/** Names of the built-in profiles (see `docs/profiles.md`). */
+export type ProfileName = "skillrt" | "claude" | "trpc" | "agentscope" | "omni" | "aworld";
+
+/** Every built-in profile name, `skillrt` first. */
+export const PROFILE_NAMES: readonly ProfileName[] = [
+  "skillrt",
+  "claude",
+  "trpc",
+  "agentscope",
+  "omni",
+  "aworld",
+];
+
+/** A profile as the session renders it. */
+export interface SessionProfile {
+  name: ProfileName;
+  /** Tool names the preamble and session messages use (without `run` when no `skill_run` is offered). */
+  toolNames: SkillToolNames;
+  /** Catalog format of the profile's seed system (the session's `catalogFormat` option wins). */
+  catalogFormat: CatalogFormat;
+  /** `system` placement layout of the profile's seed system (the session's `systemLayout` option wins). */
+  systemLayout: SystemLayout;
+  /** Which files are docs (selectable, listed by `listDocs`). */
+  isDoc(path: string): boolean;
+  /** Input of the profile's load tool for `name` (and arguments, where the tool takes them). */
+  loadInput: LoadInputShape;
+}
+
+/** OmniEmployee's reference rule: `forms.md`, `reference.md` and `references/*.{md,txt,yaml,yml,json}`. */
+export function isOmniReference(path: string): boolean {
+  return (
+    path === "forms.md" || path === "reference.md" || /^references\/[^/]+\.(md|txt|yaml|yml|json)$/.test(path)
+  );
+}
+
+type ProfileVocabulary = Omit<SessionProfile, "name" | "catalogFormat" | "systemLayout" | "isDoc"> &
+  Partial<Pick<SessionProfile, "catalogFormat" | "systemLayout" | "isDoc">>;
+
+const PROFILES: Record<ProfileName, ProfileVocabulary> = {
+  skillrt: {
+    toolNames: DEFAULT_TOOL_NAMES,
+    loadInput: (name, args) => (args === undefined ? { name } : { name, args }),
+  },
+  claude: {
+    toolNames: { load: "Skill", read: "skill_read", search: "skill_search", run: "skill_run" },
+    loadInput: (skill, args) => (args === undefined ? { skill } : { skill, args }),
+  },
+  trpc: {
+    toolNames: {
+      load: "skill_load",
+      selectDocs: "skill_select_docs",
+      search: "skill_search",
+      run: "skill_run",
+    },
+    loadInput: (name) => ({ skill: name }),
+    systemLayout: "trpc",
+  },
+  agentscope: {
+    toolNames: { load: "load_skill_through_path", search: "skill_search", run: "skill_run" },
+    catalogFormat: "xml",
+    loadInput: (name) => ({ skillId: name, path: "SKILL.md" }),
+  },
+  omni: {
+    toolNames: {
+      load: "load_skill",
+      selectDocs: "load_skill_reference",
+      unload: "unload_skill",
+      search: "skill_search",
+      run: "skill_run",
+    },
+    catalogFormat: "markdown",
+    isDoc: isOmniReference,
+    loadInput: (name) => ({ skill_name: name }),
+  },
+  aworld: {
+    toolNames: {
+      load: "active_skill",
+      unload: "offload_skill",
+      read: "read_skill_file",
+      search: "skill_search",
+      run: "skill_run",
+    },
+    loadInput: (name) => ({ skill_name: name }),
+  },
+};
+
+/**
+ * The built-in profile `name` (default `skillrt`) as a session renders it. `run: false` (no `skill_run`
+ * offered, e.g. no executor) leaves the run tool out of its names; `catalogFormat` / `systemLayout`, when
+ * given, win over the profile's own.
+ */
+export function sessionProfile(
+  name: ProfileName = "skillrt",
+  options: { run?: boolean; catalogFormat?: CatalogFormat; systemLayout?: SystemLayout } = {},
+): SessionProfile {
+  const profile = PROFILES[name];
+  if (profile === undefined) {
+    throw new SkillrtError({
+      code: "invalid-argument",
+      message: `Unknown profile '${String(name)}'. Profiles: ${PROFILE_NAMES.join(", ")}.`,
+    });
+  }
+  const { run: _run, ...withoutRun } = profile.toolNames;
+  return {
+    name,
+    toolNames: options.run === false ? withoutRun : profile.toolNames,
+    catalogFormat: options.catalogFormat ?? profile.catalogFormat ?? "list",
+    systemLayout: options.systemLayout ?? profile.systemLayout ?? "omni",
+    isDoc: profile.isDoc ?? isDefaultDoc,
+    loadInput: profile.loadInput,
+  };
+}
