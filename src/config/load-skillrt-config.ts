@@ -8,12 +8,14 @@ import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { SkillrtError } from "../errors/skillrt-error.js";
+import type { McpServersConfig } from "./mcp-servers-config.js";
 import {
   type ExecConfigFile,
   type ModelConfigFile,
   type SessionConfigFile,
   SkillrtConfigFile,
 } from "./skillrt-config.js";
+import type { ToolsConfig } from "./tools-config.js";
 
 /** Options of {@link loadSkillrtConfig}. */
 export interface LoadSkillrtConfigOptions {
@@ -41,6 +43,10 @@ export interface SkillrtConfig {
   session: SessionConfigFile;
   /** Merged per key; `hostDirs` and `artifactsDir` are absolute (resolved from their file's directory). */
   exec: ExecConfigFile;
+  /** Server name → entry; the project file's entry replaces the user file's; a stdio `cwd` is absolute. */
+  mcpServers?: McpServersConfig;
+  /** Merged per key (the project file wins). */
+  tools?: ToolsConfig;
   /** The files that exist, lowest precedence first, with their validated content (unmerged). */
   sources: ConfigSource[];
 }
@@ -107,6 +113,14 @@ export async function loadSkillrtConfig(options: LoadSkillrtConfigOptions = {}):
     result.model = { ...result.model, ...config.model };
     result.session = { ...result.session, ...config.session };
     result.exec = { ...result.exec, ...absoluteExec(config.exec, path.dirname(file)) };
+    for (const [name, entry] of Object.entries(config.mcpServers ?? {})) {
+      result.mcpServers ??= {};
+      result.mcpServers[name] =
+        "command" in entry && entry.cwd !== undefined
+          ? { ...entry, cwd: path.resolve(path.dirname(file), entry.cwd) }
+          : entry;
+    }
+    if (config.tools !== undefined) result.tools = { ...result.tools, ...config.tools };
   }
   return result;
 }

@@ -13,6 +13,8 @@
  * ```
  */
 import { z } from "zod";
+import { McpServersConfig } from "./mcp-servers-config.js";
+import { ToolsConfig } from "./tools-config.js";
 
 /** Provider packages skillrt drives (all through the AI SDK). */
 export const ProviderName = z.enum(["openai-compatible", "anthropic", "openai"]);
@@ -121,6 +123,10 @@ export const SkillrtConfigFile = z.looseObject({
   exec: ExecConfigFile.optional(),
   /** Skill name → its settings. */
   skills: z.record(z.string(), SkillConfigEntry).optional(),
+  /** MCP servers whose tools the agent offers (Claude Desktop's shape). */
+  mcpServers: McpServersConfig.optional(),
+  /** Gating and approvals of host tools. */
+  tools: ToolsConfig.optional(),
 });
 /** A whole config file. */
 export type SkillrtConfigFile = z.infer<typeof SkillrtConfigFile>;

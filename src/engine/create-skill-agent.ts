@@ -15,6 +15,7 @@ import type { SkillTools } from "../tools/create-skill-tools.js";
 import { type AgentTurn, startAgentTurn } from "./agent-turn.js";
 import type { EngineEvent } from "./engine-event.js";
 import { chooseExecutor, openCatalog, openSkillLayer } from "./open-skills.js";
+import { openToolSources } from "./open-tool-sources.js";
 import { recordTurn } from "./record-turn.js";
 import { resolveModel } from "./resolve-model.js";
 import { runTurn } from "./run-turn.js";
@@ -79,6 +80,21 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
   const bodyCosts = createSkillBodyCosts();
   const listeners = new Set<(event: EngineEvent) => void>();
   if (options.onEvent !== undefined) listeners.add(options.onEvent);
+  // Tool sources (MCP servers) start with the agent and stop with it; a failure is reported once, as an
+  // event of the running turn or else of the next one.
+  const pending: EngineEvent[] = [];
+  let turnEmit: ((event: EngineEvent) => void) | undefined;
+  const toolSources = openToolSources(options, {
+    env,
+    cwd,
+    ...(options.config === undefined ? {} : { config: options.config }),
+    onSourceError: ({ source, message }) => {
+      const event: EngineEvent = { type: "tool-source-error", step: 0, source, message };
+      if (turnEmit === undefined) pending.push(event);
+      else turnEmit(event);
+    },
+  });
+
   const modelInfo =
     modelConfig === undefined
       ? typeof model === "string"
@@ -98,7 +114,7 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
       // SKILLS_MAX_ACTIVE caps the skills active at once, for the model's loads too (not only the pre-pass).
       ...(options.select?.maxActive === undefined ? {} : { maxActive: options.select.maxActive }),
     };
-    const layer = await openSkillLayer(catalog, layerOptions, { id, snapshot, executor });
+    const layer = await openSkillLayer(catalog, layerOptions, { id, snapshot, executor, toolSources });
     return { id, history, ...layer };
   };
 
@@ -109,6 +125,8 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
   /** Store version of the conversation as this agent last read or wrote it (0: never saved). */
   let savedVersion = saved?.version ?? 0;
   let running = false;
+  // Started last, so nothing above can fail with servers left running.
+  await toolSources.start();
 
   // Saves refuse to overwrite a conversation another engine saved meanwhile (StoreConflictError).
   const save = async (): Promise<void> => {
@@ -162,6 +180,9 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
         sendOptions.onEvent?.(event);
         for (const listener of listeners) listener(event);
       });
+      // Tool sources that failed or stopped since the last turn, reported once.
+      for (const event of pending.splice(0)) emit(event);
+      turnEmit = emit;
       try {
         unlock = await lockTurn(sendOptions.abortSignal);
         return await record.around(
@@ -184,6 +205,7 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
       } finally {
         await unlock?.();
         running = false;
+        turnEmit = undefined;
       }
     });
 
@@ -200,6 +222,8 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
     get skillTools() {
       return conversation.skillTools;
     },
+    toolRegistry: toolSources.registry,
+    mcpServers: () => toolSources.servers(),
     send,
     async loadSkill(name, loadOptions = {}) {
       const listing = listSkills(conversation.session).find((s) => s.name === name);
@@ -253,6 +277,7 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
       };
     },
     async close() {
+      await toolSources.close();
       await conversation.dispose();
       if (ownsStore) await store?.close();
     },

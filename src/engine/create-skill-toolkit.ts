@@ -10,7 +10,10 @@ import { type ModelMessage, type StopCondition, stepCountIs, type ToolSet } from
 import type { Catalog } from "../catalog/types.js";
 import type { SkillSession } from "../context/skill-session.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
+import type { McpServerStatus } from "../tools/mcp-client/create-mcp-tool-source.js";
+import type { ToolRegistry } from "../tools/tool-registry.js";
 import { chooseExecutor, openCatalog, openSkillLayer, type SkillLayerOptions } from "./open-skills.js";
+import { openToolSources, type ToolSourceError } from "./open-tool-sources.js";
 import { createSkillStep } from "./skill-step.js";
 
 /** Options of {@link createSkillToolkit}. */
@@ -21,6 +24,11 @@ export interface SkillToolkitOptions extends SkillLayerOptions {
   sessionId?: string;
   /** Most steps of the loop (`stopWhen` of the spread). Default 20. */
   maxSteps?: number;
+  /**
+   * Called once when an MCP server cannot start or stops later (its tools are withdrawn; the loop goes on).
+   * Default: passed to `onWarning`.
+   */
+  onToolSourceError?: (error: ToolSourceError) => void;
 }
 
 /** What the toolkit's `prepareStep` returns every step. */
@@ -54,21 +62,43 @@ export interface SkillToolkit {
   readonly session: SkillSession;
   readonly catalog: Catalog;
   readonly skillTools: SkillTools;
-  /** Deletes the workspace. */
+  /** Host tools (registered in code, and the MCP servers' tools while their server runs). */
+  readonly toolRegistry: ToolRegistry;
+  /** The configured MCP servers and their state. */
+  mcpServers(): McpServerStatus[];
+  /** Stops the MCP servers and deletes the workspace. */
   close(): Promise<void>;
 }
 
 /**
  * Builds the toolkit: catalog (default roots as in the CLI), a new skill session, a workspace and
  * executor (`auto`: the sandbox when it works) and the profile's tools, `skill_run` included whenever
- * there is an executor. One toolkit is one conversation: keep it for the conversation's turns.
+ * there is an executor, and the host's tools (`toolRegistry`, `mcpServers`: started before it returns),
+ * gated by the active skills and behind approvals (without `approval.onApproval`, calls that need approval
+ * are refused with a message the model reads). One toolkit is one conversation: keep it for the
+ * conversation's turns, and `close()` it.
  */
 export async function createSkillToolkit(options: SkillToolkitOptions = {}): Promise<SkillToolkit> {
   const catalog = await openCatalog(options);
+  const toolSources = openToolSources(options, {
+    env: options.env ?? process.env,
+    cwd: options.cwd ?? process.cwd(),
+    onSourceError:
+      options.onToolSourceError ??
+      ((error) => options.onWarning?.(`tool source ${error.source}: ${error.message}`)),
+  });
   const layer = await openSkillLayer(catalog, options, {
     id: options.sessionId ?? randomUUID(),
     executor: chooseExecutor(options.executor),
+    toolSources,
   });
+  try {
+    await toolSources.start();
+  } catch (error) {
+    await toolSources.close();
+    await layer.dispose();
+    throw error;
+  }
   const step = createSkillStep(layer.session, layer.skillTools, {
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
@@ -97,6 +127,14 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     session: { value: layer.session, enumerable: false },
     catalog: { value: catalog, enumerable: false },
     skillTools: { value: layer.skillTools, enumerable: false },
-    close: { value: () => layer.dispose(), enumerable: false },
+    toolRegistry: { value: toolSources.registry, enumerable: false },
+    mcpServers: { value: () => toolSources.servers(), enumerable: false },
+    close: {
+      value: async () => {
+        await toolSources.close();
+        await layer.dispose();
+      },
+      enumerable: false,
+    },
   }) as unknown as SkillToolkit;
 }

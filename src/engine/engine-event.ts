@@ -51,6 +51,19 @@ export type EngineEvent =
    * answer is unfinished. Comes after the last `step-end`.
    */
   | { type: "step-limit"; step: number; maxSteps: number }
+  /**
+   * Gated tools (MCP server tools, tools of skill-bound groups) offered or withdrawn since the previous step,
+   * each with the reason (e.g. `granted by skill 'triage' (allowed-tools mcp__tracker__create_issue)`).
+   * Emitted just before the `step-start` of the step it applies to.
+   */
+  | {
+      type: "tools-change";
+      step: number;
+      offered: Array<{ name: string; reason: string }>;
+      withdrawn: Array<{ name: string; reason: string }>;
+    }
+  /** A tool source (an MCP server) could not start or stopped; reported once, the conversation goes on. */
+  | { type: "tool-source-error"; step: number; source: string; message: string }
   /** A model call finished, with its token usage and finish reason. */
   | { type: "step-end"; step: number; usage: EngineUsage; finishReason: string }
   /** Something failed; `fatal` errors end the run. */

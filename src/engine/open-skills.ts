@@ -18,6 +18,7 @@ import { createSandboxSessionExecutor } from "../exec/sandbox-session-executor.j
 import type { Workspace } from "../exec/workspace.js";
 import { createSkillTools, type SkillTools } from "../tools/create-skill-tools.js";
 import type { ProfileName } from "../tools/profile-types.js";
+import type { ToolSourceOptions, ToolSources } from "./open-tool-sources.js";
 
 /** Settings of `skill_run` other than the workspace and executor (secrets, policy, host folders, …). */
 export type SkillRunSettings = Partial<
@@ -27,8 +28,8 @@ export type SkillRunSettings = Partial<
   >
 >;
 
-/** Where skills come from and how a conversation's skill layer is set up. */
-export interface SkillLayerOptions {
+/** Where skills come from and how a conversation's skill layer (and the host's tools) is set up. */
+export interface SkillLayerOptions extends ToolSourceOptions {
   /**
    * Skill folders (paths relative to `cwd`, or roots with a scope). Default: the project roots
    * (`skills/`, `.agents/skills/`, `.claude/skills/` under `cwd`), the user roots under `HOME` and each
@@ -106,14 +107,20 @@ export function chooseExecutor(choice: SkillLayerOptions["executor"]): Executor 
 /**
  * A session over `catalog` (restored from `snapshot` when given, else new with id `id` and its `active`
  * skills loaded), a workspace on `executor` and the profile's tools with `skill_run` whenever there is
- * an executor.
+ * an executor, plus the host's tools of `toolSources` (gated by the active skills, behind approvals).
  */
 export async function openSkillLayer(
   catalog: Catalog,
   options: SkillLayerOptions,
-  conversation: { id: string; snapshot?: unknown; executor: Executor | undefined },
+  conversation: {
+    id: string;
+    snapshot?: unknown;
+    executor: Executor | undefined;
+    /** Host tools (registry, MCP servers), gated and behind approvals. Default: none. */
+    toolSources?: Pick<ToolSources, "registry" | "gating" | "approval">;
+  },
 ): Promise<SkillLayer> {
-  const { executor } = conversation;
+  const { executor, toolSources: sources } = conversation;
   const common = {
     catalog,
     profile: options.profile ?? "skillrt",
@@ -142,6 +149,13 @@ export async function openSkillLayer(
     ...(executor === undefined || workspace === undefined
       ? {}
       : { run: { hostDirs: [cwd], ...options.run, workspace, executor } }),
+    ...(sources === undefined
+      ? {}
+      : {
+          registry: sources.registry,
+          approval: sources.approval,
+          ...(sources.gating === undefined ? {} : { gating: sources.gating }),
+        }),
   });
   return {
     session,

@@ -101,7 +101,30 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
   const extraStops = options.stopWhen === undefined ? [] : [options.stopWhen].flat();
   let step = 0;
   let streamStep = -1;
-  const rendered = new Map<number, { activeTools: string[]; systemTokens: number }>();
+  const rendered = new Map<
+    number,
+    { activeTools: string[]; systemTokens: number; toolsChange?: EngineEvent | undefined }
+  >();
+  // Gated host tools offered at the previous step, with the reason each was offered.
+  let offeredGated = new Map<string, string>();
+  const toolsChange = (at: number, activeTools: readonly string[]): EngineEvent | undefined => {
+    if (skills === undefined) return undefined;
+    const gating = skills.gating();
+    const now = new Map<string, string>();
+    for (const name of activeTools) {
+      const reason = gating.granted?.[name];
+      if (reason !== undefined) now.set(name, reason);
+    }
+    const offered = [...now]
+      .filter(([n]) => !offeredGated.has(n))
+      .map(([name, reason]) => ({ name, reason }));
+    const withdrawn = [...offeredGated.keys()]
+      .filter((n) => !now.has(n))
+      .map((name) => ({ name, reason: gating.reasons[name] ?? "no longer available" }));
+    offeredGated = now;
+    if (offered.length === 0 && withdrawn.length === 0) return undefined;
+    return { type: "tools-change", step: at, offered, withdrawn };
+  };
   let completed: ModelMessage[] = [];
   let failure: unknown;
   let lastText = "";
@@ -194,6 +217,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
         rendered.set(stepNumber, {
           activeTools: view.activeTools,
           systemTokens: Math.ceil(view.instructions.length / 4),
+          toolsChange: toolsChange(stepNumber, view.activeTools),
         });
         return { instructions: view.instructions, activeTools: view.activeTools, messages };
       },
@@ -210,8 +234,12 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       switch (part.type) {
         case "start-step": {
           streamStep += 1;
-          const info = rendered.get(streamStep) ?? { activeTools: [], systemTokens: 0 };
+          const { toolsChange: change, ...info } = rendered.get(streamStep) ?? {
+            activeTools: [],
+            systemTokens: 0,
+          };
           rendered.delete(streamStep);
+          if (change !== undefined) emit(change);
           emit({ type: "step-start", step: streamStep, ...info });
           flush(streamStep);
           break;

@@ -14,6 +14,8 @@ import type { Ledger } from "../context/session-types.js";
 import type { SkillSession } from "../context/skill-session.js";
 import type { SessionStore, StoredSessionInfo } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
+import type { McpServerStatus } from "../tools/mcp-client/create-mcp-tool-source.js";
+import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { AgentTurn } from "./agent-turn.js";
 import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
 import type { SkillLayerOptions } from "./open-skills.js";
@@ -47,7 +49,7 @@ export interface SkillAgentOptions extends Omit<SkillLayerOptions, "contextWindo
   maxSteps?: number;
   /** Host instructions before the skill context. Default: a short skillrt assistant preamble. */
   instructions?: string;
-  /** Extra tools of the host, always offered next to the skill tools. */
+  /** Extra tools of the host, always offered next to the skill tools (no gating, no approvals). */
   tools?: ToolSet;
   /** Receives every event of every turn (same as {@link SkillAgent.subscribe}). */
   onEvent?: EngineEventListener;
@@ -105,6 +107,10 @@ export interface SkillAgent {
   readonly session: SkillSession;
   /** The skill tools of the current conversation. */
   readonly skillTools: SkillTools;
+  /** Host tools (registered in code, and the MCP servers' tools while their server runs). */
+  readonly toolRegistry: ToolRegistry;
+  /** The configured MCP servers and their state. */
+  mcpServers(): McpServerStatus[];
   /**
    * Runs one user turn: `$name` mentions load those skills, the selection pre-pass runs (when
    * configured), long history is compacted, then the model loop runs with the skill context re-rendered
@@ -137,6 +143,6 @@ export interface SkillAgent {
   listSessions(): Promise<StoredSessionInfo[]>;
   /** Subscribes to the events of every turn; returns the unsubscribe function. */
   subscribe(listener: (event: EngineEvent) => void): () => void;
-  /** Deletes the workspace and closes the store (when the agent opened it). */
+  /** Stops the MCP servers, deletes the workspace and closes the store (when the agent opened it). */
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@
 import type { ModelMessage, ToolSet } from "ai";
 import type { SessionEvent, SessionEventType } from "../context/session-types.js";
 import type { SkillSession } from "../context/skill-session.js";
+import type { ActiveTools } from "../tools/compute-active-tools.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import { userFirstHistory } from "./user-first-history.js";
 
@@ -17,7 +18,10 @@ export interface SkillStepView {
 
 /** The skill layer as a loop drives it. */
 export interface SkillStep {
-  /** Every skill tool; grows when a loaded skill brings script tools (after {@link prepare}). */
+  /**
+   * Every skill tool and host tool (registry, MCP servers); grows when a loaded skill brings script tools or
+   * a source adds tools (after {@link prepare}). Tools withdrawn later stay in it but leave the active tools.
+   */
   readonly tools: ToolSet;
   /**
    * Call before every step: loads `active` skills on the first call (`session.init()`, idempotent), finds
@@ -26,6 +30,8 @@ export interface SkillStep {
   prepare(): Promise<void>;
   /** Instructions and active tools for the next step. */
   render(): SkillStepView;
+  /** Why gated host tools are offered (`granted`) or hidden (`reasons`) now. */
+  gating(): ActiveTools;
   /**
    * The history as sent: unloaded skills' results become stubs, and in `history` placement the loads
    * `init()` made are shown after the first user message (never stored in the host's history,
@@ -44,18 +50,19 @@ export function createSkillStep(
   skillTools: SkillTools,
   options: { instructions?: string } = {},
 ): SkillStep {
-  const tools: ToolSet = { ...skillTools.tools };
+  const tools: ToolSet = { ...skillTools.allTools() };
   return {
     tools,
     async prepare() {
       await session.init();
       await skillTools.prepare();
-      for (const [name, t] of Object.entries(skillTools.tools)) if (!(name in tools)) tools[name] = t;
+      for (const [name, t] of Object.entries(skillTools.allTools())) if (!(name in tools)) tools[name] = t;
     },
     render: () => ({
       instructions: joinInstructions([options.instructions, skillTools.systemPrompt()]),
       activeTools: skillTools.activeToolNames().filter((n) => n in tools),
     }),
+    gating: () => skillTools.gating(),
     messages: (history) => userFirstHistory(session.rewriteHistory(history), session.openingMessages()),
   };
 }

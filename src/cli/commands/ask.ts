@@ -35,7 +35,12 @@ export const askCommand: Command = defineCommand({
   options: agentOptions,
   minPositionals: 1,
   async run({ values, positionals }, io) {
-    const agent = await prepareAgent("ask", values, io);
+    // ask cannot put a question to the user: a call that needs approval is refused, saying how to allow it.
+    const agent = await prepareAgent("ask", values, io, (request) => {
+      const how = `rerun with --yes to approve tool calls, or add "${request.toolName}" to tools.allow in skillrt.config.json`;
+      io.stderr.write(`skillrt ask: refused ${request.toolName} (it needs approval): ${how}\n`);
+      return { deny: `skillrt ask cannot ask the user for approval; ${how}` };
+    });
     if (typeof agent === "number") return agent;
     const prompt = positionals.join(" ");
     const style = createStyle(io.stderr, io.env);

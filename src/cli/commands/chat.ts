@@ -1,4 +1,5 @@
 /** `skillrt chat`: an interactive conversation with the agent (REPL). */
+import type { OnToolApproval } from "../../tools/tool-approval.js";
 import type { Command } from "../command.js";
 import { defineCommand } from "../define-command.js";
 import { AGENT_OPTIONS_HELP, agentOptions } from "../repl/agent-options.js";
@@ -22,10 +23,19 @@ export const chatCommand: Command = defineCommand({
   options: agentOptions,
   maxPositionals: 0,
   async run({ values }, io) {
-    const agent = await prepareAgent("chat", values, io);
+    // Calls that need approval are put to the user inline by the REPL (y/n/always).
+    let ask: OnToolApproval = () => "no";
+    const agent = await prepareAgent("chat", values, io, (request) => ask(request));
     if (typeof agent === "number") return agent;
     try {
-      return await runRepl({ io, agent, json: values.json === true });
+      return await runRepl({
+        io,
+        agent,
+        json: values.json === true,
+        setApprovalPrompt: (prompt) => {
+          ask = prompt;
+        },
+      });
     } finally {
       await agent.close();
     }

@@ -20,6 +20,8 @@ export const agentOptions = {
   active: { type: "string", multiple: true },
   allow: { type: "string", multiple: true },
   deny: { type: "string", multiple: true },
+  "tool-gating": { type: "string" },
+  yes: { type: "boolean" },
 } as const;
 
 /** Parsed values of {@link agentOptions}. */
@@ -47,13 +49,17 @@ export const AGENT_OPTIONS_HELP = `Options:
   --active NAME          load skill NAME when the session starts (repeatable; replaces session.activeSkills)
   --allow GLOB           only skills whose name matches GLOB are offered (repeatable; replaces session.allow)
   --deny GLOB            hide skills whose name matches GLOB (repeatable; replaces session.deny)
+  --tool-gating MODE     MCP server tools: open (always offered) or skill (only while an active skill grants
+                         them); default tools.gating, else skill for aworld/agentscope and open otherwise
+  --yes                  approve every tool call that would need approval (ask cannot ask; chat asks inline)
   -h, --help             show this help
 
 Environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, ZAI_API_KEY (Z.ai GLM), MOONSHOT_API_KEY (Kimi), AGENT_MODEL,
 SKILLS_DIR, SKILLS_AUTO_SELECT=true|llm|lexical (true = llm), SKILLS_MAX_ACTIVE (most skills active at once;
 the pre-pass loads at most 3 without it), SKILLRT_MAX_ATTEMPTS (default 4).
 Config file: skillrt.config.json, then ~/.skillrt/config.json, with the sections "model", "session" (activeSkills, allow, deny), "exec" (executor, timeoutSeconds, requireLoaded,
-allowCommands, denyCommands, hostDirs, artifactsDir) and "skills" (per-skill env).
+allowCommands, denyCommands, hostDirs, artifactsDir), "skills" (per-skill env), "mcpServers" (MCP servers
+whose tools the agent offers) and "tools" (gating, approval, allow); see docs/tools.md.
 Conversations are saved in .skillrt/sessions.db and run outputs saved as artifacts in .skillrt/artifacts
 under the current directory.
 `;

@@ -1,6 +1,8 @@
 /** Text of the `/context` and `/skills` REPL commands. */
 import type { SkillListing } from "../../context/list-skills.js";
 import type { Ledger } from "../../context/session-types.js";
+import type { ActiveTools } from "../../tools/compute-active-tools.js";
+import type { McpServerStatus } from "../../tools/mcp-client/create-mcp-tool-source.js";
 
 /** Totals of a ledger grouped as `/context` shows them; `free` makes them add up to the window. */
 export interface ContextFigures {
@@ -100,4 +102,31 @@ export function formatSkills(
     "Load one with /skill NAME [args], or mention $name in a message.",
   );
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The tools part of `/context`: each MCP server's state, then every gated tool offered (with the grant)
+ * and every hidden one (with the reason). Empty when there are neither servers nor gated tools.
+ */
+export function formatTools(gating: ActiveTools, servers: readonly McpServerStatus[]): string {
+  const lines: string[] = [];
+  if (servers.length > 0) {
+    lines.push("MCP servers:");
+    for (const s of servers) {
+      const detail =
+        s.state === "running" ? `${s.transport ?? ""}, ${s.tools.length} tools` : (s.message ?? s.state);
+      lines.push(`  ${s.name} ${s.state}${detail === "" ? "" : ` (${detail})`}`);
+    }
+  }
+  const granted = Object.entries(gating.granted ?? {});
+  const hidden = Object.entries(gating.reasons);
+  if (granted.length > 0) {
+    lines.push("Tools offered:");
+    for (const [name, why] of granted) lines.push(`  ${name}: ${why}`);
+  }
+  if (hidden.length > 0) {
+    lines.push("Tools not offered:");
+    for (const [name, why] of hidden) lines.push(`  ${name}: ${why}`);
+  }
+  return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
 }

@@ -8,6 +8,7 @@ import { SkillrtError } from "../../errors/skillrt-error.js";
 import type { ExecutorChoice } from "../../exec/create-executor.js";
 import type { SessionStore } from "../../store/session-store.js";
 import type { ProfileName } from "../../tools/profile-types.js";
+import type { OnToolApproval } from "../../tools/tool-approval.js";
 import { cliRoots } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { createStyle } from "../create-style.js";
@@ -41,6 +42,7 @@ export async function prepareAgent(
   command: string,
   values: AgentOptionValues,
   io: CliIo,
+  onApproval?: OnToolApproval,
 ): Promise<SkillAgent | number> {
   const placement = values.placement ?? "history";
   if (placement !== "history" && placement !== "system") {
@@ -52,6 +54,9 @@ export async function prepareAgent(
   const executorFlag = values.executor;
   if (executorFlag !== undefined && !isOneOf(EXECUTORS, executorFlag))
     return usageError(io, command, `--executor must be one of ${EXECUTORS.join(", ")}`);
+  const toolGating = values["tool-gating"];
+  if (toolGating !== undefined && toolGating !== "open" && toolGating !== "skill")
+    return usageError(io, command, `--tool-gating must be open or skill, got '${toolGating}'`);
   const ints: Record<string, number | undefined> = {};
   for (const name of ["catalog-budget", "context-window", "max-steps"] as const) {
     const parsed = intFlag(values[name], name);
@@ -85,6 +90,9 @@ export async function prepareAgent(
       ...(catalogBudget === undefined ? {} : { catalogBudget }),
       ...(maxSteps === undefined ? {} : { maxSteps }),
       ...selectFromEnv(io.env),
+      ...(toolGating === undefined ? {} : { toolGating }),
+      approval: { onApproval: values.yes === true ? () => "yes" : (onApproval ?? (() => "no")) },
+      onWarning: (message) => io.stderr.write(`skillrt: warning: ${message}\n`),
       modelOptions: {
         provider: values.provider,
         model: values.model,

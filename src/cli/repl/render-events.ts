@@ -1,5 +1,7 @@
 /** Renders engine events for people (streamed text, compact tool lines) or as JSON lines. */
 import type { EngineEvent } from "../../engine/engine-event.js";
+import { type McpToolResult, mcpResultText } from "../../tools/mcp-client/mcp-tool-result.js";
+import { isToolRefusal } from "../../tools/tool-approval.js";
 import type { Style } from "../create-style.js";
 import type { Spinner } from "./create-spinner.js";
 
@@ -24,6 +26,16 @@ export function summarizeInput(input: unknown): string {
   const values = Object.values(input).filter((v): v is string => typeof v === "string");
   const shown = values.slice(0, 2).join(" ");
   return shown.length > 60 ? `${shown.slice(0, 59)}…` : shown;
+}
+
+/** A tool output that reports a failure without being an error result: an MCP `isError` result or a refused call. */
+function failureText(output: unknown): string | undefined {
+  if (isToolRefusal(output)) return output.message;
+  if (typeof output === "object" && output !== null && (output as McpToolResult).isError === true) {
+    const result = output as McpToolResult;
+    if (typeof result.server === "string" && Array.isArray(result.attachments)) return mcpResultText(result);
+  }
+  return undefined;
 }
 
 function firstLine(value: unknown): string {
@@ -75,9 +87,18 @@ export function createHumanRenderer(options: HumanRendererOptions): EventRendere
           line(style.cyan(`→ ${event.toolName} ${summarizeInput(event.input)}`.trimEnd()));
           spinner.start();
           break;
-        case "tool-result":
-          if (event.isError) line(style.red(`✗ ${event.toolName}: ${firstLine(event.output)}`));
+        case "tool-result": {
+          const failure = event.isError ? event.output : failureText(event.output);
+          if (failure !== undefined) line(style.red(`✗ ${event.toolName}: ${firstLine(failure)}`));
           else line(style.dim(`✓ ${event.toolName} ${formatBytes(event.bytes)}`));
+          break;
+        }
+        case "tools-change":
+          for (const t of event.offered) line(style.dim(`+ tool ${t.name}: ${t.reason}`));
+          for (const t of event.withdrawn) line(style.dim(`- tool ${t.name}: ${t.reason}`));
+          break;
+        case "tool-source-error":
+          line(style.yellow(`! ${event.message}`));
           break;
         case "skill-load":
           if (event.by !== "model")

@@ -2,6 +2,7 @@
 import { createInterface } from "node:readline";
 import { ProviderError } from "../../engine/provider-error.js";
 import type { SkillAgent } from "../../engine/skill-agent.js";
+import type { OnToolApproval, ToolApprovalAnswer } from "../../tools/tool-approval.js";
 import type { CliIo } from "../command.js";
 import { createStyle } from "../create-style.js";
 import { listenForInterrupt } from "../listen-for-interrupt.js";
@@ -17,6 +18,11 @@ export interface ReplOptions {
   agent: SkillAgent;
   /** Events as JSON lines instead of rendered text. */
   json?: boolean;
+  /**
+   * Receives the REPL's approval prompt (`Allow …? [y]es / [n]o / [a]lways`), which reads the answer from
+   * the same input; the agent's `onApproval` should call it.
+   */
+  setApprovalPrompt?: (prompt: OnToolApproval) => void;
   /** Window for a second Ctrl-C at the prompt to exit, in ms. Default 2,000. */
   exitWindowMs?: number;
 }
@@ -70,7 +76,25 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   out.write(`skillrt chat — ${agentModelName(agent)}, session ${agent.sessionId}. /help for commands.\n`);
   prompt();
   try {
-    for await (const raw of rl) {
+    // One iterator over the input lines: the approval prompt reads its answer from it during a turn.
+    const lines = rl[Symbol.asyncIterator]();
+    options.setApprovalPrompt?.(async (request) => {
+      spinner.stop();
+      const args = JSON.stringify(request.input ?? {});
+      for (;;) {
+        out.write(
+          `${style.yellow(`Allow ${request.toolName} ${args.length > 200 ? `${args.slice(0, 199)}…` : args}?`)} [y]es / [n]o / [a]lways: `,
+        );
+        const next = await lines.next();
+        if (next.done === true) return "no";
+        const answer = parseApproval(next.value);
+        if (answer !== undefined) return answer;
+      }
+    });
+    for (;;) {
+      const next = await lines.next();
+      if (next.done === true) break;
+      const raw = next.value;
       const line = raw.trim();
       if (line === "") {
         prompt();
@@ -117,4 +141,12 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     await agent.save();
   }
   return exitCode;
+}
+
+function parseApproval(text: string): ToolApprovalAnswer | undefined {
+  const word = text.trim().toLowerCase();
+  if (word === "y" || word === "yes") return "yes";
+  if (word === "n" || word === "no") return "no";
+  if (word === "a" || word === "always") return "always";
+  return undefined;
 }

@@ -1,7 +1,7 @@
 /** The chat REPL's `/commands`. Each writes its output and says whether the REPL should go on. */
 import type { SkillAgent } from "../../engine/skill-agent.js";
 import type { Style } from "../create-style.js";
-import { formatContext, formatSkills } from "./format-context.js";
+import { formatContext, formatSkills, formatTools } from "./format-context.js";
 
 /** Text of `/help`. */
 export const REPL_HELP = `Commands:
@@ -106,6 +106,7 @@ export async function runSlashCommand(
     }
     case "context":
       out.write(formatContext(agent.ledger()));
+      out.write(formatTools(agent.skillTools.gating(), agent.mcpServers()));
       return "continue";
     case "reload": {
       await agent.reload();

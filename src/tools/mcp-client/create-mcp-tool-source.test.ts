@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { asSchema, type Tool } from "ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { McpServersConfig } from "../../config/mcp-servers-config.js";
 import { createToolRegistry, type ToolRegistry } from "../tool-registry.js";
 import { type HttpTracker, startHttpTracker, trackerStdio } from "./__fixtures__/tracker.js";
 import { createMcpToolSource, type McpSourceEvent, type McpToolSource } from "./create-mcp-tool-source.js";
-import type { McpServersConfig } from "./mcp-server-config.js";
 import { type McpToolResult, mcpResultText } from "./mcp-tool-result.js";
 
 /** `${env:NAME}`, built so the literal placeholder is not mistaken for a template. */
@@ -53,7 +53,7 @@ async function calls(file: string): Promise<unknown[]> {
     .map((l) => JSON.parse(l));
 }
 
-describe("MCP servers as a tool source", () => {
+describe("MCP servers as a tool source", { timeout: 60_000 }, () => {
   it("stdio: registers mcp__<server>__<tool> with the server's schema, description and annotations; calls reach the server", async () => {
     const log = path.join(dir, "calls.jsonl");
     const { registry, events } = await open(

@@ -6,9 +6,10 @@
  * start, or stops later, is reported once (an {@link McpSourceEvent}) and its tools are withdrawn; the
  * conversation goes on without them.
  */
+
+import type { McpServersConfig } from "../../config/mcp-servers-config.js";
 import type { ToolRegistry } from "../tool-registry.js";
 import { type ConnectMcpServerOptions, connectMcpServer, type McpConnection } from "./connect-mcp-server.js";
-import type { McpServersConfig } from "./mcp-server-config.js";
 import { mcpTool, mcpToolName } from "./mcp-tool.js";
 
 /** What the source reports. The CLI prints each once; the engine turns them into events. */

@@ -1,7 +1,7 @@
 /** Test helpers: the tracker MCP server fixture over stdio (a config entry) and over Streamable HTTP (a started process). */
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import type { McpHttpServerConfig, McpStdioServerConfig } from "../mcp-server-config.js";
+import type { McpHttpServerConfig, McpStdioServerConfig } from "../../../config/mcp-servers-config.js";
 
 /** Path of the fixture script. */
 export const TRACKER_SCRIPT = path.join(import.meta.dirname, "tracker-server.mjs");

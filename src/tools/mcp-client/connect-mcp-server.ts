@@ -10,8 +10,8 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { isStdioServer, type McpServerConfig } from "../../config/mcp-servers-config.js";
 import { SKILLRT_VERSION } from "../../util/version.js";
-import { isStdioServer, type McpServerConfig } from "./mcp-server-config.js";
 import { substituteEnvRefs } from "./substitute-env-refs.js";
 
 /** Options of {@link connectMcpServer}. */

@@ -1,0 +1,106 @@
+/**
+ * The host's tool sources, set up the same way for the `SkillAgent` and the AI SDK toolkit: the registry of
+ * tools registered in code, the configured MCP servers (their tools registered in it while they run), the
+ * server-tool gating and the approvals. The sources live as long as the agent or toolkit, across
+ * conversations; failures are reported once through `onSourceError`.
+ */
+import type { McpServersConfig } from "../config/mcp-servers-config.js";
+import type { ToolsConfig } from "../config/tools-config.js";
+import type { ToolGating } from "../tools/compute-active-tools.js";
+import {
+  createMcpToolSource,
+  type McpServerStatus,
+  type McpToolSource,
+} from "../tools/mcp-client/create-mcp-tool-source.js";
+import type { ToolApprovalOptions } from "../tools/tool-approval.js";
+import { createToolRegistry, type ToolRegistry } from "../tools/tool-registry.js";
+
+/** Host tools, MCP servers, gating and approvals. */
+export interface ToolSourceOptions {
+  /**
+   * Host tools in groups or per server, gated by the active skills and behind approvals (register plain AI
+   * SDK tools; bind a group to a skill with `registerGroup`). MCP server tools are added to it while their
+   * server runs. Default: a new registry.
+   */
+  toolRegistry?: ToolRegistry;
+  /**
+   * MCP servers (Claude Desktop's `mcpServers` shape). They start when the agent or toolkit is created
+   * (the model is offered their tools from its first request) and stop with its `close()`; a server that
+   * cannot start or stops later is reported once (a `tool-source-error` event) and the conversation goes on
+   * without its tools. Default: the config's `mcpServers` (agent), else none.
+   */
+  mcpServers?: McpServersConfig;
+  /**
+   * Server-tool gating: `open` (every server tool offered) or `skill` (only while an active skill grants it
+   * through `allowed-tools`, `tool_list` or a bound group). Default: the config's `tools.gating`, else the
+   * profile's (`skill` for aworld and agentscope, `open` otherwise).
+   */
+  toolGating?: ToolGating;
+  /**
+   * Approvals of registry and MCP tool calls. `mode` and `allow` default to the config's `tools.approval`
+   * (`unlisted`) and `tools.allow`. Without `onApproval`, calls that need approval are refused (the model is
+   * told so). A tool named by an active skill's `allowed-tools` is pre-approved.
+   */
+  approval?: ToolApprovalOptions;
+  /** Receives warnings about tool sources (e.g. an unset `${env:X}` in an MCP server entry). */
+  onWarning?: (message: string) => void;
+}
+
+/** The opened sources. */
+export interface ToolSources {
+  registry: ToolRegistry;
+  /** Undefined: the profile's default. */
+  gating: ToolGating | undefined;
+  approval: ToolApprovalOptions;
+  /** Starts the MCP servers (all in parallel); resolves when each runs or has failed. */
+  start(options?: { abortSignal?: AbortSignal }): Promise<void>;
+  servers(): McpServerStatus[];
+  /** Stops the MCP servers. */
+  close(): Promise<void>;
+}
+
+/** A source failure, reported once. */
+export interface ToolSourceError {
+  source: string;
+  message: string;
+}
+
+/** Opens the tool sources of `options` (nothing starts before `start()`). */
+export function openToolSources(
+  options: ToolSourceOptions,
+  context: {
+    env: Readonly<Record<string, string | undefined>>;
+    cwd: string;
+    /** The config file's sections, when read. */
+    config?: { mcpServers?: McpServersConfig | undefined; tools?: ToolsConfig | undefined };
+    onSourceError: (error: ToolSourceError) => void;
+  },
+): ToolSources {
+  const registry = options.toolRegistry ?? createToolRegistry();
+  const mcp: McpToolSource = createMcpToolSource({
+    servers: options.mcpServers ?? context.config?.mcpServers ?? {},
+    registry,
+    env: context.env,
+    baseDir: context.cwd,
+    onEvent: (event) => {
+      if (event.type === "mcp-server-error")
+        context.onSourceError({ source: `mcp:${event.server}`, message: event.message });
+      else if (event.type === "mcp-server-warning") options.onWarning?.(event.message);
+    },
+  });
+  const tools = context.config?.tools;
+  const mode = options.approval?.mode ?? tools?.approval;
+  const allow = options.approval?.allow ?? tools?.allow;
+  return {
+    registry,
+    gating: options.toolGating ?? tools?.gating,
+    approval: {
+      ...options.approval,
+      ...(mode === undefined ? {} : { mode }),
+      ...(allow === undefined ? {} : { allow }),
+    },
+    start: (startOptions) => mcp.start(startOptions),
+    servers: () => mcp.servers(),
+    close: () => mcp.close(),
+  };
+}

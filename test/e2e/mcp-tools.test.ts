@@ -1,0 +1,198 @@
+/**
+ * `skillrt ask` with MCP servers from skillrt.config.json (the tracker fixture over stdio and over
+ * Streamable HTTP, started by the tests) and a scripted model on the OpenAI wire format: gating by the
+ * active skills, calls reaching the server, approvals, servers that fail or die.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  type HttpTracker,
+  startHttpTracker,
+  trackerStdio,
+} from "../../src/tools/mcp-client/__fixtures__/tracker.js";
+import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
+import { assertBuilt, runCli } from "./support/run-cli.js";
+
+let cwd: string;
+let log: string;
+let server: LoopbackProvider | undefined;
+let http: HttpTracker | undefined;
+
+beforeAll(() => assertBuilt());
+beforeEach(async () => {
+  cwd = await mkdtemp(path.join(os.tmpdir(), "skillrt-mcp-e2e-"));
+  log = path.join(cwd, "calls.jsonl");
+  const skills = path.join(cwd, "skills");
+  await mkdir(path.join(skills, "triage"), { recursive: true });
+  await writeFile(
+    path.join(skills, "triage", "SKILL.md"),
+    "---\nname: triage\ndescription: File bugs in the tracker.\nallowed-tools: mcp__tracker__create_issue\n---\n\nFile the bug with mcp__tracker__create_issue.\n",
+  );
+  await mkdir(path.join(skills, "browse"), { recursive: true });
+  await writeFile(
+    path.join(skills, "browse", "SKILL.md"),
+    '---\nname: browse\ndescription: Look at the board.\ntool_list: {"tracker": ["snapshot"]}\n---\n\nTake a snapshot.\n',
+  );
+});
+afterEach(async () => {
+  await server?.close();
+  await http?.stop();
+  server = undefined;
+  http = undefined;
+  await rm(cwd, { recursive: true, force: true });
+});
+
+const env = (s: LoopbackProvider): Record<string, string> => ({
+  OPENAI_BASE_URL: s.baseURL,
+  OPENAI_API_KEY: "sk-loopback",
+  AGENT_MODEL: "loopback-model",
+});
+
+async function config(value: unknown): Promise<void> {
+  await writeFile(path.join(cwd, "skillrt.config.json"), JSON.stringify(value));
+}
+
+const offered = (body: any): string[] => (body.tools ?? []).map((t: any) => t.function.name);
+const mcpOffered = (body: any): string[] => offered(body).filter((n) => n.startsWith("mcp__"));
+const toolMessages = (body: any): string[] =>
+  body.messages.filter((m: any) => m.role === "tool").map((m: any) => String(m.content));
+async function calls(): Promise<any[]> {
+  const text = await readFile(log, "utf8").catch(() => "");
+  return text
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l));
+}
+
+const ALL = [
+  "mcp__tracker__create_issue",
+  "mcp__tracker__delete_repo",
+  "mcp__tracker__snapshot",
+  "mcp__tracker__shutdown",
+];
+
+describe("skillrt ask with MCP servers", { timeout: 180_000 }, () => {
+  for (const transport of ["stdio", "streamable-http"] as const) {
+    it(`skill gating (${transport}): nothing before the load, exactly the granted tool after, gone after unload`, async () => {
+      let entry: unknown = trackerStdio({ TRACKER_LOG: log });
+      if (transport === "streamable-http") {
+        http = await startHttpTracker({ TRACKER_LOG: log });
+        entry = http.config();
+      }
+      await config({ mcpServers: { tracker: entry } });
+      server = await startLoopbackProvider("openai", [
+        { toolCalls: [{ name: "skill_load", input: { name: "triage" } }] },
+        { toolCalls: [{ name: "mcp__tracker__create_issue", input: { title: "Save crashes" } }] },
+        { toolCalls: [{ name: "skill_unload", input: { name: "triage" } }] },
+        { text: "Filed issue #1." },
+      ]);
+      const run = await runCli(["ask", "--root", "skills", "--tool-gating", "skill", "file the bug"], {
+        cwd,
+        env: env(server),
+      });
+      expect(run.stderr).not.toMatch(/internal error/);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe("Filed issue #1.\n");
+      const bodies = server.requests.map((r) => r.body);
+      expect(bodies).toHaveLength(4);
+      expect(mcpOffered(bodies[0])).toEqual([]);
+      expect(mcpOffered(bodies[1])).toEqual(["mcp__tracker__create_issue"]);
+      expect(await calls()).toEqual([
+        { tool: "create_issue", input: { title: "Save crashes" }, authorization: null },
+      ]);
+      expect(toolMessages(bodies[2]).join("\n")).toContain("Created issue #1: Save crashes");
+      expect(mcpOffered(bodies[3])).toEqual([]);
+      expect(run.stderr).toContain(
+        "+ tool mcp__tracker__create_issue: granted by skill 'triage' (allowed-tools mcp__tracker__create_issue)",
+      );
+    });
+  }
+
+  it("open gating offers every server tool from the first request", async () => {
+    await config({ mcpServers: { tracker: trackerStdio({ TRACKER_LOG: log }) }, tools: { gating: "open" } });
+    server = await startLoopbackProvider("openai", [{ text: "ok" }]);
+    const run = await runCli(["ask", "--root", "skills", "hi"], { cwd, env: env(server) });
+    expect(run.code).toBe(0);
+    expect(mcpOffered(server.requests[0]?.body)).toEqual(ALL);
+  });
+
+  it("aworld profile: no skill → no MCP tools; active_skill → its tool_list; offload_skill → withdrawn", async () => {
+    await config({
+      mcpServers: { tracker: trackerStdio({ TRACKER_LOG: log }) },
+      tools: { allow: ["mcp__tracker__snapshot"] },
+    });
+    server = await startLoopbackProvider("openai", [
+      { toolCalls: [{ name: "active_skill", input: { skill_name: "browse" } }] },
+      { toolCalls: [{ name: "mcp__tracker__snapshot", input: {} }] },
+      { toolCalls: [{ name: "offload_skill", input: { skill_name: "browse" } }] },
+      { text: "done" },
+    ]);
+    const run = await runCli(["ask", "--root", "skills", "--profile", "aworld", "look"], {
+      cwd,
+      env: env(server),
+    });
+    expect(run.code).toBe(0);
+    const bodies = server.requests.map((r) => r.body);
+    expect(mcpOffered(bodies[0])).toEqual([]);
+    expect(mcpOffered(bodies[1])).toEqual(["mcp__tracker__snapshot"]);
+    expect(toolMessages(bodies[1]).join("\n")).toMatch(
+      /skill browse activated, current skills: \['browse'\]\n<skill_guide>/,
+    );
+    expect(toolMessages(bodies[2]).join("\n")).toContain("[image, image/png, 14 B; not shown]");
+    expect(mcpOffered(bodies[3])).toEqual([]);
+  });
+
+  it("ask without --yes refuses an unlisted tool naming --yes and tools.allow; with --yes it runs", async () => {
+    await config({ mcpServers: { tracker: trackerStdio({ TRACKER_LOG: log }) }, tools: { gating: "open" } });
+    const script = () => [
+      { toolCalls: [{ name: "mcp__tracker__delete_repo", input: { repo: "web" } }] },
+      { text: "could not" },
+    ];
+    server = await startLoopbackProvider("openai", script());
+    const refused = await runCli(["ask", "--root", "skills", "delete web"], { cwd, env: env(server) });
+    expect(refused.code).toBe(0);
+    expect(refused.stderr).toMatch(/refused mcp__tracker__delete_repo .*--yes.*tools\.allow/);
+    const seen = toolMessages(server.requests[1]?.body).join("\n");
+    expect(seen).toMatch(/not approved: .*--yes.*tools\.allow/);
+    expect(await calls()).toEqual([]);
+    await server.close();
+
+    server = await startLoopbackProvider("openai", script());
+    const approved = await runCli(["ask", "--root", "skills", "--yes", "delete web"], {
+      cwd,
+      env: env(server),
+    });
+    expect(approved.code).toBe(0);
+    expect(await calls()).toEqual([{ tool: "delete_repo", input: { repo: "web" } }]);
+  });
+
+  it("bad arguments, a server that cannot start and one that dies: the conversation goes on with clear messages", async () => {
+    await config({
+      mcpServers: {
+        broken: trackerStdio({}, ["--fail"]),
+        tracker: trackerStdio({ TRACKER_LOG: log }),
+      },
+      tools: { gating: "open", approval: "never" },
+    });
+    server = await startLoopbackProvider("openai", [
+      { toolCalls: [{ name: "mcp__tracker__create_issue", input: { priority: "urgent" } }] },
+      { toolCalls: [{ name: "mcp__tracker__shutdown", input: {} }] },
+      { text: "The tracker is down." },
+    ]);
+    const run = await runCli(["ask", "--root", "skills", "go"], { cwd, env: env(server) });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("The tracker is down.\n");
+    expect(run.stderr).toMatch(/! MCP server 'broken' .*could not start: .*cannot open database/);
+    const bodies = server.requests.map((r) => r.body);
+    expect(mcpOffered(bodies[0])).toEqual(ALL);
+    expect(toolMessages(bodies[1]).join("\n")).toMatch(
+      /arguments do not match the input schema of mcp__tracker__create_issue/,
+    );
+    expect(toolMessages(bodies[2]).join("\n")).toMatch(/MCP server 'tracker' stopped during the call/);
+    expect(run.stderr).toMatch(/! MCP server 'tracker' stopped/);
+    expect(mcpOffered(bodies[2])).toEqual([]);
+    expect(await calls()).toEqual([{ tool: "shutdown", input: {} }]);
+  });
+});
