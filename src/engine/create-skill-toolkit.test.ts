@@ -1,7 +1,11 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { generateText, streamText, ToolLoopAgent, type ToolSet, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { trackerStdio } from "../tools/mcp-client/__fixtures__/tracker.js";
+import type { ToolApprovalRequest } from "../tools/tool-approval.js";
 import { scriptedModel, systemOf, toolNamesOf } from "./__fixtures__/scripted-model.js";
 import { createSkillToolkit } from "./create-skill-toolkit.js";
 
@@ -88,6 +92,56 @@ describe("createSkillToolkit", () => {
       expect(systemOf(again.calls[0]!)).toContain(BODY_MARK);
     } finally {
       await skills.close();
+    }
+  });
+
+  it("takes MCP servers: skill gating offers a server tool only while a loaded skill grants it, and its allowed-tools pre-approve the call", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "skillrt-toolkit-mcp-"));
+    try {
+      await mkdir(path.join(dir, "triage"));
+      await writeFile(
+        path.join(dir, "triage", "SKILL.md"),
+        "---\nname: triage\ndescription: File bugs.\nallowed-tools: mcp__tracker__create_issue\n---\n\nFile it.\n",
+      );
+      const model = scriptedModel([
+        { toolCalls: [{ name: "skill_load", input: '{"name":"triage"}' }] },
+        { toolCalls: [{ name: "mcp__tracker__create_issue", input: '{"title":"Broken login"}' }] },
+        { toolCalls: [{ name: "skill_unload", input: '{"name":"triage"}' }] },
+        { text: "filed" },
+      ]);
+      const asked: ToolApprovalRequest[] = [];
+      const skills = await createSkillToolkit({
+        skills: dir,
+        executor: false,
+        mcpServers: { tracker: trackerStdio() },
+        toolGating: "skill",
+        approval: {
+          onApproval: (request) => {
+            asked.push(request);
+            return "no";
+          },
+        },
+      });
+      try {
+        expect(skills.mcpServers()).toMatchObject([{ name: "tracker", state: "running" }]);
+        expect(skills.toolRegistry.get("mcp__tracker__delete_repo")?.server).toBe("tracker");
+        const result = await new ToolLoopAgent({ model, ...skills }).generate({ prompt: "file a bug" });
+        expect(result.text).toBe("filed");
+        const mcpTools = (i: number) => toolNamesOf(model.calls[i]!).filter((n) => n.startsWith("mcp__"));
+        expect(mcpTools(0)).toEqual([]);
+        expect(mcpTools(1)).toEqual(["mcp__tracker__create_issue"]);
+        expect(mcpTools(3)).toEqual([]);
+        // Pre-approved by the skill's allowed-tools: it ran without a question, and the answer came back.
+        expect(asked).toEqual([]);
+        expect(JSON.stringify(result.steps[1]?.toolResults[0]?.output)).toContain(
+          "Created issue #1: Broken login",
+        );
+      } finally {
+        await skills.close();
+      }
+      expect(skills.mcpServers()).toMatchObject([{ name: "tracker", state: "stopped" }]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
