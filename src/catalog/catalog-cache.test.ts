@@ -4,9 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { defaultCacheDir } from "./cache-dir.js";
-import { rootCacheFile } from "./catalog-cache.js";
+import { CATALOG_CACHE_VERSION, readRootCache, rootCacheFile, saveCatalogCache } from "./catalog-cache.js";
 import { createCatalog } from "./create-catalog.js";
 import { SETTLE_MS } from "./file-identity.js";
+import { scanCatalog } from "./scan-catalog.js";
 import type { Catalog, CatalogOptions, SkillRoot } from "./types.js";
 
 let tmp: string;
@@ -64,15 +65,24 @@ function settle(): void {
   vi.setSystemTime(Date.now() + SETTLE_MS + 5000);
 }
 
+/** A string as the cache stores it (length-prefixed). */
+const cell = (text: string): string => `${text.length}:${text}`;
+
 /** Rewrites the cache file of `root` through `edit`, with a valid checksum (what the scan trusts). */
 function editCache(edit: (body: string) => string): void {
   const file = rootCacheFile(cacheDir, { path: root, scope: "root" }, "lenient");
   const data = fs.readFileSync(file);
-  const body = Buffer.from(edit(data.toString("utf8", data.indexOf(10) + 1)));
+  const before = data.toString("utf8", data.indexOf(10) + 1);
+  const after = edit(before);
+  expect(after, "the edit changed the cache").not.toBe(before);
+  const body = Buffer.from(after);
   const sum = createHash("sha256").update(body).digest("hex");
   fs.writeFileSync(
     file,
-    Buffer.concat([Buffer.from(`skillrt-catalog-cache 1 ${sum} ${body.length}\n`), body]),
+    Buffer.concat([
+      Buffer.from(`skillrt-catalog-cache ${CATALOG_CACHE_VERSION} ${sum} ${body.length}\n`),
+      body,
+    ]),
   );
 }
 
@@ -101,7 +111,7 @@ describe("metadata cache", () => {
     settle();
     await createCatalog(options()); // rewrites the cache with every entry settled
     // Proof that a settled entry is served from the cache: an edit made there (with a valid checksum) shows.
-    editCache((body) => body.replace("Alpha skill.", "Alpha from the cache."));
+    editCache((body) => body.replace(cell("Alpha skill."), cell("Alpha from the cache.")));
     let catalog = await createCatalog(options());
     expect(catalog.get("alpha")?.description).toBe("Alpha from the cache.");
     // An edited SKILL.md (new size and times) is read again.
@@ -120,7 +130,7 @@ describe("metadata cache", () => {
   it("reads again what changed too close to the scan to trust its timestamps", async () => {
     tree();
     await createCatalog(options());
-    editCache((body) => body.replace("Alpha skill.", "Alpha from the cache."));
+    editCache((body) => body.replace(cell("Alpha skill."), cell("Alpha from the cache.")));
     // No time has passed: the files are as young as the cache, so nothing of it is trusted.
     const catalog = await createCatalog(options());
     expect(catalog.get("alpha")?.description).toBe("Alpha skill.");
@@ -145,15 +155,16 @@ describe("metadata cache", () => {
       ["an empty file", () => tamper(Buffer.alloc(0))],
       [
         "another version",
-        () => tamper(Buffer.from(good.toString("latin1").replace(" 1 ", " 999 "), "latin1")),
+        () =>
+          tamper(
+            Buffer.from(good.toString("latin1").replace(` ${CATALOG_CACHE_VERSION} `, " 999 "), "latin1"),
+          ),
       ],
       ["a valid checksum over the wrong shape", () => editCache(() => JSON.stringify({ v: 1, listings: 3 }))],
-      ["JSON that does not parse", () => editCache(() => "{")],
-      ["an entry of the wrong type", () => editCache((body) => body.replace('"name":"alpha"', '"name":7'))],
-      [
-        "another root's cache",
-        () => editCache((body) => body.replace(`"root":"${root}"`, '"root":"/elsewhere"')),
-      ],
+      ["text that does not parse", () => editCache(() => "{")],
+      ["a string running past the end", () => editCache((body) => `${body.slice(0, -40)}99999:x`)],
+      ["an entry of the wrong type", () => editCache((body) => body.replace(`s${cell("alpha")}`, "j1:7"))],
+      ["another root's cache", () => editCache((body) => body.replace(cell(root), cell("/elsewhere")))],
     ];
     for (const [label, spoil] of cases) {
       spoil();
@@ -193,6 +204,37 @@ describe("metadata cache", () => {
     write(cacheDir, "a file where the cache directory should be");
     const catalog = await createCatalog(options());
     expect(catalog.get("alpha")?.description).toBe("Alpha skill.");
+  });
+});
+
+describe("cache format", () => {
+  it("keeps every key a record has, in order, and strings UTF-8 alone cannot carry", async () => {
+    tree();
+    const roots: SkillRoot[] = [{ path: root, scope: "root" }];
+    const state = await scanCatalog({ roots, memory: [], mode: "lenient", memoryPrecedence: "last" });
+    const alpha = state.scanned.get(`${root}/alpha`)?.record;
+    if (alpha === undefined) throw new Error("alpha not scanned");
+    // Fields a later version of the records may add travel with them, whatever their type.
+    Object.assign(alpha, {
+      head: "Opening line.\n## Usage",
+      headings: ["Usage", "Notes"],
+      lone: "a\uD800b",
+      count: 3,
+      nothing: null,
+    });
+    alpha.description = "Tab\tnewline\n 12:34; semicolon é 😀";
+    saveCatalogCache(cacheDir, roots, "lenient", state, []);
+    const loaded = readRootCache(rootCacheFile(cacheDir, roots[0]!, "lenient"), roots[0]!, "lenient");
+    expect(loaded?.skills.size).toBe(state.scanned.size);
+    expect(state.scanned.size).toBeGreaterThan(4);
+    for (const [dir, skill] of state.scanned) {
+      const back = loaded?.skills.get(dir);
+      expect(back).toEqual(skill);
+      // Same keys in the same order (JSON text), so a record from the cache prints as one just parsed.
+      expect(JSON.stringify(back)).toBe(JSON.stringify(skill));
+    }
+    expect(loaded?.skills.get(`${root}/alpha`)?.record).toMatchObject({ lone: "a\uD800b", count: 3 });
+    expect(loaded?.known).toEqual(state.listings[0]);
   });
 });
 

@@ -1,15 +1,16 @@
 import { createHash } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import type { Diagnostic, ParseMode } from "../spec/types.js";
-import { readChecksummedJson, writeChecksummedJson } from "./checksummed-json.js";
+import { CellFormatError, CellReader, CellWriter, DERIVED } from "./cache-cells.js";
+import { readChecksummedFile, writeChecksummedFile } from "./checksummed-file.js";
 import type { FileIdentity } from "./file-identity.js";
 import type { KnownListing } from "./list-dirs.js";
 import type { CatalogState, ScannedSkill } from "./scan-catalog.js";
-import { type RecordFields, toSkillRecord } from "./to-skill-record.js";
-import type { SkillRoot } from "./types.js";
+import type { SkillRecord, SkillRoot } from "./types.js";
 
 /** Bumped whenever what the cache stores, or what a parse of the same bytes gives, changes. */
-export const CATALOG_CACHE_VERSION = 1;
+export const CATALOG_CACHE_VERSION = 2;
 const MAGIC = "skillrt-catalog-cache";
 
 /** What the cache holds for one root: the listings and skill files of its last scan. */
@@ -31,7 +32,7 @@ export interface LoadedCatalogCache {
 /** The file holding one root's cache (named by a hash of the root's path and the parse mode). */
 export function rootCacheFile(cacheDir: string, root: SkillRoot, mode: ParseMode): string {
   const key = createHash("sha256").update(`${root.path}\0${mode}`).digest("hex").slice(0, 24);
-  return path.join(cacheDir, `catalog-${key}.json`);
+  return path.join(cacheDir, `catalog-${key}.cache`);
 }
 
 /**
@@ -86,7 +87,11 @@ export function saveCatalogCache(
       return before;
     }
     try {
-      writeRootCache(cacheDir, rootCacheFile(cacheDir, root, mode), root, mode, { known, skills });
+      const bytes = encodeRootCache(root, mode, { known, skills });
+      const file = rootCacheFile(cacheDir, root, mode);
+      writeChecksummedFile(cacheDir, file, MAGIC, CATALOG_CACHE_VERSION, bytes);
+      // The version 1 cache (JSON) of this root, replaced by this one.
+      fs.rmSync(file.replace(/\.cache$/, ".json"), { force: true });
       return { known, skills };
     } catch {
       return undefined; // not cached this time; the next run scans this root afresh
@@ -101,161 +106,218 @@ function sameEntries<T>(before: ReadonlyMap<string, T>, next: ReadonlyMap<string
   return true;
 }
 
-type IdTuple = [dev: number, ino: number, size: number, mtimeMs: number, ctimeMs: number];
-type ListingTuple = [dir: string, readAt: number, ...id: IdTuple, names: string[], kinds: number[]];
 /**
- * One skill: `file` is "" for `<dir>/SKILL.md` and `foundAt` "" when it is `dir`; `fields` is 0 for a
- * broken skill, whose diagnostics are then the reasons; the record's location, dir, scope and source
- * come from the entry and its root.
+ * Writes one root's cache as cells (see `cache-cells.ts`): the root, mode and the base path the other
+ * paths are stored relative to; the record key table and record shapes (key lists); every listing (its
+ * directory, identity and entries); every skill (directory, file, identity, then either its record —
+ * a shape and one value per key, where the location, directory, scope and source are marked derived
+ * when they are what the entry implies — or the diagnostics that make it broken). Records are stored
+ * key by key, whatever keys they have, so fields added to records are kept without a format change.
  */
-type SkillTuple = [
-  dir: string,
-  file: string,
-  foundAt: string,
-  readAt: number,
-  ...id: IdTuple,
-  fields: { [K in keyof RecordFields]-?: RecordFields[K] | undefined } | 0,
-  diagnostics: Diagnostic[],
-];
-
-interface CacheBody {
-  v: number;
-  root: string;
-  mode: ParseMode;
-  listings: ListingTuple[];
-  skills: SkillTuple[];
-}
-
-function writeRootCache(
-  cacheDir: string,
-  file: string,
-  root: SkillRoot,
-  mode: ParseMode,
-  cache: RootCache,
-): void {
-  const listings: ListingTuple[] = [];
-  for (const [dir, listing] of cache.known)
-    listings.push([dir, listing.readAt, ...idTuple(listing.id), listing.names, listing.kinds]);
-  const skills: SkillTuple[] = [];
+function encodeRootCache(root: SkillRoot, mode: ParseMode, cache: RootCache): Buffer {
+  let base = root.path;
+  for (const dir of cache.known.keys()) {
+    base = dir; // the root's real path: listed first
+    break;
+  }
+  const paths = pathCodec(base);
+  const keys: string[] = [];
+  const keyIndex = new Map<string, number>();
+  const shapes: number[][] = [];
+  const shapeIndex = new Map<string, number>();
+  const body = new CellWriter();
+  body.count(cache.known.size);
+  for (const [dir, listing] of cache.known) {
+    body.str(paths.encode(dir)).num(listing.readAt);
+    identity(body, listing.id);
+    body.str(listing.names.join("/")).str(listing.kinds.join(""));
+  }
+  let skills = 0;
+  for (const skill of cache.skills.values()) if (skill.id !== undefined) skills++;
+  body.count(skills);
   for (const [dir, skill] of cache.skills) {
     if (skill.id === undefined) continue;
+    const file = skill.file === `${dir}/SKILL.md` ? "" : paths.encode(skill.file);
+    const foundAt = skill.foundAt === dir ? "" : paths.encode(skill.foundAt);
+    body.str(paths.encode(dir)).str(file).str(foundAt).num(skill.readAt);
+    identity(body, skill.id);
     const record = skill.record;
-    // Absent optional fields are written as undefined, which JSON leaves out.
-    const fields: { [K in keyof RecordFields]-?: RecordFields[K] | undefined } | 0 =
-      record === undefined
-        ? 0
-        : {
-            name: record.name,
-            description: record.description,
-            extras: record.extras,
-            license: record.license,
-            compatibility: record.compatibility,
-            allowedTools: record.allowedTools,
-            metadata: record.metadata,
-          };
-    const file = skill.file === `${dir}/SKILL.md` ? "" : skill.file;
-    const foundAt = skill.foundAt === dir ? "" : skill.foundAt;
-    const diagnostics = record?.diagnostics ?? skill.broken ?? [];
-    skills.push([dir, file, foundAt, skill.readAt, ...idTuple(skill.id), fields, diagnostics]);
+    if (record === undefined) {
+      body.tag("b").value(skill.broken ?? []);
+      continue;
+    }
+    const recordKeys = Object.keys(record);
+    const shapeKey = recordKeys.join("\0");
+    let shape = shapeIndex.get(shapeKey);
+    if (shape === undefined) {
+      shape = shapes.length;
+      shapeIndex.set(shapeKey, shape);
+      shapes.push(
+        recordKeys.map((key) => {
+          let at = keyIndex.get(key);
+          if (at === undefined) {
+            at = keys.length;
+            keyIndex.set(key, at);
+            keys.push(key);
+          }
+          return at;
+        }),
+      );
+    }
+    body.tag("r").count(shape);
+    const derived: Record<string, unknown> = {
+      location: skill.file,
+      dir,
+      scope: root.scope,
+      source: root.path,
+    };
+    const fields = record as unknown as Record<string, unknown>;
+    for (const key of recordKeys) {
+      const value = fields[key];
+      if (Object.hasOwn(derived, key) && derived[key] === value) body.derived();
+      else body.value(value);
+    }
   }
-  const body: CacheBody = { v: CATALOG_CACHE_VERSION, root: root.path, mode, listings, skills };
-  writeChecksummedJson(cacheDir, file, MAGIC, CATALOG_CACHE_VERSION, body);
+  const head = new CellWriter().str(root.path).str(mode).str(base).count(keys.length);
+  for (const key of keys) head.str(key);
+  head.count(shapes.length);
+  for (const shape of shapes) {
+    head.count(shape.length);
+    for (const at of shape) head.count(at);
+  }
+  return Buffer.from(head.text() + body.text(), "utf8");
 }
 
-function idTuple(id: FileIdentity): IdTuple {
-  return [id.dev, id.ino, id.size, id.mtimeMs, id.ctimeMs];
+function identity(writer: CellWriter, id: FileIdentity): void {
+  writer.num(id.dev).num(id.ino).num(id.size).num(id.mtimeMs).num(id.ctimeMs);
+}
+
+function readIdentity(reader: CellReader): FileIdentity {
+  return {
+    dev: reader.num(),
+    ino: reader.num(),
+    size: reader.num(),
+    mtimeMs: reader.num(),
+    ctimeMs: reader.num(),
+  };
+}
+
+/** Paths stored relative to `base` ("." for `base` itself, "./rest" below it), others whole. */
+function pathCodec(base: string): { encode(path: string): string; decode(stored: string): string } {
+  const prefix = `${base}/`;
+  return {
+    encode: (p) => (p === base ? "." : p.startsWith(prefix) ? `./${p.slice(prefix.length)}` : p),
+    decode: (s) => (s === "." ? base : s.startsWith("./") ? prefix + s.slice(2) : s),
+  };
 }
 
 /** One root's cache file, or undefined when it is absent or cannot be trusted. */
 export function readRootCache(file: string, root: SkillRoot, mode: ParseMode): RootCache | undefined {
-  const body = readChecksummedJson(file, MAGIC, CATALOG_CACHE_VERSION);
+  const body = readChecksummedFile(file, MAGIC, CATALOG_CACHE_VERSION);
   if (body === undefined) return undefined;
   try {
-    return fromBody(body, root, mode);
-  } catch {
-    return undefined;
+    return decodeRootCache(new CellReader(body.toString("utf8")), root, mode);
+  } catch (error) {
+    if (error instanceof CellFormatError) return undefined;
+    throw error;
   }
 }
 
-/** The cache in `body`, when every entry has the shape written; else undefined. */
-function fromBody(body: unknown, root: SkillRoot, mode: ParseMode): RootCache | undefined {
-  if (typeof body !== "object" || body === null) return undefined;
-  const {
-    v,
-    root: rootPath,
-    mode: bodyMode,
-    listings,
-    skills,
-  } = body as Partial<Record<keyof CacheBody, unknown>>;
-  if (v !== CATALOG_CACHE_VERSION || rootPath !== root.path || bodyMode !== mode) return undefined;
-  if (!Array.isArray(listings) || !Array.isArray(skills)) return undefined;
+/** The cache in `reader`, when it is for this root and mode and every entry has the shape written. */
+function decodeRootCache(reader: CellReader, root: SkillRoot, mode: ParseMode): RootCache | undefined {
+  if (reader.str() !== root.path || reader.str() !== mode) return undefined;
+  const paths = pathCodec(reader.str());
+  const keys: string[] = [];
+  for (let n = reader.count(); n > 0; n--) keys.push(reader.str());
+  const shapes: string[][] = [];
+  for (let n = reader.count(); n > 0; n--) {
+    const shape: string[] = [];
+    for (let k = reader.count(); k > 0; k--) {
+      const key = keys[reader.count()];
+      if (key === undefined) return undefined;
+      shape.push(key);
+    }
+    shapes.push(shape);
+  }
   const known = new Map<string, KnownListing>();
-  for (const entry of listings as unknown[]) {
-    if (!Array.isArray(entry) || entry.length !== 9) return undefined;
-    const [dir, readAt, dev, ino, size, mtimeMs, ctimeMs, names, kinds] = entry as unknown[];
-    const id = toId(dev, ino, size, mtimeMs, ctimeMs);
-    if (typeof dir !== "string" || typeof readAt !== "number" || id === undefined) return undefined;
-    if (!isStringArray(names) || !isNumberArray(kinds) || names.length !== kinds.length) return undefined;
+  for (let n = reader.count(); n > 0; n--) {
+    const dir = paths.decode(reader.str());
+    const readAt = reader.num();
+    const id = readIdentity(reader);
+    const joined = reader.str();
+    const kindText = reader.str();
+    const names = joined === "" ? [] : joined.split("/");
+    if (names.length !== kindText.length) return undefined;
+    const kinds = new Array<number>(kindText.length);
+    for (let i = 0; i < kindText.length; i++) {
+      const kind = kindText.charCodeAt(i) - 48;
+      if (kind < 0 || kind > 9) return undefined;
+      kinds[i] = kind;
+    }
     known.set(dir, { id, readAt, names, kinds });
   }
   const scanned = new Map<string, ScannedSkill>();
-  for (const entry of skills as unknown[]) {
-    if (!Array.isArray(entry) || entry.length !== 11) return undefined;
-    const [dir, fileOr, foundAtOr, readAt, dev, ino, size, mtimeMs, ctimeMs, fields, diagnostics] =
-      entry as unknown[];
-    const id = toId(dev, ino, size, mtimeMs, ctimeMs);
-    if (typeof dir !== "string" || typeof fileOr !== "string" || typeof foundAtOr !== "string")
-      return undefined;
-    if (typeof readAt !== "number" || id === undefined) return undefined;
-    if (!Array.isArray(diagnostics) || !diagnostics.every(isDiagnostic)) return undefined;
-    const file = fileOr === "" ? `${dir}/SKILL.md` : fileOr;
-    const skill: ScannedSkill = {
-      file,
-      foundAt: foundAtOr === "" ? dir : foundAtOr,
-      root: root.path,
-      readAt,
-      id,
-    };
-    if (fields === 0) {
+  for (let n = reader.count(); n > 0; n--) {
+    const dir = paths.decode(reader.str());
+    const fileText = reader.str();
+    const foundAtText = reader.str();
+    const file = fileText === "" ? `${dir}/SKILL.md` : paths.decode(fileText);
+    const foundAt = foundAtText === "" ? dir : paths.decode(foundAtText);
+    const readAt = reader.num();
+    const id = readIdentity(reader);
+    const skill: ScannedSkill = { file, foundAt, root: root.path, readAt, id };
+    const kind = reader.tag();
+    if (kind === "b") {
+      const diagnostics = reader.value();
+      if (!isDiagnostics(diagnostics)) return undefined;
       skill.broken = diagnostics;
+    } else if (kind === "r") {
+      const shape = shapes[reader.count()];
+      if (shape === undefined) return undefined;
+      const record: Record<string, unknown> = {};
+      for (const key of shape) {
+        let value = reader.value();
+        if (value === DERIVED) {
+          if (key === "location") value = file;
+          else if (key === "dir") value = dir;
+          else if (key === "scope") value = root.scope;
+          else if (key === "source") value = root.path;
+          else return undefined;
+        }
+        record[key] = value;
+      }
+      if (!isRecord(record)) return undefined;
+      skill.record = record;
     } else {
-      if (!isFields(fields)) return undefined;
-      skill.record = toSkillRecord(
-        { skillFile: file, dir, scope: root.scope, root: root.path },
-        fields,
-        diagnostics,
-      );
+      return undefined;
     }
     scanned.set(dir, skill);
   }
-  return { known, skills: scanned };
+  return reader.done ? { known, skills: scanned } : undefined;
 }
 
-function toId(
-  dev: unknown,
-  ino: unknown,
-  size: unknown,
-  mtimeMs: unknown,
-  ctimeMs: unknown,
-): FileIdentity | undefined {
-  if (
-    typeof dev !== "number" ||
-    typeof ino !== "number" ||
-    typeof size !== "number" ||
-    typeof mtimeMs !== "number" ||
-    typeof ctimeMs !== "number"
-  ) {
-    return undefined;
-  }
-  return { dev, ino, size, mtimeMs, ctimeMs };
+/** What every record has, with its types (other keys are kept as stored). */
+function isRecord(value: Record<string, unknown>): value is Record<string, unknown> & SkillRecord {
+  return (
+    typeof value["name"] === "string" &&
+    typeof value["description"] === "string" &&
+    typeof value["location"] === "string" &&
+    typeof value["dir"] === "string" &&
+    typeof value["scope"] === "string" &&
+    typeof value["source"] === "string" &&
+    typeof value["extras"] === "object" &&
+    value["extras"] !== null &&
+    typeof value["disableModelInvocation"] === "boolean" &&
+    typeof value["userInvocable"] === "boolean" &&
+    typeof value["active"] === "boolean" &&
+    isDiagnostics(value["diagnostics"])
+  );
 }
 
-function isStringArray(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === "string");
-}
-
-function isNumberArray(value: unknown): value is number[] {
-  return Array.isArray(value) && value.every((item) => typeof item === "number");
+function isDiagnostics(value: unknown): value is Diagnostic[] {
+  if (!Array.isArray(value)) return false;
+  for (const item of value) if (!isDiagnostic(item)) return false;
+  return true;
 }
 
 function isDiagnostic(value: unknown): value is Diagnostic {
@@ -266,21 +328,5 @@ function isDiagnostic(value: unknown): value is Diagnostic {
     (d["severity"] === "error" || d["severity"] === "warning") &&
     typeof d["message"] === "string" &&
     typeof d["path"] === "string"
-  );
-}
-
-/** The parsed fields of a record, with their types. */
-function isFields(value: unknown): value is RecordFields {
-  if (typeof value !== "object" || value === null) return false;
-  const r = value as Record<string, unknown>;
-  return (
-    typeof r["name"] === "string" &&
-    typeof r["description"] === "string" &&
-    typeof r["extras"] === "object" &&
-    r["extras"] !== null &&
-    (r["license"] === undefined || typeof r["license"] === "string") &&
-    (r["compatibility"] === undefined || typeof r["compatibility"] === "string") &&
-    (r["allowedTools"] === undefined || isStringArray(r["allowedTools"])) &&
-    (r["metadata"] === undefined || (typeof r["metadata"] === "object" && r["metadata"] !== null))
   );
 }

@@ -1,11 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
-import fs from "node:fs";
+import { readChecksummedFile, writeChecksummedFile } from "./checksummed-file.js";
 
 /**
- * Writes `value` as JSON behind a one-line header (`<magic> <version> <sha256 of the body> <body
- * length>`) to a private temporary file in `dir` (created 0700), then renames it to `file`: readers in
- * other processes see the old file or the new one, never a mix. Throws the fs error on failure (the
- * temporary file is removed).
+ * Writes `value` as JSON with {@link writeChecksummedFile} (header with magic, version, checksum and
+ * length; private temporary file renamed into place). Throws the fs error on failure.
  */
 export function writeChecksummedJson(
   dir: string,
@@ -14,26 +11,7 @@ export function writeChecksummedJson(
   version: number,
   value: unknown,
 ): void {
-  const bytes = Buffer.from(JSON.stringify(value));
-  const header = `${magic} ${version} ${checksum(bytes)} ${bytes.length}\n`;
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  // `wx`: never follow or reuse a file someone else put at the temporary name.
-  const fd = fs.openSync(temp, "wx", 0o600);
-  try {
-    fs.writeSync(fd, header);
-    fs.writeSync(fd, bytes);
-    fs.closeSync(fd);
-    fs.renameSync(temp, file);
-  } catch (error) {
-    try {
-      fs.closeSync(fd);
-    } catch {
-      // already closed
-    }
-    fs.rmSync(temp, { force: true });
-    throw error;
-  }
+  writeChecksummedFile(dir, file, magic, version, Buffer.from(JSON.stringify(value)));
 }
 
 /**
@@ -42,25 +20,11 @@ export function writeChecksummedJson(
  * not JSON. Never throws.
  */
 export function readChecksummedJson(file: string, magic: string, version: number): unknown {
-  let data: Buffer;
+  const body = readChecksummedFile(file, magic, version);
+  if (body === undefined) return undefined;
   try {
-    data = fs.readFileSync(file);
+    return JSON.parse(body.toString("utf8")) as unknown;
   } catch {
     return undefined;
   }
-  const newline = data.indexOf(10);
-  if (newline < 0 || newline > 200) return undefined;
-  const [fileMagic, fileVersion, sum, length] = data.toString("latin1", 0, newline).split(" ");
-  if (fileMagic !== magic || fileVersion !== String(version)) return undefined;
-  const bytes = data.subarray(newline + 1);
-  if (length !== String(bytes.length) || sum !== checksum(bytes)) return undefined;
-  try {
-    return JSON.parse(bytes.toString("utf8")) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function checksum(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
 }
