@@ -27,6 +27,7 @@ import type {
   SkillRecord,
   SkillRoot,
 } from "./types.js";
+import { updateSkillFiles } from "./update-skill-files.js";
 import { type PathWatcher, type WatchChange, type WatchTarget, watchPaths } from "./watch-paths.js";
 
 /**
@@ -38,7 +39,8 @@ import { type PathWatcher, type WatchChange, type WatchTarget, watchPaths } from
  * watch debounce 75 ms.
  *
  * Watching (`watch(listener)`) re-scans after changes under the roots and swaps the record set in one
- * step; unchanged SKILL.md files (same mtime and size) are not read again. A skill edited into a broken
+ * step; unchanged SKILL.md files (same mtime and size) are not read again. An edit of a SKILL.md that
+ * keeps its skill usable under the same name re-reads that file only and replaces its record in place. A skill edited into a broken
  * state leaves the list and its diagnostics appear: the previous good version is NOT kept, so what the
  * catalog serves is always what is on disk. On Linux every directory the scan listed is watched on its
  * own (inotify; cheaper than Node's per-file recursive emulation); elsewhere the roots are watched
@@ -117,12 +119,19 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
     // Edits of SKILL.md files in unchanged folders re-read just those files; anything else re-scans
     // everything (stat-only where folders and files are unchanged).
     const dirs = changes === "all" ? undefined : affectedSkillDirs(changes, state);
-    const next =
-      dirs !== undefined
-        ? rescanSkillFiles(input, state, dirs)
-        : await scanCatalog({ ...input, previous: state.scanned, known: state.listings });
-    const event = diffCatalogStates(state, next);
-    state = next;
+    // Usable skills edited under the same name are updated where they stand (cost: the files read).
+    const updated = dirs === undefined ? false : updateSkillFiles(input, state, dirs);
+    let event: CatalogChangeEvent | undefined;
+    if (updated !== false) {
+      event = updated;
+    } else {
+      const next =
+        dirs !== undefined
+          ? rescanSkillFiles(input, state, dirs)
+          : await scanCatalog({ ...input, previous: state.scanned, known: state.listings });
+      event = diffCatalogStates(state, next);
+      state = next;
+    }
     if (event !== undefined || dirs === undefined) index = undefined;
     saveSoon();
     // A watcher started just now missed changes made during the scan: scan once more.

@@ -170,22 +170,34 @@ export function rescanSkillFiles(
   dirs: Iterable<string>,
 ): CatalogState {
   const readAt = Date.now();
-  const rootScope = new Map(input.roots.map((root) => [root.path, root.scope]));
   const scanned = new Map(state.scanned);
   for (const dir of dirs) {
     const before = state.scanned.get(dir);
-    if (before === undefined) continue;
-    const found: PrefetchedSkill = {
-      dir,
-      foundAt: before.foundAt,
-      skillFile: before.file,
-      root: before.root,
-      scope: rootScope.get(before.root) ?? "root",
-      depth: 0,
-    };
-    scanned.set(dir, scanSkill(found, { ...input, previous: state.scanned }, readAt));
+    if (before !== undefined) scanned.set(dir, scanSkillAgain(input, dir, before, readAt));
   }
   return assembleState(input, { ...state, scanned });
+}
+
+/**
+ * The skill file of `dir` (scanned before as `before`) looked at again: `before` itself when the file is
+ * unchanged (its identity), else a fresh read and parse. `readAt` is `Date.now()` before the read.
+ */
+export function scanSkillAgain(
+  input: ScanInput,
+  dir: string,
+  before: ScannedSkill,
+  readAt: number,
+): ScannedSkill {
+  const scope = input.roots.find((root) => root.path === before.root)?.scope ?? "root";
+  const found: PrefetchedSkill = {
+    dir,
+    foundAt: before.foundAt,
+    skillFile: before.file,
+    root: before.root,
+    scope,
+    depth: 0,
+  };
+  return scanSkill(found, { ...input, previous: new Map([[dir, before]]) }, readAt);
 }
 
 /** One skill: the previous result when its file is unchanged, else a fresh read and parse. */
