@@ -69,7 +69,7 @@ describe("updateSkillFiles", () => {
     write(`${tmp}/b/beta/SKILL.md`, skillMd("beta", "The shadowed one, edited."));
     expect(updateSkillFiles(input, state, [`${tmp}/a/gamma`, `${tmp}/b/beta`])).toBeUndefined();
     expect(state.records).toEqual(records);
-    state.records.forEach((record, i) => expect(record).toBe(records[i]));
+    for (const [i, record] of state.records.entries()) expect(record).toBe(records[i]);
     expect(served(state)).toEqual(before);
     expect(state.scanned.get(`${tmp}/b/beta`)?.record?.description).toBe("The shadowed one, edited.");
   });
