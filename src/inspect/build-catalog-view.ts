@@ -30,6 +30,10 @@ export interface CatalogView {
   catalogBudget: number;
   contextWindow: number;
   stats: CatalogStats;
+  /** How many skills have each status (over every skill, also when `skills` is only the first ones). */
+  counts: Record<CatalogStatus, number>;
+  /** How many skills the catalog has (`skills.length` unless the view was cut with {@link firstSkills}). */
+  total: number;
   /** The catalog block exactly as the model sees it (preamble included). */
   blockText: string;
   skills: CatalogSkillView[];
@@ -43,7 +47,18 @@ export type CatalogViewerOptions = Pick<
   "catalog" | "catalogBudget" | "contextWindow" | "allow" | "deny" | "tokenCounter"
 >;
 
-/** Builds catalog views and searches like `skill_search`; body token counts are cached per skill record. */
+/**
+ * The view with only its first `n` skills (counts, stats and `total` still cover every skill): what a page
+ * needs to show its first rows without receiving every description.
+ */
+export function firstSkills(view: CatalogView, n: number): CatalogView {
+  return n >= view.skills.length ? view : { ...view, skills: view.skills.slice(0, n) };
+}
+
+/**
+ * Builds catalog views and searches like `skill_search`; body token counts are cached per skill record,
+ * and the view itself until the catalog's records change.
+ */
 export interface CatalogViewer {
   view(): Promise<CatalogView>;
   /** The search the model's `skill_search` runs (lexical, over skills the model may see). */
@@ -80,49 +95,77 @@ export function createCatalogViewer(options: CatalogViewerOptions): CatalogViewe
     };
     await Promise.all(Array.from({ length: 16 }, worker));
   };
+  // The last view and what it was built from: the same records and diagnostics (same objects, same order)
+  // give the same view, so a page's two requests, or many pages, cost one build.
+  let last: { inputs: readonly object[]; view: Promise<CatalogView> } | undefined;
+  const same = (a: readonly object[], b: readonly object[]): boolean =>
+    a.length === b.length && a.every((r, i) => r === b[i]);
   return {
     search: (query, limit = 20) =>
       session.search(query, limit).map((h) => ({ name: h.name, score: h.score })),
-    async view() {
+    view() {
       const records = catalog.list();
-      await measureBodies(records);
-      const ledger = session.ledger();
-      const blockText = session.render().blocks.find((b) => b.key === "catalog")?.text ?? "";
-      const visible = new Set(session.visibleSkills().map((r) => r.name));
-      const format = catalogEntryFormat("list");
-      const skills = records.map((record): CatalogSkillView => {
-        let status: CatalogStatus;
-        if (!visible.has(record.name)) status = "hidden";
-        else if (blockText.includes(format.entry(record, record.description, false))) status = "full";
-        else if (blockText.includes(format.entry(record, shortenDescription(record.description), false)))
-          status = "shortened";
-        else if (blockText.includes(format.entry(record, undefined, false))) status = "name-only";
-        else status = "left-out";
-        const tokens = bodyTokens.get(record);
-        return {
-          name: record.name,
-          description: record.description,
-          scope: record.scope,
-          location: record.location,
-          status,
-          ...(tokens === undefined ? {} : { bodyTokens: tokens }),
-          diagnostics: record.diagnostics.map(pickDiagnostic),
-        };
-      });
-      const listed = new Set(records.flatMap((r) => [r.location, r.dir]));
-      const problems = catalog
-        .diagnostics()
-        .filter((d) => !listed.has(d.path))
-        .map((d) => ({ ...pickDiagnostic(d), path: d.path }));
-      return {
-        counter: ledger.counter,
-        catalogBudget: ledger.catalogBudget,
-        contextWindow: ledger.contextWindow,
-        stats: ledger.catalog,
-        blockText,
-        skills,
-        problems,
-      };
+      const inputs = [...records, ...catalog.diagnostics()];
+      if (last === undefined || !same(last.inputs, inputs)) {
+        const view = build(records);
+        last = { inputs, view };
+        // A failed build is not kept.
+        view.catch(() => {
+          if (last?.view === view) last = undefined;
+        });
+      }
+      return last.view;
     },
   };
+
+  async function build(records: readonly SkillRecord[]): Promise<CatalogView> {
+    await measureBodies(records);
+    const ledger = session.ledger();
+    const blockText = session.render().blocks.find((b) => b.key === "catalog")?.text ?? "";
+    const visible = new Set(session.visibleSkills().map((r) => r.name));
+    const format = catalogEntryFormat("list");
+    const skills = records.map((record): CatalogSkillView => {
+      let status: CatalogStatus;
+      if (!visible.has(record.name)) status = "hidden";
+      else if (blockText.includes(format.entry(record, record.description, false))) status = "full";
+      else if (blockText.includes(format.entry(record, shortenDescription(record.description), false)))
+        status = "shortened";
+      else if (blockText.includes(format.entry(record, undefined, false))) status = "name-only";
+      else status = "left-out";
+      const tokens = bodyTokens.get(record);
+      return {
+        name: record.name,
+        description: record.description,
+        scope: record.scope,
+        location: record.location,
+        status,
+        ...(tokens === undefined ? {} : { bodyTokens: tokens }),
+        diagnostics: record.diagnostics.map(pickDiagnostic),
+      };
+    });
+    const counts: Record<CatalogStatus, number> = {
+      full: 0,
+      shortened: 0,
+      "name-only": 0,
+      "left-out": 0,
+      hidden: 0,
+    };
+    for (const s of skills) counts[s.status]++;
+    const listed = new Set(records.flatMap((r) => [r.location, r.dir]));
+    const problems = catalog
+      .diagnostics()
+      .filter((d) => !listed.has(d.path))
+      .map((d) => ({ ...pickDiagnostic(d), path: d.path }));
+    return {
+      counter: ledger.counter,
+      catalogBudget: ledger.catalogBudget,
+      contextWindow: ledger.contextWindow,
+      stats: ledger.catalog,
+      counts,
+      total: skills.length,
+      blockText,
+      skills,
+      problems,
+    };
+  }
 }

@@ -157,6 +157,13 @@ describe("createInspector", () => {
       if (s.status === "left-out") expect(view.blockText).not.toContain(`- ${s.name}`);
       expect(s.bodyTokens).toBeGreaterThan(50);
     }
+    expect(view.total).toBe(4);
+    expect(Object.values(view.counts).reduce((a: number, b: any) => a + b, 0)).toBe(4);
+    // ?first=N: the first N skills for a page's first render; counts and total still cover every skill.
+    const first = (await (await fetch(`${url}api/catalog?first=1`)).json()) as any;
+    expect(first.skills.map((s: any) => s.name)).toEqual([view.skills[0].name]);
+    expect(first.total).toBe(4);
+    expect(first.counts).toEqual(view.counts);
     const hits: any = await (
       await fetch(`${url}api/search?q=${encodeURIComponent("table of contents")}`)
     ).json();

@@ -13,7 +13,7 @@ import type { EngineEvent, EngineEventListener } from "../engine/engine-event.js
 import type { SkillAgent } from "../engine/skill-agent.js";
 import { createRedactor, type Redactor } from "../exec/redact.js";
 import type { SessionStore } from "../store/session-store.js";
-import type { CatalogViewer } from "./build-catalog-view.js";
+import { type CatalogViewer, firstSkills } from "./build-catalog-view.js";
 import { isLoopbackHost } from "./is-loopback-host.js";
 import { listSessions, readSession, storeFingerprint } from "./read-sessions.js";
 import { readUiAsset } from "./ui-assets.js";
@@ -139,10 +139,13 @@ export async function createInspector(options: InspectorOptions): Promise<Starte
         ? sendJson(res, 404, { error: `no session '${id}'` })
         : sendJson(res, 200, detail);
     }
-    if (route === "/api/catalog")
-      return options.catalog === undefined
-        ? sendJson(res, 200, { skills: undefined })
-        : sendJson(res, 200, await options.catalog.view());
+    if (route === "/api/catalog") {
+      if (options.catalog === undefined) return sendJson(res, 200, { skills: undefined });
+      // ?first=N: only the first N skills (the counts still cover all), for the page's first render.
+      const first = Number.parseInt(url.searchParams.get("first") ?? "", 10);
+      const view = await options.catalog.view();
+      return sendJson(res, 200, first >= 0 ? firstSkills(view, first) : view);
+    }
     if (route === "/api/search") {
       const query = url.searchParams.get("q") ?? "";
       return sendJson(res, 200, options.catalog?.search(query, 50) ?? []);

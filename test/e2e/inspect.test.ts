@@ -5,23 +5,21 @@
  * `.ci/run` installs it.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createCatalog } from "../../src/catalog/create-catalog.js";
 import { restoreSkillSession } from "../../src/context/restore-skill-session.js";
 import { loadConversation } from "../../src/engine/saved-conversation.js";
 import { readTurnLog } from "../../src/engine/turn-record.js";
 import { createSqliteStore } from "../../src/store/create-sqlite-store.js";
+import { hasChromium, launchChromium } from "./support/chromium.mjs";
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
 import { assertBuilt, runCli } from "./support/run-cli.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
 const repo = path.resolve(import.meta.dirname, "../..");
 const bin = path.join(repo, "bin", "skillrt.js");
 const examples = path.join(repo, "examples/skills");
@@ -74,19 +72,7 @@ beforeAll(async () => {
   if (!hasChromium) return;
   assertBuilt();
   await mkdir(shots, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -202,6 +188,36 @@ describe.skipIf(!hasChromium)(
       expect(overflow).toBeLessThanOrEqual(0);
       await phone.screenshot({ path: path.join(shots, "inspect-session-phone.png"), fullPage: true });
 
+      // Keyboard only: Tab reaches the session's link in the list, Enter opens it and moves focus to the view;
+      // Tab reaches a block of the composition bar, Enter shows its text, Escape closes it and focus returns.
+      const keys = await newPage();
+      await keys.goto(url);
+      await keys.locator(`#sessions tr[data-session="${id}"]`).waitFor();
+      const focusedIn = (selector: string): Promise<boolean> =>
+        keys.evaluate<boolean>(`document.activeElement?.closest(${JSON.stringify(selector)}) != null`);
+      const tabUntil = async (selector: string): Promise<number> => {
+        for (let presses = 1; presses <= 40; presses++) {
+          await keys.keyboard.press("Tab");
+          if (await focusedIn(selector)) return presses;
+        }
+        throw new Error(`Tab never reached ${selector}`);
+      };
+      await tabUntil(`#sessions tr[data-session="${id}"] a`);
+      await keys.keyboard.press("Enter");
+      await keys.locator('section.turn[data-turn="1"]').waitFor();
+      expect(await keys.evaluate<string>("document.activeElement?.id")).toBe("view");
+      await tabUntil('.bar .seg[data-key="skill:csv-summary"]');
+      await keys.keyboard.press("Enter");
+      await keys.locator("dialog#block[open]").waitFor();
+      expect(await keys.locator("#block-text").textContent()).toContain(BODY_MARK);
+      await keys.keyboard.press("Escape");
+      await keys.locator("dialog#block[open]").waitFor({ state: "detached" });
+      expect(await focusedIn('.bar .seg[data-key="skill:csv-summary"]')).toBe(true);
+      // The focused element is visibly outlined.
+      expect(await keys.evaluate<string>("getComputedStyle(document.activeElement).outlineStyle")).not.toBe(
+        "none",
+      );
+
       // Catalog: every example skill, with its status and body tokens; search ranks like skill_search.
       await page.goto(`${url}#/catalog`);
       await page.locator("#catalog tbody tr").first().waitFor();
@@ -270,6 +286,73 @@ describe.skipIf(!hasChromium)(
     }, 90_000);
   },
 );
+
+describe.skipIf(!hasChromium)("skillrt inspect: a catalog larger than one page", () => {
+  it("shows the first page at once, the rest on request, exactly the skills a status holds, findings by keyboard", async () => {
+    const root = path.join(cwd, "many");
+    const names = Array.from({ length: 450 }, (_, i) => `tool-${String(i).padStart(3, "0")}`);
+    await Promise.all(
+      names.map(async (name, i) => {
+        await mkdir(path.join(root, name), { recursive: true });
+        const extra = i === 3 ? "colour: teal\n" : "";
+        await writeFile(
+          path.join(root, name, "SKILL.md"),
+          `---\nname: ${name}\ndescription: Does task number ${i} for the test catalog.\n${extra}---\nBody ${i}.\n`,
+        );
+      }),
+    );
+    const store = createSqliteStore({ path: path.join(cwd, "s.db") });
+    await store.close();
+    const { url } = await startInspect([
+      "--store",
+      "s.db",
+      "--root",
+      root,
+      "--catalog-budget",
+      "600",
+      "--port",
+      "0",
+    ]);
+    const page = await newPage();
+    await page.goto(`${url}#/catalog`);
+    const rows = page.locator("#catalog tbody tr");
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(200);
+    const summary = page.locator("#catalog-summary");
+    const leftOut = Number(await summary.getAttribute("data-left-out"));
+    const listed = ["full", "shortened", "name-only"].map(async (k) =>
+      Number(await summary.getAttribute(`data-${k}`)),
+    );
+    expect(leftOut).toBeGreaterThan(200);
+    expect(leftOut + (await Promise.all(listed)).reduce((a, b) => a + b, 0)).toBe(450);
+    expect(await page.locator("#catalog-shown").textContent()).toBe(
+      "200 of 450 matching, 450 skill(s) in all",
+    );
+
+    // Keyboard: the findings of tool-003 open from its button, and "Show 200 more" adds the next page.
+    const findings = page.locator('#catalog tr[data-skill="tool-003"] button.findings');
+    expect(await findings.textContent()).toBe("1 finding(s)");
+    await findings.focus();
+    await page.keyboard.press("Enter");
+    expect(await findings.getAttribute("aria-expanded")).toBe("true");
+    expect(await page.locator('#catalog tr[data-skill="tool-003"] .findings-list').textContent()).toContain(
+      "unknown-field",
+    );
+    await page.locator("#catalog-more").focus();
+    await page.keyboard.press("Enter");
+    await rows.nth(399).waitFor();
+    expect(await rows.count()).toBe(400);
+    expect(await rows.nth(399).getAttribute("data-skill")).toBe("tool-399");
+
+    // The status filter lists exactly the skills the budget left out.
+    await page.selectOption("#catalog-status", "left-out");
+    await page.click("#catalog-all");
+    await page.locator("#catalog-more").waitFor({ state: "hidden" });
+    expect(await rows.count()).toBe(leftOut);
+    expect(await page.locator('#catalog tbody tr:not([data-status="left-out"])').count()).toBe(0);
+    await page.screenshot({ path: path.join(shots, "inspect-catalog-pages.png") });
+  }, 90_000);
+});
 
 describe("skillrt inspect failures: one clear line each", () => {
   beforeAll(() => assertBuilt());

@@ -496,11 +496,81 @@ async function renderSession(id) {
 
 // ---------------------------------------------------------------- catalog
 
+// The first render shows one page of rows (every count and the status filter still cover all skills);
+// more rows come on request, so a catalog of thousands opens as fast as one of a hundred.
+const CATALOG_PAGE = 200;
+
 let catalogQuery = "";
 let catalogStatus = "";
 
+function cell(className, text) {
+  const td = document.createElement("td");
+  if (className) td.className = className;
+  td.textContent = text;
+  return td;
+}
+
+/** One catalog row, built directly (no per-row listeners: the findings buttons share one on the tbody). */
+function catalogRow(s) {
+  const tr = document.createElement("tr");
+  tr.dataset.skill = s.name;
+  tr.dataset.status = s.status;
+  const skill = document.createElement("td");
+  const name = document.createElement("strong");
+  name.textContent = s.name;
+  const description = document.createElement("div");
+  description.className = "muted";
+  description.textContent = s.description;
+  skill.append(name, description);
+  const status = document.createElement("td");
+  const badge = document.createElement("span");
+  badge.className = `badge s-${s.status}`;
+  badge.textContent = STATUS_LABEL[s.status];
+  status.append(badge);
+  let findings;
+  if (s.diagnostics.length === 0) findings = cell("", "—");
+  else {
+    findings = document.createElement("td");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = s.diagnostics.some((d) => d.severity === "error") ? "findings error" : "findings";
+    button.setAttribute("aria-expanded", "false");
+    button.textContent = `${s.diagnostics.length} finding(s)`;
+    findings.append(button);
+  }
+  tr.append(
+    skill,
+    cell("hide-narrow", s.scope),
+    status,
+    cell("num", s.bodyTokens === undefined ? "—" : num(s.bodyTokens)),
+    findings,
+  );
+  return tr;
+}
+
+/** Shows or hides a skill's findings under its button (built on first open). */
+function toggleFindings(button, skill) {
+  const open = button.getAttribute("aria-expanded") === "true";
+  button.setAttribute("aria-expanded", String(!open));
+  let list = button.nextElementSibling;
+  if (list === null) {
+    list = h(
+      "ul",
+      { class: "findings-list" },
+      skill.diagnostics.map((d) =>
+        h("li", {}, `${d.severity} ${d.code}${d.line ? ` (line ${d.line})` : ""}: ${d.message}`),
+      ),
+    );
+    button.after(list);
+  }
+  list.hidden = open;
+}
+
 async function renderCatalog() {
-  const c = await getJson("/api/catalog");
+  // The first render needs only the first page of skills (the counts come with it); every skill follows
+  // once that page is on screen, and anything that needs them (more rows, a filter, a search) waits for it.
+  const plain = catalogQuery.trim() === "" && catalogStatus === "";
+  let c = await getJson(plain ? `/api/catalog?first=${CATALOG_PAGE}` : "/api/catalog");
   if (c.skills === undefined) {
     setView(
       "Catalog",
@@ -509,8 +579,7 @@ async function renderCatalog() {
     );
     return;
   }
-  const counts = {};
-  for (const s of c.skills) counts[s.status] = (counts[s.status] ?? 0) + 1;
+  const counts = c.counts;
   const search = h("input", {
     type: "search",
     id: "catalog-search",
@@ -523,61 +592,78 @@ async function renderCatalog() {
     { id: "catalog-status" },
     h("option", { value: "" }, "every status"),
     Object.entries(STATUS_LABEL).map(([value, label]) =>
-      h("option", { value, selected: value === catalogStatus }, `${label} (${counts[value] ?? 0})`),
+      h("option", { value, selected: value === catalogStatus }, `${label} (${num(counts[value] ?? 0)})`),
     ),
   );
   const body = h("tbody");
-  const shownCount = h("p", { class: "muted", role: "status" });
-  const byName = new Map(c.skills.map((s) => [s.name, s]));
+  const shownCount = h("p", { class: "muted", role: "status", id: "catalog-shown" });
+  const moreButton = h("button", { type: "button", id: "catalog-more" });
+  const allButton = h("button", { type: "button", id: "catalog-all" });
+  const more = h("p", { class: "toolbar more" }, moreButton, allButton);
+  let byName = new Map(c.skills.map((s) => [s.name, s]));
+  let complete = Promise.resolve();
+  const loadAll = () => {
+    complete = getJson("/api/catalog").then((all) => {
+      const same = c.skills.every(
+        (s, i) => all.skills[i]?.name === s.name && all.skills[i].status === s.status,
+      );
+      c = all;
+      byName = new Map(c.skills.map((s) => [s.name, s]));
+      fill({ keepRows: same });
+    });
+    complete.catch((error) => {
+      shownCount.textContent = `Could not load every skill: ${error.message}`;
+    });
+  };
   let searchOrder;
-  const fill = () => {
+  let shown = [];
+  let limit = CATALOG_PAGE;
+  /** Appends rows up to `limit` (rows already on the page stay). */
+  const extend = () => {
+    const rows = document.createDocumentFragment();
+    for (let i = body.rows.length; i < Math.min(limit, shown.length); i++) rows.append(catalogRow(shown[i]));
+    body.append(rows);
+    const matching = searchOrder === undefined && catalogStatus === "" ? c.total : shown.length;
+    more.hidden = matching === body.rows.length;
+    moreButton.textContent = `Show ${num(Math.min(CATALOG_PAGE, matching - body.rows.length))} more`;
+    allButton.textContent = `Show all ${num(matching)}`;
+    shownCount.textContent = `${num(body.rows.length)} of ${num(matching)} matching, ${num(c.total)} skill(s) in all${searchOrder === undefined ? "" : ", ranked by skill_search"}`;
+  };
+  /**
+   * Recomputes which skills match the search and status filter, and shows the first page of them
+   * (`keepRows`: the rows on the page are already the right ones).
+   */
+  const fill = ({ keepRows = false } = {}) => {
     const list =
       searchOrder === undefined ? c.skills : searchOrder.map((hit) => byName.get(hit.name)).filter(Boolean);
-    const shown = list.filter((s) => catalogStatus === "" || s.status === catalogStatus);
-    const rows = document.createDocumentFragment();
-    for (const s of shown) {
-      const errors = s.diagnostics.filter((d) => d.severity === "error").length;
-      rows.append(
-        h(
-          "tr",
-          { dataset: { skill: s.name, status: s.status } },
-          h("td", {}, h("strong", {}, s.name), h("div", { class: "muted" }, s.description)),
-          h("td", { class: "hide-narrow" }, s.scope),
-          h("td", {}, h("span", { class: `badge s-${s.status}` }, STATUS_LABEL[s.status])),
-          h("td", { class: "num" }, s.bodyTokens === undefined ? "—" : num(s.bodyTokens)),
-          h(
-            "td",
-            {},
-            s.diagnostics.length === 0
-              ? "—"
-              : h(
-                  "details",
-                  {},
-                  h("summary", { class: errors > 0 ? "error" : "" }, `${s.diagnostics.length} finding(s)`),
-                  h(
-                    "ul",
-                    {},
-                    s.diagnostics.map((d) =>
-                      h(
-                        "li",
-                        {},
-                        `${d.severity} ${d.code}${d.line ? ` (line ${d.line})` : ""}: ${d.message}`,
-                      ),
-                    ),
-                  ),
-                ),
-          ),
-        ),
-      );
+    shown = list.filter((s) => catalogStatus === "" || s.status === catalogStatus);
+    if (!keepRows) {
+      limit = CATALOG_PAGE;
+      body.replaceChildren();
     }
-    body.replaceChildren(rows);
-    shownCount.textContent = `${shown.length} of ${c.skills.length} skill(s) shown${searchOrder === undefined ? "" : ", ranked by skill_search"}`;
+    extend();
   };
+  moreButton.addEventListener("click", async () => {
+    await complete;
+    limit += CATALOG_PAGE;
+    extend();
+  });
+  allButton.addEventListener("click", async () => {
+    await complete;
+    limit = shown.length;
+    extend();
+  });
+  body.addEventListener("click", (event) => {
+    const button = event.target instanceof Element ? event.target.closest("button.findings") : null;
+    const skill = byName.get(button?.closest("tr")?.dataset.skill);
+    if (button && skill) toggleFindings(button, skill);
+  });
   let timer;
   search.addEventListener("input", () => {
     catalogQuery = search.value;
     clearTimeout(timer);
     timer = setTimeout(async () => {
+      await complete;
       searchOrder =
         catalogQuery.trim() === ""
           ? undefined
@@ -585,8 +671,9 @@ async function renderCatalog() {
       fill();
     }, 150);
   });
-  status.addEventListener("change", () => {
+  status.addEventListener("change", async () => {
     catalogStatus = status.value;
+    await complete;
     fill();
   });
   if (catalogQuery.trim() !== "")
@@ -598,10 +685,19 @@ async function renderCatalog() {
     h("h1", {}, "Catalog"),
     h(
       "p",
-      { id: "catalog-summary" },
-      `${num(c.skills.length)} skills (${num(st.visible)} visible to the model). The catalog block costs ${num(st.tokens)} of its ${num(c.catalogBudget)}-token budget (${c.counter}): `,
+      {
+        id: "catalog-summary",
+        dataset: Object.fromEntries(
+          Object.keys(STATUS_LABEL).map((k) => [
+            k.replace(/-(.)/, (_m, x) => x.toUpperCase()),
+            counts[k] ?? 0,
+          ]),
+        ),
+      },
+      `${num(c.total)} skills (${num(st.visible)} visible to the model). The catalog block costs ${num(st.tokens)} of its ${num(c.catalogBudget)}-token budget (${c.counter}): `,
       `${num(counts.full ?? 0)} listed in full, ${num(counts.shortened ?? 0)} shortened, ${num(counts["name-only"] ?? 0)} by name only, ${num(counts["left-out"] ?? 0)} left out, ${num(counts.hidden ?? 0)} hidden from the model.`,
       st.searchOffered ? " skill_search is offered." : "",
+      " Pick a status below to list exactly those skills.",
     ),
     h(
       "div",
@@ -646,6 +742,7 @@ async function renderCatalog() {
         body,
       ),
     ),
+    more,
     c.problems.length === 0
       ? null
       : h(
@@ -665,6 +762,8 @@ async function renderCatalog() {
           ),
         ),
   );
+  // After this first page is painted.
+  if (c.skills.length < c.total) setTimeout(loadAll, 0);
 }
 
 // ---------------------------------------------------------------- routing and live updates
@@ -739,5 +838,5 @@ function connect() {
   });
 }
 
-connect();
 render();
+connect();
