@@ -31,7 +31,7 @@ const session = createSkillSession({
   tokenCounter: counter,
 });
 const c0 = performance.now();
-const first = session.renderSystemPrompt();
+const first = session.renderer.systemPrompt();
 const coldMs = performance.now() - c0;
 
 const names = catalog.list().map((r) => r.name);
@@ -39,14 +39,14 @@ const samples = [];
 for (let i = 0; i < 30; i++) {
   const name = names[(i * 331) % names.length];
   await session.load(name);
-  session.refreshCatalog(); // drop the render memo: time a full re-render (per-record counts stay cached)
+  session.renderer.refreshCatalog(); // drop the render memo: time a full re-render (per-record counts stay cached)
   const s = performance.now();
-  session.renderSystemPrompt();
+  session.renderer.systemPrompt();
   samples.push(performance.now() - s);
   session.unload(name);
 }
 samples.sort((a, b) => a - b);
-const stats = session.catalogStats();
+const stats = session.renderer.catalogStats();
 const round = (x) => Math.round(x * 100) / 100;
 console.log(
   JSON.stringify({

@@ -31,7 +31,7 @@ try {
   const toolsModule = await import("../dist/tools/create-skill-tools.js");
   options = (session) => toolsModule.createSkillTools(session);
 } catch {
-  options = (session) => ({ tools: {}, systemPrompt: () => session.renderSystemPrompt() });
+  options = (session) => ({ tools: {}, systemPrompt: () => session.renderer.systemPrompt() });
 }
 
 const usage = {

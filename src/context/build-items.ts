@@ -91,7 +91,7 @@ function skillItemText(
       maxResources: core.maxResources,
     });
   }
-  return core.systemLayout() === "trpc"
+  return core.profile.systemLayout === "trpc"
     ? renderTrpcSkill(record.name, body)
     : renderSystemSkill(record.name, record.dir, body);
 }
@@ -99,7 +99,7 @@ function skillItemText(
 /** The rendered block of a selected doc for the session's placement (and system layout). */
 function docItemText(core: SessionCore, skill: string, path: string, content: string): string {
   if (core.state.placement === "history") return renderDocBlock(skill, path, content);
-  return core.systemLayout() === "trpc"
+  return core.profile.systemLayout === "trpc"
     ? renderTrpcDoc(path, content)
     : renderSystemDoc(skill, path, content);
 }
@@ -129,7 +129,7 @@ export function buildReadItem(
     const text = renderBinaryBlock(skill, result.path, result.size, result.mimeType);
     return { item: { ...withRange, text, tokens: core.counter.count(text) } };
   }
-  const readTool = core.names().read ?? core.names().load;
+  const readTool = core.profile.toolNames.read ?? core.profile.toolNames.load;
   const block = (content: string, endLine: number): string =>
     renderFileBlock({
       skill,

@@ -21,7 +21,7 @@ describe("load", () => {
   it("returns the body wrapped in <skill_content> with directory and resources, and keeps the system prompt unchanged", async () => {
     const { catalog, root } = await setup();
     const session = createSkillSession({ catalog, id: "s1" });
-    const before = session.renderSystemPrompt();
+    const before = session.renderer.systemPrompt();
     expect(before).toContain("- pdf: Extract text");
     const result = await session.load("pdf", { args: 'a.pdf "out dir"' });
     expect(result.ok).toBe(true);
@@ -36,7 +36,7 @@ describe("load", () => {
     expect(result.body).toContain(
       `Args: a.pdf "out dir" first=a.pdf second=out dir missing=$5 dir=${dir} session=s1`,
     );
-    expect(session.renderSystemPrompt()).toBe(before);
+    expect(session.renderer.systemPrompt()).toBe(before);
     expect(session.ledger().entries.map((e) => e.key)).toEqual(["catalog", "skill:pdf", "history"]);
   });
 
@@ -83,7 +83,7 @@ describe("visibility", () => {
   it("hides disable-model-invocation skills from the catalog, tools and search, but lets people load them", async () => {
     const { catalog } = await setup();
     const session = createSkillSession({ catalog });
-    expect(session.renderSystemPrompt()).not.toContain("secret-ops");
+    expect(session.renderer.systemPrompt()).not.toContain("secret-ops");
     expect(await session.load("secret-ops")).toMatchObject({ ok: false, code: "unknown-skill" });
     expect(await session.readFile("secret-ops", "SKILL.md")).toMatchObject({
       ok: false,
@@ -134,7 +134,7 @@ describe("visibility", () => {
   it("renders no catalog and no preamble when nothing is visible", async () => {
     const { catalog } = await setup();
     const session = createSkillSession({ catalog, allow: ["nothing-*"] });
-    expect(session.renderSystemPrompt()).toBe("");
+    expect(session.renderer.systemPrompt()).toBe("");
     expect(session.ledger().total).toBe(0);
   });
 });
@@ -231,7 +231,7 @@ describe("system placement", () => {
     const session = createSkillSession({ catalog, placement: "system", catalogFormat: "markdown" });
     await session.load("pdf", { docs: ["references/forms.md"] });
     await session.load("docx");
-    const prompt = session.renderSystemPrompt();
+    const prompt = session.renderer.systemPrompt();
     expect(prompt).toContain("- [✓] **docx**: Create and edit");
     expect(prompt).toContain(
       `## Loaded Skill Instructions\n\n### Skill: docx\n\nSkill directory: ${path.join(root, "skills", "docx")}\n\n# docx\n\nDo the docx thing.\n\n### Skill: pdf\n\n`,
@@ -240,7 +240,7 @@ describe("system placement", () => {
       "## Loaded Skill References\n\n### pdf - references/forms.md\n\n# Forms\n\nHow to fill forms.\n\n",
     );
     expect(session.unload("pdf")).toEqual({ ok: true, name: "pdf", loaded: ["docx"] });
-    expect(session.renderSystemPrompt()).not.toContain("Loaded Skill References");
+    expect(session.renderer.systemPrompt()).not.toContain("Loaded Skill References");
   });
 });
 
@@ -328,25 +328,25 @@ describe("profile", () => {
     tree = await makeSkillTree(standardSkills());
     const omni = createSkillSession({ catalog: tree.catalog, profile: "omni", runTool: false });
     expect(omni.profile.name).toBe("omni");
-    expect(omni.toolNames()).toEqual({
+    expect(omni.profile.toolNames).toEqual({
       load: "load_skill",
       selectDocs: "load_skill_reference",
       unload: "unload_skill",
       search: "skill_search",
     });
-    const prompt = omni.renderSystemPrompt();
+    const prompt = omni.renderer.systemPrompt();
     expect(prompt).toContain("call load_skill with its name first");
     expect(prompt).not.toContain("skill_run");
     expect(prompt).toContain("[○]");
-    expect(omni.loadCall("pdf")).toEqual({ toolName: "load_skill", input: { skill_name: "pdf" } });
+    expect(omni.history.loadCall("pdf")).toEqual({ toolName: "load_skill", input: { skill_name: "pdf" } });
     const missing = await omni.selectDocs("pdf", [], "add");
     expect(missing.ok ? "" : missing.message).toBe(
       "Skill 'pdf' is not loaded. Call load_skill first (it accepts docs too).",
     );
 
     const ownFormat = createSkillSession({ catalog: tree.catalog, profile: "omni", catalogFormat: "list" });
-    expect(ownFormat.renderSystemPrompt()).not.toContain("[○]");
-    expect(ownFormat.toolNames().run).toBe("skill_run");
+    expect(ownFormat.renderer.systemPrompt()).not.toContain("[○]");
+    expect(ownFormat.profile.toolNames.run).toBe("skill_run");
   });
 
   it("refuses an unknown profile name with the list of profiles", async () => {

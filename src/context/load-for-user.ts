@@ -42,7 +42,7 @@ export async function loadForUser(
   if (!result.ok) return { ok: false, name, message: result.message };
   const messages: ModelMessage[] = [];
   if (session.placement === "history" && !result.alreadyLoaded) {
-    const { toolName, input } = session.loadCall(result.name, options.args);
+    const { toolName, input } = session.history.loadCall(result.name, options.args);
     const value = `${result.content}${result.docsContent}${result.notice === "" ? "" : `\n\n${result.notice}`}`;
     messages.push(
       { role: "assistant", content: [{ type: "tool-call", toolCallId, toolName, input }] },

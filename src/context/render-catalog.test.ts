@@ -14,9 +14,9 @@ describe("catalog budget", () => {
   it("with 10,000 skills and a 2,000-token budget: fits, names what was left out, offers skill_search, and search finds a skill first", async () => {
     const catalog = await createCatalog({ roots: [], memory: syntheticSkills(10_000) });
     const session = createSkillSession({ catalog, catalogBudget: 2_000 });
-    const prompt = session.renderSystemPrompt();
+    const prompt = session.renderer.systemPrompt();
     expect(counter.count(prompt)).toBeLessThanOrEqual(2_000);
-    const stats = session.catalogStats();
+    const stats = session.renderer.catalogStats();
     expect(stats.visible).toBe(10_000);
     expect(stats.omitted).toBeGreaterThan(9_000);
     expect(stats.listed + stats.omitted).toBe(10_000);
@@ -31,10 +31,10 @@ describe("catalog budget", () => {
     const catalog = await createCatalog({ roots: [], memory: syntheticSkills(12) });
     const session = createSkillSession({ catalog, catalogBudget: 420, preamble: "" });
     await session.load("skill-00003");
-    session.refreshCatalog();
-    const shortened = session.renderSystemPrompt();
-    expect(session.catalogStats()).toMatchObject({ listed: 12, omitted: 0 });
-    expect(session.catalogStats().shortened).toBeGreaterThan(0);
+    session.renderer.refreshCatalog();
+    const shortened = session.renderer.systemPrompt();
+    expect(session.renderer.catalogStats()).toMatchObject({ listed: 12, omitted: 0 });
+    expect(session.renderer.catalogStats().shortened).toBeGreaterThan(0);
     // The recently used skill keeps its full description; never-used ones are shortened to their first sentence.
     expect(shortened).toContain(
       "- skill-00003: Helps render and parse records for project zeta3. Use when the user asks to render data, including",
@@ -44,9 +44,9 @@ describe("catalog budget", () => {
     expect(counter.count(shortened)).toBeLessThanOrEqual(420);
 
     const tight = createSkillSession({ catalog, catalogBudget: 200, preamble: "" });
-    const bare = tight.renderSystemPrompt();
-    expect(tight.catalogStats().bare).toBeGreaterThan(0);
-    expect(tight.catalogStats().omitted).toBe(0);
+    const bare = tight.renderer.systemPrompt();
+    expect(tight.renderer.catalogStats().bare).toBeGreaterThan(0);
+    expect(tight.renderer.catalogStats().omitted).toBe(0);
     expect(bare).toMatch(/are listed by name only/);
     expect(counter.count(bare)).toBeLessThanOrEqual(200);
   });
@@ -60,7 +60,7 @@ describe("catalog budget", () => {
     const entries = catalog
       .list()
       .map((r) => ({ name: r.name, description: r.description, location: r.location }));
-    expect(session.renderSystemPrompt()).toBe(`${toPrompt(entries)}\n`);
+    expect(session.renderer.systemPrompt()).toBe(`${toPrompt(entries)}\n`);
   });
 });
 
@@ -88,7 +88,7 @@ describe("persistence", () => {
     expect(loaded?.version).toBe(1);
     expect(loaded?.session.namespace).toBe("agent-a");
     expect(loaded?.session.loadedSkill("one")).toMatchObject({ args: "hello", docs: ["references/r.md"] });
-    expect(loaded?.session.renderSystemPrompt()).toBe(session.renderSystemPrompt());
+    expect(loaded?.session.renderer.systemPrompt()).toBe(session.renderer.systemPrompt());
     expect(await loadSession(store, "conv-1", { catalog })).toBeUndefined();
     await expect(loadSession(createMemoryStore(), "x", { catalog })).resolves.toBeUndefined();
     await store.put("bad", { version: 2, id: "bad" });
@@ -119,7 +119,7 @@ describe("renderRequestSkills: the per-request part of the catalog", () => {
 
   it("lists the best matches with full descriptions while the system prompt stays byte-identical across requests", async () => {
     const session = await open();
-    const before = session.renderSystemPrompt();
+    const before = session.renderer.systemPrompt();
     // Alphabetical names fill the budget: the matching skills are not in the system prompt at all.
     expect(before).not.toContain("zz-pdf-merger");
     const first = renderRequestSkills(session, "combine these quarterly reports into one pdf");
@@ -136,7 +136,7 @@ describe("renderRequestSkills: the per-request part of the catalog", () => {
     const second = renderRequestSkills(session, "turn my meeting notes into a deck of slides");
     expect(second.skills[0]).toBe("zz-slide-maker");
     expect(second.skills).not.toContain("zz-pdf-merger");
-    expect(session.renderSystemPrompt()).toBe(before);
+    expect(session.renderer.systemPrompt()).toBe(before);
   });
 
   it("stays within its budget (shortening, then naming) and adds nothing when the catalog fits or nothing matches", async () => {

@@ -251,7 +251,7 @@ export function renderRequestSkills(
   request: string,
   options: RequestSkillsOptions = {},
 ): RequestSkillsRender {
-  const stats = session.catalogStats();
+  const stats = session.renderer.catalogStats();
   const cut = stats.shortened + stats.bare + stats.omitted;
   if (cut === 0 && options.always !== true) return { text: "", skills: [] };
   const limit = options.limit ?? 5;
@@ -260,7 +260,7 @@ export function renderRequestSkills(
     .filter((hit) => !hit.loaded)
     .slice(0, limit);
   if (hits.length === 0) return { text: "", skills: [] };
-  const names = session.toolNames();
+  const names = session.profile.toolNames;
   const count = (text: string) => session.counter.count(text);
   const header =
     cut === 0

@@ -1,34 +1,58 @@
 /**
- * What session operations share: the state, the catalog, the counter, resolved limits, visibility, the
- * event emitter and the ledger total. Internal to `context/`.
+ * What session operations share: the state, the catalog, the counter, the profile, resolved limits,
+ * visibility, the renderer, the event emitter and the ledger total. Internal to `context/`.
  */
 import type { Catalog, SkillFile, SkillRecord } from "../catalog/types.js";
-import type { SessionState } from "./session-state.js";
-import type { SessionEvent, SessionFailure, SkillToolNames, SystemLayout } from "./session-types.js";
+import type { SessionRenderer } from "./create-session-renderer.js";
+import type { MeasuredBlock } from "./render-session-context.js";
+import type { SessionProfile } from "./session-profile.js";
+import type { SessionState, SkillEntry } from "./session-state.js";
+import type { SessionEvent, SessionFailure } from "./session-types.js";
 import type { SkillVisibility } from "./skill-visibility.js";
 import type { TokenCounter } from "./token-counter.js";
 
-/** Shared context of session operations. */
+/** Shared context of session operations: what each `(core, …args)` operation reads and changes. */
 export interface SessionCore {
   state: SessionState;
   catalog: Catalog;
   counter: TokenCounter;
+  /** Tool names for messages, doc rule, `system` layout (fixed at creation). */
+  profile: SessionProfile;
   visibility: SkillVisibility;
+  /** Skills the model may see, in catalog order (memoised). */
+  visible(): readonly SkillRecord[];
+  renderer: SessionRenderer;
+  /** Every rendered block with its tokens. */
+  measured(): MeasuredBlock[];
   skillBudget: number;
   contextWindow: number;
+  /** False when no context window was given (`contextWindow` is the default). */
+  contextWindowKnown: boolean;
+  catalogBudget: number;
   threshold: number;
   maxResources: number;
   /** Most skills a model's load may bring the session to (see `SkillSessionOptions.maxActive`). */
   maxActive?: number;
-  names(): SkillToolNames;
-  /** Layout of loaded content in system placement. */
-  systemLayout(): SystemLayout;
-  /** Which files are docs (selectable with selectDocs). Default: `.md` / `.txt` other than SKILL.md. */
-  isDoc(path: string): boolean;
-  searchOffered(): boolean;
+  /** Skills `init()` loads besides `active: true` ones. */
+  activeSkills: readonly string[];
+  /** Set once `init()` ran (or the session was restored). */
+  initialized: boolean;
   emit(event: SessionEvent): void;
   /** Current ledger total (rendered blocks + history). */
   total(): number;
+}
+
+/** True for a failed operation's result. */
+export const isFailure = (value: object): value is SessionFailure => "ok" in value && value.ok === false;
+
+/** Notices joined into one paragraph, empty ones left out. */
+export function joinNotices(...notices: string[]): string {
+  return notices.filter((n) => n !== "").join(" ");
+}
+
+/** The selected doc paths of a loaded skill, sorted. */
+export function sortedDocs(entry: SkillEntry): string[] {
+  return [...entry.docs.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**
@@ -73,10 +97,10 @@ export function notFoundFailure(core: SessionCore, name: string): SessionFailure
       return r !== undefined && core.visibility.forModel(r);
     })
     .slice(0, 3);
-  const names = core.names();
+  const names = core.profile.toolNames;
   const hint = closest.length > 0 ? ` Closest names: ${closest.join(", ")}.` : "";
   const search =
-    core.searchOffered() && names.search !== undefined
+    core.renderer.searchOffered() && names.search !== undefined
       ? `, or call ${names.search} to find a skill by what it does`
       : "";
   return {

@@ -74,13 +74,13 @@ async function apply(session: SkillSession, o: Op): Promise<void> {
       );
       return;
     case "history":
-      session.setHistoryTokens(o.tokens);
+      session.history.setTokens(o.tokens);
       return;
   }
 }
 
 function checkLedger(session: SkillSession): void {
-  const rendered = session.render();
+  const rendered = session.renderer.render();
   const ledger = session.ledger();
   const history = ledger.entries.find((e) => e.key === "history")?.tokens ?? 0;
   const historyBlocks = rendered.blocks
@@ -90,8 +90,8 @@ function checkLedger(session: SkillSession): void {
   expect(ledger.total).toBe(counter.count(rendered.system) + historyBlocks + history);
   expect(ledger.entries.map((e) => e.key)).toEqual([...rendered.blocks.map((b) => b.key), "history"]);
   // Rendering is deterministic: same state, same bytes.
-  expect(session.render()).toEqual(rendered);
-  expect(session.renderSystemPrompt()).toBe(rendered.system);
+  expect(session.renderer.render()).toEqual(rendered);
+  expect(session.renderer.systemPrompt()).toBe(rendered.system);
 }
 
 describe("ledger property", () => {
@@ -133,7 +133,7 @@ describe("ledger property", () => {
             catalogBudget: 150,
             skillBudget: 1_500,
           });
-          expect(restored.render()).toEqual(session.render());
+          expect(restored.renderer.render()).toEqual(session.renderer.render());
           expect(restored.ledger().total).toBe(session.ledger().total);
         },
       ),

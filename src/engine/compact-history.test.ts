@@ -36,7 +36,7 @@ describe("compactHistory", () => {
       role: "user",
       content: `${SUMMARY_PREFIX}\nThe user asked six questions about x.`,
     });
-    expect(result.messages[1]).toEqual({ role: "user", content: session.rematerialize() });
+    expect(result.messages[1]).toEqual({ role: "user", content: session.history.rematerialize() });
     expect(result.messages[1]?.content).toContain("PDF BODY");
     expect(result.messages.slice(2)).toEqual(messages.slice(12));
     expect(JSON.stringify(model.calls[0]!.prompt)).toContain("question 0");

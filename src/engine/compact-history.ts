@@ -46,7 +46,7 @@ export function historyTokens(
 /**
  * Compacts when `historyTokens(messages) > threshold`: everything before the last `keepTurns` user
  * messages is summarised with one `generateText` call, and replaced by a user message starting with
- * {@link SUMMARY_PREFIX}, followed by `session.rematerialize()` (loaded skills, history placement),
+ * {@link SUMMARY_PREFIX}, followed by `session.history.rematerialize()` (loaded skills, history placement),
  * then the kept turns. Turns are cut at user messages so tool calls never lose their results.
  */
 export async function compactHistory(options: CompactHistoryOptions): Promise<CompactHistoryResult> {
@@ -76,7 +76,7 @@ export async function compactHistory(options: CompactHistoryOptions): Promise<Co
     ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
   });
   const summary: ModelMessage = { role: "user", content: `${SUMMARY_PREFIX}\n${text.trim()}` };
-  const loaded = options.session?.rematerialize() ?? "";
+  const loaded = options.session?.history.rematerialize() ?? "";
   const rematerialized: ModelMessage[] = loaded === "" ? [] : [{ role: "user", content: loaded }];
   const next: ModelMessage[] = [summary, ...rematerialized, ...kept];
   return {

@@ -255,13 +255,13 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
     listSkills: () => listSkills(conversation.session),
     skillBodyTokens: (names) => bodyCosts.measure(conversation.session, names),
     ledger() {
-      conversation.session.measureHistory(conversation.history);
+      conversation.session.history.measure(conversation.history);
       return conversation.session.ledger();
     },
     history: () => conversation.history,
     async reload() {
       await catalog.refresh();
-      conversation.session.refreshCatalog();
+      conversation.session.renderer.refreshCatalog();
     },
     async reset() {
       await conversation.dispose();

@@ -112,7 +112,7 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     messages: ModelMessage[];
   }): Promise<SkillStepSettings> => {
     // A new call of the loop is a new user turn: the frozen catalog (history placement) may change now.
-    if (stepNumber === 0) layer.session.refreshCatalog();
+    if (stepNumber === 0) layer.session.renderer.refreshCatalog();
     await step.prepare();
     return { ...step.render(), messages: step.messages(messages) };
   };

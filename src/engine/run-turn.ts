@@ -86,7 +86,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   }).catch(() => undefined);
   if (compaction?.compacted === true) {
     conversation.history.splice(0, conversation.history.length, ...compaction.messages);
-    session.refreshCatalog();
+    session.renderer.refreshCatalog();
     emit({
       type: "history-compact",
       step: 0,

@@ -153,7 +153,7 @@ describe("active skills in history placement", () => {
   it("is not injected twice when the host keeps it, nor after compaction (re-materialised instead)", async () => {
     const { session, step } = await activeSetup();
     await step.prepare();
-    const opening = session.openingMessages();
+    const opening = session.history.openingMessages();
     const kept: ModelMessage[] = [
       { role: "user", content: "hi" },
       ...opening,
@@ -162,7 +162,7 @@ describe("active skills in history placement", () => {
     expect(step.messages(kept)).toEqual(kept);
     const compacted: ModelMessage[] = [
       { role: "user", content: `${SUMMARY_PREFIX}\nWe talked.` },
-      { role: "user", content: session.rematerialize() },
+      { role: "user", content: session.history.rematerialize() },
       { role: "user", content: "go on" },
     ];
     const rewritten = step.messages(compacted);
@@ -233,7 +233,7 @@ describe("synthetic load calls use the profile's load tool and input shape", () 
     // init() loads use the same shape.
     await createSkillStep(session, skillTools).prepare();
     const { args: _args, ...initInput } = expected[profile].input;
-    const opening = session.openingMessages()[0]?.content;
+    const opening = session.history.openingMessages()[0]?.content;
     const nameKey = Object.keys(initInput).find((k) => initInput[k] === "alpha") ?? "";
     expect(opening).toEqual([
       expect.objectContaining({ toolName: want.toolName, input: { ...initInput, [nameKey]: "on" } }),

@@ -63,7 +63,8 @@ export function createSkillStep(
       activeTools: skillTools.activeToolNames().filter((n) => n in tools),
     }),
     gating: () => skillTools.gating(),
-    messages: (history) => userFirstHistory(session.rewriteHistory(history), session.openingMessages()),
+    messages: (history) =>
+      userFirstHistory(session.history.rewrite(history), session.history.openingMessages()),
   };
 }
 

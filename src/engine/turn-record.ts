@@ -197,7 +197,7 @@ export function createTurnRecorder(options: TurnRecorderOptions): TurnRecorder {
       listener(event);
     },
     finish({ session, messages, system, error }) {
-      session.measureHistory(messages);
+      session.history.measure(messages);
       const ledger = session.ledger();
       const texts: Record<string, string> = {};
       const keep = (text: string): string => {
@@ -205,7 +205,7 @@ export function createTurnRecorder(options: TurnRecorderOptions): TurnRecorder {
         texts[id] = text;
         return id;
       };
-      const blockText = new Map(session.render().blocks.map((b) => [b.key, b.text]));
+      const blockText = new Map(session.renderer.render().blocks.map((b) => [b.key, b.text]));
       const segments: TurnSegment[] = ledger.entries.map((entry) => {
         const text = blockText.get(entry.key);
         return {

@@ -121,7 +121,7 @@ export function createCatalogViewer(options: CatalogViewerOptions): CatalogViewe
   async function build(records: readonly SkillRecord[]): Promise<CatalogView> {
     await measureBodies(records);
     const ledger = session.ledger();
-    const blockText = session.render().blocks.find((b) => b.key === "catalog")?.text ?? "";
+    const blockText = session.renderer.render().blocks.find((b) => b.key === "catalog")?.text ?? "";
     const visible = new Set(session.visibleSkills().map((r) => r.name));
     const format = catalogEntryFormat("list");
     const skills = records.map((record): CatalogSkillView => {

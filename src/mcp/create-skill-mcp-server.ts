@@ -127,14 +127,14 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     instructions === "" ? {} : { instructions },
   );
 
-  const served = serveSkillTools(mcp, { tools, loadToolName: () => view.toolNames().load });
+  const served = serveSkillTools(mcp, { tools, loadToolName: () => view.profile.toolNames.load });
   const prompts = serveSkillPrompts(mcp, view, () => served.refresh());
   serveSkillResources(mcp, view);
 
   let stopWatching: (() => void) | undefined;
   if (options.watch === true) {
     stopWatching = session.catalog.watch(() => {
-      view.refreshCatalog();
+      view.renderer.refreshCatalog();
       void served.replace(buildTools()).catch((error: unknown) => {
         options.onWarning?.(`could not refresh the skill tools: ${String(error)}`);
       });

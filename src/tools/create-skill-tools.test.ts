@@ -280,12 +280,12 @@ describe("history placement", () => {
       },
     );
     expect(skills.systemPrompt()).toBe(system);
-    const rewritten = session.rewriteHistory(messages);
+    const rewritten = session.history.rewrite(messages);
     expect(JSON.stringify(rewritten.slice(0, 3))).toBe(before);
     expect(rewritten).toEqual(messages);
 
     await call(skills.tools, "skill_unload", { name: "pdf" });
-    const afterUnload = session.rewriteHistory(messages);
+    const afterUnload = session.history.rewrite(messages);
     expect(afterUnload[2]).toEqual({
       role: "tool",
       content: [
@@ -302,8 +302,8 @@ describe("history placement", () => {
       ],
     });
     expect(afterUnload[4]).toBe(messages[4]);
-    expect(session.rematerialize()).toContain('<skill_content name="docx">');
-    expect(session.rematerialize()).not.toContain('name="pdf"');
-    expect(session.measureHistory(afterUnload)).toBeGreaterThan(0);
+    expect(session.history.rematerialize()).toContain('<skill_content name="docx">');
+    expect(session.history.rematerialize()).not.toContain('name="pdf"');
+    expect(session.history.measure(afterUnload)).toBeGreaterThan(0);
   });
 });

@@ -137,7 +137,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
             session.visibleSkills().find((r) => r.name === name) ?? session.loadedSkill(name)?.record,
           closest: (name) => session.notFound(name).closest ?? [],
           isLoaded: (name) => session.loadedSkill(name) !== undefined,
-          loadToolName: session.toolNames().load,
+          loadToolName: session.profile.toolNames.load,
           ...(abortSignal !== undefined ? { abortSignal } : {}),
         };
 
@@ -233,9 +233,9 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
 
   const skillToolNames = (): string[] => {
     const loaded = session.loadedSkills();
-    if (session.catalogStats().visible === 0 && loaded.length === 0) return [];
+    if (session.renderer.catalogStats().visible === 0 && loaded.length === 0) return [];
     const names = [...profileToolNames];
-    if (session.searchOffered()) names.push("skill_search");
+    if (session.renderer.searchOffered()) names.push("skill_search");
     if (run !== undefined) names.push("skill_run");
     for (const name of loaded) for (const script of scripts.get(name) ?? []) names.push(script.toolName);
     return names;
@@ -244,7 +244,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
   const activeSkills = (): string[] => {
     const loaded = session.loadedSkills();
     if (profile.readActivates !== true) return loaded;
-    const reading = session
+    const reading = session.renderer
       .render()
       .blocks.flatMap((b) => (b.kind === "read" && b.skill !== undefined ? [b.skill] : []));
     return [...new Set([...loaded, ...reading])];
@@ -312,7 +312,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     },
     activeToolNames: () => gating().active,
     gating,
-    systemPrompt: () => session.renderSystemPrompt(),
+    systemPrompt: () => session.renderer.systemPrompt(),
     async prepare() {
       for (const name of session.loadedSkills()) await afterLoad(name);
     },

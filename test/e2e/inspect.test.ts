@@ -114,7 +114,7 @@ describe.skipIf(!hasChromium)(
       const saved = await loadConversation(store, id, "conversation");
       const catalog = await createCatalog({ roots: [{ path: examples, scope: "project" }] });
       const session = await restoreSkillSession(saved!.skills, { catalog });
-      session.measureHistory(saved!.messages);
+      session.history.measure(saved!.messages);
       const ledger = session.ledger();
       const log = await readTurnLog(store, id);
       await store.close();

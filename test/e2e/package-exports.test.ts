@@ -58,7 +58,7 @@ describe("package exports", () => {
     const session = createSkillSession({ catalog, systemLayout: layout, profile: "trpc" });
     const loadInput: LoadInputShape = session.profile.loadInput;
     expect(loadInput("auto")).toEqual({ skill: "auto" });
-    const call: ToolCallShape = session.loadCall("auto");
+    const call: ToolCallShape = session.history.loadCall("auto");
     expect(call).toEqual({ toolName: "skill_load", input: { skill: "auto" } });
     const refused = await session.load("auto", { by: "user" });
     const failure: SessionFailure | undefined = refused.ok ? undefined : refused;

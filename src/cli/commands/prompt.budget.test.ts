@@ -53,7 +53,7 @@ describe("skillrt prompt under a catalog budget", () => {
     const catalog = await createCatalog({ roots: [root] });
     const bare = createSkillSession({ catalog, catalogBudget: 300, preamble: "" });
     expect((await prompt(["--root", "skills", "--catalog-budget", "300"])).out).toBe(
-      bare.renderSystemPrompt(),
+      bare.renderer.systemPrompt(),
     );
     const withPreamble = createSkillSession({ catalog, catalogBudget: 900, catalogFormat: "markdown" });
     const full = await prompt([
@@ -65,7 +65,7 @@ describe("skillrt prompt under a catalog budget", () => {
       "markdown",
       "--preamble",
     ]);
-    expect(full.out).toBe(withPreamble.renderSystemPrompt());
+    expect(full.out).toBe(withPreamble.renderer.systemPrompt());
     expect(full.out.startsWith("## Skills\n")).toBe(true);
     expect(counter.count(full.out)).toBeLessThanOrEqual(900);
   });

@@ -109,7 +109,7 @@ error.
     const text =
       format === "agentskills" && unlimited && !preamble
         ? `${toPrompt(referenceEntries(session, given))}\n`
-        : session.renderSystemPrompt();
+        : session.renderer.systemPrompt();
     if (text === "") {
       io.stderr.write("No skills to show (none found, or all hidden with disable-model-invocation).\n");
       return code;

@@ -51,7 +51,9 @@ describe("trpc profile (trpc-agent-go flow)", () => {
       "skill_select_docs",
       "skill_list_docs",
     ]);
-    expect(session.renderSystemPrompt()).toContain("Available skills:\n- background: Background knowledge");
+    expect(session.renderer.systemPrompt()).toContain(
+      "Available skills:\n- background: Background knowledge",
+    );
     expect(await call(t, "skill_load", { skill: "pdf" })).toBe("loaded: pdf");
     expect(await call(t, "skill_load", { skill: "" })).toBe("skill is required");
     expect(await call(t, "skill_load", { skill: "pdff" })).toBe("unknown skill: pdff (closest: pdf)");
@@ -73,7 +75,7 @@ describe("trpc profile (trpc-agent-go flow)", () => {
     await call(t, "skill_load", { skill: "pdf", docs: ["references/forms.md"] });
     await call(t, "skill_load", { skill: "docx" });
     // trpc's own layout (skills.go): alphabetical, [Loaded] + body, Docs loaded, [Doc] blocks.
-    const system = session.renderSystemPrompt();
+    const system = session.renderer.systemPrompt();
     expect(system).not.toContain("Loaded Skill Instructions");
     expect(system).toContain(
       "[Loaded] docx\n\n# docx\n\nDo the docx thing.\nDocs loaded: none\n\n[Loaded] pdf\n\n# PDF\n\nUse scripts/extract.py",
@@ -104,16 +106,16 @@ describe("trpc profile (trpc-agent-go flow)", () => {
       activeSkills: ["docx"],
     });
     const trpcLayout = "[Loaded] docx\n\n# docx\n\nDo the docx thing.\nDocs loaded: none\n\n";
-    expect(session.renderSystemPrompt()).toContain(trpcLayout);
-    expect(session.renderSystemPrompt()).not.toContain("### Skill: docx");
+    expect(session.renderer.systemPrompt()).toContain(trpcLayout);
+    expect(session.renderer.systemPrompt()).not.toContain("### Skill: docx");
     createSkillTools(session);
-    expect(session.renderSystemPrompt()).toContain(trpcLayout);
+    expect(session.renderer.systemPrompt()).toContain(trpcLayout);
     const restored = await restoreSkillSession(session.snapshot(), {
       catalog: tree.catalog,
       profile: "trpc",
     });
-    expect(restored.renderSystemPrompt()).toContain(trpcLayout);
-    expect(restored.renderSystemPrompt()).not.toContain("### Skill: docx");
+    expect(restored.renderer.systemPrompt()).toContain(trpcLayout);
+    expect(restored.renderer.systemPrompt()).not.toContain("### Skill: docx");
   });
 
   it("skill_run takes `skill` (not `name`) and runs the command in the skill's directory", async () => {
@@ -154,7 +156,7 @@ describe("agentscope profile (AgentScope Java flow)", () => {
   it("loads SKILL.md with a header, resources by exact path, lists resources SKILL.md first, activates only on success", async () => {
     const { session, skills } = await setup("agentscope");
     const t = skills.tools;
-    expect(session.renderSystemPrompt()).toContain(
+    expect(session.renderer.systemPrompt()).toContain(
       "<available_skills>\n  <skill>\n    <name>background</name>",
     );
     expect(await call(t, "load_skill_through_path", { skillId: "nope", path: "SKILL.md" })).toBe(
@@ -222,7 +224,7 @@ describe("omni profile (OmniEmployee flow)", () => {
   it("requires load before references, lists references, unload drops them, markdown catalog markers", async () => {
     const { session, skills } = await setup("omni", "system");
     const t = skills.tools;
-    expect(session.renderSystemPrompt()).toContain(
+    expect(session.renderer.systemPrompt()).toContain(
       "## Available Skills (use when needed)\n\n- [○] **background**:",
     );
     expect(await call(t, "load_skill_reference", { skill_name: "forms", reference: "forms.md" })).toBe(
@@ -235,20 +237,20 @@ describe("omni profile (OmniEmployee flow)", () => {
     expect(await call(t, "load_skill", { skill_name: "forms" })).toBe(
       "Skill 'forms' loaded successfully. Available references: ['forms.md', 'reference.md', 'references/fields.yaml']\nCurrently loaded skills: ['forms']",
     );
-    expect(session.renderSystemPrompt()).toContain("- [✓] **forms**: Fill forms.");
+    expect(session.renderer.systemPrompt()).toContain("- [✓] **forms**: Fill forms.");
     expect(await call(t, "load_skill_reference", { skill_name: "forms", reference: "docs/other.md" })).toBe(
       "Reference 'docs/other.md' not found. Available references: ['forms.md', 'reference.md', 'references/fields.yaml']",
     );
     expect(
       await call(t, "load_skill_reference", { skill_name: "forms", reference: "references/fields.yaml" }),
     ).toMatch(/^Reference 'references\/fields\.yaml' loaded:/);
-    expect(session.renderSystemPrompt()).toContain(
+    expect(session.renderer.systemPrompt()).toContain(
       "## Loaded Skill References\n\n### forms - references/fields.yaml\n\na: 1\n\n",
     );
     expect(await call(t, "unload_skill", { skill_name: "forms" })).toMatch(
       /^Skill 'forms' unloaded successfully\.\nCurrently loaded skills: \[\]\nContext usage: \d+%$/,
     );
-    expect(session.renderSystemPrompt()).not.toContain("Loaded Skill References");
+    expect(session.renderer.systemPrompt()).not.toContain("Loaded Skill References");
     expect(session.ledger().entries.some((e) => e.kind === "doc")).toBe(false);
     expect(await call(t, "unload_skill", { skill_name: "forms" })).toBe(
       "Skill 'forms' is not currently loaded.",

@@ -1,0 +1,159 @@
+/**
+ * The renderer of a session: the catalog (preamble + L1 list under its budget) and the loaded content in
+ * its placement, as measured blocks. Pure over the session state: the same state renders the same bytes.
+ * In `history` placement the catalog is frozen until {@link SessionRenderer.refreshCatalog}, so the system
+ * prompt stays byte-identical while skills load (provider prompt caches keep hitting).
+ */
+import type { SkillRecord } from "../catalog/types.js";
+import { createCatalogTokenCache, renderCatalog } from "./render-catalog.js";
+import { renderPreamble } from "./render-preamble.js";
+import { type MeasuredBlock, renderSessionBlocks } from "./render-session-context.js";
+import type { SessionProfile } from "./session-profile.js";
+import type { SessionState } from "./session-state.js";
+import type { CatalogStats, RenderedContext } from "./session-types.js";
+import type { TokenCounter } from "./token-counter.js";
+
+/** What a session renders, and the catalog's figures. */
+export interface SessionRenderer {
+  /** Everything rendered now; pure and deterministic. */
+  render(): RenderedContext;
+  /** The system-prompt part of {@link render}: `""` when there are no visible skills and nothing in it. */
+  systemPrompt(): string;
+  /** How the catalog fared against its budget. */
+  catalogStats(): CatalogStats;
+  /** True when `skill_search` should be offered (something left out of the catalog, or many skills). */
+  searchOffered(): boolean;
+  /**
+   * History placement freezes the catalog so the system prompt stays byte-identical while skills load;
+   * this re-renders it from the current state (call after compaction or at a turn boundary).
+   */
+  refreshCatalog(): void;
+}
+
+/** What the renderer reads. */
+export interface SessionRendererInput {
+  state: SessionState;
+  counter: TokenCounter;
+  profile: SessionProfile;
+  /** Skills the model may see, in catalog order. */
+  visible(): readonly SkillRecord[];
+  /** Tokens for preamble + catalog. */
+  catalogBudget: number;
+  /** `skill_search` is offered above this many visible skills. */
+  searchThreshold: number;
+  /** Replaces the default preamble (`""`: none). */
+  preamble?: string;
+}
+
+/** The renderer with the measured blocks the ledger and the budget read. */
+export interface SessionRendering {
+  renderer: SessionRenderer;
+  /** Every rendered block with its tokens (memoised per state version and catalog). */
+  measured(): MeasuredBlock[];
+}
+
+interface CatalogMemo {
+  list: readonly SkillRecord[];
+  key: string;
+  block: MeasuredBlock | undefined;
+  stats: CatalogStats;
+}
+
+const EMPTY_STATS: CatalogStats = {
+  visible: 0,
+  listed: 0,
+  shortened: 0,
+  bare: 0,
+  omitted: 0,
+  tokens: 0,
+  searchOffered: false,
+};
+
+/** Builds the renderer of one session. */
+export function createSessionRenderer(input: SessionRendererInput): SessionRendering {
+  const { state, counter, profile } = input;
+  const names = profile.toolNames;
+  const tokenCache = createCatalogTokenCache();
+  let epoch = 0;
+
+  let catalogMemo: CatalogMemo | undefined;
+  const catalogBlock = (): CatalogMemo => {
+    const records = input.visible();
+    const key = state.placement === "history" ? `e${epoch}` : `v${state.version}|e${epoch}`;
+    if (catalogMemo !== undefined && catalogMemo.key === key && sameRecords(catalogMemo.list, records))
+      return catalogMemo;
+    if (records.length === 0) {
+      catalogMemo = { list: records, key, block: undefined, stats: EMPTY_STATS };
+      return catalogMemo;
+    }
+    const fixedPreamble = input.preamble;
+    const preambleCost = counter.count(fixedPreamble ?? renderPreamble(names, { searchOffered: true }));
+    const rendered = renderCatalog({
+      records,
+      format: profile.catalogFormat,
+      budget: Math.max(0, input.catalogBudget - preambleCost),
+      counter,
+      cache: tokenCache,
+      loaded: new Set(state.skills.keys()),
+      usage: state.usage,
+      ...(names.search !== undefined ? { searchTool: names.search } : {}),
+    });
+    const searchOffered =
+      rendered.omitted + rendered.shortened + rendered.bare > 0 || records.length > input.searchThreshold;
+    const text = (fixedPreamble ?? renderPreamble(names, { searchOffered })) + rendered.text;
+    const tokens = counter.count(text);
+    const block: MeasuredBlock = {
+      block: { key: "catalog", kind: "catalog", placement: "system", text },
+      tokens,
+    };
+    const { listed, shortened, bare, omitted } = rendered;
+    const stats: CatalogStats = {
+      visible: records.length,
+      listed,
+      shortened,
+      bare,
+      omitted,
+      tokens,
+      searchOffered,
+    };
+    catalogMemo = { list: records, key, block, stats };
+    return catalogMemo;
+  };
+
+  let blocksMemo: { version: number; catalog: CatalogMemo; blocks: MeasuredBlock[] } | undefined;
+  const measured = (): MeasuredBlock[] => {
+    const cat = catalogBlock();
+    if (blocksMemo !== undefined && blocksMemo.version === state.version && blocksMemo.catalog === cat)
+      return blocksMemo.blocks;
+    const blocks = renderSessionBlocks(state, cat.block, (t) => counter.count(t), profile.systemLayout);
+    blocksMemo = { version: state.version, catalog: cat, blocks };
+    return blocks;
+  };
+  const systemPrompt = (): string =>
+    measured()
+      .filter((m) => m.block.placement === "system")
+      .map((m) => m.block.text)
+      .join("");
+
+  const renderer: SessionRenderer = {
+    render: () => {
+      const blocks = measured().map((m) => m.block);
+      return { system: systemPrompt(), blocks };
+    },
+    systemPrompt,
+    catalogStats: () => catalogBlock().stats,
+    searchOffered: () => catalogBlock().stats.searchOffered,
+    refreshCatalog() {
+      epoch += 1;
+    },
+  };
+  return { renderer, measured };
+}
+
+/** Same records in the same order (identity), cheap enough for 10,000 entries per render. */
+export function sameRecords(a: readonly SkillRecord[], b: readonly SkillRecord[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
