@@ -1,4 +1,15 @@
-/** skillrt public API. Explicit named exports only, grouped by module; internals are not exported. */
+/**
+ * skillrt public API. Explicit named exports only, grouped by module; internals (defaults, retry and
+ * history plumbing) are not exported. `src/index.test.ts` pins this list: change it deliberately.
+ */
+
+// errors: every class a public function throws
+
+export { BeneathError, type BeneathReason } from "./errors/beneath-error.js";
+export { SkillNotFoundError } from "./errors/skill-not-found-error.js";
+export { SkillrtError, type SkillrtErrorCode } from "./errors/skillrt-error.js";
+export { NODE_SQLITE_MIN_VERSION, SqliteUnavailableError } from "./errors/sqlite-unavailable-error.js";
+export { WorkspaceError } from "./errors/workspace-error.js";
 
 // spec: SKILL.md text to data
 
@@ -47,7 +58,6 @@ export { createCatalog } from "./catalog/create-catalog.js";
 export { discoverSkills } from "./catalog/discover-skills.js";
 export { defineSkill } from "./catalog/memory-source.js";
 export {
-  DEFAULT_SEARCH_WEIGHTS,
   SearchIndex,
   type SearchIndexData,
   type SearchWeights,
@@ -74,17 +84,20 @@ export { type SkillDirValidation, validateSkillDir } from "./catalog/validate-sk
 
 // context: skill sessions (progressive disclosure, budgets, placement, snapshots)
 
-export {
-  createSkillSession,
-  DEFAULT_CATALOG_BUDGET,
-  DEFAULT_CONTEXT_WINDOW,
-  DEFAULT_SKILL_BUDGET,
-  startSkillSession,
-} from "./context/create-skill-session.js";
+export type { HistoryShaper } from "./context/create-history-shaper.js";
+export type { SessionRenderer } from "./context/create-session-renderer.js";
+export { createSkillSession, startSkillSession } from "./context/create-skill-session.js";
 export { listSkills, type SkillListing } from "./context/list-skills.js";
 export { loadForUser, type UserLoadOutcome } from "./context/load-for-user.js";
 export { type RestoreOptions, restoreSkillSession } from "./context/restore-skill-session.js";
 export { loadSession, saveSession } from "./context/save-session.js";
+export type { SessionOperations } from "./context/session-operations.js";
+export {
+  PROFILE_NAMES,
+  type ProfileName,
+  type SessionProfile,
+  sessionProfile,
+} from "./context/session-profile.js";
 export { SessionSnapshot } from "./context/session-snapshot.js";
 export type {
   CatalogFormat,
@@ -121,7 +134,6 @@ export {
   type SkillTools,
   type SkillToolsOptions,
 } from "./tools/create-skill-tools.js";
-export type { ProfileName } from "./tools/profile-types.js";
 export { SkillRunInput } from "./tools/skill-run-input.js";
 export { SkillRunOutput, SkillRunOutputFile } from "./tools/skill-run-output.js";
 export { isSkillToolResult, type SkillToolResult } from "./tools/skill-tool-result.js";
@@ -161,15 +173,14 @@ export { createSqliteStore, type SqliteStoreOptions } from "./store/create-sqlit
 export { defaultStorePath } from "./store/default-store-path.js";
 export { type OpenSessionStoreOptions, openSessionStore } from "./store/open-session-store.js";
 export { SessionBusyError } from "./store/session-busy-error.js";
-export {
-  DEFAULT_LOCK_TIMEOUT_MS,
-  type ListOptions,
-  type LockSessionOptions,
-  type PutOptions,
-  type SessionLock,
-  type SessionStore,
-  type StoredSession,
-  type StoredSessionInfo,
+export type {
+  ListOptions,
+  LockSessionOptions,
+  PutOptions,
+  SessionLock,
+  SessionStore,
+  StoredSession,
+  StoredSessionInfo,
 } from "./store/session-store.js";
 export { StoreConflictError } from "./store/store-conflict-error.js";
 
@@ -197,12 +208,7 @@ export type {
 export type { SkillLayerOptions, SkillRunSettings } from "./engine/open-skills.js";
 export { ProviderError } from "./engine/provider-error.js";
 export { type ResolveModelOptions, resolveModel } from "./engine/resolve-model.js";
-export {
-  createRetryFetch,
-  parseRetryAfter,
-  type RetryFetchOptions,
-  type RetryNotice,
-} from "./engine/retry-fetch.js";
+export type { RetryNotice } from "./engine/retry-fetch.js";
 export { type RunAgentOptions, type RunAgentResult, runAgent } from "./engine/run-agent.js";
 export { loadConversation, SavedConversation, saveConversation } from "./engine/saved-conversation.js";
 export {

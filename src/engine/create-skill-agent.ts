@@ -7,6 +7,7 @@ import type { ModelConfig } from "../config/model-config.js";
 import { listSkills } from "../context/list-skills.js";
 import { loadForUser } from "../context/load-for-user.js";
 import type { SkillSession } from "../context/skill-session.js";
+import { SkillrtError } from "../errors/skillrt-error.js";
 import type { Workspace } from "../exec/workspace.js";
 import { createSqliteStore } from "../store/create-sqlite-store.js";
 import { defaultStorePath } from "../store/default-store-path.js";
@@ -170,7 +171,12 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
 
   const send = (input: string, sendOptions: SendOptions = {}): AgentTurn<TurnResult> =>
     startAgentTurn(async (emitTurn) => {
-      if (running) throw new Error("A turn is already running on this agent; wait for it to finish.");
+      if (running) {
+        throw new SkillrtError({
+          code: "agent-busy",
+          message: "A turn is already running on this agent; wait for it to finish.",
+        });
+      }
       running = true;
       let unlock: (() => Promise<void>) | undefined;
       const instructions = options.instructions ?? DEFAULT_INSTRUCTIONS;

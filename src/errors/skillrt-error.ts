@@ -9,7 +9,8 @@ export type SkillrtErrorCode =
   | "config-invalid"
   | "sqlite-unavailable"
   | "file-too-large"
-  | "workspace-unusable";
+  | "workspace-unusable"
+  | "agent-busy";
 
 const marker = Symbol.for("skillrt.error");
 

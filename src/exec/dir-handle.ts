@@ -32,6 +32,7 @@ import {
   write,
 } from "node:fs";
 import { promisify } from "node:util";
+import { BeneathError } from "../errors/beneath-error.js";
 
 const readAsync = promisify(read);
 const writeAsync = promisify(write);
@@ -48,15 +49,8 @@ export interface DirHandle {
   close(): Promise<void>;
 }
 
-/** Thrown when a path cannot be resolved safely under its root; `message` names only root-relative paths. */
-export class BeneathError extends Error {
-  readonly reason: "outside" | "not-directory" | "missing" | "loop" | "invalid";
-  constructor(reason: BeneathError["reason"], message: string) {
-    super(message);
-    this.name = "BeneathError";
-    this.reason = reason;
-  }
-}
+// Defined in errors/ (a SkillrtError, exported by the package); re-exported for the exec files importing it here.
+export { BeneathError };
 
 let procChecked: boolean | undefined;
 

@@ -15,6 +15,7 @@ import type { Catalog } from "../catalog/types.js";
 import { createSkillSession } from "../context/create-skill-session.js";
 import type { SkillSessionOptions } from "../context/session-types.js";
 import type { SkillSession } from "../context/skill-session.js";
+import { SkillrtError } from "../errors/skillrt-error.js";
 import { createExecutor, type ExecutorChoice } from "../exec/create-executor.js";
 import { createWorkspace } from "../exec/create-workspace.js";
 import type { Executor } from "../exec/executor.js";
@@ -89,14 +90,17 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
       catalog: options.catalog,
     });
   if (session.placement !== "history") {
-    throw new Error(
-      "createSkillMcpServer: the session uses 'system' placement; an MCP server can only return skill content in tool results. Create the session with placement 'history'.",
-    );
+    throw new SkillrtError({
+      code: "invalid-argument",
+      message:
+        "createSkillMcpServer: the session uses 'system' placement; an MCP server can only return skill content in tool results. Create the session with placement 'history'.",
+    });
   }
   if (options.profile !== undefined && options.profile !== session.profile.name) {
-    throw new Error(
-      `createSkillMcpServer: profile '${options.profile}' was asked for, but the session uses '${session.profile.name}'. Create the session with profile '${options.profile}', or leave out profile.`,
-    );
+    throw new SkillrtError({
+      code: "invalid-argument",
+      message: `createSkillMcpServer: profile '${options.profile}' was asked for, but the session uses '${session.profile.name}'. Create the session with profile '${options.profile}', or leave out profile.`,
+    });
   }
   await session.init();
   const view = mcpSessionView(session);

@@ -14,7 +14,7 @@ import {
 const root = path.resolve(import.meta.dirname, "../..");
 
 describe("package exports", () => {
-  it("resolves 'skillrt' and 'skillrt/mcp' by name, with the config reader, its schema and the defaults", () => {
+  it("resolves 'skillrt' and 'skillrt/mcp' by name, with the config reader and its schema, no DEFAULT_ constants", () => {
     const script = `
       const main = await import("skillrt");
       const mcp = await import("skillrt/mcp");
@@ -25,7 +25,7 @@ describe("package exports", () => {
         config: ["loadSkillrtConfig", "resolveSkillEnv", "createSkillAgent", "createSkillToolkit"]
           .filter((n) => typeof main[n] === "function"),
         schema: main.SkillrtConfigFile.safeParse({ session: { activeSkills: ["style"] } }).success,
-        catalogBudget: main.DEFAULT_CATALOG_BUDGET,
+        defaults: Object.keys(main).filter((n) => n.startsWith("DEFAULT_")),
       }));`;
     const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
       cwd: root,
@@ -43,7 +43,7 @@ describe("package exports", () => {
       mcp: "function",
       config: ["loadSkillrtConfig", "resolveSkillEnv", "createSkillAgent", "createSkillToolkit"],
       schema: true,
-      catalogBudget: 2000,
+      defaults: [],
     });
   });
 
