@@ -1,6 +1,6 @@
 import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { scriptedModel } from "./__fixtures__/scripted-model.js";
+import { scriptedModel } from "../test-kit.js";
 import { tinySession } from "./__fixtures__/tiny-session.js";
 import { compactHistory, SUMMARY_PREFIX } from "./compact-history.js";
 

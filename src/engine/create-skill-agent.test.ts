@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMemoryStore } from "../store/create-memory-store.js";
-import { scriptedModel, systemOf, toolNamesOf } from "./__fixtures__/scripted-model.js";
+import { scriptedModel, systemOf, toolNamesOf } from "../test-kit.js";
 import { createSkillAgent } from "./create-skill-agent.js";
 import type { EngineEvent } from "./engine-event.js";
 

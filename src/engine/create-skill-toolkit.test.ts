@@ -4,9 +4,9 @@ import path from "node:path";
 import { generateText, streamText, ToolLoopAgent, type ToolSet, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { scriptedModel, systemOf, toolNamesOf } from "../test-kit.js";
 import { trackerStdio } from "../tools/mcp-client/__fixtures__/tracker.js";
 import type { ToolApprovalRequest } from "../tools/tool-approval.js";
-import { scriptedModel, systemOf, toolNamesOf } from "./__fixtures__/scripted-model.js";
 import { createSkillToolkit } from "./create-skill-toolkit.js";
 
 const examples = path.resolve(import.meta.dirname, "../../examples/skills");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createCatalog } from "../catalog/create-catalog.js";
 import { defineSkill } from "../catalog/memory-source.js";
 import { syntheticSkills } from "../context/__fixtures__/synthetic-skills.js";
-import { scriptedModel, systemOf } from "./__fixtures__/scripted-model.js";
+import { scriptedModel, systemOf } from "../test-kit.js";
 import { createSkillAgent } from "./create-skill-agent.js";
 
 const extra = [

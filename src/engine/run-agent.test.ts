@@ -2,7 +2,7 @@ import type { ModelMessage } from "ai";
 import { APICallError, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { scriptedModel, systemOf, toolNamesOf } from "./__fixtures__/scripted-model.js";
+import { scriptedModel, systemOf, toolNamesOf } from "../test-kit.js";
 import { tinySession } from "./__fixtures__/tiny-session.js";
 import type { EngineEvent } from "./engine-event.js";
 import { ProviderError } from "./provider-error.js";

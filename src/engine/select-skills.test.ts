@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scriptedModel } from "./__fixtures__/scripted-model.js";
+import { scriptedModel } from "../test-kit.js";
 import { tinySession } from "./__fixtures__/tiny-session.js";
 import { autoSelectModeFrom, parseSelection, selectSkills } from "./select-skills.js";
 

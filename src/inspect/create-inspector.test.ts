@@ -4,10 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCatalog } from "../catalog/create-catalog.js";
-import { scriptedModel } from "../engine/__fixtures__/scripted-model.js";
 import { createSkillAgent } from "../engine/create-skill-agent.js";
 import { createSqliteStore } from "../store/create-sqlite-store.js";
 import type { SessionStore } from "../store/session-store.js";
+import { scriptedModel } from "../test-kit.js";
 import { createCatalogViewer } from "./build-catalog-view.js";
 import { createInspector, type Inspector } from "./create-inspector.js";
 

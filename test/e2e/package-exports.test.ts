@@ -1,7 +1,14 @@
-/** The package's `exports` map works for consumers: the root entry and the `./mcp` subpath (built `dist/`). */
-import { execFileSync } from "node:child_process";
+/**
+ * The package's `exports` map works for consumers: the root entry and the `./mcp` subpath (built `dist/`),
+ * and, from the packed tarball installed in a fresh directory, `skillrt/test` and a file list without
+ * source maps pointing at files it does not ship.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createCatalog,
   createSkillSession,
@@ -10,6 +17,7 @@ import {
   type SystemLayout,
   type ToolCallShape,
 } from "../../src/index.js";
+import { installPacked, type PackedInstall } from "./support/packed-install.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -63,5 +71,81 @@ describe("package exports", () => {
     const refused = await session.load("auto", { by: "user" });
     const failure: SessionFailure | undefined = refused.ok ? undefined : refused;
     expect(failure?.code).toBe("not-user-invocable");
+  });
+});
+
+describe("the packed tarball", () => {
+  let packed: PackedInstall;
+  beforeAll(async () => {
+    packed = await installPacked("skillrt-pack-");
+  }, 300_000);
+  afterAll(async () => {
+    if (packed !== undefined) await rm(packed.dir, { recursive: true, force: true });
+  });
+
+  it("ships no source map, and every declared entry point", () => {
+    expect(packed.files.filter((f) => f.endsWith(".map"))).toEqual([]);
+    expect(packed.files.filter((f) => f.startsWith("src/") && !f.startsWith("src/inspect/ui/"))).toEqual([]);
+    for (const entry of [
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/mcp/index.js",
+      "dist/test-kit.js",
+      "dist/test-kit.d.ts",
+    ])
+      expect(packed.files).toContain(entry);
+    // No shipped file points at a map (or at sources) the package does not have.
+    const installed = path.join(packed.app, "node_modules", "skillrt");
+    const pointing = packed.files.filter(
+      (f) =>
+        /\.(js|d\.ts)$/.test(f) && readFileSync(path.join(installed, f), "utf8").includes("sourceMappingURL"),
+    );
+    expect(pointing).toEqual([]);
+  });
+
+  it("'skillrt/test' drives a SkillAgent with the scripted model over a memory catalog and store", async () => {
+    const program = `
+      import { createSkillAgent } from "skillrt";
+      import { createMemoryCatalog, createMemoryStore, scriptedModel, startLoopbackProvider, toolNamesOf } from "skillrt/test";
+      const catalog = await createMemoryCatalog([
+        { name: "greet", description: "Greets people. Use when asked to greet.", body: "Say GREETINGS." },
+      ]);
+      const model = scriptedModel([
+        { toolCalls: [{ name: "skill_load", input: JSON.stringify({ name: "greet" }) }] },
+        { text: "GREETINGS, world." },
+      ]);
+      const agent = await createSkillAgent({ catalog, model, store: createMemoryStore(), executor: false });
+      const result = await agent.send("greet the world");
+      await agent.close();
+      const server = await startLoopbackProvider("openai", [{ text: "hi" }]);
+      const reply = await fetch(server.baseURL + "/chat/completions", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "x" }] }),
+      }).then((r) => r.json());
+      await server.close();
+      console.log(JSON.stringify({
+        text: result.text,
+        calls: result.toolCalls.map((c) => [c.toolName, c.isError]),
+        offered: toolNamesOf(model.calls[0]),
+        loadedBody: JSON.stringify(model.calls[1].prompt).includes("Say GREETINGS."),
+        wire: reply.choices[0].message.content,
+        recorded: server.requests.length,
+      }));
+    `;
+    const file = path.join(packed.app, "program.mjs");
+    await writeFile(file, program);
+    const { stdout } = await promisify(execFile)(process.execPath, [file], {
+      cwd: packed.app,
+      env: packed.env,
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      text: "GREETINGS, world.",
+      calls: [["skill_load", false]],
+      offered: ["skill_load", "skill_read", "skill_list_docs", "skill_select_docs", "skill_unload"],
+      loadedBody: true,
+      wire: "hi",
+      recorded: 1,
+    });
   });
 });

@@ -4,16 +4,13 @@
  * OpenAI-compatible loopback server. The model's `skill_load` and `skill_run` calls must succeed, the
  * skill's script must really run, and the answer must print.
  */
-import { execFile, spawn } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { spawn } from "node:child_process";
+import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
-import { assertBuilt } from "./support/run-cli.js";
+import { installPacked } from "./support/packed-install.js";
 
-const run = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, "../..");
 const BODY_MARK = "Run the bundled script"; // csv-summary's SKILL.md body
 const ANSWER = "2 rows; age ranges from 27 to 31.";
@@ -29,19 +26,7 @@ let dir: string;
 let app: string;
 
 beforeAll(async () => {
-  assertBuilt();
-  dir = await mkdtemp(path.join(os.tmpdir(), "skillrt-readme-"));
-  app = path.join(dir, "app");
-  await mkdir(app);
-  // npm and the programs run on the Node running the tests (the pinned 24), first on PATH.
-  const env = {
-    ...process.env,
-    PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env["PATH"] ?? ""}`,
-    SKILLRT_NATIVE: "0",
-  };
-  await run("npm", ["pack", "--ignore-scripts", "--pack-destination", dir], { cwd: repo, env });
-  const tarball = path.join(dir, "skillrt-0.1.0.tgz");
-  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball], { cwd: app, env });
+  ({ dir, app } = await installPacked("skillrt-readme-"));
   await cp(path.join(repo, "examples", "skills", "csv-summary"), path.join(app, "skills", "csv-summary"), {
     recursive: true,
   });
