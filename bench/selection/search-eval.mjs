@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Search quality on the evaluation set: recall@1, recall@5 and MRR of the catalog's search (what
 // `skillrt search` and the skill_search tool run) for the requests in bench/selection/requests.txt over
-// bench/corpus (create it first: node bench/selection/fetch-corpus.mjs). The held-out split (a quarter,
-// fixed by an FNV-1a hash of the request text) is reported apart: tune on "dev", judge on "heldout".
+// bench/corpus (create it first: node bench/selection/fetch-corpus.mjs). Splits are fixed by an FNV-1a
+// hash of the request text (h): "heldout" is the quarter h % 4 = 0 and "dev" the rest; "tune" (h % 4 in
+// 1, 2) and "test" (h % 4 in 0, 3) halve the set, so a change can be fitted on one half and judged on the
+// other. Every split and the whole set are reported.
 // Also reports the median and p95 query time over the corpus.
-// Usage: npx node bench/selection/search-eval.mjs [--misses]   → prints JSON (misses of dev only).
+// Usage: npx node bench/selection/search-eval.mjs [--misses]   → prints JSON (misses of "tune" only).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -30,7 +32,13 @@ export function readRequests(file = path.join(here, "requests.txt")) {
       .slice(at + 4)
       .split("|")
       .map((s) => s.trim());
-    out.push({ request, expect, split: fnv1a(request) % 4 === 0 ? "heldout" : "dev" });
+    const h = fnv1a(request) % 4;
+    out.push({
+      request,
+      expect,
+      split: h === 0 ? "heldout" : "dev",
+      half: h === 1 || h === 2 ? "tune" : "test",
+    });
   }
   return out;
 }
@@ -80,14 +88,17 @@ const report = {
   skills: catalog.list().length,
   dev: figures(splits.dev),
   heldout: figures(splits.heldout),
+  tune: figures([...splits.dev, ...splits.heldout].filter((r) => r.half === "tune")),
+  test: figures([...splits.dev, ...splits.heldout].filter((r) => r.half === "test")),
   all: figures([...splits.dev, ...splits.heldout]),
   scanMs: Math.round(scanMs),
   indexBuildMs: Math.round(buildMs),
   queryMsP50: round(times[Math.floor(times.length / 2)]),
   queryMsP95: round(times[Math.floor(times.length * 0.95)]),
 };
+// --misses lists the misses of the tune half only (look at those, judge on the other).
 if (process.argv.includes("--misses"))
-  report.misses = splits.dev
-    .filter((r) => r.rank !== 1)
+  report.misses = [...splits.dev, ...splits.heldout]
+    .filter((r) => r.half === "tune" && r.rank !== 1)
     .map((r) => `${r.rank || "-"}  ${r.request}  => ${r.expect[0]}  got ${r.top.join(", ")}`);
 console.log(JSON.stringify(report, null, 2));

@@ -10,7 +10,7 @@ import type { CatalogState, ScannedSkill } from "./scan-catalog.js";
 import type { SkillRecord, SkillRoot } from "./types.js";
 
 /** Bumped whenever what the cache stores, or what a parse of the same bytes gives, changes. */
-export const CATALOG_CACHE_VERSION = 2;
+export const CATALOG_CACHE_VERSION = 3;
 const MAGIC = "skillrt-catalog-cache";
 
 /** What the cache holds for one root: the listings and skill files of its last scan. */

@@ -1,9 +1,11 @@
 import { SkillrtError } from "../errors/skillrt-error.js";
 import type { Diagnostic, FrontmatterValue } from "../spec/types.js";
+import { bodyOpening } from "./body-opening.js";
 import { fileKind } from "./file-kind.js";
 import { detectContent, SNIFF_BYTES } from "./mime-type.js";
 import { normalizeSkillPath } from "./normalize-skill-path.js";
 import { sliceLines } from "./read-skill-file.js";
+import { HEAD_BYTES } from "./read-skill-head.js";
 import { skillFlags } from "./skill-flags.js";
 import type { LineRange, MemorySkill, ReadFileResult, SkillFile, SkillRecord } from "./types.js";
 
@@ -84,6 +86,9 @@ export function memorySkillRecord(skill: MemorySkill): {
   if (skill.compatibility !== undefined) record.compatibility = skill.compatibility;
   if (skill.allowedTools !== undefined) record.allowedTools = skill.allowedTools;
   if (skill.metadata !== undefined) record.metadata = skill.metadata;
+  const { opening, headings } = bodyOpening(skill.body.slice(0, HEAD_BYTES));
+  if (opening) record.opening = opening;
+  if (headings) record.headings = headings;
   return { record, diagnostics: [] };
 }
 

@@ -18,6 +18,11 @@ export interface SkillHead {
   partial: boolean;
   /** `bytes` already decoded, when they are known to be valid UTF-8 (see {@link decodedHead}). */
   text?: string;
+  /**
+   * The body's start, decoded from the bytes after the frontmatter that the same read got (at most
+   * {@link HEAD_BYTES}; it may stop mid-word); what search keeps of the body (see `bodyOpening`).
+   */
+  bodyStart?: string;
 }
 
 /**
@@ -25,10 +30,31 @@ export interface SkillHead {
  * that text shows the bytes are valid UTF-8 (invalid sequences decode to U+FFFD; a text without it came
  * from valid bytes), else a copy of the bytes for the parser to report.
  */
-export function decodedHead(buffer: Buffer, start: number, end: number, partial: boolean): SkillHead {
+export function decodedHead(
+  buffer: Buffer,
+  start: number,
+  end: number,
+  partial: boolean,
+  body?: { end: number; more: boolean },
+): SkillHead {
   const text = buffer.toString("utf8", start, end);
-  if (!text.includes("\uFFFD")) return { bytes: EMPTY, partial, text };
-  return { bytes: Buffer.from(buffer.subarray(start, end)), partial };
+  const head: SkillHead = text.includes("\uFFFD")
+    ? { bytes: Buffer.from(buffer.subarray(start, end)), partial }
+    : { bytes: EMPTY, partial, text };
+  if (body !== undefined && body.end > end) head.bodyStart = bodyText(buffer, end, body.end, body.more);
+  return head;
+}
+
+/**
+ * The decoded body bytes `buffer[start..end)` (at most {@link HEAD_BYTES}); when the file goes on past
+ * them (`more`), cut after their last whitespace so no half word or character is kept.
+ */
+function bodyText(buffer: Buffer, start: number, end: number, more: boolean): string {
+  const stop = Math.min(end, start + HEAD_BYTES);
+  const text = buffer.toString("utf8", start, stop);
+  if (!more && stop === end) return text;
+  const last = Math.max(text.lastIndexOf(" "), text.lastIndexOf("\n"), text.lastIndexOf("\t"));
+  return last < 0 ? "" : text.slice(0, last + 1);
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -41,7 +67,10 @@ const EMPTY = Buffer.alloc(0);
 export function headFromBuffer(buffer: Buffer, start: number, got: number): SkillHead | undefined {
   const keep = headLength(buffer, start, got, HEAD_BYTES);
   if (keep < 0) return undefined;
-  return decodedHead(buffer, start, start + keep, isPartial(keep, got, HEAD_BYTES));
+  return decodedHead(buffer, start, start + keep, isPartial(keep, got, HEAD_BYTES), {
+    end: start + got,
+    more: got === HEAD_BYTES,
+  });
 }
 
 const buffer = Buffer.allocUnsafe(HEAD_BYTES);
@@ -63,7 +92,9 @@ export function readSkillHead(file: string): SkillHead {
   }
   const keep = headLength(buffer, 0, got, HEAD_BYTES);
   if (keep < 0) return readSkillFull(file);
-  return { bytes: buffer.subarray(0, keep), partial: isPartial(keep, got, HEAD_BYTES) };
+  const head: SkillHead = { bytes: buffer.subarray(0, keep), partial: isPartial(keep, got, HEAD_BYTES) };
+  if (got > keep) head.bodyStart = bodyText(buffer, keep, got, got === HEAD_BYTES);
+  return head;
 }
 
 /**
@@ -83,7 +114,10 @@ export function readSkillFull(file: string): SkillHead {
     for (let n = 1; n > 0 && got < bytes.length; got += n)
       n = fs.readSync(fd, bytes, got, bytes.length - got, got);
     if (got > MAX_SKILL_FILE_BYTES) throw tooLargeError(file, got);
-    return { bytes: bytes.subarray(0, got), partial: false };
+    const head: SkillHead = { bytes: bytes.subarray(0, got), partial: false };
+    const keep = headLength(bytes, 0, got, got + 1);
+    if (keep >= 0 && keep < got) head.bodyStart = bodyText(bytes, keep, got, false);
+    return head;
   } finally {
     fs.closeSync(fd);
   }

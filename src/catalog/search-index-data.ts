@@ -1,4 +1,4 @@
-import { SearchIndex, type SearchIndexData, type SearchWeights } from "./search-index.js";
+import { SearchIndex, type SearchIndexData, type SearchWeights, STRIDE } from "./search-index.js";
 import type { SkillRecord } from "./types.js";
 
 /**
@@ -9,7 +9,7 @@ export function serializeSearchIndex(index: SearchIndex): SearchIndexData {
   const { postings, lengths } = index.parts();
   return {
     format: "skillrt-search-index",
-    version: 1,
+    version: 2,
     names: index.records.map((record) => record.name),
     terms: [...postings.keys()],
     postings: [...postings.values()].map((list) => [...list]),
@@ -29,14 +29,14 @@ export function loadSearchIndex(
 ): SearchIndex | undefined {
   if (!isIndexData(data)) return undefined;
   const n = records.length;
-  if (data.names.length !== n || data.lengths.length !== n * 3) return undefined;
+  if (data.names.length !== n || data.lengths.length !== n * (STRIDE - 1)) return undefined;
   for (let i = 0; i < n; i++) if (data.names[i] !== records[i]!.name) return undefined;
   if (data.terms.length !== data.postings.length) return undefined;
   const postings = new Map<string, number[]>();
   for (let t = 0; t < data.terms.length; t++) {
     const list = data.postings[t]!;
-    if (!Array.isArray(list) || list.length % 4 !== 0) return undefined;
-    for (let p = 0; p < list.length; p += 4) {
+    if (!Array.isArray(list) || list.length % STRIDE !== 0) return undefined;
+    for (let p = 0; p < list.length; p += STRIDE) {
       const doc = list[p];
       if (!Number.isInteger(doc) || (doc as number) < 0 || (doc as number) >= n) return undefined;
     }
@@ -50,7 +50,7 @@ function isIndexData(data: unknown): data is SearchIndexData {
   const d = data as Record<string, unknown>;
   return (
     d.format === "skillrt-search-index" &&
-    d.version === 1 &&
+    d.version === 2 &&
     Array.isArray(d.names) &&
     Array.isArray(d.terms) &&
     Array.isArray(d.postings) &&

@@ -127,11 +127,11 @@ describe("serializeSearchIndex / loadSearchIndex", () => {
     const data = serializeSearchIndex(new SearchIndex(records));
     expect(loadSearchIndex(data, records.slice(1))).toBeUndefined();
     expect(loadSearchIndex(data, [...records].reverse())).toBeUndefined();
-    expect(loadSearchIndex({ ...data, version: 2 }, records)).toBeUndefined();
+    expect(loadSearchIndex({ ...data, version: 1 }, records)).toBeUndefined();
     expect(loadSearchIndex("not an index", records)).toBeUndefined();
     const broken = {
       ...data,
-      postings: data.postings.map((list, i) => (i === 0 ? [records.length + 5, 1, 0, 0] : list)),
+      postings: data.postings.map((list, i) => (i === 0 ? [records.length + 5, 1, 0, 0, 0, 0] : list)),
     };
     expect(loadSearchIndex(broken, records)).toBeUndefined();
   });

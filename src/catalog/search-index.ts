@@ -17,14 +17,18 @@ export const SEARCHED_EXTRAS = [
 
 /** Ranking parameters; the defaults were fitted on the dev split of `bench/selection` (see its README). */
 export interface SearchWeights {
-  /** Field weights of BM25F: name, description, extras. */
+  /** Field weights of BM25F: name, description, extras, the body's headings and its opening prose. */
   name: number;
   description: number;
   extras: number;
+  headings: number;
+  opening: number;
   /** Length normalisation per field (0 = none, 1 = full). */
   bName: number;
   bDescription: number;
   bExtras: number;
+  bHeadings: number;
+  bOpening: number;
   k1: number;
   /** Weight of a query word's synonyms ({@link SYNONYMS}) relative to the word itself. */
   synonym: number;
@@ -38,29 +42,36 @@ export const DEFAULT_SEARCH_WEIGHTS: SearchWeights = {
   name: 3,
   description: 1,
   extras: 1,
+  headings: 0.3,
+  opening: 0.3,
   bName: 0.5,
   bDescription: 0.75,
   bExtras: 0.75,
+  bHeadings: 0.75,
+  bOpening: 0.75,
   k1: 1.2,
   synonym: 0.35,
   prefix: 0.5,
   coverage: 1,
 };
 
-const FIELDS = 3;
+/** Indexed fields, in posting order. */
+const FIELDS = 5;
+/** Numbers per posting: the document, then its term frequency in each field. */
+export const STRIDE = 1 + FIELDS;
 /** Most prefix expansions of one query word (the commonest are kept). */
 const MAX_PREFIX = 12;
 
 /** Plain data of a built index ({@link serializeSearchIndex}); JSON-safe. */
 export interface SearchIndexData {
   format: "skillrt-search-index";
-  version: 1;
+  version: 2;
   /** Skill names in document order: the records a loaded index is paired with. */
   names: string[];
   terms: string[];
-  /** Per term: flat [doc, tfName, tfDescription, tfExtras, …]. */
+  /** Per term: flat [doc, tf per field (name, description, extras, headings, opening), …]. */
   postings: number[][];
-  /** Flat [nameLength, descriptionLength, extrasLength] per document. */
+  /** Flat field lengths (name, description, extras, headings, opening) per document. */
   lengths: number[];
 }
 
@@ -103,6 +114,8 @@ export class SearchIndex {
       [w.name, w.bName],
       [w.description, w.bDescription],
       [w.extras, w.bExtras],
+      [w.headings, w.bHeadings],
+      [w.opening, w.bOpening],
     ];
     this.#scaled = new Float64Array(this.#lengths.length);
     for (let i = 0; i < this.#lengths.length; i++) {
@@ -113,19 +126,18 @@ export class SearchIndex {
 
   #add(record: SkillRecord, doc: number): void {
     const tf = new Map<string, number[]>();
-    const lengths = [0, 0, 0];
-    const count = (term: string, field: number) => {
-      let counts = tf.get(term);
-      if (counts === undefined) {
-        counts = [0, 0, 0];
-        tf.set(term, counts);
-      }
-      counts[field] = (counts[field] ?? 0) + 1;
-    };
+    const lengths = new Array<number>(FIELDS).fill(0);
     const addText = (text: string, field: number) => {
       const terms = tokenize(text);
-      for (const term of terms) count(term, field);
-      lengths[field] = (lengths[field] ?? 0) + terms.length;
+      for (const term of terms) {
+        let counts = tf.get(term);
+        if (counts === undefined) {
+          counts = new Array<number>(FIELDS).fill(0);
+          tf.set(term, counts);
+        }
+        counts[field]!++;
+      }
+      lengths[field]! += terms.length;
     };
     addText(record.name, 0);
     addText(record.description, 1);
@@ -133,15 +145,17 @@ export class SearchIndex {
       const value = record.extras[key];
       if (value !== undefined) addText(flatten(value), 2);
     }
+    if (record.headings !== undefined) addText(record.headings, 3);
+    if (record.opening !== undefined) addText(record.opening, 4);
     for (const [term, counts] of tf) {
       let list = this.#postings.get(term);
       if (list === undefined) {
         list = [];
         this.#postings.set(term, list);
       }
-      list.push(doc, counts[0] ?? 0, counts[1] ?? 0, counts[2] ?? 0);
+      list.push(doc, ...counts);
     }
-    this.#lengths.push(lengths[0] ?? 0, lengths[1] ?? 0, lengths[2] ?? 0);
+    this.#lengths.push(...lengths);
   }
 
   /** The records this index was built over, in document order. */
@@ -169,11 +183,11 @@ export class SearchIndex {
       }
       for (const [term, weight] of expansions) {
         const list = this.#postings.get(term)!;
-        const df = list.length / 4;
+        const df = list.length / STRIDE;
         const idf = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        for (let p = 0; p < list.length; p += 4) {
+        for (let p = 0; p < list.length; p += STRIDE) {
           const doc = list[p]!;
-          const tf = this.#fieldTf(doc, list[p + 1]!, list[p + 2]!, list[p + 3]!);
+          const tf = this.#fieldTf(list, p);
           if (scores[doc] === 0) touched.push(doc);
           scores[doc] = scores[doc]! + (idf * (tf * (w.k1 + 1))) / (tf + w.k1);
           // Coverage counts each query word once per skill, at the weight of its best match.
@@ -217,10 +231,16 @@ export class SearchIndex {
     return this.#scratch;
   }
 
-  #fieldTf(doc: number, name: number, description: number, extras: number): number {
-    const at = doc * FIELDS;
+  /** The weighted, length-normalised term frequency of the posting at `list[p]` (doc, then one tf per field). */
+  #fieldTf(list: readonly number[], p: number): number {
+    const at = list[p]! * FIELDS;
     const scaled = this.#scaled;
-    return name * scaled[at]! + description * scaled[at + 1]! + extras * scaled[at + 2]!;
+    let tf = 0;
+    for (let f = 0; f < FIELDS; f++) {
+      const count = list[p + 1 + f]!;
+      if (count !== 0) tf += count * scaled[at + f]!;
+    }
+    return tf;
   }
 
   /** Indexed words starting with `term` (3+ letters), the most common first, at most {@link MAX_PREFIX}. */
@@ -274,7 +294,7 @@ function norm(b: number, length: number, avg: number): number {
 }
 
 function averages(lengths: readonly number[], n: number): number[] {
-  const sums = [0, 0, 0];
+  const sums = new Array<number>(FIELDS).fill(0);
   for (let i = 0; i < lengths.length; i++) sums[i % FIELDS] = (sums[i % FIELDS] ?? 0) + (lengths[i] ?? 0);
   return sums.map((sum) => (n === 0 ? 1 : sum / n || 1));
 }

@@ -1,12 +1,17 @@
 import type { Diagnostic, ParsedSkill } from "../spec/types.js";
+import type { BodyOpening } from "./body-opening.js";
 import { skillFlags } from "./skill-flags.js";
 import type { DiscoveredSkill, SkillRecord } from "./types.js";
 
-/** What a record takes from the parsed SKILL.md (what the metadata cache keeps of it). */
+/**
+ * What a record takes from the parsed SKILL.md and the start of its body (what the metadata cache keeps
+ * of it).
+ */
 export type RecordFields = Pick<
   ParsedSkill,
   "name" | "description" | "extras" | "license" | "compatibility" | "allowedTools" | "metadata"
->;
+> &
+  Partial<BodyOpening>;
 
 /**
  * The L1 record of a parsed disk skill: name and description, the optional spec fields, extras and the
@@ -33,5 +38,7 @@ export function toSkillRecord(
   if (parsed.compatibility !== undefined) record.compatibility = parsed.compatibility;
   if (parsed.allowedTools !== undefined) record.allowedTools = parsed.allowedTools;
   if (parsed.metadata !== undefined) record.metadata = parsed.metadata;
+  if (parsed.opening) record.opening = parsed.opening;
+  if (parsed.headings) record.headings = parsed.headings;
   return record;
 }

@@ -22,6 +22,10 @@ export interface SkillRecord {
   compatibility?: string;
   allowedTools?: string[];
   metadata?: Record<string, string>;
+  /** The body's first prose as plain text (at most 600 characters), read with the frontmatter; for search. */
+  opening?: string;
+  /** The headings near the body's start, one per line (at most 300 characters); for search. */
+  headings?: string;
   /** Top-level frontmatter keys outside the six spec fields (`when_to_use`, `tags`, `version`, …). */
   extras: Record<string, FrontmatterValue>;
   /** `disable-model-invocation: true`: hidden from the model's catalog and tools. */
