@@ -1,6 +1,6 @@
 // Measures rendering the L1 catalog of 10,000 skills under a 2,000-token budget.
 // Build first (`npm run build`), then: npx node bench/catalog.mjs [N=10000] [DIR]
-// With DIR (e.g. made by `npx node /work/shared/bench/gen-skills.mjs 10000 DIR`) the skills are read from
+// With DIR (e.g. made by `npx node bench/gen-skills.mjs 10000 DIR`) the skills are read from
 // disk; otherwise N memory skills with generated descriptions are used. Prints one JSON object.
 import { performance } from "node:perf_hooks";
 import "../scripts/register-ts-sources.mjs";

@@ -1,27 +1,22 @@
 #!/usr/bin/env node
-// Deterministic generator for a synthetic Agent Skills tree (a copy of shared/bench/gen-skills.mjs, so the
-// benchmarks need no sibling folder).
+// Deterministic generator for a synthetic Agent Skills tree — the one generator of the repo: the
+// benchmarks run it (CLI), tests import generateSkills() (through src/catalog/__fixtures__/generate-skills.ts).
+// Started from shared/bench/gen-skills.mjs, so nothing needs a sibling shared/ folder.
 //
 //   node gen-skills.mjs <N> <outDir> [seed=42]
 //
 // Creates <outDir>/<prefix>-<i>/SKILL.md for i = 0..N-1, where each SKILL.md has
-// YAML frontmatter (name == dir name, description 150-600 chars, sometimes
-// license / metadata / allowed-tools / compatibility) and a Markdown body whose size target is
-// drawn from 2-20 KiB (the last section can overshoot the target by under 1 KiB).
+// YAML frontmatter (name == dir name, description 150-600 chars in plain, double-quoted or folded
+// style, sometimes license / metadata / allowed-tools / compatibility) and a Markdown body whose size
+// target is drawn from 2-20 KiB (the last section can overshoot the target by under 1 KiB).
 // Each skill also gets 0-5 files in scripts/ and 0-5 in references/, and ~5% get
 // an assets/ binary of 50-500 KB. Same (N, seed) => byte-identical tree.
 // Skill i's content depends only on (seed, i), so the N=100 tree is a prefix of
-// the N=1000 tree, etc.
+// the N=1000 tree, etc. With { files: false } (tests) each skill is its SKILL.md with the same
+// frontmatter and a one-line body, and nothing else.
 import fs from "node:fs";
 import path from "node:path";
-
-const N = Number(process.argv[2] ?? 100);
-const OUT = process.argv[3] ?? `skills-${N}`;
-const SEED = Number(process.argv[4] ?? 42);
-if (!Number.isInteger(N) || N < 1) {
-  console.error("usage: node gen.mjs <N> <outDir> [seed]");
-  process.exit(2);
-}
+import { pathToFileURL } from "node:url";
 
 // ---------- seeded PRNG (mulberry32) ----------
 function mulberry32(a) {
@@ -33,7 +28,7 @@ function mulberry32(a) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-let rnd = mulberry32(SEED);
+let rnd = mulberry32(42);
 const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1)); // inclusive
 const pick = (arr) => arr[Math.floor(rnd() * arr.length)];
 const chance = (p) => rnd() < p;
@@ -298,22 +293,32 @@ function binary(bytes) {
   return buf;
 }
 
-fs.mkdirSync(OUT, { recursive: true });
-let totalBytes = 0,
-  nFiles = 0,
-  nAssets = 0;
-const write = (p, data) => {
-  fs.writeFileSync(p, data);
-  totalBytes += data.length;
-  nFiles++;
-};
+/**
+ * Writes `n` skills under `outDir` (see the header). `seed` (default 42) picks the tree; `files: false`
+ * writes only each SKILL.md, with a one-line body. Returns what was written.
+ */
+export function generateSkills(outDir, n, { seed = 42, files = true } = {}) {
+  fs.mkdirSync(outDir, { recursive: true });
+  let totalBytes = 0;
+  let nFiles = 0;
+  let nAssets = 0;
+  const write = (p, data) => {
+    fs.writeFileSync(p, data);
+    totalBytes += data.length;
+    nFiles++;
+  };
+  for (let i = 0; i < n; i++) {
+    // Per-skill stream: skill i is the same whatever n is.
+    rnd = mulberry32((seed * 1000003 + i * 7919) >>> 0);
+    generateSkill(outDir, i, files, write, () => nAssets++);
+  }
+  return { files: nFiles, bytes: totalBytes, assets: nAssets };
+}
 
-for (let i = 0; i < N; i++) {
-  // Per-skill stream: skill i is the same whatever N is.
-  rnd = mulberry32((SEED * 1000003 + i * 7919) >>> 0);
+function generateSkill(outDir, i, files, write, countAsset) {
   const prefix = PREFIXES[i % PREFIXES.length];
   const name = `${prefix}-${i}`;
-  const dir = path.join(OUT, name);
+  const dir = path.join(outDir, name);
   fs.mkdirSync(dir, { recursive: true });
 
   const nScripts = int(0, 5),
@@ -344,6 +349,10 @@ for (let i = 0; i < N; i++) {
     .split("-")
     .map((w) => w[0].toUpperCase() + w.slice(1))
     .join(" ");
+  if (!files) {
+    write(path.join(dir, "SKILL.md"), `${fm.join("\n")}\n# ${title}\n\nBody.\n`);
+    return;
+  }
   const body = markdownBody(title, int(2048, 20480), scripts, refs);
   write(path.join(dir, "SKILL.md"), fm.join("\n") + "\n" + body);
 
@@ -362,9 +371,20 @@ for (let i = 0; i < N; i++) {
       path.join(dir, "assets", pick(["logo.png", "template.pdf", "font.ttf", "sample.xlsx"])),
       binary(int(50 * 1024, 500 * 1024)),
     );
-    nAssets++;
+    countAsset();
   }
 }
-console.error(
-  `generated ${N} skills in ${OUT}: ${nFiles} files, ${(totalBytes / 1048576).toFixed(1)} MiB, ${nAssets} with assets`,
-);
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const n = Number(process.argv[2] ?? 100);
+  const out = process.argv[3] ?? `skills-${n}`;
+  const seed = Number(process.argv[4] ?? 42);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error("usage: node gen-skills.mjs <N> <outDir> [seed]");
+    process.exit(2);
+  }
+  const made = generateSkills(out, n, { seed });
+  console.error(
+    `generated ${n} skills in ${out}: ${made.files} files, ${(made.bytes / 1048576).toFixed(1)} MiB, ${made.assets} with assets`,
+  );
+}
