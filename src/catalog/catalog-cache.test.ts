@@ -4,9 +4,16 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { defaultCacheDir } from "./cache-dir.js";
-import { CATALOG_CACHE_VERSION, readRootCache, rootCacheFile, saveCatalogCache } from "./catalog-cache.js";
+import {
+  CATALOG_CACHE_VERSION,
+  loadCatalogCache,
+  readRootCache,
+  rootCacheFile,
+  saveCatalogCache,
+} from "./catalog-cache.js";
 import { createCatalog } from "./create-catalog.js";
 import { SETTLE_MS } from "./file-identity.js";
+import { reuseCachedScan } from "./reuse-cached-scan.js";
 import { scanCatalog } from "./scan-catalog.js";
 import type { Catalog, CatalogOptions, SkillRoot } from "./types.js";
 
@@ -127,6 +134,39 @@ describe("metadata cache", () => {
     expect(seen(catalog)).toBe(seen(await createCatalog({ roots: [root] })));
   });
 
+  it("takes a tree without links whole from the cache while nothing changed, and scans when anything did", async () => {
+    skill(`${root}/alpha`, "Alpha skill.");
+    skill(`${root}/alpha/sub/inner`, "Nested skill.");
+    skill(`${root}/beta`, "Beta skill.");
+    const missing = `${tmp}/missing`;
+    const roots: SkillRoot[] = [
+      { path: root, scope: "root" },
+      { path: missing, scope: "user", optional: true },
+    ];
+    const opts = (extra: Partial<CatalogOptions> = {}) => ({ roots, cacheDir, ...extra });
+    await createCatalog(opts());
+    settle();
+    await createCatalog(opts()); // rewrites the cache with every entry settled
+    editCache((body) => body.replace(cell("Beta skill."), cell("Beta from the cache.")));
+    // Served from the cache (the edit shows), with the output of a scan otherwise.
+    const warm = await createCatalog(opts());
+    expect(warm.get("beta")?.description).toBe("Beta from the cache.");
+    expect(warm.get("inner")?.description).toBe("Nested skill.");
+    // Other limits: scanned (depth 0 finds no skill below the root).
+    expect((await createCatalog(opts({ maxDepth: 0 }))).list()).toEqual([]);
+    expect((await createCatalog(opts())).get("beta")?.description).toBe("Beta skill.");
+    // A file edited in place (its folder unchanged), a skill added deep down, the missing root created:
+    // each is seen.
+    skill(`${root}/alpha`, "Alpha edited.");
+    expect((await createCatalog(opts())).get("alpha")?.description).toBe("Alpha edited.");
+    skill(`${root}/alpha/sub/inner/deeper`, "Deeper.");
+    expect((await createCatalog(opts())).get("deeper")?.description).toBe("Deeper.");
+    skill(`${missing}/gamma`, "Gamma.");
+    const last = await createCatalog(opts());
+    expect(last.get("gamma")?.scope).toBe("user");
+    expect(seen(last)).toBe(seen(await createCatalog({ roots })));
+  });
+
   it("reads again what changed too close to the scan to trust its timestamps", async () => {
     tree();
     await createCatalog(options());
@@ -223,7 +263,7 @@ describe("cache format", () => {
       nothing: null,
     });
     alpha.description = "Tab\tnewline\n 12:34; semicolon é 😀";
-    saveCatalogCache(cacheDir, roots, "lenient", state, []);
+    saveCatalogCache(cacheDir, roots, "lenient", state, [], "6/2000");
     const loaded = readRootCache(rootCacheFile(cacheDir, roots[0]!, "lenient"), roots[0]!, "lenient");
     expect(loaded?.skills.size).toBe(state.scanned.size);
     expect(state.scanned.size).toBeGreaterThan(4);
@@ -235,6 +275,34 @@ describe("cache format", () => {
     }
     expect(loaded?.skills.get(`${root}/alpha`)?.record).toMatchObject({ lone: "a\uD800b", count: 3 });
     expect(loaded?.known).toEqual(state.listings[0]);
+  });
+});
+
+describe("reuseCachedScan", () => {
+  it("returns the cached state only for closed, settled, unchanged roots with the same limits", async () => {
+    skill(`${root}/alpha`, "Alpha skill.");
+    skill(`${root}/beta`, "Beta skill.");
+    const roots: SkillRoot[] = [{ path: root, scope: "root" }];
+    const input = { roots, memory: [], mode: "lenient" as const, memoryPrecedence: "last" as const };
+    await createCatalog({ roots, cacheDir });
+    const reuse = (limits = "6/2000") =>
+      reuseCachedScan(input, loadCatalogCache(cacheDir, roots, "lenient"), limits);
+    expect(reuse()).toBeUndefined(); // written right after the files: not settled yet
+    settle();
+    await createCatalog({ roots, cacheDir });
+    const state = reuse();
+    expect(state?.records.map((r) => r.description)).toEqual(["Alpha skill.", "Beta skill."]);
+    expect(JSON.stringify(state?.records)).toBe(JSON.stringify((await scanCatalog(input)).records));
+    expect(reuse("1/2000")).toBeUndefined();
+    fs.appendFileSync(`${root}/beta/SKILL.md`, "More body.\n");
+    expect(reuse()).toBeUndefined();
+    // A tree with a symlink is never taken whole: the link's target may change behind it.
+    fs.symlinkSync(`${root}/alpha`, `${root}/alias`);
+    await createCatalog({ roots, cacheDir });
+    settle();
+    await createCatalog({ roots, cacheDir });
+    expect(loadCatalogCache(cacheDir, roots, "lenient").roots[0]?.closed).toBe(false);
+    expect(reuse()).toBeUndefined();
   });
 });
 

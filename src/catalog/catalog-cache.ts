@@ -5,7 +5,7 @@ import type { Diagnostic, ParseMode } from "../spec/types.js";
 import { CellFormatError, CellReader, CellWriter, DERIVED } from "./cache-cells.js";
 import { readChecksummedFile, writeChecksummedFile } from "./checksummed-file.js";
 import type { FileIdentity } from "./file-identity.js";
-import type { KnownListing } from "./list-dirs.js";
+import { ENTRY_LINK, type KnownListing } from "./list-dirs.js";
 import type { CatalogState, ScannedSkill } from "./scan-catalog.js";
 import type { SkillRecord, SkillRoot } from "./types.js";
 
@@ -19,6 +19,14 @@ export interface RootCache {
   known: Map<string, KnownListing>;
   /** Scanned skills by real skill directory. */
   skills: Map<string, ScannedSkill>;
+  /**
+   * True when the scan of this root followed no symlink and reported nothing about discovery (no
+   * unreadable folder, dangling link, limit reached) and every skill file had an identity: then the same
+   * identities of the listed folders and skill files mean the same scan result (see `reuseCachedScan`).
+   */
+  closed: boolean;
+  /** The discovery limits the scan ran with (`maxDepth/maxDirs`). */
+  limits: string;
 }
 
 /** The cache of every root of a catalog, as loaded: what a scan may reuse once it has checked it. */
@@ -68,6 +76,7 @@ export function saveCatalogCache(
   mode: ParseMode,
   state: CatalogState,
   cached: readonly (RootCache | undefined)[],
+  limits: string,
 ): (RootCache | undefined)[] {
   const byRoot = new Map<string, Map<string, ScannedSkill>>();
   for (const [dir, skill] of state.scanned) {
@@ -83,20 +92,43 @@ export function saveCatalogCache(
     const skills = byRoot.get(root.path) ?? new Map<string, ScannedSkill>();
     const before = cached[i];
     if (before === undefined && known.size === 0) return undefined; // a missing root: nothing to keep
-    if (before !== undefined && sameEntries(before.known, known) && sameEntries(before.skills, skills)) {
+    const closed = isClosed(root, state, known, skills);
+    if (
+      before !== undefined &&
+      before.closed === closed &&
+      before.limits === limits &&
+      sameEntries(before.known, known) &&
+      sameEntries(before.skills, skills)
+    ) {
       return before;
     }
     try {
-      const bytes = encodeRootCache(root, mode, { known, skills });
+      const cache: RootCache = { known, skills, closed, limits };
+      const bytes = encodeRootCache(root, mode, cache);
       const file = rootCacheFile(cacheDir, root, mode);
       writeChecksummedFile(cacheDir, file, MAGIC, CATALOG_CACHE_VERSION, bytes);
       // The version 1 cache (JSON) of this root, replaced by this one.
       fs.rmSync(file.replace(/\.cache$/, ".json"), { force: true });
-      return { known, skills };
+      return cache;
     } catch {
       return undefined; // not cached this time; the next run scans this root afresh
     }
   });
+}
+
+/** See {@link RootCache.closed}. */
+function isClosed(
+  root: SkillRoot,
+  state: CatalogState,
+  known: ReadonlyMap<string, KnownListing>,
+  skills: ReadonlyMap<string, ScannedSkill>,
+): boolean {
+  const inside = `${root.path}/`;
+  for (const d of state.discoveryDiagnostics)
+    if (d.path === root.path || d.path.startsWith(inside)) return false;
+  for (const listing of known.values()) if (listing.kinds.includes(ENTRY_LINK)) return false;
+  for (const skill of skills.values()) if (skill.id === undefined) return false;
+  return true;
 }
 
 /** True when `next` holds exactly the entry objects of `before` (everything was reused). */
@@ -178,7 +210,13 @@ function encodeRootCache(root: SkillRoot, mode: ParseMode, cache: RootCache): Bu
       else body.value(value);
     }
   }
-  const head = new CellWriter().str(root.path).str(mode).str(base).count(keys.length);
+  const head = new CellWriter()
+    .str(root.path)
+    .str(mode)
+    .str(base)
+    .tag(cache.closed ? "c" : "o")
+    .str(cache.limits)
+    .count(keys.length);
   for (const key of keys) head.str(key);
   head.count(shapes.length);
   for (const shape of shapes) {
@@ -227,6 +265,9 @@ export function readRootCache(file: string, root: SkillRoot, mode: ParseMode): R
 function decodeRootCache(reader: CellReader, root: SkillRoot, mode: ParseMode): RootCache | undefined {
   if (reader.str() !== root.path || reader.str() !== mode) return undefined;
   const paths = pathCodec(reader.str());
+  const closedTag = reader.tag();
+  if (closedTag !== "c" && closedTag !== "o") return undefined;
+  const limits = reader.str();
   const keys: string[] = [];
   for (let n = reader.count(); n > 0; n--) keys.push(reader.str());
   const shapes: string[][] = [];
@@ -293,7 +334,7 @@ function decodeRootCache(reader: CellReader, root: SkillRoot, mode: ParseMode): 
     }
     scanned.set(dir, skill);
   }
-  return reader.done ? { known, skills: scanned } : undefined;
+  return reader.done ? { known, skills: scanned, closed: closedTag === "c", limits } : undefined;
 }
 
 /** What every record has, with its types (other keys are kept as stored). */

@@ -9,11 +9,13 @@ import { loadCatalogCache, type RootCache, saveCatalogCache } from "./catalog-ca
 import { closestNames } from "./closest-names.js";
 import { defaultRoots, normalizeRoots } from "./default-roots.js";
 import { diffCatalogStates } from "./diff-catalog-states.js";
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_DIRS } from "./discover-skills.js";
 import { errorCode } from "./fs-diagnostics.js";
 import { listSkillFiles } from "./list-skill-files.js";
 import { memorySkillFiles, readMemorySkillFile, renderMemorySkillMd } from "./memory-source.js";
 import { readSkillFile } from "./read-skill-file.js";
 import { MAX_SKILL_FILE_BYTES, readSkillFull } from "./read-skill-head.js";
+import { reuseCachedScan } from "./reuse-cached-scan.js";
 import { type CatalogState, rescanSkillFiles, type ScanInput, scanCatalog } from "./scan-catalog.js";
 import { readSearchCache, searchCacheKey, writeSearchCache } from "./search-cache.js";
 import { SearchIndex } from "./search-index.js";
@@ -70,13 +72,18 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
   };
   const cacheDir = options.cacheDir;
   const loaded = cacheDir === undefined ? undefined : loadCatalogCache(cacheDir, roots, mode);
-  let state = await scanCatalog(
-    loaded === undefined
-      ? input
-      : { ...input, previous: loaded.previous, known: loaded.roots.map((root) => root?.known) },
-  );
+  const limits = `${options.maxDepth ?? DEFAULT_MAX_DEPTH}/${options.maxDirs ?? DEFAULT_MAX_DIRS}`;
+  // Warm start: when nothing changed (one stat per folder and skill file shows it), the cached state
+  // is the state; else a scan that re-reads only what changed.
+  let state =
+    (loaded === undefined ? undefined : reuseCachedScan(input, loaded, limits)) ??
+    (await scanCatalog(
+      loaded === undefined
+        ? input
+        : { ...input, previous: loaded.previous, known: loaded.roots.map((root) => root?.known) },
+    ));
   let cached: (RootCache | undefined)[] =
-    cacheDir === undefined ? [] : saveCatalogCache(cacheDir, roots, mode, state, loaded?.roots ?? []);
+    cacheDir === undefined ? [] : saveCatalogCache(cacheDir, roots, mode, state, loaded?.roots ?? [], limits);
   let saveTimer: NodeJS.Timeout | undefined;
   // The search index of a state: loaded from the cache when it was stored for the same records, else
   // built (and stored).
@@ -97,7 +104,7 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
     if (cacheDir === undefined || saveTimer !== undefined) return;
     saveTimer = setTimeout(() => {
       saveTimer = undefined;
-      cached = saveCatalogCache(cacheDir, roots, mode, state, cached);
+      cached = saveCatalogCache(cacheDir, roots, mode, state, cached, limits);
     }, 1000);
     saveTimer.unref();
   };

@@ -111,13 +111,13 @@ export async function scanCatalog(input: ScanInput): Promise<CatalogState> {
 }
 
 /** What a state is assembled from: each source's results before name collisions are resolved. */
-type StateParts = Pick<
+export type StateParts = Pick<
   CatalogState,
   "scanned" | "discoveryDiagnostics" | "directories" | "listings" | "memorySkills"
 >;
 
 /** The state served from the scanned skills and memory skills: collisions resolved, diagnostics gathered. */
-function assembleState(input: ScanInput, parts: StateParts): CatalogState {
+export function assembleState(input: ScanInput, parts: StateParts): CatalogState {
   const rootIndex = new Map(input.roots.map((root, i) => [root.path, i]));
   const rootScope = new Map(input.roots.map((root) => [root.path, root.scope]));
   const candidates: RankedRecord[] = [];
