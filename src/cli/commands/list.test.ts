@@ -1,7 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createCatalog } from "../../catalog/create-catalog.js";
+import { SETTLE_MS } from "../../catalog/file-identity.js";
 import type { SkillRecord } from "../../catalog/types.js";
 import { captureIo } from "../__fixtures__/capture-io.js";
 import { fm, makeTempDir, writeSkill } from "../__fixtures__/skill-tree.js";
@@ -108,6 +109,27 @@ describe("skillrt list", () => {
     });
     expect(parsed.skills[1]).toMatchObject({ name: "quiet", license: "MIT", disableModelInvocation: true });
     expect(parsed.diagnostics).toEqual([]);
+  });
+
+  it("prints the same JSON warm, from the metadata cache, as cold", async () => {
+    const cacheDir = `${tmp.dir}/cache`;
+    const list = async (env: Record<string, string>) => {
+      const io = captureIo({ cwd: tmp.dir, env: { HOME: tmp.dir, ...env } });
+      expect(await main(["list", "--root", "skills", "--json"], io)).toBe(0);
+      return io.out();
+    };
+    const cold = await list({ SKILLRT_CACHE: "0" });
+    expect(await list({ SKILLRT_CACHE_DIR: cacheDir })).toBe(cold); // writes the cache
+    await expect(fs.readdir(cacheDir)).resolves.toEqual([expect.stringMatching(/^catalog-.*\.cache$/)]);
+    // Once the files are older than the cache trusts (SETTLE_MS), the cached state is served.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + SETTLE_MS + 5000);
+      expect(await list({ SKILLRT_CACHE_DIR: cacheDir })).toBe(cold);
+      expect(await list({ SKILLRT_CACHE_DIR: cacheDir })).toBe(cold);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("prints aligned name/description lines, truncated to the terminal width", async () => {
