@@ -40,6 +40,8 @@ const ALLOWED: Record<string, string[]> = {
 };
 
 const LEAVES = ["cli", "mcp", "inspect"];
+/** Package entry points at the top of src/ (`package.json` "exports"): they re-export, nothing imports them. */
+const ENTRY_POINTS = ["index.ts", "test-kit.ts"];
 const DESIGN = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "shared", "DESIGN.md");
 
 /** DESIGN.md's module table: folder → the folders its "may import" column names, in table order. */
@@ -78,7 +80,7 @@ describe("module boundaries", () => {
     for (const file of sourceFiles(SRC)) {
       const rel = path.relative(SRC, file);
       const folder = rel.split(path.sep)[0] ?? "";
-      if (!rel.includes(path.sep)) continue; // src/index.ts may export anything
+      if (!rel.includes(path.sep)) continue; // an entry point (index.ts, test-kit.ts) may export anything
       const allowed = ALLOWED[folder];
       if (allowed === undefined) {
         violations.push(`${rel}: folder '${folder}' is not in DESIGN.md's module table`);
@@ -98,6 +100,23 @@ describe("module boundaries", () => {
       .filter((file) => !LEAVES.includes(path.relative(SRC, file).split(path.sep)[0] ?? ""))
       .filter((file) => relativeImports(file).some((s) => /(^|\/)(cli|mcp|inspect)\//.test(s)));
     expect(offenders.map((f) => path.relative(SRC, f))).toEqual([]);
+  });
+
+  it("src/ holds only the module folders and the package entry points, which nothing imports", () => {
+    const top = readdirSync(SRC, { withFileTypes: true });
+    expect(
+      top
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(Object.keys(ALLOWED).sort());
+    const files = top.filter((e) => e.isFile() && !e.name.endsWith(".test.ts")).map((e) => e.name);
+    expect(files.sort()).toEqual([...ENTRY_POINTS].sort());
+    const entries = ENTRY_POINTS.map((entry) => path.join(SRC, entry.replace(/\.ts$/, ".js")));
+    const importers = sourceFiles(SRC).filter((file) =>
+      relativeImports(file).some((s) => entries.includes(path.resolve(path.dirname(file), s))),
+    );
+    expect(importers.map((f) => path.relative(SRC, f))).toEqual([]);
   });
 
   it.skipIf(!existsSync(DESIGN))("agrees with DESIGN.md's module table", () => {
