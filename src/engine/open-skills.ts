@@ -16,7 +16,7 @@ import type { Executor } from "../exec/executor.js";
 import type { SkillRunContext } from "../exec/run-skill-command.js";
 import { createSandboxSessionExecutor } from "../exec/sandbox-session-executor.js";
 import type { Workspace } from "../exec/workspace.js";
-import { createSkillTools, type SkillTools } from "../tools/create-skill-tools.js";
+import { createSkillTools, type SkillRunSetup, type SkillTools } from "../tools/create-skill-tools.js";
 import type { ProfileName } from "../tools/profile-types.js";
 import type { ToolSourceOptions, ToolSources } from "./open-tool-sources.js";
 
@@ -94,14 +94,51 @@ export async function openCatalog(options: SkillLayerOptions): Promise<Catalog> 
   return createCatalog({ roots, cwd, env });
 }
 
-/** The executor `choice` names (`auto` by default); undefined for `false`. */
-export function chooseExecutor(choice: SkillLayerOptions["executor"]): Executor | undefined {
+/**
+ * The executor `choice` names (`auto` by default), with the warning meant for a person when `auto` fell
+ * back to local processes; undefined for `false`.
+ */
+export function resolveExecutor(
+  choice: SkillLayerOptions["executor"],
+): { executor: Executor; warning?: string } | undefined {
   if (choice === false) return undefined;
   // Any AI SDK sandbox (it has `spawn`; an Executor has `kind`): runs go through its file and process API.
   if (typeof choice === "object" && "spawn" in choice)
-    return createSandboxSessionExecutor({ sandbox: choice });
-  if (typeof choice === "object") return choice;
-  return createExecutor({ kind: choice ?? "auto" }).executor;
+    return { executor: createSandboxSessionExecutor({ sandbox: choice }) };
+  if (typeof choice === "object") return { executor: choice };
+  return createExecutor({ kind: choice ?? "auto" });
+}
+
+/** The executor `choice` names (`auto` by default); undefined for `false`. */
+export function chooseExecutor(choice: SkillLayerOptions["executor"]): Executor | undefined {
+  return resolveExecutor(choice)?.executor;
+}
+
+/** What `skill_run` of one session runs with: its setup, and the workspace to delete afterwards. */
+export interface SkillRunLayer {
+  run: SkillRunSetup;
+  /** Deletes the workspace when this layer made it (a given one is left alone). */
+  dispose(): Promise<void>;
+}
+
+/**
+ * The run setup of a session on `executor`: `settings` plus a workspace (the one given, or a new private
+ * one named after the session). The agent, the AI SDK toolkit and the MCP server all set up runs here.
+ */
+export async function openSkillRun(
+  sessionId: string,
+  executor: Executor,
+  settings: SkillRunSettings,
+  workspace?: Workspace,
+): Promise<SkillRunLayer> {
+  const owned = workspace === undefined ? await createWorkspace({ id: sessionId }) : undefined;
+  const used = workspace ?? (owned as Workspace);
+  return {
+    run: { ...settings, workspace: used, executor },
+    dispose: async () => {
+      await owned?.dispose();
+    },
+  };
 }
 
 /**
@@ -143,12 +180,14 @@ export async function openSkillLayer(
     });
     await session.init();
   }
-  const workspace = executor === undefined ? undefined : await createWorkspace({ id: session.id });
   const cwd = options.cwd ?? process.cwd();
+  const runLayer =
+    executor === undefined
+      ? undefined
+      : await openSkillRun(session.id, executor, { hostDirs: [cwd], ...options.run });
+  const workspace = runLayer?.run.workspace;
   const skillTools = createSkillTools(session, {
-    ...(executor === undefined || workspace === undefined
-      ? {}
-      : { run: { hostDirs: [cwd], ...options.run, workspace, executor } }),
+    ...(runLayer === undefined ? {} : { run: runLayer.run }),
     ...(sources === undefined
       ? {}
       : {
@@ -162,7 +201,7 @@ export async function openSkillLayer(
     skillTools,
     workspace,
     dispose: async () => {
-      await workspace?.dispose();
+      await runLayer?.dispose();
     },
   };
 }

@@ -15,9 +15,9 @@ import type { Catalog } from "../catalog/types.js";
 import { createSkillSession } from "../context/create-skill-session.js";
 import type { SkillSessionOptions } from "../context/session-types.js";
 import type { SkillSession } from "../context/skill-session.js";
+import { openSkillRun, resolveExecutor, type SkillRunLayer } from "../engine/open-skills.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
-import { createExecutor, type ExecutorChoice } from "../exec/create-executor.js";
-import { createWorkspace } from "../exec/create-workspace.js";
+import type { ExecutorChoice } from "../exec/create-executor.js";
 import type { Executor } from "../exec/executor.js";
 import type { Workspace } from "../exec/workspace.js";
 import { createSkillTools, type SkillRunSetup, type SkillTools } from "../tools/create-skill-tools.js";
@@ -74,7 +74,9 @@ export interface SkillMcpServerOptions {
 /**
  * Builds the MCP server (not yet connected: call `server.connect(transport)`). One server is one session:
  * what a client loads stays loaded for the next calls, but loading a skill again always returns its full
- * instructions. Closing the server (or the transport) stops watching and deletes a workspace it created.
+ * instructions. Runs are set up as the agent's are (`openSkillRun`: the executor choice and a private
+ * workspace). Closing the server (or the transport) stops watching and deletes a workspace it created;
+ * `close()` resolves once it is deleted.
  * The tool handlers are installed directly on `server.server`, so `registerTool` cannot add more tools to
  * this server. Throws when `session` uses `system` placement.
  */
@@ -105,22 +107,16 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   await session.init();
   const view = mcpSessionView(session);
 
+  // Runs are set up as the agent's are (engine's openSkillRun): the executor choice, a private workspace.
   const exec = options.exec === false ? undefined : (options.exec ?? {});
-  let run: SkillRunSetup | undefined;
-  let ownedWorkspace: Workspace | undefined;
+  let runLayer: SkillRunLayer | undefined;
   if (exec !== undefined) {
-    const { executor: choice, workspace: given, ...rest } = exec;
-    let executor: Executor;
-    if (typeof choice === "object") executor = choice;
-    else {
-      const chosen = createExecutor({ kind: choice ?? "auto" });
-      if (chosen.warning !== undefined) options.onWarning?.(chosen.warning);
-      executor = chosen.executor;
-    }
-    ownedWorkspace = given === undefined ? await createWorkspace({ id: session.id }) : undefined;
-    const workspace = given ?? ownedWorkspace;
-    if (workspace !== undefined) run = { ...rest, workspace, executor };
+    const { executor: choice, workspace: given, ...settings } = exec;
+    const chosen = resolveExecutor(choice ?? "auto");
+    if (chosen?.warning !== undefined) options.onWarning?.(chosen.warning);
+    if (chosen !== undefined) runLayer = await openSkillRun(session.id, chosen.executor, settings, given);
   }
+  const run = runLayer?.run;
 
   const buildTools = (): SkillTools => createSkillTools(view, run === undefined ? {} : { run });
   const tools = buildTools();
@@ -147,16 +143,21 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     });
   }
 
+  let disposed: Promise<void> | undefined;
   const previousOnClose = mcp.server.onclose;
   mcp.server.onclose = () => {
     previousOnClose?.();
     stopWatching?.();
     stopWatching = undefined;
-    const workspace = ownedWorkspace;
-    ownedWorkspace = undefined;
-    workspace?.dispose().catch((error: unknown) => {
-      options.onWarning?.(`could not delete the workspace ${workspace.root}: ${String(error)}`);
+    disposed ??= (runLayer?.dispose() ?? Promise.resolve()).catch((error: unknown) => {
+      options.onWarning?.(`could not delete the workspace ${run?.workspace.root}: ${String(error)}`);
     });
+  };
+  // close() resolves once the workspace the server made is deleted.
+  const close = mcp.close.bind(mcp);
+  mcp.close = async () => {
+    await close();
+    await disposed;
   };
   return mcp;
 }

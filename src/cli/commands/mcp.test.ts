@@ -69,6 +69,7 @@ describe("skillrt mcp over stdio", () => {
     });
     const client = new Client({ name: "stdio-test", version: "1.0.0" });
     await client.connect(transport);
+    let workspace: string | undefined;
     try {
       expect(client.getServerVersion()?.name).toBe("skillrt");
       const loaded = (await client.callTool({
@@ -87,11 +88,21 @@ describe("skillrt mcp over stdio", () => {
       expect(textOf(ran)).toContain("exit code: 0");
       // The sandbox runs the command in the workspace's view of the skill, not in the skill itself.
       expect(textOf(ran)).toMatch(/hello sandbox from \S*skillrt-ws-\S*\/skills\/greet/);
+      workspace = /(\/\S*skillrt-ws-[^/\s]+)\/skills\/greet/.exec(textOf(ran))?.[1];
+      expect(workspace).toBeDefined();
     } finally {
       await client.close();
     }
     expect(stderr).toContain("skillrt mcp: serving 1 skill(s)");
     expect(stderr).toContain("skill_run: sandbox");
+    // The server (not the command) made the workspace, and deleted it before the process ended.
+    const gone = async (): Promise<boolean> =>
+      fs.stat(workspace ?? "").then(
+        () => false,
+        () => true,
+      );
+    for (let i = 0; i < 50 && !(await gone()); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await gone()).toBe(true);
   });
 
   it("writes only protocol messages to stdout and exits 0 when the client closes stdin", async () => {

@@ -2,12 +2,10 @@
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
 import { createCatalog } from "../../catalog/create-catalog.js";
+import { PROFILE_NAMES, type ProfileName } from "../../context/session-profile.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
-import { createWorkspace } from "../../exec/create-workspace.js";
-import type { Workspace } from "../../exec/workspace.js";
 import { createSkillMcpServer } from "../../mcp/create-skill-mcp-server.js";
 import { createStdioTransport } from "../../mcp/create-stdio-transport.js";
-import type { ProfileName } from "../../tools/profile-types.js";
 import { cliCatalogOptions, cliRoots, rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { defineCommand, usageError } from "../define-command.js";
@@ -21,7 +19,6 @@ import {
 } from "../load-cli-config.js";
 
 const EXECUTORS: ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
-const PROFILES: ProfileName[] = ["skillrt", "claude", "trpc", "agentscope", "omni", "aworld"];
 
 /** The `mcp` command. */
 export const mcpCommand = defineCommand({
@@ -78,8 +75,8 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
     if (values.executor !== undefined && !EXECUTORS.includes(values.executor as ExecutorChoice))
       return usageError(io, "mcp", `--executor must be one of ${EXECUTORS.join(", ")}`);
     const profile = (values.profile ?? "skillrt") as ProfileName;
-    if (!PROFILES.includes(profile))
-      return usageError(io, "mcp", `--profile must be one of ${PROFILES.join(", ")}`);
+    if (!PROFILE_NAMES.includes(profile))
+      return usageError(io, "mcp", `--profile must be one of ${PROFILE_NAMES.join(", ")}`);
     const log = (message: string): void => {
       io.stderr.write(`skillrt mcp: ${message}\n`);
     };
@@ -97,19 +94,16 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
     const settings: CliRunSettings = cliRunSettings(config, { cwd: io.cwd, defaultHostDirs: [] });
     if (hostDirFlags !== undefined) settings.hostDirs = hostDirFlags.map((dir) => path.resolve(io.cwd, dir));
 
+    // Everything below is the library's: the catalog, the executor, and the server (which makes the
+    // session, the workspace it deletes on close, and the tools).
     const catalog = await createCatalog(cliCatalogOptions(values.root, io));
-    const workspace: Workspace | undefined = exec ? await createWorkspace() : undefined;
     const chosen = exec ? createExecutor({ kind }) : undefined;
     if (chosen?.warning !== undefined) log(`warning: ${chosen.warning}`);
-
     const server = await createSkillMcpServer({
       catalog,
       sessionOptions: cliSessionSettings(config, values),
       profile,
-      exec:
-        chosen === undefined || workspace === undefined
-          ? false
-          : { ...settings, executor: chosen.executor, workspace },
+      exec: chosen === undefined ? false : { ...settings, executor: chosen.executor },
       watch: values.watch === true,
       onWarning: (message) => log(`warning: ${message}`),
     });
@@ -142,9 +136,8 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
     } finally {
       io.stdin.removeListener("end", close);
       stopListening();
-      await workspace?.dispose().catch((error: unknown) => {
-        log(`warning: could not delete the workspace ${workspace?.root}: ${String(error)}`);
-      });
+      // Resolves once the server deleted its workspace.
+      await server.close();
     }
   },
 });

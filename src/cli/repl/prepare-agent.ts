@@ -1,5 +1,6 @@
 /** Validates the shared `ask`/`chat` flags and opens the conversation, writing errors for people. */
 
+import { PROFILE_NAMES as PROFILES } from "../../context/session-profile.js";
 import type { Placement } from "../../context/session-types.js";
 import { createSkillAgent } from "../../engine/create-skill-agent.js";
 import { autoSelectModeFrom, maxActiveFrom } from "../../engine/select-skills.js";
@@ -7,7 +8,6 @@ import type { SkillAgent } from "../../engine/skill-agent.js";
 import { SkillrtError } from "../../errors/skillrt-error.js";
 import type { ExecutorChoice } from "../../exec/create-executor.js";
 import type { SessionStore } from "../../store/session-store.js";
-import type { ProfileName } from "../../tools/profile-types.js";
 import type { OnToolApproval } from "../../tools/tool-approval.js";
 import { cliRoots } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
@@ -18,7 +18,6 @@ import { cliExecutorChoice, cliRunSettings, cliSessionSettings, loadCliConfig } 
 import { openCliStore } from "../open-cli-store.js";
 import type { AgentOptionValues } from "./agent-options.js";
 
-const PROFILES: readonly ProfileName[] = ["skillrt", "claude", "trpc", "agentscope", "omni", "aworld"];
 const EXECUTORS: readonly ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
 
 function isOneOf<T extends string>(list: readonly T[], value: string): value is T {
