@@ -7,7 +7,7 @@ import { createCatalog } from "./create-catalog.js";
 import { defineSkill } from "./memory-source.js";
 import { SearchIndex } from "./search-index.js";
 import { loadSearchIndex, serializeSearchIndex } from "./search-index-data.js";
-import { tokenize } from "./tokenize.js";
+import { agentForms, tokenize } from "./tokenize.js";
 import type { Catalog } from "./types.js";
 
 let tmp: string;
@@ -34,6 +34,17 @@ describe("tokenize", () => {
       "case",
       "api",
     ]);
+  });
+});
+
+describe("agentForms", () => {
+  it("spells the agent nouns of a stem and the stem of an agent noun", () => {
+    expect(agentForms("build")).toEqual(["builder", "buildor"]);
+    expect(agentForms("debug")).toEqual(["debuger", "debugor", "debugger"]);
+    expect(agentForms("reviewer")).toEqual(["review"]);
+    expect(agentForms("debugger")).toEqual(["debugg", "debug"]);
+    expect(agentForms("generator")).toEqual(["generat"]);
+    expect(agentForms("v2")).toEqual([]);
   });
 });
 
@@ -102,6 +113,40 @@ describe("ranking", () => {
     const small = await records();
     expect(small.search("turn my notes into a deck for the all-hands")[0]?.record.name).toBe("pptx");
     expect(small.search("update my CV for this posting")[0]?.record.name).toBe("tailored-resume");
+  });
+
+  it("weighs the query's adjacent word pairs found adjacent in a skill's text", async () => {
+    const two = [
+      skill("models", "Random forest models, with cross validation of every fit."),
+      skill("picker", "Random picks for cross-team raffles, and validation of forest plots."),
+    ];
+    const catalog = await createCatalog({ roots: [], memory: two });
+    const hits = catalog.search("train a random forest and do cross validation", 2);
+    expect(hits.map((h) => h.record.name)).toEqual(["models", "picker"]);
+    // Without the pairs, "picker" scores higher on the same words.
+    const ratio = (weights: { phrase?: number }) => {
+      const hits = new SearchIndex(catalog.list(), weights).search("random forest cross validation", 2);
+      const score = (name: string) => hits.find((h) => h.record.name === name)!.score;
+      return score("models") / score("picker");
+    };
+    expect(ratio({ phrase: 0 })).toBeLessThan(1);
+    expect(ratio({})).toBeGreaterThan(1);
+  });
+
+  it("relates agent nouns to their verbs: reviewer → review, build → builder", async () => {
+    const catalog = await createCatalog({
+      roots: [],
+      memory: [
+        skill("answer-review", "Respond to review comments on your pull request."),
+        skill("comment-style", "House style for code comments and pull request titles."),
+        skill("server-builder", "Scaffolds an MCP server."),
+        skill("server-docs", "Documents an MCP server."),
+      ],
+    });
+    expect(catalog.search("the reviewer left comments on my pull request", 1)[0]?.record.name).toBe(
+      "answer-review",
+    );
+    expect(catalog.search("build an MCP server", 1)[0]?.record.name).toBe("server-builder");
   });
 
   it("ignores conversational filler: 'can you help me' matches nothing by itself", async () => {

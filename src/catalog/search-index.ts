@@ -1,6 +1,6 @@
 import type { FrontmatterValue } from "../spec/types.js";
 import { SYNONYMS } from "./search-synonyms.js";
-import { tokenize } from "./tokenize.js";
+import { agentForms, tokenize } from "./tokenize.js";
 import type { SearchHit, SkillRecord } from "./types.js";
 
 /** Extras (frontmatter keys) that are searched besides name and description. */
@@ -32,10 +32,17 @@ export interface SearchWeights {
   k1: number;
   /** Weight of a query word's synonyms ({@link SYNONYMS}) relative to the word itself. */
   synonym: number;
+  /** Weight of a query word's agent-noun relatives (`reviewer` → `review`, `build` → `builder`; see {@link agentForms}). */
+  agent: number;
   /** Weight of prefix matches (`kube` → `kubernetes`) for a query word no skill uses. */
   prefix: number;
   /** Bonus for covering more of the query's words: score × (1 + coverage × share covered). */
   coverage: number;
+  /**
+   * Bonus for the query's adjacent word pairs found adjacent in a skill's text:
+   * score × (1 + phrase × share of pairs found), applied to the best {@link RERANK} skills.
+   */
+  phrase: number;
 }
 
 export const DEFAULT_SEARCH_WEIGHTS: SearchWeights = {
@@ -51,14 +58,20 @@ export const DEFAULT_SEARCH_WEIGHTS: SearchWeights = {
   bOpening: 0.75,
   k1: 1.2,
   synonym: 0.35,
+  agent: 0.5,
   prefix: 0.5,
   coverage: 1,
+  phrase: 0.5,
 };
 
 /** Indexed fields, in posting order. */
 const FIELDS = 5;
 /** Numbers per posting: the document, then its term frequency in each field. */
 export const STRIDE = 1 + FIELDS;
+/** How many of the best skills the phrase bonus re-ranks. */
+const RERANK = 20;
+/** How many records' pair hashes a search index keeps (about 1 KB each). */
+const PAIR_CACHE = 2_000;
 /** Most prefix expansions of one query word (the commonest are kept). */
 const MAX_PREFIX = 12;
 
@@ -91,6 +104,7 @@ export class SearchIndex {
   /** Per document and field: the field's weight over its BM25 length normalisation. */
   readonly #scaled: Float64Array;
   #sortedTerms: string[] | undefined;
+  readonly #pairCache = new Map<SkillRecord, Int32Array>();
   #scratch: Scratch | undefined;
 
   constructor(
@@ -168,7 +182,8 @@ export class SearchIndex {
    * name ranks that skill first. An empty query returns no hits.
    */
   search(query: string, limit = 10): SearchHit[] {
-    const words = [...new Set(tokenize(query))];
+    const sequence = tokenize(query);
+    const words = [...new Set(sequence)];
     const n = this.#records.length;
     if (words.length === 0 || n === 0 || limit <= 0) return [];
     const w = this.#weights;
@@ -178,6 +193,9 @@ export class SearchIndex {
       const expansions: [string, number][] = [];
       if (this.#postings.has(word)) expansions.push([word, 1]);
       else for (const match of this.#prefixMatches(word)) expansions.push([match, w.prefix]);
+      for (const form of agentForms(word)) {
+        if (!words.includes(form) && this.#postings.has(form)) expansions.push([form, w.agent]);
+      }
       for (const synonym of SYNONYMS.get(word) ?? []) {
         if (!words.includes(synonym) && this.#postings.has(synonym)) expansions.push([synonym, w.synonym]);
       }
@@ -203,7 +221,10 @@ export class SearchIndex {
       }
     });
     const wanted = query.trim().toLowerCase();
-    const top: SearchHit[] = [];
+    const pairs = adjacentPairs(sequence);
+    // With phrases to look for, a wider first cut is re-ranked by them.
+    const cut = pairs.size > 0 && w.phrase > 0 ? Math.max(limit, RERANK) : limit;
+    let top: SearchHit[] = [];
     for (const doc of touched) {
       const record = this.#records[doc]!;
       let score = scores[doc]! * (1 + (w.coverage * covered[doc]!) / words.length);
@@ -211,10 +232,32 @@ export class SearchIndex {
       scores[doc] = 0;
       covered[doc] = 0;
       seen[doc] = 0;
-      insertTop(top, { record, score }, limit);
+      insertTop(top, { record, score }, cut);
     }
     touched.length = 0;
+    if (cut > limit) {
+      const ranked: SearchHit[] = [];
+      for (const hit of top) {
+        const hashes = this.#pairsOf(hit.record);
+        let found = 0;
+        for (const pair of pairs) if (hasHash(hashes, pair)) found++;
+        const score = found === 0 ? hit.score : hit.score * (1 + (w.phrase * found) / pairs.size);
+        insertTop(ranked, { record: hit.record, score }, limit);
+      }
+      top = ranked;
+    }
     return top;
+  }
+
+  /** A record's pair hashes, kept for the records searches rank high (at most {@link PAIR_CACHE}). */
+  #pairsOf(record: SkillRecord): Int32Array {
+    let hashes = this.#pairCache.get(record);
+    if (hashes === undefined) {
+      if (this.#pairCache.size >= PAIR_CACHE) this.#pairCache.clear();
+      hashes = recordPairs(record);
+      this.#pairCache.set(record, hashes);
+    }
+    return hashes;
   }
 
   /** Per-document accumulators, reused across searches (reset through `touched`). */
@@ -274,6 +317,53 @@ interface Scratch {
   best: Float64Array;
   seen: Int32Array;
   touched: number[];
+}
+
+/** The query's adjacent term pairs ("cross validation", "threat model"), as hashes ({@link pairHash}). */
+function adjacentPairs(sequence: readonly string[]): Set<number> {
+  const pairs = new Set<number>();
+  for (let i = 1; i < sequence.length; i++)
+    if (sequence[i - 1] !== sequence[i]) pairs.add(pairHash(sequence[i - 1]!, sequence[i]!));
+  return pairs;
+}
+
+/** The adjacent term pairs of a record's searched texts, as sorted hashes ({@link pairHash}). */
+function recordPairs(record: SkillRecord): Int32Array {
+  const hashes: number[] = [];
+  const add = (text: string | undefined) => {
+    if (text === undefined) return;
+    const terms = tokenize(text);
+    for (let i = 1; i < terms.length; i++) hashes.push(pairHash(terms[i - 1]!, terms[i]!));
+  };
+  add(record.name);
+  add(record.description);
+  for (const key of SEARCHED_EXTRAS) {
+    const value = record.extras[key];
+    if (value !== undefined) add(flatten(value));
+  }
+  add(record.headings);
+  add(record.opening);
+  return Int32Array.from(new Set(hashes)).sort();
+}
+
+/** A 32-bit FNV-1a hash of the pair `a b`. */
+function pairHash(a: string, b: string): number {
+  let h = 0x811c9dc5;
+  const text = `${a} ${b}`;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h | 0;
+}
+
+/** Whether sorted `hashes` holds `hash`. */
+function hasHash(hashes: Int32Array, hash: number): boolean {
+  let lo = 0;
+  let hi = hashes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (hashes[mid]! < hash) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < hashes.length && hashes[lo] === hash;
 }
 
 /** Keeps `top` the best `limit` hits, best first (ties by name). */

@@ -30,10 +30,20 @@ export function tokenize(text: string): string[] {
   ).toLowerCase();
   for (const word of spaced.split(NON_ASCII.test(spaced) ? UNICODE_SEPARATORS : ASCII_SEPARATORS)) {
     if (word === "" || STOPWORDS.has(word)) continue;
-    terms.push(stem(word));
+    let term = STEMS.get(word);
+    if (term === undefined) {
+      term = stem(word);
+      if (STEMS.size >= MAX_STEMS) STEMS.clear();
+      STEMS.set(word, term);
+    }
+    terms.push(term);
   }
   return terms;
 }
+
+/** Stems of words seen before: a vocabulary repeats, and stemming is most of tokenizing's cost. */
+const STEMS = new Map<string, string>();
+const MAX_STEMS = 100_000;
 
 const HAS_UPPER = /[A-Z]/;
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -65,4 +75,18 @@ export function stem(word: string): string {
 
 function undouble(w: string): string {
   return DOUBLED.test(w) ? w.slice(0, -1) : w;
+}
+
+/**
+ * Agent-noun relatives of a stemmed term, for a search to try where its index has them: `review` ↔
+ * `reviewer`, `build` ↔ `builder`, `debug` ↔ `debugger`, `generat` ↔ `generator`, `schedul` ↔ `scheduler`.
+ * Spelling only: the caller keeps those its vocabulary has.
+ */
+export function agentForms(term: string): string[] {
+  if (term.length < 3 || /\d/.test(term)) return [];
+  const base = /(?:er|or)$/.test(term) && term.length >= 6 ? term.slice(0, -2) : undefined;
+  if (base !== undefined) return base === undouble(base) ? [base] : [base, undouble(base)];
+  const forms = [`${term}er`, `${term}or`];
+  if (/[^aeiou][aeiou][bdgmnpt]$/.test(term)) forms.push(`${term}${term.at(-1)}er`);
+  return forms;
 }
