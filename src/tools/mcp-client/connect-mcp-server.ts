@@ -11,7 +11,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { isStdioServer, type McpServerConfig } from "../../config/mcp-servers-config.js";
+import { createRedactor } from "../../exec/redact.js";
 import { SKILLRT_VERSION } from "../../util/version.js";
+import { stripControls } from "./mcp-limits.js";
 import { substituteEnvRefs } from "./substitute-env-refs.js";
 
 /** Options of {@link connectMcpServer}. */
@@ -38,6 +40,8 @@ export interface McpConnection {
   callTool(name: string, args: Record<string, unknown>, abortSignal?: AbortSignal): Promise<CallToolResult>;
   /** True until the server stopped or was closed. */
   alive(): boolean;
+  /** Removes the values of `${env:NAME}` references (in `env` and `headers`) from text the model or user sees. */
+  redact(text: string): string;
   close(): Promise<void>;
 }
 
@@ -56,8 +60,10 @@ export async function connectMcpServer(
 ): Promise<ConnectMcpServerResult> {
   const env = options.env ?? process.env;
   const warnings: string[] = [];
+  const secrets: string[] = [];
   const resolve = (section: string, raw: Record<string, string> | undefined): Record<string, string> => {
-    const { values, missing } = substituteEnvRefs(raw ?? {}, env);
+    const { values, missing, secrets: used } = substituteEnvRefs(raw ?? {}, env);
+    secrets.push(...used);
     for (const [key, variable] of Object.entries(missing))
       warnings.push(
         `mcpServers.${name}.${section}.${key} uses \${env:${variable}}, which is not set; left out`,
@@ -115,8 +121,12 @@ export async function connectMcpServer(
     }
   }
 
+  // Secrets are known now (both sections were resolved): a server that prints one, in its output or its
+  // error messages, does not get it to the model or the terminal.
+  const redactor = createRedactor(secrets);
+  const redact = (text: string): string => redactor.redact(text);
   if (connected === undefined) {
-    return { ok: false, message: startFailure(name, config, failure, stderrTail), warnings };
+    return { ok: false, message: redact(startFailure(name, config, failure, stderrTail)), warnings };
   }
 
   const { client, kind } = connected;
@@ -127,7 +137,7 @@ export async function connectMcpServer(
     await client.close().catch(() => {});
     return {
       ok: false,
-      message: `MCP server '${name}' started but listing its tools failed: ${messageOf(error)}`,
+      message: redact(`MCP server '${name}' started but listing its tools failed: ${messageOf(error)}`),
       warnings,
     };
   }
@@ -140,7 +150,7 @@ export async function connectMcpServer(
     if (closing) return;
     const tail = lastLine(stderrTail);
     options.onExit?.(
-      `MCP server '${name}' stopped${tail === "" ? "" : ` (${tail})`}; its tools are withdrawn.`,
+      redact(`MCP server '${name}' stopped${tail === "" ? "" : ` (${tail})`}; its tools are withdrawn.`),
     );
   };
 
@@ -152,6 +162,7 @@ export async function connectMcpServer(
       transport: kind,
       tools,
       alive: () => open,
+      redact,
       async callTool(tool, args, abortSignal) {
         const result = await client.callTool({ name: tool, arguments: args }, undefined, {
           timeout: 300_000,
@@ -184,9 +195,19 @@ async function listAllTools(client: Client, timeout: number): Promise<McpTool[]>
 function startFailure(name: string, config: McpServerConfig, error: unknown, stderr: string): string {
   const what = isStdioServer(config)
     ? `'${[config.command, ...(config.args ?? [])].join(" ")}'`
-    : `${config.url}`;
+    : withoutCredentials(config.url);
   const tail = lastLine(stderr);
   return `MCP server '${name}' (${what}) could not start: ${messageOf(error)}${tail === "" ? "" : `; its last output: ${tail}`}`;
+}
+
+/** The URL without user info and query (either may carry a credential). */
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return "(invalid url)";
+  }
 }
 
 function lastLine(text: string): string {
@@ -194,7 +215,8 @@ function lastLine(text: string): string {
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l !== "");
-  return (lines[lines.length - 1] ?? "").slice(0, 300);
+  // Control characters (terminal escapes) of a server's output never reach the terminal.
+  return stripControls(lines[lines.length - 1] ?? "").slice(0, 300);
 }
 
 function messageOf(error: unknown): string {

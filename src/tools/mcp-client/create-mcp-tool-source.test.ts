@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { asSchema, type Tool } from "ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { McpServersConfig } from "../../config/mcp-servers-config.js";
+import type { McpServerConfig, McpServersConfig } from "../../config/mcp-servers-config.js";
 import { createToolRegistry, type ToolRegistry } from "../tool-registry.js";
 import { type HttpTracker, startHttpTracker, trackerStdio } from "./__fixtures__/tracker.js";
 import { createMcpToolSource, type McpSourceEvent, type McpToolSource } from "./create-mcp-tool-source.js";
@@ -167,5 +167,61 @@ describe("MCP servers as a tool source", { timeout: 60_000 }, () => {
     expect(registry.all()).toEqual([]);
     expect(source.servers()[0]?.state).toBe("stopped");
     expect(events.filter((e) => e.type === "mcp-server-error")).toEqual([]);
+  });
+
+  describe("a hostile server", () => {
+    const TOKEN = "hostile-secret-9431";
+    const hostile = (): McpServerConfig => ({
+      command: process.execPath,
+      args: [path.join(import.meta.dirname, "__fixtures__", "hostile-server.mjs")],
+      env: { HOSTILE_TOKEN: envRef("HOSTILE_TOKEN") },
+    });
+
+    it("odd tool names become valid mcp__ names; huge descriptions are cut; a huge schema is left out, with a warning", async () => {
+      const { registry, events } = await open({ evil: hostile() }, { HOSTILE_TOKEN: TOKEN });
+      const names = registry.all().map((t) => t.name);
+      expect(names).toEqual([
+        "mcp__evil__flood",
+        "mcp__evil__leak",
+        "mcp__evil__crash",
+        "mcp__evil__we_rd_n_me____x",
+      ]);
+      for (const name of names) expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+      expect(registry.get("mcp__evil__flood")?.tool.description?.length).toBeLessThan(2_300);
+      expect(registry.get("mcp__evil__flood")?.tool.description).toMatch(
+        /description cut: the first 2,048 of/,
+      );
+      expect(events).toContainEqual({
+        type: "mcp-server-warning",
+        server: "evil",
+        message: expect.stringMatching(
+          /tool mcp__evil__giant_schema of MCP server 'evil' is left out: its input schema has \d+ bytes \(most 65536\)/,
+        ),
+      });
+      expect(mcpResultText(await call(registry, "mcp__evil__we_rd_n_me____x", {}))).toBe("odd ok");
+    });
+
+    it("a 2,000,000-character answer is cut to 50,000 with a note", async () => {
+      const { registry } = await open({ evil: hostile() }, { HOSTILE_TOKEN: TOKEN });
+      const text = mcpResultText(await call(registry, "mcp__evil__flood", {}));
+      expect(text.length).toBeLessThan(50_200);
+      expect(text).toMatch(/\n\[output cut: the first 50,000 of 2,000,000 characters are shown\]$/);
+    });
+
+    it("its env secret never reaches the model or the user: text, structured content, links and its crash output are redacted", async () => {
+      const { registry, events } = await open({ evil: hostile() }, { HOSTILE_TOKEN: TOKEN });
+      const leak = await call(registry, "mcp__evil__leak", {});
+      const shown = JSON.stringify(leak) + mcpResultText(leak);
+      expect(shown).not.toContain(TOKEN);
+      expect(leak.text).toBe("token=[redacted]"); // terminal escapes removed too
+      expect(leak.structuredContent).toEqual({ token: "[redacted]", nested: { again: "x[redacted]x" } });
+      expect(leak.attachments[0]?.uri).toBe("https://evil.example/?t=[redacted]");
+      const crash = await call(registry, "mcp__evil__crash", {});
+      expect(crash.isError).toBe(true);
+      await expect.poll(() => events.filter((e) => e.type === "mcp-server-error").length).toBe(1);
+      const exit = events.find((e) => e.type === "mcp-server-error");
+      expect(exit?.message).toMatch(/stopped \(fatal: cannot authenticate with \[redacted\]\)/);
+      expect(JSON.stringify(events) + JSON.stringify(crash)).not.toContain(TOKEN);
+    });
   });
 });

@@ -10,6 +10,7 @@
 import type { McpServersConfig } from "../../config/mcp-servers-config.js";
 import type { ToolRegistry } from "../tool-registry.js";
 import { type ConnectMcpServerOptions, connectMcpServer, type McpConnection } from "./connect-mcp-server.js";
+import { DEFAULT_MCP_LIMITS, type McpLimits } from "./mcp-limits.js";
 import { mcpTool, mcpToolName } from "./mcp-tool.js";
 
 /** What the source reports. The CLI prints each once; the engine turns them into events. */
@@ -42,6 +43,8 @@ export interface McpToolSourceOptions {
   baseDir?: string;
   /** Most milliseconds per server to start and list its tools. Default 30,000. */
   timeoutMs?: number;
+  /** What a server may put in front of the model (result size, descriptions, schemas, tool count). */
+  limits?: Partial<McpLimits>;
   onEvent?: (event: McpSourceEvent) => void;
 }
 
@@ -57,6 +60,7 @@ export interface McpToolSource {
 /** Creates the source; nothing starts before {@link McpToolSource.start}. */
 export function createMcpToolSource(options: McpToolSourceOptions): McpToolSource {
   const emit = (event: McpSourceEvent): void => options.onEvent?.(event);
+  const limits: McpLimits = { ...DEFAULT_MCP_LIMITS, ...options.limits };
   const status = new Map<string, McpServerStatus>();
   const connections = new Map<string, McpConnection>();
   let started: Promise<void> | undefined;
@@ -105,17 +109,32 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
     connections.set(name, connection);
     entry.state = "running";
     entry.transport = connection.transport;
-    for (const def of connection.tools) {
+    if (connection.tools.length > limits.toolsPerServer)
+      emit({
+        type: "mcp-server-warning",
+        server: name,
+        message: `MCP server '${name}' lists ${connection.tools.length} tools; only the first ${limits.toolsPerServer} are offered`,
+      });
+    for (const def of connection.tools.slice(0, limits.toolsPerServer)) {
       const toolName = mcpToolName(name, def.name);
+      const schemaBytes = Buffer.byteLength(JSON.stringify(def.inputSchema ?? {}), "utf8");
+      if (schemaBytes > limits.schemaBytes) {
+        emit({
+          type: "mcp-server-warning",
+          server: name,
+          message: `tool ${toolName} of MCP server '${name}' is left out: its input schema has ${schemaBytes} bytes (most ${limits.schemaBytes})`,
+        });
+        continue;
+      }
       if (options.registry.get(toolName) !== undefined) {
         emit({
           type: "mcp-server-warning",
           server: name,
-          message: `tool '${def.name}' of MCP server '${name}' is left out: the name ${toolName} is taken`,
+          message: `a tool of MCP server '${name}' is left out: its name becomes ${toolName}, which is taken`,
         });
         continue;
       }
-      options.registry.register(toolName, mcpTool(connection, def), { server: name });
+      options.registry.register(toolName, mcpTool(connection, def, limits), { server: name });
       entry.tools.push(toolName);
     }
     emit({

@@ -4,6 +4,7 @@
  * binary resources as metadata only (type, MIME type, size), and `isError` marked.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { capText, stripControls } from "./mcp-limits.js";
 
 /** One non-text part of a result, described (never its bytes). */
 export interface McpAttachment {
@@ -71,6 +72,53 @@ export function fromCallToolResult(server: string, tool: string, result: CallToo
     text: texts.join("\n"),
     ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
     attachments,
+  };
+}
+
+/**
+ * `result` made safe to show: control characters removed, secrets redacted (text, structured content,
+ * attachment names and URIs), the text cut to `maxChars`, and structured content left out when its JSON is
+ * longer than `maxChars` or no longer parses after redaction (the text says so).
+ */
+export function limitMcpResult(
+  result: McpToolResult,
+  options: { redact: (text: string) => string; maxChars: number },
+): McpToolResult {
+  const { redact, maxChars } = options;
+  // Cut before redacting (a huge answer is not scanned whole), with room for a secret across the cut.
+  const clean = (text: string, max: number): string => redact(stripControls(text.slice(0, max + 1024)));
+  const notes: string[] = [];
+  let structuredContent = result.structuredContent;
+  if (structuredContent !== undefined) {
+    const json = JSON.stringify(structuredContent);
+    if (json.length > maxChars) {
+      structuredContent = undefined;
+      notes.push(`[structured content of ${json.length.toLocaleString("en-US")} characters left out]`);
+    } else {
+      const redacted = redact(json);
+      if (redacted !== json) {
+        try {
+          structuredContent = JSON.parse(redacted) as Record<string, unknown>;
+        } catch {
+          structuredContent = undefined;
+          notes.push("[structured content left out: it held a secret]");
+        }
+      }
+    }
+  }
+  const text = capText(clean(result.text, maxChars), maxChars, "output", result.text.length);
+  return {
+    server: result.server,
+    tool: stripControls(result.tool).slice(0, 100),
+    isError: result.isError,
+    text: notes.length === 0 ? text : [text, ...notes].filter((t) => t !== "").join("\n"),
+    ...(structuredContent === undefined ? {} : { structuredContent }),
+    attachments: result.attachments.slice(0, 100).map((a) => ({
+      ...a,
+      ...(a.uri === undefined ? {} : { uri: clean(a.uri, 500).slice(0, 500) }),
+      ...(a.name === undefined ? {} : { name: clean(a.name, 200).slice(0, 200) }),
+      ...(a.mimeType === undefined ? {} : { mimeType: stripControls(a.mimeType).slice(0, 100) }),
+    })),
   };
 }
 

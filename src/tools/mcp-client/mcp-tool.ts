@@ -10,7 +10,14 @@ import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { type JSONSchema7, jsonSchema, type Tool, tool } from "ai";
 import type { McpConnection } from "./connect-mcp-server.js";
-import { failedCall, fromCallToolResult, type McpToolResult, mcpResultText } from "./mcp-tool-result.js";
+import { capText, DEFAULT_MCP_LIMITS, type McpLimits, stripControls } from "./mcp-limits.js";
+import {
+  failedCall,
+  fromCallToolResult,
+  limitMcpResult,
+  type McpToolResult,
+  mcpResultText,
+} from "./mcp-tool-result.js";
 
 const validators = new AjvJsonSchemaValidator();
 
@@ -19,9 +26,20 @@ export function mcpToolName(server: string, toolName: string): string {
   return `mcp__${server}__${toolName}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
 }
 
-/** The description the model sees: the server's, then what its annotations say. */
-export function describeMcpTool(server: string, def: McpTool): string {
-  const base = def.description ?? def.annotations?.title ?? def.title ?? def.name;
+/**
+ * The description the model sees: the server's (control characters removed, cut at `maxChars`, default
+ * 2,048), then what its annotations say.
+ */
+export function describeMcpTool(
+  server: string,
+  def: McpTool,
+  maxChars = DEFAULT_MCP_LIMITS.descriptionChars,
+): string {
+  const base = capText(
+    stripControls(def.description ?? def.annotations?.title ?? def.title ?? def.name),
+    maxChars,
+    "description",
+  );
   const a = def.annotations;
   const hints: string[] = [];
   if (a?.readOnlyHint === true) hints.push("read-only");
@@ -29,13 +47,17 @@ export function describeMcpTool(server: string, def: McpTool): string {
   if (a?.idempotentHint === true) hints.push("idempotent");
   if (a?.openWorldHint === true) hints.push("reaches outside systems");
   const suffix = hints.length === 0 ? "" : ` (${hints.join(", ")})`;
-  return `${base}\n\n[MCP server '${server}' tool '${def.name}'${suffix}]`;
+  return `${base}\n\n[MCP server '${server}' tool '${stripControls(def.name).slice(0, 100)}'${suffix}]`;
 }
 
-/** Builds the AI SDK tool for `def` of `connection`'s server. */
+/**
+ * Builds the AI SDK tool for `def` of `connection`'s server. Results are limited (`limitMcpResult`): secrets
+ * redacted, text cut at `limits.resultChars`.
+ */
 export function mcpTool(
   connection: McpConnection,
   def: McpTool,
+  limits: McpLimits = DEFAULT_MCP_LIMITS,
 ): Tool<Record<string, unknown>, McpToolResult> {
   const server = connection.name;
   const name = mcpToolName(server, def.name);
@@ -48,7 +70,7 @@ export function mcpTool(
     validate = undefined;
   }
   return tool({
-    description: describeMcpTool(server, def),
+    description: describeMcpTool(server, def, limits.descriptionChars),
     inputSchema: jsonSchema<Record<string, unknown>>(schema, {
       validate: (value) => {
         const result = validate?.(value ?? {});
@@ -62,32 +84,41 @@ export function mcpTool(
         };
       },
     }),
-    execute: async (input, { abortSignal }) => {
-      if (!connection.alive())
-        return failedCall(
-          server,
-          def.name,
-          `MCP server '${server}' is not running, so ${name} cannot be called now. Continue without it or tell the user.`,
-        );
-      try {
-        return fromCallToolResult(server, def.name, await connection.callTool(def.name, input, abortSignal));
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        const gone = !connection.alive();
-        return failedCall(
-          server,
-          def.name,
-          gone
-            ? `MCP server '${server}' stopped during the call (${message}); its tools are withdrawn. Continue without it or tell the user.`
-            : `the call failed: ${message}`,
-        );
-      }
-    },
+    execute: async (input, { abortSignal }) =>
+      limitMcpResult(await callServer(input, abortSignal), {
+        redact: connection.redact,
+        maxChars: limits.resultChars,
+      }),
     toModelOutput: ({ output }) =>
       output.isError
         ? { type: "error-text", value: mcpResultText(output) }
         : { type: "text", value: mcpResultText(output) },
   });
+
+  async function callServer(
+    input: Record<string, unknown>,
+    abortSignal: AbortSignal | undefined,
+  ): Promise<McpToolResult> {
+    if (!connection.alive())
+      return failedCall(
+        server,
+        def.name,
+        `MCP server '${server}' is not running, so ${name} cannot be called now. Continue without it or tell the user.`,
+      );
+    try {
+      return fromCallToolResult(server, def.name, await connection.callTool(def.name, input, abortSignal));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const gone = !connection.alive();
+      return failedCall(
+        server,
+        def.name,
+        gone
+          ? `MCP server '${server}' stopped during the call (${message}); its tools are withdrawn. Continue without it or tell the user.`
+          : `the call failed: ${message}`,
+      );
+    }
+  }
 }
 
 function truncate(text: string, max: number): string {
