@@ -5,6 +5,7 @@
  */
 import type { SkillRecord } from "../catalog/types.js";
 import { escapeHtml, toPrompt } from "../spec/to-prompt.js";
+import { AWORLD_CATALOG, SKILLBOX_CATALOG } from "./seed-catalog-templates.js";
 import type { CatalogFormat } from "./session-types.js";
 
 /** How one format lays out the catalog. `marker` is `✓` (loaded) or `○`. */
@@ -71,7 +72,14 @@ const agentskills: CatalogEntryFormat = {
     ),
 };
 
-const formats: Record<CatalogFormat, CatalogEntryFormat> = { list, markdown, xml, agentskills };
+const formats: Record<CatalogFormat, CatalogEntryFormat> = {
+  list,
+  markdown,
+  xml,
+  agentskills,
+  aworld: AWORLD_CATALOG,
+  skillbox: SKILLBOX_CATALOG,
+};
 
 /** The layout of `format`. */
 export function catalogEntryFormat(format: CatalogFormat): CatalogEntryFormat {

@@ -68,7 +68,7 @@ const PROFILES: Record<ProfileName, ProfileVocabulary> = {
   },
   agentscope: {
     toolNames: { load: "load_skill_through_path", search: "skill_search", run: "skill_run" },
-    catalogFormat: "xml",
+    catalogFormat: "skillbox",
     loadInput: (name) => ({ skillId: name, path: "SKILL.md" }),
   },
   omni: {
@@ -91,6 +91,7 @@ const PROFILES: Record<ProfileName, ProfileVocabulary> = {
       search: "skill_search",
       run: "skill_run",
     },
+    catalogFormat: "aworld",
     loadInput: (name) => ({ skill_name: name }),
   },
 };

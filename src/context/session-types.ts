@@ -10,7 +10,7 @@ import type { TokenCounter } from "./token-counter.js";
 export type Placement = "history" | "system";
 
 /** L1 catalog formats. `list` (default) is `- name: description`. */
-export type CatalogFormat = "list" | "markdown" | "xml" | "agentskills";
+export type CatalogFormat = "list" | "markdown" | "xml" | "agentskills" | "aworld" | "skillbox";
 
 /**
  * How `system` placement lays out loaded content. `omni` (default, OmniEmployee): "## Loaded Skill

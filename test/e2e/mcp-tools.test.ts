@@ -138,7 +138,7 @@ describe("skillrt ask with MCP servers", { timeout: 180_000 }, () => {
     expect(mcpOffered(bodies[0])).toEqual([]);
     expect(mcpOffered(bodies[1])).toEqual(["mcp__tracker__snapshot"]);
     expect(toolMessages(bodies[1]).join("\n")).toMatch(
-      /skill browse activated, current skills: \['browse'\]\n<skill_guide>/,
+      /skill browse activated, current skills: \['browse'\]\n\n<skill_guide>/,
     );
     expect(toolMessages(bodies[2]).join("\n")).toContain("[image, image/png, 14 B; not shown]");
     expect(mcpOffered(bodies[3])).toEqual([]);

@@ -36,7 +36,7 @@ export function aworldProfile(ctx: ProfileContext): ProfileTools {
               : "(in the system prompt under Loaded Skill Instructions)";
           return toolSuccess(
             paragraphs(
-              `skill ${result.name} activated, current skills: ${current()}\n<skill_guide>${guide}</skill_guide>\n<skill_path>${result.dir}</skill_path>`,
+              `skill ${result.name} activated, current skills: ${current()}\n\n<skill_guide>${guide}</skill_guide>\n<skill_path>${result.dir}</skill_path>`,
               result.notice,
             ),
           );

@@ -156,9 +156,19 @@ describe("agentscope profile (AgentScope Java flow)", () => {
   it("loads SKILL.md with a header, resources by exact path, lists resources SKILL.md first, activates only on success", async () => {
     const { session, skills } = await setup("agentscope");
     const t = skills.tools;
-    expect(session.renderer.systemPrompt()).toContain(
-      "<available_skills>\n  <skill>\n    <name>background</name>",
+    // SkillBox's template: the `## Available Skills` header, its <usage> block, one <skill> per skill.
+    const system = session.renderer.systemPrompt();
+    expect(system).toContain(
+      "## Available Skills\n\n<usage>\nSkills provide specialized capabilities and domain knowledge.",
     );
+    expect(system).toContain(
+      '- Load skill: load_skill_through_path(skillId="<skill-id>", path="SKILL.md")\n',
+    );
+    expect(system).toContain("</usage>\n\n<available_skills>\n\n<skill>\n<name>background</name>\n");
+    expect(system).toMatch(
+      /<skill>\n<name>pdf<\/name>\n<description>[^<]+<\/description>\n<skill-id>pdf<\/skill-id>\n<\/skill>\n\n/,
+    );
+    expect(system).toMatch(/<\/skill>\n\n<\/available_skills>\n/);
     expect(await call(t, "load_skill_through_path", { skillId: "nope", path: "SKILL.md" })).toBe(
       "Skill not found: 'nope'. Please check the skill ID.",
     );
@@ -259,12 +269,20 @@ describe("omni profile (OmniEmployee flow)", () => {
 });
 
 describe("aworld profile (AWorld flow)", () => {
-  it("activates with the usage guide and path, refuses a second activation, offloads", async () => {
-    const { skills } = await setup("aworld");
+  it("renders AWorld's <skills_guide> catalog, activates with the usage guide and path, refuses a second activation, offloads", async () => {
+    const { session, skills } = await setup("aworld");
     const t = skills.tools;
+    const system = session.renderer.systemPrompt();
+    expect(system).toMatch(
+      /<skills_guide>\n {2}<skill_guide>\n[\s\S]*active_skill[\s\S]*offload_skill[\s\S]*<\/skill_guide>\n {2}<skills_info>\n/,
+    );
+    expect(system).toMatch(
+      / {2}<skill id="docx">\n {4}<skill_name>docx<\/skill_name>\n {4}<skill_desc>[^<]+<\/skill_desc>\n {2}<\/skill>\n/,
+    );
+    expect(system).toMatch(/ {2}<\/skill>\n {2}<\/skills_info>\n<\/skills_guide>\n/);
     const active = await call(t, "active_skill", { skill_name: "docx" });
     expect(active).toMatch(
-      /^skill docx activated, current skills: \['docx'\]\n<skill_guide># docx\n\nDo the docx thing\.<\/skill_guide>\n<skill_path>\/.*docx<\/skill_path>$/,
+      /^skill docx activated, current skills: \['docx'\]\n\n<skill_guide># docx\n\nDo the docx thing\.<\/skill_guide>\n<skill_path>\/.*docx<\/skill_path>$/,
     );
     expect(await call(t, "active_skill", { skill_name: "docx" })).toBe(
       "skill docx already activated, current skills: ['docx']",
@@ -321,7 +339,7 @@ describe("aworld profile (AWorld flow)", () => {
     const skillTools = ["active_skill", "offload_skill", "read_skill_file"];
     expect(skills.activeToolNames()).toEqual(["calc", ...skillTools]);
     expect(await call(skills.tools, "active_skill", { skill_name: "browser" })).toMatch(
-      /^skill browser activated, current skills: \['browser'\]\n<skill_guide>/,
+      /^skill browser activated, current skills: \['browser'\]\n\n<skill_guide>/,
     );
     expect(skills.activeToolNames()).toEqual([
       "calc",
