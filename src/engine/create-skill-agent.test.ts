@@ -4,6 +4,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMemoryStore } from "../store/create-memory-store.js";
 import { scriptedModel, systemOf, toolNamesOf } from "../test-kit.js";
+import { trackerStdio } from "../tools/mcp-client/__fixtures__/tracker.js";
+import type { ToolApprovalAnswer, ToolApprovalRequest } from "../tools/tool-approval.js";
 import { createSkillAgent } from "./create-skill-agent.js";
 import type { EngineEvent } from "./engine-event.js";
 
@@ -167,5 +169,63 @@ describe("createSkillAgent", () => {
     } finally {
       await agent.close();
     }
+  });
+
+  it("MCP servers in the library: onApproval answers calls (a refusal is a result the model reads), a server that cannot start is one event", async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ name: "mcp__tracker__delete_repo", input: '{"repo":"web"}' }] },
+      { toolCalls: [{ name: "mcp__tracker__create_issue", input: '{"title":"one"}' }] },
+      { toolCalls: [{ name: "mcp__tracker__create_issue", input: '{"title":"two"}' }] },
+      { text: "done" },
+    ]);
+    const asked: ToolApprovalRequest[] = [];
+    const answers: Record<string, ToolApprovalAnswer> = {
+      mcp__tracker__delete_repo: { deny: "the user keeps that repository" },
+      mcp__tracker__create_issue: "always",
+    };
+    const agent = await createSkillAgent({
+      model,
+      skills: examples,
+      cwd,
+      store: false,
+      executor: false,
+      mcpServers: { broken: trackerStdio({}, ["--fail"]), tracker: trackerStdio() },
+      toolGating: "open",
+      approval: {
+        onApproval: (request) => {
+          asked.push(request);
+          return answers[request.toolName] ?? "no";
+        },
+      },
+    });
+    try {
+      expect(agent.mcpServers().map((s) => [s.name, s.state])).toEqual([
+        ["broken", "failed"],
+        ["tracker", "running"],
+      ]);
+      const events: EngineEvent[] = [];
+      const result = await agent.send("clean up", { onEvent: (e) => events.push(e) });
+      expect(result.text).toBe("done");
+      expect(asked.map((r) => [r.toolName, r.server, r.input])).toEqual([
+        ["mcp__tracker__delete_repo", "tracker", { repo: "web" }],
+        ["mcp__tracker__create_issue", "tracker", { title: "one" }],
+      ]);
+      expect(JSON.stringify(model.calls[1]!.prompt)).toContain(
+        "The call of mcp__tracker__delete_repo was not approved: the user keeps that repository. It did not run.",
+      );
+      expect(JSON.stringify(model.calls[3]!.prompt)).toContain("Created issue #2: two");
+      const sourceErrors = events.filter((e) => e.type === "tool-source-error");
+      expect(sourceErrors).toHaveLength(1);
+      expect(sourceErrors[0]).toMatchObject({
+        source: "mcp:broken",
+        message: expect.stringMatching(/could not start/),
+      });
+      const again: EngineEvent[] = [];
+      await agent.send("again", { onEvent: (e) => again.push(e) });
+      expect(again.filter((e) => e.type === "tool-source-error")).toEqual([]);
+    } finally {
+      await agent.close();
+    }
+    expect(agent.mcpServers().find((s) => s.name === "tracker")?.state).toBe("stopped");
   });
 });

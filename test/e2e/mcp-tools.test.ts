@@ -6,7 +6,9 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { PassThrough } from "node:stream";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
 import {
   type HttpTracker,
   startHttpTracker,
@@ -194,5 +196,43 @@ describe("skillrt ask with MCP servers", { timeout: 180_000 }, () => {
     expect(run.stderr).toMatch(/! MCP server 'tracker' stopped/);
     expect(mcpOffered(bodies[2])).toEqual([]);
     expect(await calls()).toEqual([{ tool: "shutdown", input: {} }]);
+  });
+
+  it("chat asks y/n/always inline: a refusal is a result the model reads, always stops asking for that tool", async () => {
+    await config({ mcpServers: { tracker: trackerStdio({ TRACKER_LOG: log }) }, tools: { gating: "open" } });
+    server = await startLoopbackProvider("openai", [
+      { toolCalls: [{ name: "mcp__tracker__delete_repo", input: { repo: "web" } }] },
+      { text: "Not deleted." },
+      { toolCalls: [{ name: "mcp__tracker__create_issue", input: { title: "one" } }] },
+      { toolCalls: [{ name: "mcp__tracker__create_issue", input: { title: "two" } }] },
+      { text: "Filed both." },
+    ]);
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let out = "";
+    for (const stream of [stdout, stderr]) stream.on("data", (d) => (out += String(d)));
+    // Each answer follows the line that triggers the question; the REPL reads them in order.
+    stdin.end(["delete the web repo", "n", "file two issues", "a", "/exit", ""].join("\n"));
+    const code = await main(["chat", "--root", "skills"], {
+      stdin,
+      stdout,
+      stderr,
+      cwd,
+      env: { ...env(server), HOME: cwd, NO_COLOR: "1" },
+    });
+    expect(code).toBe(0);
+    expect(out).toContain('Allow mcp__tracker__delete_repo {"repo":"web"}? [y]es / [n]o / [a]lways: ');
+    expect(out.match(/Allow mcp__tracker__create_issue/g)).toHaveLength(1);
+    expect(out).toContain("Not deleted.");
+    expect(out).toContain("Filed both.");
+    const bodies = server.requests.map((r) => r.body);
+    expect(toolMessages(bodies[1]).join("\n")).toMatch(
+      /The call of mcp__tracker__delete_repo was not approved by the user\. It did not run\./,
+    );
+    expect((await calls()).map((c) => [c.tool, c.input])).toEqual([
+      ["create_issue", { title: "one" }],
+      ["create_issue", { title: "two" }],
+    ]);
   });
 });
