@@ -9,6 +9,13 @@ import { describe, expect, it } from "vitest";
 import * as skillrt from "./index.js";
 
 const VALUES = [
+  "McpHttpServerConfig",
+  "McpServerConfig",
+  "McpServersConfig",
+  "McpStdioServerConfig",
+  "ToolsConfig",
+  "createMcpToolSource",
+  "isToolRefusal",
   "BeneathError",
   "CONVERSATION_NAMESPACE",
   "ExecConfigFile",
@@ -88,6 +95,25 @@ const VALUES = [
 ];
 
 const TYPES = [
+  "ActiveTools",
+  "ApprovalMode",
+  "McpAttachment",
+  "McpLimits",
+  "McpServerStatus",
+  "McpSourceEvent",
+  "McpToolResult",
+  "McpToolSource",
+  "McpToolSourceOptions",
+  "OnToolApproval",
+  "RegisteredTool",
+  "ToolApprovalAnswer",
+  "ToolApprovalOptions",
+  "ToolApprovalRequest",
+  "ToolGating",
+  "ToolGroup",
+  "ToolRefusal",
+  "ToolSourceError",
+  "ToolSourceOptions",
   "AgentTurn",
   "AllowedToolsPolicy",
   "ArtifactStore",

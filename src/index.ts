@@ -42,6 +42,12 @@ export {
   loadSkillrtConfig,
   type SkillrtConfig,
 } from "./config/load-skillrt-config.js";
+export {
+  McpHttpServerConfig,
+  McpServerConfig,
+  McpServersConfig,
+  McpStdioServerConfig,
+} from "./config/mcp-servers-config.js";
 export { describeModel, type ModelConfig } from "./config/model-config.js";
 export {
   ExecConfigFile,
@@ -51,6 +57,7 @@ export {
   SkillConfigEntry,
   SkillrtConfigFile,
 } from "./config/skillrt-config.js";
+export { ToolsConfig } from "./config/tools-config.js";
 
 // catalog: where skills come from
 
@@ -127,18 +134,46 @@ export { approximateTokenCounter, createTokenCounter, type TokenCounter } from "
 
 // tools: the skill tools, profiles and gating
 
-export { type AllowedToolsPolicy, computeActiveTools } from "./tools/compute-active-tools.js";
+export {
+  type ActiveTools,
+  type AllowedToolsPolicy,
+  computeActiveTools,
+  type ToolGating,
+} from "./tools/compute-active-tools.js";
 export {
   createSkillTools,
   type SkillRunSetup,
   type SkillTools,
   type SkillToolsOptions,
 } from "./tools/create-skill-tools.js";
+export {
+  createMcpToolSource,
+  type McpServerStatus,
+  type McpSourceEvent,
+  type McpToolSource,
+  type McpToolSourceOptions,
+} from "./tools/mcp-client/create-mcp-tool-source.js";
+export type { McpLimits } from "./tools/mcp-client/mcp-limits.js";
+export type { McpAttachment, McpToolResult } from "./tools/mcp-client/mcp-tool-result.js";
 export { SkillRunInput } from "./tools/skill-run-input.js";
 export { SkillRunOutput, SkillRunOutputFile } from "./tools/skill-run-output.js";
 export { isSkillToolResult, type SkillToolResult } from "./tools/skill-tool-result.js";
+export {
+  type ApprovalMode,
+  isToolRefusal,
+  type OnToolApproval,
+  type ToolApprovalAnswer,
+  type ToolApprovalOptions,
+  type ToolApprovalRequest,
+  type ToolRefusal,
+} from "./tools/tool-approval.js";
 export type { ToolEffects } from "./tools/tool-effects.js";
-export { createToolRegistry, type ToolRegistry } from "./tools/tool-registry.js";
+export {
+  createToolRegistry,
+  type RegisteredTool,
+  type ToolGroup,
+  type ToolRegistry,
+} from "./tools/tool-registry.js";
 
 // exec: workspaces, executors and skill runs
 
@@ -206,6 +241,7 @@ export type {
   EngineUsage,
 } from "./engine/engine-event.js";
 export type { SkillLayerOptions, SkillRunSettings } from "./engine/open-skills.js";
+export type { ToolSourceError, ToolSourceOptions } from "./engine/open-tool-sources.js";
 export { ProviderError } from "./engine/provider-error.js";
 export { type ResolveModelOptions, resolveModel } from "./engine/resolve-model.js";
 export type { RetryNotice } from "./engine/retry-fetch.js";
