@@ -45,6 +45,8 @@ export function bodyOpening(start: string): BodyOpening {
     }
     const heading = /^#{1,6}\s+(.*)$/.exec(line);
     if (heading !== null) {
+      // Past a part's limit its lines are skipped unread (plain() is most of the cost of a cold scan).
+      if (headingsLength >= HEADINGS_CHARS) continue;
       const words = plain(heading[1]!);
       if (words !== "" && headingsLength < HEADINGS_CHARS) {
         headings.push(words);
@@ -52,6 +54,7 @@ export function bodyOpening(start: string): BodyOpening {
       }
       continue;
     }
+    if (proseLength >= OPENING_CHARS) continue;
     if (/^\|?[\s:|-]+\|?$/.test(line) && line.includes("-")) continue; // a table's rule line
     const words = plain(line);
     if (words !== "" && proseLength < OPENING_CHARS) {
