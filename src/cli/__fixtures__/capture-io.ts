@@ -15,8 +15,9 @@ export interface CapturedIo extends CliIo {
 }
 
 /**
- * Builds a {@link CapturedIo}: `cwd` defaults to the process cwd, `env` to `{ HOME: cwd }`
- * unless given (so tests never read the real user's skills). `tty` marks both streams as terminals.
+ * Builds a {@link CapturedIo}: `cwd` defaults to the process cwd, `env` to `{ HOME: cwd, SKILLRT_CACHE: "0" }`
+ * unless given (so tests never read the real user's skills, and never leave a metadata cache under the
+ * checkout's `.cache/`). `tty` marks both streams as terminals.
  */
 export function captureIo(
   options: { cwd?: string; env?: Record<string, string | undefined>; tty?: boolean; columns?: number } = {},
@@ -37,7 +38,7 @@ export function captureIo(
     stderr,
     stdin: new PassThrough(),
     cwd,
-    env: options.env ?? { HOME: cwd },
+    env: options.env ?? { HOME: cwd, SKILLRT_CACHE: "0" },
     out: () => Buffer.concat(chunks.out).toString("utf8"),
     err: () => Buffer.concat(chunks.err).toString("utf8"),
   };
