@@ -94,7 +94,12 @@ export function probeSandbox(bwrapPath = "bwrap", uid = 1000): { ok: boolean; re
   const cached = probeCache.get(bwrapPath);
   if (cached !== undefined) return cached;
   // A success remembered across processes (same binary, kernel and settings) skips the ~10 ms probe.
-  if (rememberedSandboxProbe(bwrapPath, uid)) return { ok: true };
+  const remembered = rememberedSandboxProbe(bwrapPath, uid);
+  if (remembered !== undefined) {
+    // The `--help` answer is remembered with the probe, so a run never spawns bwrap twice to start.
+    sizeSupport.set(bwrapPath, remembered.tmpfsSize);
+    return { ok: true };
+  }
   const result = spawnSync(
     bwrapPath,
     [...isolationArgs(uid), ...systemMountArgs(), "--tmpfs", "/tmp", "--", "/bin/true"],
@@ -111,7 +116,7 @@ export function probeSandbox(bwrapPath = "bwrap", uid = 1000): { ok: boolean; re
         ? { ok: true }
         : { ok: false, reason: `${bwrapPath} failed (exit ${result.status}): ${result.stderr.trim()}` };
   probeCache.set(bwrapPath, answer);
-  if (answer.ok) rememberSandboxProbe(bwrapPath, uid);
+  if (answer.ok) rememberSandboxProbe(bwrapPath, uid, { tmpfsSize: supportsTmpfsSize(bwrapPath) });
   return answer;
 }
 

@@ -61,31 +61,46 @@ function cacheFile(dir: string): string {
   return path.join(dir, "sandbox-probe.json");
 }
 
+/** What a successful probe learnt about the bwrap binary, remembered with it. */
+export interface SandboxFacts {
+  /** Whether this bwrap knows `--size` for a sized `/tmp` tmpfs (0.5+). */
+  tmpfsSize: boolean;
+}
+
 /**
- * True when a successful probe of `bwrapPath` was remembered (in the user's cache directory, see
- * `defaultCacheDir`; `SKILLRT_CACHE=0` switches it off) under the same binary, kernel and settings,
- * less than a day ago. Failures are never remembered: they are probed again every time.
+ * The facts of a successful probe of `bwrapPath` when one was remembered (in the user's cache
+ * directory, see `defaultCacheDir`; `SKILLRT_CACHE=0` switches it off) under the same binary, kernel and
+ * settings, less than a day ago; else undefined. Failures are never remembered: they are probed again
+ * every time.
  */
 export function rememberedSandboxProbe(
   bwrapPath: string,
   uid: number,
   cacheDir = defaultCacheDir(),
-): boolean {
-  if (cacheDir === undefined) return false;
+): SandboxFacts | undefined {
+  if (cacheDir === undefined) return undefined;
   try {
     const key = probeKey(bwrapPath, uid);
-    if (key === undefined) return false;
+    if (key === undefined) return undefined;
     const data: unknown = JSON.parse(fs.readFileSync(cacheFile(cacheDir), "utf8"));
-    if (typeof data !== "object" || data === null) return false;
-    const at = (data as Record<string, unknown>)[key];
-    return typeof at === "number" && at <= Date.now() && Date.now() - at < PROBE_TTL_MS;
+    if (typeof data !== "object" || data === null) return undefined;
+    const entry = (data as Record<string, unknown>)[key];
+    if (typeof entry !== "object" || entry === null) return undefined;
+    const { at, tmpfsSize } = entry as { at?: unknown; tmpfsSize?: unknown };
+    if (typeof at !== "number" || typeof tmpfsSize !== "boolean") return undefined;
+    return at <= Date.now() && Date.now() - at < PROBE_TTL_MS ? { tmpfsSize } : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-/** Remembers a successful probe (see {@link rememberedSandboxProbe}); failures to write are ignored. */
-export function rememberSandboxProbe(bwrapPath: string, uid: number, cacheDir = defaultCacheDir()): void {
+/** Remembers a successful probe and its facts (see {@link rememberedSandboxProbe}); failures to write are ignored. */
+export function rememberSandboxProbe(
+  bwrapPath: string,
+  uid: number,
+  facts: SandboxFacts,
+  cacheDir = defaultCacheDir(),
+): void {
   if (cacheDir === undefined) return;
   try {
     const key = probeKey(bwrapPath, uid);
@@ -94,7 +109,10 @@ export function rememberSandboxProbe(bwrapPath: string, uid: number, cacheDir = 
     const file = cacheFile(cacheDir);
     const temp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
     try {
-      fs.writeFileSync(temp, JSON.stringify({ [key]: Date.now() }), { flag: "wx", mode: 0o600 });
+      fs.writeFileSync(temp, JSON.stringify({ [key]: { at: Date.now(), tmpfsSize: facts.tmpfsSize } }), {
+        flag: "wx",
+        mode: 0o600,
+      });
       fs.renameSync(temp, file);
     } finally {
       fs.rmSync(temp, { force: true });
