@@ -118,6 +118,33 @@ describe("MCP servers as a tool source", { timeout: 60_000 }, () => {
     ]);
   });
 
+  it("an HTTP server that only speaks SSE: the url alone falls back to SSE, and type sse goes straight to it", async () => {
+    const log = path.join(dir, "calls.jsonl");
+    http = await startHttpTracker({ TRACKER_LOG: log }, "sse");
+    const { registry, events } = await open(
+      {
+        fallback: http.config({ Authorization: `Bearer ${envRef("KEY")}` }),
+        direct: { type: "sse", url: http.url },
+      },
+      { KEY: "k-sse" },
+    );
+    expect(
+      events
+        .filter((e) => e.type === "mcp-server-start")
+        .map((e) => [e.server, e.type === "mcp-server-start" && e.transport]),
+    ).toEqual(
+      expect.arrayContaining([
+        ["fallback", "sse"],
+        ["direct", "sse"],
+      ]),
+    );
+    const result = await call(registry, "mcp__fallback__create_issue", { title: "Over SSE" });
+    expect(mcpResultText(result)).toMatch(/^Created issue #1: Over SSE/);
+    expect(await calls(log)).toEqual([
+      { tool: "create_issue", input: { title: "Over SSE" }, authorization: "Bearer k-sse" },
+    ]);
+  });
+
   it("a server that cannot start is reported once with its output; the others still start", async () => {
     const { registry, events, source } = await open({
       broken: trackerStdio({}, ["--fail"]),

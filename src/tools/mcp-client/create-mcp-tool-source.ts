@@ -10,7 +10,7 @@
 import type { McpServersConfig } from "../../config/mcp-servers-config.js";
 import type { ToolRegistry } from "../tool-registry.js";
 import { type ConnectMcpServerOptions, connectMcpServer, type McpConnection } from "./connect-mcp-server.js";
-import { DEFAULT_MCP_LIMITS, type McpLimits } from "./mcp-limits.js";
+import { DEFAULT_MCP_LIMITS, type McpLimits, stripControls } from "./mcp-limits.js";
 import { mcpTool, mcpToolName } from "./mcp-tool.js";
 
 /** What the source reports. The CLI prints each once; the engine turns them into events. */
@@ -59,7 +59,11 @@ export interface McpToolSource {
 
 /** Creates the source; nothing starts before {@link McpToolSource.start}. */
 export function createMcpToolSource(options: McpToolSourceOptions): McpToolSource {
-  const emit = (event: McpSourceEvent): void => options.onEvent?.(event);
+  // Messages may quote the server (its output, its protocol errors): no terminal escapes reach a screen.
+  const emit = (event: McpSourceEvent): void =>
+    options.onEvent?.(
+      event.type === "mcp-server-start" ? event : { ...event, message: stripControls(event.message) },
+    );
   const limits: McpLimits = { ...DEFAULT_MCP_LIMITS, ...options.limits };
   const status = new Map<string, McpServerStatus>();
   const connections = new Map<string, McpConnection>();

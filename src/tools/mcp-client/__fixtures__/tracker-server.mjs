@@ -4,6 +4,8 @@
  *
  *   node tracker-server.mjs              → stdio
  *   node tracker-server.mjs --http       → Streamable HTTP on 127.0.0.1 (random port); prints `url=<url>`
+ *   node tracker-server.mjs --sse        → the older HTTP+SSE transport only (GET <url> opens the stream,
+ *                                          POSTs go to /messages); prints `url=<url>`
  *   node tracker-server.mjs --fail       → writes an error to stderr and exits 3 before speaking MCP
  *
  * Tools: create_issue { title, body?, priority? } (answers with the issue and structured content),
@@ -15,6 +17,7 @@
 import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
@@ -88,7 +91,30 @@ function buildServer(headers = {}) {
   return server;
 }
 
-if (args.includes("--http")) {
+if (args.includes("--sse")) {
+  const sessions = new Map();
+  const http = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (req.method === "GET" && url.pathname === "/sse") {
+      const transport = new SSEServerTransport("/messages", res);
+      sessions.set(transport.sessionId, transport);
+      res.on("close", () => sessions.delete(transport.sessionId));
+      await buildServer(req.headers).connect(transport);
+      return;
+    }
+    const transport = sessions.get(url.searchParams.get("sessionId") ?? "");
+    if (req.method === "POST" && url.pathname === "/messages" && transport !== undefined) {
+      await transport.handlePostMessage(req, res);
+      return;
+    }
+    // Not a Streamable HTTP endpoint: a client trying it falls back to SSE.
+    res.writeHead(405).end();
+  });
+  http.listen(0, "127.0.0.1", () => {
+    const { port } = http.address();
+    process.stdout.write(`url=http://127.0.0.1:${port}/sse\n`);
+  });
+} else if (args.includes("--http")) {
   const http = createServer(async (req, res) => {
     if (req.method !== "POST") {
       res.writeHead(405).end();

@@ -21,9 +21,12 @@ export interface HttpTracker {
   stop(): Promise<void>;
 }
 
-/** Starts the tracker over Streamable HTTP on a random loopback port. */
-export async function startHttpTracker(env: Record<string, string> = {}): Promise<HttpTracker> {
-  const child: ChildProcess = spawn(process.execPath, [TRACKER_SCRIPT, "--http"], {
+/** Starts the tracker over Streamable HTTP (or, with `sse`, the older HTTP+SSE transport only) on a random loopback port. */
+export async function startHttpTracker(
+  env: Record<string, string> = {},
+  transport: "http" | "sse" = "http",
+): Promise<HttpTracker> {
+  const child: ChildProcess = spawn(process.execPath, [TRACKER_SCRIPT, `--${transport}`], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
