@@ -1,11 +1,14 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { tool } from "ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { createMemoryStore } from "../store/create-memory-store.js";
 import { scriptedModel, systemOf, toolNamesOf } from "../test-kit.js";
 import { trackerStdio } from "../tools/mcp-client/__fixtures__/tracker.js";
 import type { ToolApprovalAnswer, ToolApprovalRequest } from "../tools/tool-approval.js";
+import { createToolRegistry } from "../tools/tool-registry.js";
 import { createSkillAgent } from "./create-skill-agent.js";
 import type { EngineEvent } from "./engine-event.js";
 
@@ -227,5 +230,62 @@ describe("createSkillAgent", () => {
       await agent.close();
     }
     expect(agent.mcpServers().find((s) => s.name === "tracker")?.state).toBe("stopped");
+  });
+
+  it("host tools registered in code with a group bound to a skill pass through the same gating and approvals", async () => {
+    const deployed: string[] = [];
+    const registry = createToolRegistry();
+    registry.register(
+      "deploy",
+      tool({
+        description: "Deploy the site.",
+        inputSchema: z.object({ env: z.enum(["staging", "prod"]) }),
+        execute: async ({ env }) => {
+          deployed.push(env);
+          return `deployed to ${env}`;
+        },
+      }),
+      { group: "release_tools" },
+    );
+    registry.registerGroup("release_tools", { skill: "csv-summary" });
+    const model = scriptedModel([
+      { toolCalls: [{ name: "skill_load", input: '{"name":"csv-summary"}' }] },
+      { toolCalls: [{ name: "deploy", input: '{"env":"prod"}' }] },
+      { toolCalls: [{ name: "deploy", input: '{"env":"staging"}' }] },
+      { text: "staging only" },
+    ]);
+    const asked: string[] = [];
+    const agent = await createSkillAgent({
+      model,
+      skills: examples,
+      cwd,
+      store: false,
+      executor: false,
+      toolRegistry: registry,
+      approval: {
+        onApproval: (request) => {
+          const env = (request.input as { env: string }).env;
+          asked.push(env);
+          return env === "prod" ? "no" : "yes";
+        },
+      },
+    });
+    try {
+      const events: EngineEvent[] = [];
+      const result = await agent.send("ship it", { onEvent: (e) => events.push(e) });
+      expect(result.text).toBe("staging only");
+      expect(toolNamesOf(model.calls[0]!)).not.toContain("deploy");
+      expect(toolNamesOf(model.calls[1]!)).toContain("deploy");
+      expect(events.find((e) => e.type === "tools-change")).toMatchObject({
+        offered: [{ name: "deploy", reason: "group 'release_tools' is bound to loaded skill 'csv-summary'" }],
+      });
+      expect(asked).toEqual(["prod", "staging"]);
+      expect(deployed).toEqual(["staging"]);
+      expect(JSON.stringify(model.calls[2]!.prompt)).toContain(
+        "The call of deploy was not approved by the user.",
+      );
+    } finally {
+      await agent.close();
+    }
   });
 });

@@ -213,7 +213,7 @@ describe("skillrt ask with MCP servers", { timeout: 180_000 }, () => {
     let out = "";
     for (const stream of [stdout, stderr]) stream.on("data", (d) => (out += String(d)));
     // Each answer follows the line that triggers the question; the REPL reads them in order.
-    stdin.end(["delete the web repo", "n", "file two issues", "a", "/exit", ""].join("\n"));
+    stdin.end(["delete the web repo", "n", "file two issues", "a", "/context", "/exit", ""].join("\n"));
     const code = await main(["chat", "--root", "skills"], {
       stdin,
       stdout,
@@ -226,6 +226,9 @@ describe("skillrt ask with MCP servers", { timeout: 180_000 }, () => {
     expect(out.match(/Allow mcp__tracker__create_issue/g)).toHaveLength(1);
     expect(out).toContain("Not deleted.");
     expect(out).toContain("Filed both.");
+    // /context: the servers' states and why each gated tool is offered.
+    expect(out).toContain("MCP servers:\n  tracker running (stdio, 4 tools)\n");
+    expect(out).toContain("Tools offered:\n  mcp__tracker__create_issue: tool gating is open\n");
     const bodies = server.requests.map((r) => r.body);
     expect(toolMessages(bodies[1]).join("\n")).toMatch(
       /The call of mcp__tracker__delete_repo was not approved by the user\. It did not run\./,
