@@ -112,13 +112,20 @@ describe("skillrt ask with MCP servers", { timeout: 180_000 }, () => {
     });
   }
 
-  it("open gating offers every server tool from the first request", async () => {
-    await config({ mcpServers: { tracker: trackerStdio({ TRACKER_LOG: log }) }, tools: { gating: "open" } });
-    server = await startLoopbackProvider("openai", [{ text: "ok" }]);
-    const run = await runCli(["ask", "--root", "skills", "hi"], { cwd, env: env(server) });
-    expect(run.code).toBe(0);
-    expect(mcpOffered(server.requests[0]?.body)).toEqual(ALL);
-  });
+  for (const transport of ["stdio", "streamable-http"] as const) {
+    it(`open gating offers every server tool from the first request (${transport})`, async () => {
+      let entry: unknown = trackerStdio({ TRACKER_LOG: log });
+      if (transport === "streamable-http") {
+        http = await startHttpTracker({ TRACKER_LOG: log });
+        entry = http.config();
+      }
+      await config({ mcpServers: { tracker: entry }, tools: { gating: "open" } });
+      server = await startLoopbackProvider("openai", [{ text: "ok" }]);
+      const run = await runCli(["ask", "--root", "skills", "hi"], { cwd, env: env(server) });
+      expect(run.code).toBe(0);
+      expect(mcpOffered(server.requests[0]?.body)).toEqual(ALL);
+    });
+  }
 
   it("aworld profile: no skill → no MCP tools; active_skill → its tool_list; offload_skill → withdrawn", async () => {
     await config({
