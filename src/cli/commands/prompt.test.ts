@@ -91,6 +91,21 @@ describe("skillrt prompt", () => {
     expect(raw.out).toContain(`<location>\n${path.join(amp, "SKILL.md")}\n</location>`);
   });
 
+  it("renders the aworld and agentscope profiles' catalogs (AWorld's skills_guide, SkillBox's template)", async () => {
+    const aworld = await prompt(["skills/plain", "--format", "aworld"]);
+    expect(aworld.code).toBe(0);
+    expect(aworld.out.startsWith("<skills_guide>\n  <skill_guide>\n")).toBe(true);
+    expect(aworld.out).toContain(
+      '  <skills_info>\n  <skill id="plain">\n    <skill_name>plain</skill_name>\n    <skill_desc>Plain skill.</skill_desc>\n  </skill>\n  </skills_info>\n</skills_guide>',
+    );
+    const skillbox = await prompt(["skills/plain", "-f", "skillbox"]);
+    expect(skillbox.code).toBe(0);
+    expect(skillbox.out.startsWith("## Available Skills\n\n<usage>\n")).toBe(true);
+    expect(skillbox.out).toContain(
+      "<skill>\n<name>plain</name>\n<description>Plain skill.</description>\n<skill-id>plain</skill-id>\n</skill>",
+    );
+  });
+
   it("folds multi-line descriptions onto one line except in agentskills", async () => {
     const list = await prompt(["links/multi"]);
     expect(list.out).toBe("Available skills:\n- multi: Line one Line two\n");
@@ -146,7 +161,7 @@ describe("skillrt prompt", () => {
   it("rejects an unknown format and a budget that is not a positive integer (exit 2)", async () => {
     const { code, err } = await prompt(["--format", "yaml"]);
     expect(code).toBe(2);
-    expect(err).toContain("choose list, agentskills, xml, markdown");
+    expect(err).toContain("choose list, agentskills, xml, markdown, aworld, skillbox");
     const budget = await prompt(["--catalog-budget", "lots"]);
     expect(budget.code).toBe(2);
     expect(budget.err).toContain("--catalog-budget expects a positive integer, got 'lots'");

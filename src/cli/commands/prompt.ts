@@ -12,13 +12,13 @@ import { readPromptPaths } from "../read-prompt-paths.js";
 import { writeOutput } from "../write-output.js";
 
 /** Every catalog format, default first. */
-const FORMATS: readonly CatalogFormat[] = ["list", "agentskills", "xml", "markdown"];
+const FORMATS: readonly CatalogFormat[] = ["list", "agentskills", "xml", "markdown", "aworld", "skillbox"];
 
 /** `skillrt prompt`: print the catalog block a model would see. */
 export const promptCommand = defineCommand({
   name: "prompt",
   summary: "Print the skills catalog for a system prompt",
-  usage: `Usage: skillrt prompt [PATH...] [--format list|agentskills|xml|markdown] [--root DIR]...
+  usage: `Usage: skillrt prompt [PATH...] [--format list|agentskills|xml|markdown|aworld|skillbox] [--root DIR]...
                       [--catalog-budget TOKENS] [--context-window N] [--preamble]
                       [--for REQUEST]
 
@@ -36,6 +36,10 @@ Options:
                                order given) when no budget applies
                xml             indented <available_skills> with one <skill> per entry
                markdown        '## Available Skills' then '- [○] **name**: description'
+               aworld          AWorld's <skills_guide> with one <skill id>…<skill_desc> per
+                               skill (the aworld profile's catalog)
+               skillbox        AgentScope SkillBox's '## Available Skills' with <usage> and
+                               one <skill-id> block per skill (the agentscope profile's catalog)
   --catalog-budget TOKENS
                Fit the catalog in TOKENS (o200k tokens): descriptions are shortened, then
                dropped, then only as many names as fit are listed, and a closing note says
