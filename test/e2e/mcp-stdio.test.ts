@@ -13,7 +13,8 @@ import { assertBuilt } from "./support/run-cli.js";
 const repo = path.resolve(import.meta.dirname, "../..");
 const bin = path.join(repo, "bin", "skillrt.js");
 const skills = path.join(repo, "examples", "skills");
-const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: repo, NO_COLOR: "1" };
+// HOME is the checkout (no user skills); the metadata cache is off so nothing is left in it.
+const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: repo, NO_COLOR: "1", SKILLRT_CACHE: "0" };
 
 beforeAll(() => assertBuilt());
 
