@@ -34,6 +34,8 @@ export function bodyOpening(start: string): BodyOpening {
       if (line.includes("-->")) comment = false;
       continue;
     }
+    // Once the prose is full only headings, fences and comments still matter: skip other lines unread.
+    if (proseLength >= OPENING_CHARS && !MAY_MATTER.has(line.charCodeAt(0))) continue;
     const opensFence = /^(`{3,}|~{3,})/.exec(line);
     if (opensFence !== null) {
       fence = opensFence[1]!;
@@ -65,8 +67,16 @@ export function bodyOpening(start: string): BodyOpening {
   return { opening: cut(prose.join(" "), OPENING_CHARS), headings: cut(headings.join("\n"), HEADINGS_CHARS) };
 }
 
+/** First characters of the lines that can open a heading, a fence or a comment: `#`, `` ` ``, `~`, `<`. */
+const MAY_MATTER = new Set([0x23, 0x60, 0x7e, 0x3c]);
+
+/** Characters that start Markdown inline markup or a list marker that {@link plain} removes. */
+const MARKUP = /[[\]!<>*_`|#+-]|^\d+[.)]/;
+
 /** Markdown inline markup to plain words: links keep their text, images their alt text, HTML tags go. */
 function plain(line: string): string {
+  // Most prose lines carry no markup: collapsing whitespace is all the rules below would do to them.
+  if (!MARKUP.test(line)) return line.replace(/\s+/g, " ").trim();
   return line
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/<[^>]+>/g, " ")
