@@ -23,6 +23,7 @@ import { exitCodeOf } from "./exit-code-of.js";
 import { DEFAULT_LIMITS, type ExecLimits, withLimits } from "./limits.js";
 import { killProcessGroup } from "./process-tree.js";
 import { isolationArgs, systemMountArgs } from "./sandbox-executor.js";
+import { writeFileNoFollow } from "./write-file-no-follow.js";
 
 /** Options of {@link createBubblewrapSandboxSession}. */
 export interface BubblewrapSandboxSessionOptions {
@@ -132,16 +133,7 @@ export async function createBubblewrapSandboxSession(
   async function writeBytes(p: string, content: Uint8Array): Promise<void> {
     const host = hostPath(p, true);
     await mkdir(path.dirname(host), { recursive: true });
-    const handle = await open(
-      host,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-      0o644,
-    );
-    try {
-      await handle.writeFile(content);
-    } finally {
-      await handle.close();
-    }
+    await writeFileNoFollow(host, content);
   }
 
   function encode(content: string, encoding = "utf-8"): Uint8Array {

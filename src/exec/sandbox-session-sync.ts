@@ -5,12 +5,12 @@
  * never followed or copied, nothing is written on the host through a symbolic link, read-only mounts are
  * never copied back, and the bytes and files copied back are capped.
  */
-import { constants } from "node:fs";
-import { lstat, mkdir, open, readdir, readFile, readlink, unlink } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, readlink, unlink } from "node:fs/promises";
 import path from "node:path";
 import type { Experimental_SandboxSession as SandboxSession } from "ai";
 import type { ExecMount } from "./executor.js";
 import { type SandboxPathMap, shellQuote } from "./sandbox-path-map.js";
+import { writeFileNoFollow } from "./write-file-no-follow.js";
 
 /** What was staged, by sandbox path: a file's host signature, or a link's target. */
 export interface SyncState {
@@ -235,17 +235,7 @@ export async function syncBack(
       warnings.push(`${host} was not copied back: a parent on the host is not a directory`);
       return;
     }
-    const handle = await open(
-      host,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-      0o644,
-    );
-    try {
-      await handle.writeFile(content);
-      state.files.set(inSandbox, signature(await handle.stat()));
-    } finally {
-      await handle.close();
-    }
+    state.files.set(inSandbox, signature(await writeFileNoFollow(host, content)));
   }
 
   for (const mount of mounts) {
