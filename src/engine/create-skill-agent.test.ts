@@ -9,11 +9,9 @@ import { scriptedModel, systemOf, toolNamesOf } from "../test-kit.js";
 import { trackerStdio } from "../tools/mcp-client/__fixtures__/tracker.js";
 import type { ToolApprovalAnswer, ToolApprovalRequest } from "../tools/tool-approval.js";
 import { createToolRegistry } from "../tools/tool-registry.js";
+import { examples, loadReadRun } from "./__fixtures__/load-read-run.js";
 import { createSkillAgent } from "./create-skill-agent.js";
 import type { EngineEvent } from "./engine-event.js";
-
-const examples = path.resolve(import.meta.dirname, "../../examples/skills");
-const csv = "name,age\nann,31\nbob,27\n";
 
 let cwd: string;
 beforeEach(async () => {
@@ -22,20 +20,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(cwd, { recursive: true, force: true });
 });
-
-const loadReadRun = [
-  { toolCalls: [{ name: "skill_load", input: '{"name":"csv-summary"}' }] },
-  { toolCalls: [{ name: "skill_read", input: '{"name":"csv-summary","path":"references/format.md"}' }] },
-  {
-    toolCalls: [
-      {
-        name: "skill_run",
-        input: JSON.stringify({ name: "csv-summary", command: "node scripts/summarize.mjs -", stdin: csv }),
-      },
-    ],
-  },
-  { text: "2 rows; age from 27 to 31." },
-];
 
 describe("createSkillAgent", () => {
   it("load → read → run → answer with the defaults: skill_run offered, the script runs, events stream", async () => {

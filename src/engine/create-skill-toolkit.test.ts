@@ -7,25 +7,10 @@ import { z } from "zod";
 import { scriptedModel, systemOf, toolNamesOf } from "../test-kit.js";
 import { trackerStdio } from "../tools/mcp-client/__fixtures__/tracker.js";
 import type { ToolApprovalRequest } from "../tools/tool-approval.js";
+import { examples, loadReadRun } from "./__fixtures__/load-read-run.js";
 import { createSkillToolkit } from "./create-skill-toolkit.js";
 
-const examples = path.resolve(import.meta.dirname, "../../examples/skills");
-const csv = "name,age\nann,31\nbob,27\n";
 const BODY_MARK = "Run the bundled script"; // csv-summary's SKILL.md body
-
-const loadReadRun = [
-  { toolCalls: [{ name: "skill_load", input: '{"name":"csv-summary"}' }] },
-  { toolCalls: [{ name: "skill_read", input: '{"name":"csv-summary","path":"references/format.md"}' }] },
-  {
-    toolCalls: [
-      {
-        name: "skill_run",
-        input: JSON.stringify({ name: "csv-summary", command: "node scripts/summarize.mjs -", stdin: csv }),
-      },
-    ],
-  },
-  { text: "2 rows; age from 27 to 31." },
-];
 
 describe("createSkillToolkit", () => {
   it("spreads into a real ToolLoopAgent: load → read → run → answer, context re-rendered each step", async () => {
