@@ -156,6 +156,52 @@ process.on("exit", () => process.stderr.write("LOADED " + JSON.stringify([...see
   });
 });
 
+describe("bin/skillrt.js run start-up", () => {
+  const traceHook = async (): Promise<string> => {
+    const hook = path.join(tmp.dir, "trace-run-modules.mjs");
+    await fs.writeFile(
+      hook,
+      `import { registerHooks } from "node:module";
+const seen = new Set();
+registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); seen.add(r.url); return r; } });
+process.on("exit", () => process.stderr.write("LOADED " + JSON.stringify([...seen].filter((u) => u.includes("/node_modules/"))) + "\\n"));
+`,
+    );
+    return hook;
+  };
+
+  it("loads no package (zod, ai, the MCP SDK, the tokenizer, picomatch) for `run NAME -- true` without a config file", async () => {
+    const root = path.join(tmp.dir, "run-light");
+    await brokenSkill("run-light/demo", "---\nname: demo\ndescription: Runs true.\n---\nBody\n");
+    const hook = await traceHook();
+    const result = spawnSync(
+      process.execPath,
+      ["--import", hook, bin, "run", "demo", "--root", root, "--executor", "local", "--", "echo", "ran"],
+      { cwd: tmp.dir, env: { PATH: process.env["PATH"] ?? "", HOME: tmp.dir }, encoding: "utf8" },
+    );
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe("ran\n");
+    const loaded = JSON.parse(/LOADED (.*)/.exec(result.stderr)?.[1] ?? "null") as string[];
+    expect(loaded).toEqual([]);
+    // A config file is still validated (its schema, and zod, load then).
+    await fs.writeFile(
+      path.join(tmp.dir, "skillrt.config.json"),
+      JSON.stringify({ exec: { timeoutSeconds: -1 } }),
+    );
+    try {
+      const invalid = spawnSync(process.execPath, [bin, "run", "demo", "--root", root, "--", "true"], {
+        cwd: tmp.dir,
+        env: { PATH: process.env["PATH"] ?? "", HOME: tmp.dir },
+        encoding: "utf8",
+      });
+      expect(invalid.status).toBe(1);
+      expect(invalid.stderr).toContain("invalid configuration (exec.timeoutSeconds");
+    } finally {
+      await fs.rm(path.join(tmp.dir, "skillrt.config.json"));
+    }
+  });
+});
+
 describe("bin/skillrt.js output to a reader that stops early", () => {
   it("ends quietly with exit 0 when the pipe closes (`skillrt list --json | head`)", async () => {
     const root = path.join(tmp.dir, "many");

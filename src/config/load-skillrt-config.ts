@@ -9,10 +9,10 @@ import os from "node:os";
 import path from "node:path";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import type { McpServersConfig } from "./mcp-servers-config.js";
-import {
-  type ExecConfigFile,
-  type ModelConfigFile,
-  type SessionConfigFile,
+import type {
+  ExecConfigFile,
+  ModelConfigFile,
+  SessionConfigFile,
   SkillrtConfigFile,
 } from "./skillrt-config.js";
 import type { ToolsConfig } from "./tools-config.js";
@@ -74,6 +74,9 @@ async function readSource(file: string): Promise<ConfigSource | undefined> {
       message: `${file}: invalid JSON: ${detail}. Fix the syntax.`,
     });
   }
+  // The schema (and zod) is loaded only when a config file exists: a command run without one, such as
+  // `skillrt run NAME -- true`, does not pay for building it.
+  const { SkillrtConfigFile } = await import("./skillrt-config.js");
   const parsed = SkillrtConfigFile.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");

@@ -3,8 +3,9 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "./__fixtures__/make-skill.js";
 import { createFsArtifactStore } from "./artifact-store.js";
-import { collectOutputs, OutputSpec } from "./collect-outputs.js";
+import { collectOutputs } from "./collect-outputs.js";
 import { createWorkspace } from "./create-workspace.js";
+import { OutputSpec } from "./output-spec.js";
 import type { Workspace } from "./workspace.js";
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 1, 2, 3]);

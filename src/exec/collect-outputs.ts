@@ -10,8 +10,6 @@
  * read; a component swapped during collection makes that file fail closed (skipped), never an error.
  */
 import path from "node:path";
-import picomatch from "picomatch";
-import { z } from "zod";
 import type { ArtifactRef, ArtifactStore } from "./artifact-store.js";
 import { isInside, normalizeWorkspacePath } from "./confine.js";
 import {
@@ -23,43 +21,12 @@ import {
   openSubdir,
   readFileIn,
 } from "./dir-handle.js";
+import type { OutputSpec } from "./output-spec.js";
 import { NO_REDACTION, type Redactor } from "./redact.js";
 import { openResolvedDir, resolveBeneath } from "./resolve-beneath.js";
 import { sniffMime } from "./sniff-mime.js";
 
-const positive = z.number().int().positive();
-
-/** The `outputs` field of a skill run (snake_case; camelCase aliases are accepted). */
-export const OutputSpec = z.preprocess(
-  (value) => {
-    if (typeof value !== "object" || value === null) return value;
-    const v: Record<string, unknown> = { ...value };
-    const aliases: Record<string, string> = {
-      maxFiles: "max_files",
-      maxFileBytes: "max_file_bytes",
-      maxTotalBytes: "max_total_bytes",
-      nameTemplate: "name_template",
-    };
-    for (const [camel, snake] of Object.entries(aliases)) {
-      if (v[snake] === undefined && v[camel] !== undefined) v[snake] = v[camel];
-      delete v[camel];
-    }
-    return v;
-  },
-  z.object({
-    globs: z
-      .array(z.string().min(1))
-      .min(1)
-      .describe("Workspace-relative globs, e.g. out/** or $OUTPUT_DIR/*.png"),
-    inline: z.boolean().optional().describe("Return text file contents in the result. Default false."),
-    save: z.boolean().optional().describe("Save each file as a versioned artifact. Default false."),
-    max_files: positive.optional().describe("Default 100."),
-    max_file_bytes: positive.optional().describe("Default 4 MiB."),
-    max_total_bytes: positive.optional().describe("Default 64 MiB."),
-    name_template: z.string().optional().describe("Prefix of saved artifact names. Default ''."),
-  }),
-);
-export type OutputSpec = z.infer<typeof OutputSpec>;
+export type { OutputSpec } from "./output-spec.js";
 
 /** Output defaults. */
 export const OUTPUT_DEFAULTS = {
@@ -181,6 +148,8 @@ async function collectFrom(
   const maxFiles = spec.max_files ?? OUTPUT_DEFAULTS.maxFiles;
   const maxFileBytes = spec.max_file_bytes ?? OUTPUT_DEFAULTS.maxFileBytes;
   const maxTotal = spec.max_total_bytes ?? OUTPUT_DEFAULTS.maxTotalBytes;
+  // Loaded here, not at start-up: most runs collect nothing.
+  const { default: picomatch } = await import("picomatch");
 
   const candidates = new Set<string>();
   for (const raw of spec.globs) {

@@ -7,7 +7,6 @@
  */
 import { realpath } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
 import type { SkillRecord } from "../catalog/types.js";
 import type { ArtifactStore } from "./artifact-store.js";
 import { confinedRealpath, isInside, normalizeWorkspacePath } from "./confine.js";
@@ -22,18 +21,10 @@ import {
   symlinkIn,
   writeFileIn,
 } from "./dir-handle.js";
+import type { InputSpec } from "./input-spec.js";
 import { type Resolved, resolveBeneath } from "./resolve-beneath.js";
 
-/** One input of a skill run. */
-export const InputSpec = z.object({
-  from: z
-    .string()
-    .min(1)
-    .describe("artifact://name[@version], host:///abs/path, workspace://rel or skill://name/rel"),
-  to: z.string().optional().describe("Workspace-relative destination. Default work/inputs/<basename>."),
-  mode: z.enum(["copy", "link"]).optional().describe("Default copy."),
-});
-export type InputSpec = z.infer<typeof InputSpec>;
+export type { InputSpec } from "./input-spec.js";
 
 /** A staged input. */
 export interface StagedInput {

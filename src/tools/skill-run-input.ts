@@ -3,8 +3,8 @@
  * the MCP server) against this schema, before `runSkillCommand` executes the request.
  */
 import { z } from "zod";
-import { OutputSpec } from "../exec/collect-outputs.js";
-import { InputSpec } from "../exec/stage-inputs.js";
+import { InputSpec } from "../exec/input-spec.js";
+import { OutputSpec } from "../exec/output-spec.js";
 
 /** Input of `skill_run` (`name` is `skill` under the `trpc` profile). */
 export const SkillRunInput = z.object({

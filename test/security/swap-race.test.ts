@@ -6,9 +6,10 @@
 import { lstat, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collectOutputs, OutputSpec } from "../../src/exec/collect-outputs.js";
+import { collectOutputs } from "../../src/exec/collect-outputs.js";
 import { createExecutor } from "../../src/exec/create-executor.js";
 import { createWorkspace } from "../../src/exec/create-workspace.js";
+import { OutputSpec } from "../../src/exec/output-spec.js";
 import {
   runSkillCommand,
   type SkillRunContext,
