@@ -7,6 +7,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { probeSandbox } from "../exec/sandbox-executor.js";
 import { makeTempDir } from "./__fixtures__/skill-tree.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -200,6 +201,50 @@ process.on("exit", () => process.stderr.write("LOADED " + JSON.stringify([...see
       await fs.rm(path.join(tmp.dir, "skillrt.config.json"));
     }
   });
+
+  it.skipIf(!probeSandbox().ok)(
+    "an explicit `--executor sandbox` run probes once and remembers it: the next process neither probes nor asks `bwrap --help`",
+    async () => {
+      const root = path.join(tmp.dir, "run-sandbox");
+      await brokenSkill("run-sandbox/demo", "---\nname: demo\ndescription: Runs true.\n---\nBody\n");
+      // A bwrap on PATH that logs each call, then runs the real one.
+      const wrapperDir = path.join(tmp.dir, "wrapped-bin");
+      const log = path.join(tmp.dir, "bwrap-calls.log");
+      const real = execFileSync("/bin/sh", ["-c", "command -v bwrap"], { encoding: "utf8" }).trim();
+      await fs.mkdir(wrapperDir, { recursive: true });
+      await fs.writeFile(
+        path.join(wrapperDir, "bwrap"),
+        `#!/bin/sh\necho "$1" >> '${log}'\nexec '${real}' "$@"\n`,
+        { mode: 0o755 },
+      );
+      const env = {
+        PATH: `${wrapperDir}:${process.env["PATH"] ?? ""}`,
+        HOME: tmp.dir,
+        SKILLRT_CACHE_DIR: path.join(tmp.dir, "run-cache"),
+      };
+      const calls = async () => (await fs.readFile(log, "utf8").catch(() => "")).split("\n").filter(Boolean);
+      const runOnce = () =>
+        spawnSync(
+          process.execPath,
+          [bin, "run", "demo", "--root", root, "--executor", "sandbox", "--json", "--", "true"],
+          {
+            cwd: tmp.dir,
+            env,
+            encoding: "utf8",
+          },
+        );
+      const first = runOnce();
+      expect(first.status).toBe(0);
+      expect(JSON.parse(first.stdout)).toMatchObject({ exitCode: 0, executor: "sandbox" });
+      // The probe (`bwrap --unshare-all … true`) and `bwrap --help` went through the bwrap on PATH; the
+      // command's own bwrap is looked up on the run's fixed PATH, so it is not logged here.
+      expect(await calls()).toEqual(["--unshare-all", "--help"]);
+      const second = runOnce();
+      expect(second.status).toBe(0);
+      expect(JSON.parse(second.stdout)).toMatchObject({ exitCode: 0, executor: "sandbox" });
+      expect(await calls()).toEqual(["--unshare-all", "--help"]);
+    },
+  );
 });
 
 describe("bin/skillrt.js output to a reader that stops early", () => {

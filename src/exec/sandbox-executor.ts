@@ -116,27 +116,39 @@ export function probeSandbox(bwrapPath = "bwrap", uid = 1000): { ok: boolean; re
         ? { ok: true }
         : { ok: false, reason: `${bwrapPath} failed (exit ${result.status}): ${result.stderr.trim()}` };
   probeCache.set(bwrapPath, answer);
-  if (answer.ok) rememberSandboxProbe(bwrapPath, uid, { tmpfsSize: supportsTmpfsSize(bwrapPath) });
+  if (answer.ok)
+    rememberSandboxProbe(bwrapPath, uid, {
+      tmpfsSize: sizeSupport.get(bwrapPath) ?? askTmpfsSize(bwrapPath),
+    });
   return answer;
 }
 
 const sizeSupport = new Map<string, boolean>();
 
-/** Whether this bwrap knows `--size` (0.5+), asked once per binary path. */
-function supportsTmpfsSize(bwrapPath: string): boolean {
-  let known = sizeSupport.get(bwrapPath);
-  if (known === undefined) {
-    const help = spawnSync(bwrapPath, ["--help"], { timeout: 5000, encoding: "utf8" });
-    known = `${help.stdout ?? ""}${help.stderr ?? ""}`.includes("--size");
-    sizeSupport.set(bwrapPath, known);
-  }
+/** Whether this bwrap knows `--size` (0.5+), from `bwrap --help` (asked once per binary path). */
+function askTmpfsSize(bwrapPath: string): boolean {
+  const help = spawnSync(bwrapPath, ["--help"], { timeout: 5000, encoding: "utf8" });
+  const known = `${help.stdout ?? ""}${help.stderr ?? ""}`.includes("--size");
+  sizeSupport.set(bwrapPath, known);
   return known;
 }
 
+/**
+ * Whether this bwrap knows `--size`. A run that did not probe (an explicit `sandbox` executor) probes
+ * first: a success is remembered across processes with the `--help` answer, so later processes spawn
+ * nothing but the command itself.
+ */
+function supportsTmpfsSize(bwrapPath: string, uid: number): boolean {
+  const known = sizeSupport.get(bwrapPath);
+  if (known !== undefined) return known;
+  probeSandbox(bwrapPath, uid);
+  return sizeSupport.get(bwrapPath) ?? askTmpfsSize(bwrapPath);
+}
+
 /** The private `/tmp`: a tmpfs of `limits.tmpBytes` when given and bwrap can size it. */
-function tmpArgs(bwrapPath: string, request: ExecRequest): string[] {
+function tmpArgs(bwrapPath: string, uid: number, request: ExecRequest): string[] {
   const size = request.limits?.tmpBytes;
-  if (size !== undefined && Number.isFinite(size) && size > 0 && supportsTmpfsSize(bwrapPath))
+  if (size !== undefined && Number.isFinite(size) && size > 0 && supportsTmpfsSize(bwrapPath, uid))
     return ["--size", String(Math.floor(size)), "--tmpfs", "/tmp"];
   return ["--tmpfs", "/tmp"];
 }
@@ -154,7 +166,7 @@ export function createSandboxExecutor(options: SandboxExecutorOptions = {}): Exe
   return {
     kind: "sandbox",
     async run(request: ExecRequest): Promise<ExecResult> {
-      const args = [...isolationArgs(uid), ...systemMountArgs(), ...tmpArgs(bwrap, request)];
+      const args = [...isolationArgs(uid), ...systemMountArgs(), ...tmpArgs(bwrap, uid, request)];
       for (const path of options.extraReadOnlyPaths ?? []) args.push("--ro-bind-try", path, path);
       for (const mount of request.mounts ?? []) {
         args.push(
