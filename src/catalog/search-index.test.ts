@@ -118,7 +118,7 @@ describe("ranking", () => {
   it("weighs the query's adjacent word pairs found adjacent in a skill's text", async () => {
     const two = [
       skill("models", "Random forest models, with cross validation of every fit."),
-      skill("picker", "Random picks for cross-team raffles, and validation of forest plots."),
+      skill("picker", "Random cross picks, forest validation."),
     ];
     const catalog = await createCatalog({ roots: [], memory: two });
     const hits = catalog.search("train a random forest and do cross validation", 2);

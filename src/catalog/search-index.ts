@@ -1,4 +1,5 @@
 import type { FrontmatterValue } from "../spec/types.js";
+import { idiomTerms } from "./search-idioms.js";
 import { SYNONYMS } from "./search-synonyms.js";
 import { agentForms, tokenize } from "./tokenize.js";
 import type { SearchHit, SkillRecord } from "./types.js";
@@ -34,6 +35,8 @@ export interface SearchWeights {
   synonym: number;
   /** Weight of a query word's agent-noun relatives (`reviewer` → `review`, `build` → `builder`; see {@link agentForms}). */
   agent: number;
+  /** Weight of the words an everyday phrasing stands for (`look over` → review; see {@link idiomTerms}). */
+  idiom: number;
   /** Weight of prefix matches (`kube` → `kubernetes`) for a query word no skill uses. */
   prefix: number;
   /** Bonus for covering more of the query's words: score × (1 + coverage × share covered). */
@@ -59,6 +62,7 @@ export const DEFAULT_SEARCH_WEIGHTS: SearchWeights = {
   k1: 1.2,
   synonym: 0.35,
   agent: 0.5,
+  idiom: 0.35,
   prefix: 0.5,
   coverage: 1,
   phrase: 0.5,
@@ -185,19 +189,23 @@ export class SearchIndex {
     const sequence = tokenize(query);
     const words = [...new Set(sequence)];
     const n = this.#records.length;
-    if (words.length === 0 || n === 0 || limit <= 0) return [];
     const w = this.#weights;
+    // Terms an everyday phrasing stands for join the query's words at their own weight.
+    const idioms = w.idiom > 0 ? idiomTerms(query).filter((term) => !words.includes(term)) : [];
+    if (words.length + idioms.length === 0 || n === 0 || limit <= 0) return [];
     const scratch = this.#scratchFor(n);
     const { scores, covered, best, seen, touched } = scratch;
-    words.forEach((word, stamp) => {
+    [...words, ...idioms].forEach((word, stamp) => {
       const expansions: [string, number][] = [];
-      if (this.#postings.has(word)) expansions.push([word, 1]);
-      else for (const match of this.#prefixMatches(word)) expansions.push([match, w.prefix]);
+      const own = stamp < words.length ? 1 : w.idiom;
+      if (this.#postings.has(word)) expansions.push([word, own]);
+      else if (own === 1) for (const match of this.#prefixMatches(word)) expansions.push([match, w.prefix]);
       for (const form of agentForms(word)) {
-        if (!words.includes(form) && this.#postings.has(form)) expansions.push([form, w.agent]);
+        if (!words.includes(form) && this.#postings.has(form)) expansions.push([form, own * w.agent]);
       }
       for (const synonym of SYNONYMS.get(word) ?? []) {
-        if (!words.includes(synonym) && this.#postings.has(synonym)) expansions.push([synonym, w.synonym]);
+        if (!words.includes(synonym) && this.#postings.has(synonym))
+          expansions.push([synonym, own * w.synonym]);
       }
       for (const [term, weight] of expansions) {
         const list = this.#postings.get(term)!;
@@ -227,7 +235,7 @@ export class SearchIndex {
     let top: SearchHit[] = [];
     for (const doc of touched) {
       const record = this.#records[doc]!;
-      let score = scores[doc]! * (1 + (w.coverage * covered[doc]!) / words.length);
+      let score = scores[doc]! * (1 + (w.coverage * covered[doc]!) / Math.max(1, words.length));
       if (record.name.toLowerCase() === wanted) score += 100;
       scores[doc] = 0;
       covered[doc] = 0;

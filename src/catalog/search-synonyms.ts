@@ -80,7 +80,7 @@ const GROUPS = [
   "investor investors board fundraising",
   "onboarding onboard",
   "upgrade upgrading migrate migration update modernize",
-  "random winner giveaway raffle lottery",
+  "winner giveaway raffle lottery",
   "domain domains name names",
   "schedule scheduled cron recurring",
   "chat chatbot bot bots conversational",
