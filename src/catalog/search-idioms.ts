@@ -44,7 +44,11 @@ const IDIOMS = [
 
 /** Lowercase words separated by single spaces: how phrases and requests are compared. */
 function words(text: string): string {
-  return ` ${text.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim()} `;
+  const spaced = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
+  return ` ${spaced} `;
 }
 
 /** Phrase → the stemmed terms it adds, compiled once. */
