@@ -6,6 +6,7 @@ import { bodyOpening, HEADINGS_CHARS, OPENING_CHARS } from "./body-opening.js";
 import { createCatalog } from "./create-catalog.js";
 import { defineSkill } from "./memory-source.js";
 import { decodedHead, HEAD_BYTES, readSkillHead } from "./read-skill-head.js";
+import { bodyTexts } from "./search-texts.js";
 
 describe("bodyOpening", () => {
   it("keeps headings and prose apart, as plain words, without code, comments or table rules", () => {
@@ -83,7 +84,7 @@ describe("records keep their body's opening", () => {
     expect(decodedHead(buffer, 0, frontmatter.length, true, all).bodyStart).toBe("half-wo");
   });
 
-  it("from the head read, from a whole read when the frontmatter is long, through the cache, and in memory", async () => {
+  it("search reads them from the file (a head read, a whole read when the frontmatter is long), through the cache, and in memory", async () => {
     await write(
       "short",
       "name: short\ndescription: Short one.\n",
@@ -91,16 +92,30 @@ describe("records keep their body's opening", () => {
     );
     const long = `name: long\ndescription: Long one.\nnotes: ${"x".repeat(5000)}\n`;
     await write("long", long, "## Steps\nArchive the old tickets first.\n");
+    expect(bodyTexts(path.join(tmp, "skills", "short", "SKILL.md"))).toEqual({
+      headings: "Rotating keys",
+      opening: "Renew the API tokens.",
+    });
+    expect(bodyTexts(path.join(tmp, "skills", "long", "SKILL.md"))).toEqual({
+      headings: "Steps",
+      opening: "Archive the old tickets first.",
+    });
+    expect(bodyTexts(path.join(tmp, "skills", "gone", "SKILL.md"))).toEqual({ headings: "", opening: "" });
     const options = { roots: [path.join(tmp, "skills")], cacheDir: path.join(tmp, "cache") };
     const cold = await createCatalog(options);
-    expect(cold.get("short")).toMatchObject({ headings: "Rotating keys", opening: "Renew the API tokens." });
-    expect(cold.get("long")).toMatchObject({ headings: "Steps", opening: "Archive the old tickets first." });
-    const warm = await createCatalog(options);
+    // Listing never reads a body: the records carry none of it.
+    expect(cold.get("short")).not.toHaveProperty("opening");
+    expect(cold.get("long")).not.toHaveProperty("headings");
+    // Search does: a word only the body uses finds the skill, and the hit is the catalog's own record.
+    expect(cold.search("renew tokens", 1)[0]?.record).toBe(cold.get("short"));
+    expect(cold.search("archive tickets", 1)[0]?.record).toBe(cold.get("long"));
+    const warm = await createCatalog(options); // the index stored by the cold catalog
     expect(warm.get("short")).toEqual(cold.get("short"));
-    expect(warm.get("long")).toEqual(cold.get("long"));
-    // Search reads them: a word only the body uses finds the skill.
     expect(warm.search("renew tokens", 1)[0]?.record.name).toBe("short");
     expect(warm.search("archive tickets", 1)[0]?.record.name).toBe("long");
+    expect(JSON.stringify(warm.search("archive tickets", 1)[0]?.record)).toBe(
+      JSON.stringify(warm.get("long")),
+    );
 
     const memory = await createCatalog({
       roots: [],
@@ -109,5 +124,22 @@ describe("records keep their body's opening", () => {
       ],
     });
     expect(memory.get("m")).toMatchObject({ headings: "Intro", opening: "Greets people warmly." });
+  });
+
+  it("a body edit that keeps the frontmatter and the file's size is searched after a refresh", async () => {
+    await write("edit", "name: edit\ndescription: Edited one.\n", "# Intro\nPolish lanterns.\n");
+    const catalog = await createCatalog({
+      roots: [path.join(tmp, "skills")],
+      cacheDir: path.join(tmp, "cache"),
+    });
+    expect(catalog.search("lanterns", 1)[0]?.record.name).toBe("edit");
+    expect(catalog.search("kettles", 1)).toEqual([]);
+    const file = path.join(tmp, "skills", "edit", "SKILL.md");
+    const before = await fs.readFile(file, "utf8");
+    await fs.writeFile(file, before.replace("Polish lanterns.", "Descale kettles."));
+    expect((await fs.stat(file)).size).toBe(Buffer.byteLength(before));
+    await catalog.refresh();
+    expect(catalog.search("kettles", 1)[0]?.record.name).toBe("edit");
+    expect(catalog.search("lanterns", 1)).toEqual([]);
   });
 });

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +10,7 @@ import {
   rootCacheFile,
   saveCatalogCache,
 } from "./catalog-cache.js";
+import { checksum } from "./checksummed-file.js";
 import { createCatalog } from "./create-catalog.js";
 import { SETTLE_MS } from "./file-identity.js";
 import { reuseCachedScan } from "./reuse-cached-scan.js";
@@ -72,8 +72,8 @@ function settle(): void {
   vi.setSystemTime(Date.now() + SETTLE_MS + 5000);
 }
 
-/** A string as the cache stores it (length-prefixed). */
-const cell = (text: string): string => `${text.length}:${text}`;
+/** A string as the cache stores it (JSON). */
+const cell = (text: string): string => JSON.stringify(text);
 
 /** Rewrites the cache file of `root` through `edit`, with a valid checksum (what the scan trusts). */
 function editCache(edit: (body: string) => string): void {
@@ -83,7 +83,7 @@ function editCache(edit: (body: string) => string): void {
   const after = edit(before);
   expect(after, "the edit changed the cache").not.toBe(before);
   const body = Buffer.from(after);
-  const sum = createHash("sha256").update(body).digest("hex");
+  const sum = checksum(body);
   fs.writeFileSync(
     file,
     Buffer.concat([
@@ -202,8 +202,12 @@ describe("metadata cache", () => {
       ],
       ["a valid checksum over the wrong shape", () => editCache(() => JSON.stringify({ v: 1, listings: 3 }))],
       ["text that does not parse", () => editCache(() => "{")],
-      ["a string running past the end", () => editCache((body) => `${body.slice(0, -40)}99999:x`)],
-      ["an entry of the wrong type", () => editCache((body) => body.replace(`s${cell("alpha")}`, "j1:7"))],
+      ["text cut short", () => editCache((body) => body.slice(0, -40))],
+      [
+        "an entry of the wrong type",
+        () => editCache((body) => body.replace(`"name":${cell("alpha")}`, '"name":7')),
+      ],
+      ["a row of the wrong length", () => editCache((body) => body.replace('"skills":[[', '"skills":[[1,'))],
       ["another root's cache", () => editCache((body) => body.replace(cell(root), cell("/elsewhere")))],
     ];
     for (const [label, spoil] of cases) {

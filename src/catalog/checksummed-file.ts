@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import { crc32 } from "node:zlib";
 
 /**
- * Writes `body` behind a one-line header (`<magic> <version> <sha256 of the body> <body length>`) to a
+ * Writes `body` behind a one-line header (`<magic> <version> <CRC-32 of the body> <body length>`) to a
  * private temporary file in `dir` (created 0700), then renames it to `file`: readers in other processes
  * see the old file or the new one, never a mix. Throws the fs error on failure (the temporary file is
  * removed).
@@ -56,6 +57,10 @@ export function readChecksummedFile(file: string, magic: string, version: number
   return body;
 }
 
-function checksum(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
+/**
+ * The checksum in a header: the body's CRC-32 in hex. It catches torn and damaged files (what a private
+ * cache directory meets); it is not a defence against someone who can write there.
+ */
+export function checksum(bytes: Uint8Array): string {
+  return crc32(bytes).toString(16);
 }

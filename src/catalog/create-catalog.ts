@@ -5,6 +5,7 @@ import { SkillrtError } from "../errors/skillrt-error.js";
 import { parseSkillMd } from "../spec/parse-skill-md.js";
 import type { Diagnostic } from "../spec/types.js";
 import { affectedSkillDirs } from "./affected-skills.js";
+import type { BodyOpening } from "./body-opening.js";
 import { loadCatalogCache, type RootCache, saveCatalogCache } from "./catalog-cache.js";
 import { closestNames } from "./closest-names.js";
 import { defaultRoots, normalizeRoots } from "./default-roots.js";
@@ -16,10 +17,17 @@ import { memorySkillFiles, readMemorySkillFile, renderMemorySkillMd } from "./me
 import { readSkillFile } from "./read-skill-file.js";
 import { MAX_SKILL_FILE_BYTES, readSkillFull } from "./read-skill-head.js";
 import { reuseCachedScan } from "./reuse-cached-scan.js";
-import { type CatalogState, rescanSkillFiles, type ScanInput, scanCatalog } from "./scan-catalog.js";
+import {
+  type CatalogState,
+  rescanSkillFiles,
+  type ScanInput,
+  type ScannedSkill,
+  scanCatalog,
+} from "./scan-catalog.js";
 import { readSearchCache, searchCacheKey, writeSearchCache } from "./search-cache.js";
 import { SearchIndex } from "./search-index.js";
 import { loadSearchIndex, serializeSearchIndex } from "./search-index-data.js";
+import { bodyTexts, type SearchableRecords, searchableRecords } from "./search-texts.js";
 import type {
   Catalog,
   CatalogChangeEvent,
@@ -86,18 +94,31 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
     cacheDir === undefined ? [] : saveCatalogCache(cacheDir, roots, mode, state, loaded?.roots ?? [], limits);
   let saveTimer: NodeJS.Timeout | undefined;
   // The search index of a state: loaded from the cache when it was stored for the same records, else
-  // built (and stored).
-  const openSearchIndex = (current: CatalogState): SearchIndex => {
+  // built (and stored). The index reads the bodies' openings through `searchableRecords`: all of them
+  // when it is built, only the few it re-ranks when it is loaded.
+  const bodyTextsRead = new WeakMap<ScannedSkill, BodyOpening>();
+  const openSearchIndex = (current: CatalogState): { index: SearchIndex; searchable: SearchableRecords } => {
+    const searchable = searchableRecords(current.records, (record) => {
+      // Remembered per scanned version of the file: a re-scan that reuses it reuses its texts too.
+      const scanned = current.scanned.get(record.dir);
+      if (scanned?.record !== record) return bodyTexts(record.location);
+      let texts = bodyTextsRead.get(scanned);
+      if (texts === undefined) {
+        texts = bodyTexts(record.location);
+        bodyTextsRead.set(scanned, texts);
+      }
+      return texts;
+    });
     const key = cacheDir === undefined ? undefined : searchCacheKey(current, mode);
     if (cacheDir !== undefined && key !== undefined) {
-      const loaded = loadSearchIndex(readSearchCache(cacheDir, roots, mode, key), current.records);
-      if (loaded !== undefined) return loaded;
+      const loaded = loadSearchIndex(readSearchCache(cacheDir, roots, mode, key), searchable.records);
+      if (loaded !== undefined) return { index: loaded, searchable };
     }
-    const built = new SearchIndex(current.records);
+    const built = new SearchIndex(searchable.records);
     if (cacheDir !== undefined && key !== undefined) {
       writeSearchCache(cacheDir, roots, mode, key, serializeSearchIndex(built));
     }
-    return built;
+    return { index: built, searchable };
   };
   // After a re-scan the cache is written a little later, off the change event's path.
   const saveSoon = () => {
@@ -110,7 +131,7 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
   };
   // The signal bounds creation only; later re-scans (refresh, watch) are not tied to it.
   delete input.abortSignal;
-  let index: SearchIndex | undefined;
+  let index: { index: SearchIndex; searchable: SearchableRecords } | undefined;
   let watchDiagnostics: Diagnostic[] = [];
   const listeners = new Set<(event: CatalogChangeEvent) => void>();
   let watcher: PathWatcher | undefined;
@@ -139,7 +160,8 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
       event = diffCatalogStates(state, next);
       state = next;
     }
-    if (event !== undefined || dirs === undefined) index = undefined;
+    // A body edit can leave the record as it was but changes what search reads of the file.
+    if (event !== undefined || dirs === undefined || dirs.size > 0) index = undefined;
     saveSoon();
     // A watcher started just now missed changes made during the scan: scan once more.
     if (dirs === undefined && watcher?.update(watchTargets(roots, state)) === true) {
@@ -239,7 +261,8 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
     },
     search(query, limit = 10) {
       index ??= openSearchIndex(state);
-      return index.search(query, limit);
+      const { searchable } = index;
+      return index.index.search(query, limit).map((hit) => searchable.hit(hit));
     },
     closest: (name, limit = 3) => closestNames(name, state.byName.keys(), limit),
     refresh: () => refresh(),

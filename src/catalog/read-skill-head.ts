@@ -67,10 +67,7 @@ const EMPTY = Buffer.alloc(0);
 export function headFromBuffer(buffer: Buffer, start: number, got: number): SkillHead | undefined {
   const keep = headLength(buffer, start, got, HEAD_BYTES);
   if (keep < 0) return undefined;
-  return decodedHead(buffer, start, start + keep, isPartial(keep, got, HEAD_BYTES), {
-    end: start + got,
-    more: got === HEAD_BYTES,
-  });
+  return decodedHead(buffer, start, start + keep, isPartial(keep, got, HEAD_BYTES));
 }
 
 const buffer = Buffer.allocUnsafe(HEAD_BYTES);

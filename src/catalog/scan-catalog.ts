@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import { parseSkillMd } from "../spec/parse-skill-md.js";
 import type { Diagnostic, ParseMode } from "../spec/types.js";
-import { bodyOpening } from "./body-opening.js";
 import { scopeRank } from "./default-roots.js";
 import { discoverSkillsSync, type PrefetchedSkill } from "./discover-skills.js";
 import { type FileIdentity, fileIdentity, unchangedSince } from "./file-identity.js";
@@ -220,7 +219,6 @@ function scanSkill(found: PrefetchedSkill, input: ScanInput, readAt: number): Sc
   }
   const options = { mode: input.mode, dirName, path: file, headOnly: true };
   let result: ReturnType<typeof parseSkillMd>;
-  let bodyStart: string | undefined;
   try {
     const strict = input.mode === "strict";
     let head = found.head ?? readSkillHead(file);
@@ -231,7 +229,6 @@ function scanSkill(found: PrefetchedSkill, input: ScanInput, readAt: number): Sc
       head = readSkillFull(file);
       result = parseSkillMd(parserInput(head, strict), options);
     }
-    bodyStart = head.bodyStart;
   } catch (error) {
     const code = errorCode(error);
     entry.broken = [
@@ -250,11 +247,7 @@ function scanSkill(found: PrefetchedSkill, input: ScanInput, readAt: number): Sc
     result.skill !== undefined &&
     (input.mode === "lenient" || !result.diagnostics.some((d) => d.severity === "error"));
   if (usable && result.skill !== undefined) {
-    const record = toSkillRecord(
-      found,
-      { ...result.skill, ...bodyOpening(bodyStart ?? "") },
-      result.diagnostics,
-    );
+    const record = toSkillRecord(found, result.skill, result.diagnostics);
     // A file touched but not changed keeps its record object, so watchers see no change. The size tells
     // a body edit (same L1 record, different file) from a touch.
     const before = previous?.record;

@@ -22,9 +22,12 @@ export interface SkillRecord {
   compatibility?: string;
   allowedTools?: string[];
   metadata?: Record<string, string>;
-  /** The body's first prose as plain text (at most 600 characters), read with the frontmatter; for search. */
+  /**
+   * The body's first prose as plain text (at most 600 characters); for search. Memory skills carry it;
+   * records of skill files leave it out (listing never reads a body) and search reads it from the file.
+   */
   opening?: string;
-  /** The headings near the body's start, one per line (at most 300 characters); for search. */
+  /** The headings near the body's start, one per line (at most 300 characters); as {@link opening}. */
   headings?: string;
   /** Top-level frontmatter keys outside the six spec fields (`when_to_use`, `tags`, `version`, …). */
   extras: Record<string, FrontmatterValue>;
