@@ -80,7 +80,22 @@ function figures(rows) {
   const n = rows.length;
   const at = (k) => rows.filter((r) => r.rank > 0 && r.rank <= k).length / n;
   const mrr = rows.reduce((s, r) => s + (r.rank > 0 ? 1 / r.rank : 0), 0) / n;
-  return { n, recallAt1: round(at(1)), recallAt5: round(at(5)), mrr: round(mrr) };
+  return {
+    n,
+    recallAt1: round(at(1)),
+    recallAt1Ci95: wilson(at(1), n),
+    recallAt5: round(at(5)),
+    mrr: round(mrr),
+  };
+}
+
+// The 95% Wilson interval of a proportion p over n: how far a figure on ~100 requests can move by chance
+// (one request is ~0.009 of a half; two rankings within the interval are not told apart by this set).
+function wilson(p, n) {
+  const z = 1.96;
+  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
+  return [round(centre - half), round(centre + half)];
 }
 const round = (x) => Math.round(x * 1000) / 1000;
 times.sort((a, b) => a - b);
