@@ -8,7 +8,7 @@ import type { CatalogState } from "./scan-catalog.js";
 import type { SkillRoot } from "./types.js";
 
 const MAGIC = "skillrt-search-cache";
-const VERSION = 2;
+const VERSION = 3;
 
 /**
  * What a stored search index was built over: every served record's name, location, scope and root
@@ -39,16 +39,25 @@ function searchCacheFile(cacheDir: string, roots: readonly SkillRoot[], mode: Pa
 }
 
 /**
- * The file: JSON (`{ key, endian, data, lengths }`: the index data without its postings, and each
- * posting list's length) on one line, then the postings as one run of native 32-bit integers — no
- * per-number JSON, no base64. Read back with one copy into an Int32Array.
+ * The file: JSON (`{ key, endian, data, arrays }`: the index data without its typed arrays, and each
+ * array's field, type and length) on one line, then the arrays' bytes one after another, each padded to
+ * 8 bytes — no per-number JSON, no base64. Read back as views of one aligned buffer.
  */
 interface Head {
   key?: unknown;
   endian?: unknown;
   data?: unknown;
-  lengths?: unknown;
+  arrays?: unknown;
 }
+
+/** The typed arrays a stored index may hold, by name. */
+const ARRAY_TYPES = {
+  Int32Array,
+  Uint16Array,
+  Float64Array,
+} as const;
+type ArrayType = keyof typeof ARRAY_TYPES;
+type StoredArray = InstanceType<(typeof ARRAY_TYPES)[ArrayType]>;
 
 /**
  * The index data stored for these roots and mode under `key` (see {@link searchCacheKey}), or
@@ -72,33 +81,40 @@ export function readSearchCache(
     return undefined;
   }
   if (typeof head !== "object" || head === null) return undefined;
-  const { key: bodyKey, endian, data, lengths } = head;
+  const { key: bodyKey, endian, data, arrays } = head;
   if (bodyKey !== key || endian !== os.endianness() || typeof data !== "object" || data === null)
     return undefined;
-  const postings = unpack(lengths, body.subarray(newline + 1));
-  return postings === undefined ? undefined : { ...data, postings };
+  const unpacked = unpack(arrays, body.subarray(newline + 1));
+  return unpacked === undefined ? undefined : { ...data, ...unpacked };
 }
 
-/** Stores `data` (an index's plain data) for these roots and mode under `key`; failures are ignored. */
+/**
+ * Stores `data` (an index's plain data: JSON values and typed arrays) for these roots and mode under
+ * `key`; failures are ignored.
+ */
 export function writeSearchCache(
   cacheDir: string,
   roots: readonly SkillRoot[],
   mode: ParseMode,
   key: string,
-  data: { postings?: unknown },
+  data: object,
 ): void {
-  const packed = pack(data.postings);
-  if (packed === undefined) return; // not an index of integer posting lists: nothing to store
-  const head = JSON.stringify({
-    key,
-    endian: os.endianness(),
-    data: { ...data, postings: undefined },
-    lengths: packed.lengths,
-  });
-  const body = Buffer.concat([
-    Buffer.from(`${head}\n`, "utf8"),
-    new Uint8Array(packed.values.buffer, packed.values.byteOffset, packed.values.byteLength),
-  ]);
+  const plain: Record<string, unknown> = {};
+  const arrays: [name: string, type: ArrayType, length: number][] = [];
+  const chunks: Uint8Array[] = [];
+  for (const [name, value] of Object.entries(data)) {
+    const type = arrayType(value);
+    if (type === undefined) {
+      plain[name] = value;
+      continue;
+    }
+    const array = value as StoredArray;
+    arrays.push([name, type, array.length]);
+    chunks.push(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+    chunks.push(new Uint8Array(padding(array.byteLength)));
+  }
+  const head = JSON.stringify({ key, endian: os.endianness(), data: plain, arrays });
+  const body = Buffer.concat([Buffer.from(`${head}\n`, "utf8"), ...chunks]);
   try {
     const file = searchCacheFile(cacheDir, roots, mode);
     writeChecksummedFile(cacheDir, file, MAGIC, VERSION, body);
@@ -108,44 +124,37 @@ export function writeSearchCache(
   }
 }
 
-function pack(postings: unknown): { lengths: number[]; values: Int32Array } | undefined {
-  if (!Array.isArray(postings)) return undefined;
-  let total = 0;
-  for (const list of postings) {
-    if (!Array.isArray(list)) return undefined;
-    total += list.length;
-  }
-  const values = new Int32Array(total);
-  const lengths: number[] = [];
-  let at = 0;
-  for (const list of postings as unknown[][]) {
-    for (const value of list) {
-      if (typeof value !== "number" || !Number.isInteger(value) || value < -(2 ** 31) || value >= 2 ** 31) {
-        return undefined;
-      }
-      values[at++] = value;
-    }
-    lengths.push(list.length);
-  }
-  return { lengths, values };
+function arrayType(value: unknown): ArrayType | undefined {
+  for (const [name, type] of Object.entries(ARRAY_TYPES)) if (value instanceof type) return name as ArrayType;
+  return undefined;
 }
 
-function unpack(lengths: unknown, bytes: Buffer): number[][] | undefined {
-  if (!Array.isArray(lengths) || bytes.length % 4 !== 0) return undefined;
-  // One copy into an aligned buffer (the body's offset in the file need not be a multiple of 4).
-  const ints = new Int32Array(bytes.length / 4);
-  new Uint8Array(ints.buffer).set(bytes);
-  const out: number[][] = [];
-  let at = 0;
-  for (const length of lengths as unknown[]) {
-    if (typeof length !== "number" || !Number.isInteger(length) || length < 0 || at + length > ints.length) {
-      return undefined;
-    }
-    // A plain loop: Array.from(typedArray) goes through the iterator protocol, ~10× slower here.
-    const list = new Array<number>(length);
-    for (let i = 0; i < length; i++) list[i] = ints[at + i]!;
-    out.push(list);
-    at += length;
+/** Bytes that pad `length` to a multiple of 8. */
+function padding(length: number): number {
+  return (8 - (length % 8)) % 8;
+}
+
+function unpack(arrays: unknown, bytes: Buffer): Record<string, StoredArray> | undefined {
+  if (!Array.isArray(arrays)) return undefined;
+  // Views need aligned offsets: the body's offset in the file's buffer need not be a multiple of 8.
+  let buffer: Uint8Array = bytes;
+  if (bytes.byteOffset % 8 !== 0) {
+    buffer = new Uint8Array(bytes.length);
+    buffer.set(bytes);
   }
-  return at === ints.length ? out : undefined;
+  const out: Record<string, StoredArray> = {};
+  let at = 0;
+  for (const entry of arrays as unknown[]) {
+    if (!Array.isArray(entry) || entry.length !== 3) return undefined;
+    const [name, type, length] = entry as unknown[];
+    if (typeof name !== "string" || typeof type !== "string" || !Object.hasOwn(ARRAY_TYPES, type))
+      return undefined;
+    if (typeof length !== "number" || !Number.isInteger(length) || length < 0) return undefined;
+    const Type = ARRAY_TYPES[type as ArrayType];
+    const byteLength = length * Type.BYTES_PER_ELEMENT;
+    if (at + byteLength > buffer.length) return undefined;
+    out[name] = new Type(buffer.buffer as ArrayBuffer, buffer.byteOffset + at, length);
+    at += byteLength + padding(byteLength);
+  }
+  return at === buffer.length ? out : undefined;
 }

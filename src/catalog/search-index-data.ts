@@ -1,26 +1,35 @@
-import { SearchIndex, type SearchIndexData, type SearchWeights, STRIDE } from "./search-index.js";
+import { SearchIndex, type SearchIndexData, type SearchWeights } from "./search-index.js";
+import { FIELDS } from "./search-layout.js";
 import type { SkillRecord } from "./types.js";
 
 /**
- * The plain, JSON-safe data of a built search index (terms, postings, field lengths, and the skill
- * names it was built over), for a persistent cache. Pair it with the same records on load.
+ * The plain data of a built search index (terms, postings grouped by term, field lengths, per-term score
+ * bounds, and the skill names it was built over) for a persistent cache: strings and typed arrays,
+ * structured-clone safe. Pair it with the same records on load. The arrays are the index's own: treat
+ * them as read-only.
  */
 export function serializeSearchIndex(index: SearchIndex): SearchIndexData {
-  const { postings, lengths } = index.parts();
+  const { terms, offsets, docs, counts, lengths, bounds, boundWeights } = index.parts();
   return {
     format: "skillrt-search-index",
-    version: 2,
+    version: 3,
     names: index.records.map((record) => record.name),
-    terms: [...postings.keys()],
-    postings: [...postings.values()].map((list) => [...list]),
-    lengths: [...lengths],
+    terms: [...terms],
+    offsets,
+    docs,
+    counts,
+    lengths,
+    bounds,
+    boundWeights: [...boundWeights],
   };
 }
 
 /**
  * An index from {@link serializeSearchIndex}'s data and the records it was built over (same names in the
  * same order, e.g. the catalog's `list()`). Returns undefined when the data is not an index of this
- * version or does not match `records` — the caller then builds a fresh `SearchIndex`.
+ * version or does not match `records` (names, array sizes, a posting's document out of range or out of
+ * order) — the caller then builds a fresh `SearchIndex`. Bounds stored under other field weights than
+ * `weights` are recomputed when needed.
  */
 export function loadSearchIndex(
   data: unknown,
@@ -29,20 +38,28 @@ export function loadSearchIndex(
 ): SearchIndex | undefined {
   if (!isIndexData(data)) return undefined;
   const n = records.length;
-  if (data.names.length !== n || data.lengths.length !== n * (STRIDE - 1)) return undefined;
+  const { terms, offsets, docs, counts, lengths, bounds, boundWeights } = data;
+  if (data.names.length !== n || lengths.length !== n * FIELDS) return undefined;
   for (let i = 0; i < n; i++) if (data.names[i] !== records[i]!.name) return undefined;
-  if (data.terms.length !== data.postings.length) return undefined;
-  const postings = new Map<string, number[]>();
-  for (let t = 0; t < data.terms.length; t++) {
-    const list = data.postings[t]!;
-    if (!Array.isArray(list) || list.length % STRIDE !== 0) return undefined;
-    for (let p = 0; p < list.length; p += STRIDE) {
-      const doc = list[p];
-      if (!Number.isInteger(doc) || (doc as number) < 0 || (doc as number) >= n) return undefined;
+  const t = terms.length;
+  if (offsets.length !== t + 1 || bounds.length !== t || counts.length !== docs.length * FIELDS)
+    return undefined;
+  if (offsets[0] !== 0 || offsets[t] !== docs.length) return undefined;
+  if (new Set(terms).size !== t) return undefined;
+  for (let term = 0; term < t; term++) {
+    const from = offsets[term]!;
+    const to = offsets[term + 1]!;
+    if (to < from) return undefined;
+    let last = -1;
+    for (let p = from; p < to; p++) {
+      const doc = docs[p]!;
+      if (doc <= last || doc >= n) return undefined;
+      last = doc;
     }
-    postings.set(data.terms[t]!, list);
   }
-  return new SearchIndex(records, weights, { postings, lengths: data.lengths });
+  for (let i = 0; i < lengths.length; i++) if (lengths[i]! < 0) return undefined;
+  for (let i = 0; i < bounds.length; i++) if (!(bounds[i]! >= 0)) return undefined;
+  return new SearchIndex(records, weights, { terms, offsets, docs, counts, lengths, bounds, boundWeights });
 }
 
 function isIndexData(data: unknown): data is SearchIndexData {
@@ -50,11 +67,17 @@ function isIndexData(data: unknown): data is SearchIndexData {
   const d = data as Record<string, unknown>;
   return (
     d.format === "skillrt-search-index" &&
-    d.version === 2 &&
+    d.version === 3 &&
     Array.isArray(d.names) &&
+    d.names.every((x) => typeof x === "string") &&
     Array.isArray(d.terms) &&
-    Array.isArray(d.postings) &&
-    Array.isArray(d.lengths) &&
-    d.lengths.every((x) => typeof x === "number" && x >= 0)
+    d.terms.every((x) => typeof x === "string") &&
+    d.offsets instanceof Int32Array &&
+    d.docs instanceof Int32Array &&
+    d.counts instanceof Uint16Array &&
+    d.lengths instanceof Int32Array &&
+    d.bounds instanceof Float64Array &&
+    Array.isArray(d.boundWeights) &&
+    d.boundWeights.every((x) => typeof x === "number")
   );
 }

@@ -8,7 +8,7 @@ import { defineSkill } from "./memory-source.js";
 import { SearchIndex } from "./search-index.js";
 import { loadSearchIndex, serializeSearchIndex } from "./search-index-data.js";
 import { agentForms, tokenize } from "./tokenize.js";
-import type { Catalog } from "./types.js";
+import type { Catalog, SkillRecord } from "./types.js";
 
 let tmp: string;
 let catalog: Catalog;
@@ -155,11 +155,111 @@ describe("ranking", () => {
   });
 });
 
+describe("pruned evaluation", () => {
+  let tmp2k: string;
+  let records2k: SkillRecord[];
+  beforeAll(async () => {
+    tmp2k = await fs.mkdtemp(path.join(os.tmpdir(), "skillrt-search-2k-"));
+    await generateSkills(`${tmp2k}/skills`, 2000, 7);
+    records2k = [...(await createCatalog({ roots: [`${tmp2k}/skills`] })).list()];
+  });
+  afterAll(async () => {
+    await fs.rm(tmp2k, { recursive: true, force: true });
+  });
+
+  /** Queries of every kind: description windows, names, prefixes, synonyms, random word mixes. */
+  const queries = (records: readonly SkillRecord[], count: number): string[] => {
+    let seed = 12345;
+    const random = (below: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % below;
+    };
+    const words = records.flatMap((r) => r.description.split(/\s+/)).filter((w) => w.length > 0);
+    const out = [
+      "pdf form",
+      "fill out a pdf form",
+      "review my pull request",
+      "kube deploy",
+      "write unit tests for the parser",
+      "turn my notes into a deck",
+      "update my CV",
+      "the reviewer left comments",
+      "build an MCP server",
+      "look over my pull request",
+      "speed up the sql query",
+      records[0]!.name,
+      records[17]!.name.toUpperCase(),
+      `${records[3]!.name} ${records[4]!.name}`,
+    ];
+    while (out.length < count) {
+      const kind = random(4);
+      if (kind === 0) {
+        const text = records[random(records.length)]!.description.split(/\s+/);
+        const from = random(text.length);
+        out.push(text.slice(from, from + 1 + random(7)).join(" "));
+      } else if (kind === 1) {
+        out.push(Array.from({ length: 1 + random(5) }, () => words[random(words.length)]!).join(" "));
+      } else if (kind === 2) {
+        out.push(words[random(words.length)]!.slice(0, 3 + random(3)));
+      } else out.push(records[random(records.length)]!.name.replaceAll("-", " "));
+    }
+    return out;
+  };
+
+  const same = (index: SearchIndex, query: string, limit: number) => {
+    const pruned = index.search(query, limit);
+    const exhaustive = index.searchExhaustive(query, limit);
+    return {
+      query,
+      limit,
+      same:
+        pruned.length === exhaustive.length &&
+        pruned.every((hit, i) => hit.record === exhaustive[i]!.record && hit.score === exhaustive[i]!.score),
+    };
+  };
+
+  it("ranks exactly as scoring every posting: the same top 20, the same scores, over 2,000 skills and 600 queries", () => {
+    const index = new SearchIndex(records2k);
+    const all = queries(records2k, 600);
+    const results = all.flatMap((query) => [
+      same(index, query, 20),
+      same(index, query, 5),
+      same(index, query, 1),
+    ]);
+    expect(results.filter((r) => !r.same)).toEqual([]);
+    // The queries are not degenerate: most rank a full page.
+    const full = all.filter((query) => index.search(query, 20).length === 20);
+    expect(full.length).toBeGreaterThan(400);
+    expect(index.search(records2k[0]!.name, 1)[0]?.record).toBe(records2k[0]);
+  });
+
+  it("stays exact under other weights and with bounds stored under other weights", () => {
+    const all = queries(records2k, 100);
+    const weights = [
+      { phrase: 0 },
+      { coverage: 3, synonym: 1, agent: 1, prefix: 1 },
+      { name: 0, headings: 2, bName: 1, k1: 0.3 },
+    ];
+    for (const w of weights) {
+      const index = new SearchIndex(records2k, w);
+      expect(all.map((query) => same(index, query, 20)).filter((r) => !r.same)).toEqual([]);
+    }
+    const stored = serializeSearchIndex(new SearchIndex(records2k));
+    const reweighted = loadSearchIndex(stored, records2k, weights[2]);
+    expect(reweighted).toBeDefined();
+    for (const query of all.slice(0, 30)) {
+      expect(reweighted!.search(query, 20)).toEqual(
+        new SearchIndex(records2k, weights[2]).searchExhaustive(query, 20),
+      );
+    }
+  });
+});
+
 describe("serializeSearchIndex / loadSearchIndex", () => {
-  it("round-trips through JSON and ranks exactly as the built index", () => {
+  it("round-trips through a structured clone and ranks exactly as the built index", () => {
     const records = catalog.list();
     const built = new SearchIndex(records);
-    const data = JSON.parse(JSON.stringify(serializeSearchIndex(built)));
+    const data = structuredClone(serializeSearchIndex(built));
     const loaded = loadSearchIndex(data, records);
     expect(loaded).toBeDefined();
     for (const query of ["pdf tools", "kube", records[42]!.description, "deploy the docs site"]) {
@@ -172,12 +272,20 @@ describe("serializeSearchIndex / loadSearchIndex", () => {
     const data = serializeSearchIndex(new SearchIndex(records));
     expect(loadSearchIndex(data, records.slice(1))).toBeUndefined();
     expect(loadSearchIndex(data, [...records].reverse())).toBeUndefined();
-    expect(loadSearchIndex({ ...data, version: 1 }, records)).toBeUndefined();
+    expect(loadSearchIndex({ ...data, version: 2 }, records)).toBeUndefined();
     expect(loadSearchIndex("not an index", records)).toBeUndefined();
-    const broken = {
-      ...data,
-      postings: data.postings.map((list, i) => (i === 0 ? [records.length + 5, 1, 0, 0, 0, 0] : list)),
+    const docs = (edit: (docs: Int32Array) => void) => {
+      const copy = Int32Array.from(data.docs);
+      edit(copy);
+      return loadSearchIndex({ ...data, docs: copy }, records);
     };
-    expect(loadSearchIndex(broken, records)).toBeUndefined();
+    expect(docs(() => undefined)).toBeDefined();
+    expect(docs((d) => (d[0] = records.length + 5))).toBeUndefined();
+    // Out of order within a term: the pruned evaluation's seeks need ascending documents.
+    const term = data.terms.findIndex((_, t) => data.offsets[t + 1]! - data.offsets[t]! > 2);
+    const at = data.offsets[term]!;
+    expect(docs((d) => d.set([d[at + 1]!, d[at]!], at))).toBeUndefined();
+    expect(loadSearchIndex({ ...data, bounds: data.bounds.subarray(1) }, records)).toBeUndefined();
+    expect(loadSearchIndex({ ...data, counts: Int32Array.from(data.counts) }, records)).toBeUndefined();
   });
 });

@@ -1,8 +1,12 @@
 import type { FrontmatterValue } from "../spec/types.js";
 import { idiomTerms } from "./search-idioms.js";
+import { buildLayout, FIELDS, fieldTf, type Layout } from "./search-layout.js";
 import { SYNONYMS } from "./search-synonyms.js";
+import { type QueryScoring, topK, topKExhaustive } from "./search-top-k.js";
 import { agentForms, tokenize } from "./tokenize.js";
 import type { SearchHit, SkillRecord } from "./types.js";
+
+export type { SearchIndexData } from "./search-layout.js";
 
 /** Extras (frontmatter keys) that are searched besides name and description. */
 export const SEARCHED_EXTRAS = [
@@ -68,112 +72,59 @@ export const DEFAULT_SEARCH_WEIGHTS: SearchWeights = {
   phrase: 0.5,
 };
 
-/** Indexed fields, in posting order. */
-const FIELDS = 5;
-/** Numbers per posting: the document, then its term frequency in each field. */
-export const STRIDE = 1 + FIELDS;
 /** How many of the best skills the phrase bonus re-ranks. */
 const RERANK = 20;
 /** How many records' pair hashes a search index keeps (about 1 KB each). */
 const PAIR_CACHE = 2_000;
 /** Most prefix expansions of one query word (the commonest are kept). */
 const MAX_PREFIX = 12;
-
-/** Plain data of a built index ({@link serializeSearchIndex}); JSON-safe. */
-export interface SearchIndexData {
-  format: "skillrt-search-index";
-  version: 2;
-  /** Skill names in document order: the records a loaded index is paired with. */
-  names: string[];
-  terms: string[];
-  /** Per term: flat [doc, tf per field (name, description, extras, headings, opening), …]. */
-  postings: number[][];
-  /** Flat field lengths (name, description, extras, headings, opening) per document. */
-  lengths: number[];
-}
+/** Added to the score of a skill whose name is the query. */
+const NAME_BONUS = 100;
 
 /**
- * A BM25F index over skill records: name, description and the {@link SEARCHED_EXTRAS} as separately
- * weighted fields, synonym expansion of the query
- * ({@link SYNONYMS}), prefix matches for unknown words, and a bonus for covering more of the query.
- * Build cost is one tokenisation per record; the catalog builds it lazily, on the first search, and a
- * cache can keep it with {@link serializeSearchIndex} / {@link loadSearchIndex}.
+ * A BM25F index over skill records: name, description, the {@link SEARCHED_EXTRAS}, the body's headings
+ * and opening as separately weighted fields, synonym expansion of the query ({@link SYNONYMS}), prefix
+ * matches for unknown words, a bonus for covering more of the query and one for its adjacent word
+ * pairs. Build cost is one tokenisation per record; the catalog builds it lazily, on the first search,
+ * and a cache can keep it with {@link serializeSearchIndex} / {@link loadSearchIndex}. A query looks
+ * only at the postings that can change its top results ({@link topK}).
  */
 export class SearchIndex {
   readonly #records: SkillRecord[];
-  readonly #postings: Map<string, number[]>;
-  readonly #lengths: number[];
-  readonly #avg: number[];
+  readonly #names: string[];
+  readonly #ids: Map<string, number>;
+  readonly #layout: Layout;
   readonly #weights: SearchWeights;
   /** Per document and field: the field's weight over its BM25 length normalisation. */
   readonly #scaled: Float64Array;
+  /** Whether every weight is finite and non-negative, which the bounds of the pruned evaluation assume. */
+  readonly #prunable: boolean;
   #sortedTerms: string[] | undefined;
+  #byName: Map<string, number[]> | undefined;
   readonly #pairCache = new Map<SkillRecord, Int32Array>();
-  #scratch: Scratch | undefined;
 
-  constructor(
-    records: readonly SkillRecord[],
-    weights: Partial<SearchWeights> = {},
-    built?: { postings: Map<string, number[]>; lengths: number[] },
-  ) {
+  constructor(records: readonly SkillRecord[], weights: Partial<SearchWeights> = {}, built?: Layout) {
     this.#records = [...records];
+    this.#names = this.#records.map((record) => record.name);
     this.#weights = { ...DEFAULT_SEARCH_WEIGHTS, ...weights };
-    if (built !== undefined) {
-      this.#postings = built.postings;
-      this.#lengths = built.lengths;
-    } else {
-      this.#postings = new Map();
-      this.#lengths = [];
-      for (let doc = 0; doc < this.#records.length; doc++) this.#add(this.#records[doc]!, doc);
-    }
-    this.#avg = averages(this.#lengths, this.#records.length);
     const w = this.#weights;
-    const fields: [number, number][] = [
-      [w.name, w.bName],
-      [w.description, w.bDescription],
-      [w.extras, w.bExtras],
-      [w.headings, w.bHeadings],
-      [w.opening, w.bOpening],
-    ];
-    this.#scaled = new Float64Array(this.#lengths.length);
-    for (let i = 0; i < this.#lengths.length; i++) {
-      const [weight, b] = fields[i % FIELDS]!;
-      this.#scaled[i] = weight / norm(b, this.#lengths[i]!, this.#avg[i % FIELDS]!);
+    this.#prunable = Object.values(w).every((x) => Number.isFinite(x) && x >= 0) && w.k1 > 0;
+    const layout = built ?? buildLayout(this.#records, fieldTexts);
+    this.#ids = new Map(layout.terms.map((term, t) => [term, t]));
+    const avg = averages(layout.lengths, this.#records.length);
+    const fields = fieldWeights(w);
+    this.#scaled = new Float64Array(layout.lengths.length);
+    for (let i = 0; i < layout.lengths.length; i++) {
+      const f = i % FIELDS;
+      this.#scaled[i] = fields[f]! / norm(fields[FIELDS + f]!, layout.lengths[i]!, avg[f]!);
     }
-  }
-
-  #add(record: SkillRecord, doc: number): void {
-    const tf = new Map<string, number[]>();
-    const lengths = new Array<number>(FIELDS).fill(0);
-    const addText = (text: string, field: number) => {
-      const terms = tokenize(text);
-      for (const term of terms) {
-        let counts = tf.get(term);
-        if (counts === undefined) {
-          counts = new Array<number>(FIELDS).fill(0);
-          tf.set(term, counts);
-        }
-        counts[field]!++;
-      }
-      lengths[field]! += terms.length;
-    };
-    addText(record.name, 0);
-    addText(record.description, 1);
-    for (const key of SEARCHED_EXTRAS) {
-      const value = record.extras[key];
-      if (value !== undefined) addText(flatten(value), 2);
-    }
-    if (record.headings !== undefined) addText(record.headings, 3);
-    if (record.opening !== undefined) addText(record.opening, 4);
-    for (const [term, counts] of tf) {
-      let list = this.#postings.get(term);
-      if (list === undefined) {
-        list = [];
-        this.#postings.set(term, list);
-      }
-      list.push(doc, ...counts);
-    }
-    this.#lengths.push(...lengths);
+    const current =
+      layout.boundWeights.length === fields.length && layout.boundWeights.every((x, i) => x === fields[i]);
+    // Bounds stored under other field weights are recomputed, term by term, when a query needs them.
+    this.#layout = current
+      ? layout
+      : { ...layout, bounds: new Float64Array(layout.terms.length).fill(Number.NaN), boundWeights: fields };
+    if (built === undefined) for (let t = 0; t < layout.terms.length; t++) this.#bound(t);
   }
 
   /** The records this index was built over, in document order. */
@@ -186,6 +137,18 @@ export class SearchIndex {
    * name ranks that skill first. An empty query returns no hits.
    */
   search(query: string, limit = 10): SearchHit[] {
+    return this.#search(query, limit, false);
+  }
+
+  /**
+   * @internal {@link search} scoring every posting of the query's terms: the reference its pruned
+   * evaluation equals (tests, `bench/search.mjs`).
+   */
+  searchExhaustive(query: string, limit = 10): SearchHit[] {
+    return this.#search(query, limit, true);
+  }
+
+  #search(query: string, limit: number, exhaustive: boolean): SearchHit[] {
     const sequence = tokenize(query);
     const words = [...new Set(sequence)];
     const n = this.#records.length;
@@ -193,68 +156,103 @@ export class SearchIndex {
     // Terms an everyday phrasing stands for join the query's words at their own weight.
     const idioms = w.idiom > 0 ? idiomTerms(query).filter((term) => !words.includes(term)) : [];
     if (words.length + idioms.length === 0 || n === 0 || limit <= 0) return [];
-    const scratch = this.#scratchFor(n);
-    const { scores, covered, best, seen, touched } = scratch;
-    [...words, ...idioms].forEach((word, stamp) => {
-      const expansions: [string, number][] = [];
-      const own = stamp < words.length ? 1 : w.idiom;
-      if (this.#postings.has(word)) expansions.push([word, own]);
-      else if (own === 1) for (const match of this.#prefixMatches(word)) expansions.push([match, w.prefix]);
-      for (const form of agentForms(word)) {
-        if (!words.includes(form) && this.#postings.has(form)) expansions.push([form, own * w.agent]);
-      }
-      for (const synonym of SYNONYMS.get(word) ?? []) {
-        if (!words.includes(synonym) && this.#postings.has(synonym))
-          expansions.push([synonym, own * w.synonym]);
-      }
-      for (const [term, weight] of expansions) {
-        const list = this.#postings.get(term)!;
-        const df = list.length / STRIDE;
-        const idf = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        for (let p = 0; p < list.length; p += STRIDE) {
-          const doc = list[p]!;
-          const tf = this.#fieldTf(list, p);
-          if (scores[doc] === 0) touched.push(doc);
-          scores[doc] = scores[doc]! + (idf * (tf * (w.k1 + 1))) / (tf + w.k1);
-          // Coverage counts each query word once per skill, at the weight of its best match.
-          if (seen[doc] !== stamp + 1) {
-            seen[doc] = stamp + 1;
-            best[doc] = weight;
-            covered[doc] = covered[doc]! + weight;
-          } else if (weight > best[doc]!) {
-            covered[doc] = covered[doc]! + weight - best[doc]!;
-            best[doc] = weight;
-          }
-        }
-      }
-    });
-    const wanted = query.trim().toLowerCase();
     const pairs = adjacentPairs(sequence);
     // With phrases to look for, a wider first cut is re-ranked by them.
     const cut = pairs.size > 0 && w.phrase > 0 ? Math.max(limit, RERANK) : limit;
-    let top: SearchHit[] = [];
-    for (const doc of touched) {
-      const record = this.#records[doc]!;
-      let score = scores[doc]! * (1 + (w.coverage * covered[doc]!) / Math.max(1, words.length));
-      if (record.name.toLowerCase() === wanted) score += 100;
-      scores[doc] = 0;
-      covered[doc] = 0;
-      seen[doc] = 0;
-      insertTop(top, { record, score }, cut);
-    }
-    touched.length = 0;
+    const scoring = this.#scoring(words, idioms, query.trim().toLowerCase());
+    const ranked =
+      exhaustive || !this.#prunable
+        ? topKExhaustive(scoring, cut, this.#names, n)
+        : topK(scoring, cut, this.#names);
+    let top: SearchHit[] = ranked.map(({ doc, score }) => ({ record: this.#records[doc]!, score }));
     if (cut > limit) {
-      const ranked: SearchHit[] = [];
+      const reranked: SearchHit[] = [];
       for (const hit of top) {
         const hashes = this.#pairsOf(hit.record);
         let found = 0;
         for (const pair of pairs) if (hasHash(hashes, pair)) found++;
         const score = found === 0 ? hit.score : hit.score * (1 + (w.phrase * found) / pairs.size);
-        insertTop(ranked, { record: hit.record, score }, limit);
+        insertTop(reranked, { record: hit.record, score }, limit);
       }
-      top = ranked;
+      top = reranked;
     }
     return top;
+  }
+
+  /**
+   * The query's terms — each word (then each idiom term), its prefix matches, agent-noun forms and
+   * synonyms — and how they score.
+   */
+  #scoring(words: readonly string[], idioms: readonly string[], wanted: string): QueryScorer {
+    const w = this.#weights;
+    const { offsets } = this.#layout;
+    const n = this.#records.length;
+    const terms: number[] = [];
+    const wordOf: number[] = [];
+    const weights: number[] = [];
+    [...words, ...idioms].forEach((word, i) => {
+      const expansions: [string, number][] = [];
+      const own = i < words.length ? 1 : w.idiom;
+      if (this.#ids.has(word)) expansions.push([word, own]);
+      else if (own === 1) for (const match of this.#prefixMatches(word)) expansions.push([match, w.prefix]);
+      for (const form of agentForms(word)) {
+        if (!words.includes(form) && this.#ids.has(form)) expansions.push([form, own * w.agent]);
+      }
+      for (const synonym of SYNONYMS.get(word) ?? []) {
+        if (!words.includes(synonym) && this.#ids.has(synonym)) expansions.push([synonym, own * w.synonym]);
+      }
+      for (const [term, weight] of expansions) {
+        terms.push(this.#ids.get(term)!);
+        wordOf.push(i);
+        weights.push(weight);
+      }
+    });
+    const scorer = new QueryScorer(
+      this.#layout,
+      this.#scaled,
+      w,
+      words.length + idioms.length,
+      // Coverage is the share of the query's own words; idiom terms add to it, not to the whole.
+      Math.max(1, words.length),
+      this.#namedDocs(wanted),
+      terms.length,
+    );
+    terms.forEach((term, q) => {
+      const df = offsets[term + 1]! - offsets[term]!;
+      const idf = weights[q]! * Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      scorer.start[q] = offsets[term]!;
+      scorer.end[q] = offsets[term + 1]!;
+      scorer.word[q] = wordOf[q]!;
+      scorer.weight[q] = weights[q]!;
+      scorer.idf[q] = idf;
+      scorer.bound[q] = scorer.saturate(idf, this.#bound(term));
+    });
+    return scorer;
+  }
+
+  /** The documents whose lowercased name is `wanted`. */
+  #namedDocs(wanted: string): number[] {
+    if (this.#byName === undefined) {
+      this.#byName = new Map();
+      this.#names.forEach((name, doc) => {
+        const key = name.toLowerCase();
+        const docs = this.#byName!.get(key);
+        if (docs === undefined) this.#byName!.set(key, [doc]);
+        else docs.push(doc);
+      });
+    }
+    return this.#byName.get(wanted) ?? [];
+  }
+
+  /** Term t's largest weighted, length-normalised term frequency (computed once). */
+  #bound(t: number): number {
+    const { bounds, offsets, docs, counts } = this.#layout;
+    if (!Number.isNaN(bounds[t]!)) return bounds[t]!;
+    let max = 0;
+    for (let p = offsets[t]!; p < offsets[t + 1]!; p++)
+      max = Math.max(max, fieldTf(docs, counts, this.#scaled, p));
+    bounds[t] = max;
+    return max;
   }
 
   /** A record's pair hashes, kept for the records searches rank high (at most {@link PAIR_CACHE}). */
@@ -268,36 +266,10 @@ export class SearchIndex {
     return hashes;
   }
 
-  /** Per-document accumulators, reused across searches (reset through `touched`). */
-  #scratchFor(n: number): Scratch {
-    if (this.#scratch === undefined || this.#scratch.scores.length !== n) {
-      this.#scratch = {
-        scores: new Float64Array(n),
-        covered: new Float64Array(n),
-        best: new Float64Array(n),
-        seen: new Int32Array(n),
-        touched: [],
-      };
-    }
-    return this.#scratch;
-  }
-
-  /** The weighted, length-normalised term frequency of the posting at `list[p]` (doc, then one tf per field). */
-  #fieldTf(list: readonly number[], p: number): number {
-    const at = list[p]! * FIELDS;
-    const scaled = this.#scaled;
-    let tf = 0;
-    for (let f = 0; f < FIELDS; f++) {
-      const count = list[p + 1 + f]!;
-      if (count !== 0) tf += count * scaled[at + f]!;
-    }
-    return tf;
-  }
-
   /** Indexed words starting with `term` (3+ letters), the most common first, at most {@link MAX_PREFIX}. */
   #prefixMatches(term: string): string[] {
     if (term.length < 3) return [];
-    this.#sortedTerms ??= [...this.#postings.keys()].sort();
+    this.#sortedTerms ??= [...this.#layout.terms].sort();
     const sorted = this.#sortedTerms;
     let lo = 0;
     let hi = sorted.length;
@@ -309,22 +281,100 @@ export class SearchIndex {
     const out: string[] = [];
     for (let i = lo; i < sorted.length && sorted[i]!.startsWith(term); i++) out.push(sorted[i]!);
     if (out.length <= MAX_PREFIX) return out;
-    const df = (t: string) => this.#postings.get(t)?.length ?? 0;
+    const { offsets } = this.#layout;
+    const df = (t: string) => {
+      const id = this.#ids.get(t)!;
+      return offsets[id + 1]! - offsets[id]!;
+    };
     return out.sort((a, b) => df(b) - df(a)).slice(0, MAX_PREFIX);
   }
 
-  /** @internal Raw parts for {@link serializeSearchIndex}. */
-  parts(): { postings: ReadonlyMap<string, number[]>; lengths: readonly number[] } {
-    return { postings: this.#postings, lengths: this.#lengths };
+  /** @internal The stored layout, every bound computed, for {@link serializeSearchIndex}. */
+  parts(): Layout {
+    for (let t = 0; t < this.#layout.terms.length; t++) this.#bound(t);
+    return this.#layout;
   }
 }
 
-interface Scratch {
-  scores: Float64Array;
-  covered: Float64Array;
-  best: Float64Array;
-  seen: Int32Array;
-  touched: number[];
+/**
+ * How one query scores (the place for a scoring feature): a posting's BM25F contribution (its weighted,
+ * length-normalised term frequency, saturated, times the term's idf and expansion weight), and a
+ * skill's score from their sum — times the coverage bonus, plus the name bonus. {@link topK} prunes
+ * with `bound` (per term, from the index's stored maxima) and {@link QueryScorer.ceiling}.
+ */
+class QueryScorer implements QueryScoring {
+  readonly docs: Int32Array;
+  readonly start: Int32Array;
+  readonly end: Int32Array;
+  readonly word: Int32Array;
+  readonly weight: Float64Array;
+  readonly bound: Float64Array;
+  readonly idf: Float64Array;
+  readonly #counts: Uint16Array;
+  readonly #scaled: Float64Array;
+  readonly #k1: number;
+  readonly #k1p1: number;
+  readonly #coverage: number;
+  /** What the covered weight is a share of. */
+  readonly #share: number;
+
+  constructor(
+    layout: Layout,
+    scaled: Float64Array,
+    weights: SearchWeights,
+    readonly words: number,
+    share: number,
+    readonly forced: readonly number[],
+    terms: number,
+  ) {
+    this.docs = layout.docs;
+    this.#counts = layout.counts;
+    this.#scaled = scaled;
+    this.#k1 = weights.k1;
+    this.#k1p1 = weights.k1 + 1;
+    this.#coverage = weights.coverage;
+    this.#share = share;
+    this.start = new Int32Array(terms);
+    this.end = new Int32Array(terms);
+    this.word = new Int32Array(terms);
+    this.weight = new Float64Array(terms);
+    this.bound = new Float64Array(terms);
+    this.idf = new Float64Array(terms);
+  }
+
+  /** BM25's saturation of term frequency `tf`, times `idf`. */
+  saturate(idf: number, tf: number): number {
+    return (idf * (tf * this.#k1p1)) / (tf + this.#k1);
+  }
+
+  contribution(term: number, posting: number): number {
+    return this.saturate(this.idf[term]!, fieldTf(this.docs, this.#counts, this.#scaled, posting));
+  }
+
+  score(sum: number, covered: number, doc: number): number {
+    const score = this.ceiling(sum, covered);
+    return this.forced.includes(doc) ? score + NAME_BONUS : score;
+  }
+
+  ceiling(sum: number, covered: number): number {
+    return sum * (1 + (this.#coverage * covered) / this.#share);
+  }
+}
+
+/** Field weights, then length normalisations (name … opening). */
+function fieldWeights(w: SearchWeights): number[] {
+  return [
+    w.name,
+    w.description,
+    w.extras,
+    w.headings,
+    w.opening,
+    w.bName,
+    w.bDescription,
+    w.bExtras,
+    w.bHeadings,
+    w.bOpening,
+  ];
 }
 
 /** The query's adjacent term pairs ("cross validation", "threat model"), as hashes ({@link pairHash}). */
@@ -338,19 +388,11 @@ function adjacentPairs(sequence: readonly string[]): Set<number> {
 /** The adjacent term pairs of a record's searched texts, as sorted hashes ({@link pairHash}). */
 function recordPairs(record: SkillRecord): Int32Array {
   const hashes: number[] = [];
-  const add = (text: string | undefined) => {
-    if (text === undefined) return;
+  const add = (text: string) => {
     const terms = tokenize(text);
     for (let i = 1; i < terms.length; i++) hashes.push(pairHash(terms[i - 1]!, terms[i]!));
   };
-  add(record.name);
-  add(record.description);
-  for (const key of SEARCHED_EXTRAS) {
-    const value = record.extras[key];
-    if (value !== undefined) add(flatten(value));
-  }
-  add(record.headings);
-  add(record.opening);
+  for (const [, text] of fieldTexts(record)) add(text);
   return Int32Array.from(new Set(hashes)).sort();
 }
 
@@ -391,10 +433,25 @@ function norm(b: number, length: number, avg: number): number {
   return 1 - b + (b * length) / avg;
 }
 
-function averages(lengths: readonly number[], n: number): number[] {
+function averages(lengths: ArrayLike<number>, n: number): number[] {
   const sums = new Array<number>(FIELDS).fill(0);
   for (let i = 0; i < lengths.length; i++) sums[i % FIELDS] = (sums[i % FIELDS] ?? 0) + (lengths[i] ?? 0);
   return sums.map((sum) => (n === 0 ? 1 : sum / n || 1));
+}
+
+/** A record's searched texts with their field (0 name, 1 description, 2 extras, 3 headings, 4 opening). */
+function fieldTexts(record: SkillRecord): [field: number, text: string][] {
+  const texts: [number, string][] = [
+    [0, record.name],
+    [1, record.description],
+  ];
+  for (const key of SEARCHED_EXTRAS) {
+    const value = record.extras[key];
+    if (value !== undefined) texts.push([2, flatten(value)]);
+  }
+  if (record.headings !== undefined) texts.push([3, record.headings]);
+  if (record.opening !== undefined) texts.push([4, record.opening]);
+  return texts;
 }
 
 function flatten(value: FrontmatterValue): string {
