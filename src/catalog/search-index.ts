@@ -310,6 +310,8 @@ class QueryScorer implements QueryScoring {
   readonly weight: Float64Array;
   readonly bound: Float64Array;
   readonly idf: Float64Array;
+  readonly words: number;
+  readonly forced: readonly number[];
   readonly #counts: Uint16Array;
   readonly #scaled: Float64Array;
   readonly #k1: number;
@@ -322,11 +324,14 @@ class QueryScorer implements QueryScoring {
     layout: Layout,
     scaled: Float64Array,
     weights: SearchWeights,
-    readonly words: number,
+    words: number,
     share: number,
-    readonly forced: readonly number[],
+    forced: readonly number[],
     terms: number,
   ) {
+    // Plain fields, not parameter properties: benchmarks load this file with Node's type stripping.
+    this.words = words;
+    this.forced = forced;
     this.docs = layout.docs;
     this.#counts = layout.counts;
     this.#scaled = scaled;
