@@ -13,12 +13,23 @@ const { main } = await import("../dist/bundle/main.js").catch((error) => {
 });
 
 // A reader that stops early (`skillrt list --json | head`) closes the pipe: end quietly, as `yes | head` does.
-process.stdout.on("error", (error) => {
-  if (error.code === "EPIPE") process.exit(0);
-  throw error;
-});
+// The handler is attached when a command first uses stdout: creating `process.stdout` (a socket or a
+// stream) costs milliseconds that a command printing nothing, such as `skillrt run NAME -- true`, need not pay.
+let stdout;
+const io = {
+  get stdout() {
+    if (stdout === undefined) {
+      stdout = process.stdout;
+      stdout.on("error", (error) => {
+        if (error.code === "EPIPE") process.exit(0);
+        throw error;
+      });
+    }
+    return stdout;
+  },
+};
 
-main(process.argv.slice(2)).then(
+main(process.argv.slice(2), io).then(
   (code) => {
     process.exitCode = code;
   },

@@ -5,6 +5,11 @@ export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /**
+   * Whether `stdin` is the process's own (`main` sets it when no stdin was injected), known without
+   * opening `process.stdin`: Ctrl-C handling listens for process signals only then.
+   */
+  processStdin?: boolean;
   cwd: string;
   env: Record<string, string | undefined>;
 }

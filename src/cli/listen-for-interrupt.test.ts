@@ -38,4 +38,20 @@ describe("Ctrl-C handling", () => {
     interrupt.release();
     expect(interrupt.signal.aborted).toBe(false);
   });
+
+  it("listens for an io marked as reading the process's stdin without opening it (main marks its own)", () => {
+    let opened = false;
+    const io = {
+      ...captureIo(),
+      processStdin: true,
+      get stdin(): NodeJS.ReadableStream {
+        opened = true;
+        return process.stdin;
+      },
+    };
+    const interrupt = abortOnInterrupt(io);
+    expect(process.listenerCount("SIGINT")).toBe(before + 1);
+    expect(opened).toBe(false);
+    interrupt.release();
+  });
 });

@@ -22,7 +22,8 @@ export function listenForInterrupt(
   handler: () => void,
   options: ListenForInterruptOptions = {},
 ): () => void {
-  if (io.stdin !== process.stdin) return () => {};
+  // `processStdin` says so without opening `process.stdin` to compare (that costs a millisecond or more).
+  if (io.processStdin !== true && io.stdin !== process.stdin) return () => {};
   const signals = options.signals ?? ["SIGINT"];
   for (const signal of signals) {
     if (options.once === false) process.on(signal, handler);

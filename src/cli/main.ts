@@ -38,6 +38,7 @@ export async function main(argv: string[], io?: Partial<CliIo>): Promise<number>
     get stdin() {
       return io?.stdin ?? process.stdin;
     },
+    processStdin: io?.stdin === undefined,
     cwd: io?.cwd ?? process.cwd(),
     env: io?.env ?? process.env,
   };

@@ -152,8 +152,10 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
           executor: result.executor,
         });
       } else {
-        io.stdout.write(result.stdout);
-        io.stderr.write(result.stderr);
+        // Nothing is written for an empty stream: a command that prints nothing leaves the process's
+        // stdout and stderr unopened (opening one costs milliseconds of `skillrt run`'s start-up).
+        if (result.stdout !== "") io.stdout.write(result.stdout);
+        if (result.stderr !== "") io.stderr.write(result.stderr);
         for (const f of result.outputFiles) {
           const saved =
             f.artifact === undefined ? "" : `, saved as artifact://${f.artifact.name}@${f.artifact.version}`;
