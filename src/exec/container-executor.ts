@@ -5,7 +5,6 @@
  * (`-e NAME`), never on the command line where `ps` would show them.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import type { ExecRequest, ExecResult, Executor } from "./executor.js";
 import { DEFAULT_LIMITS } from "./limits.js";
 import { limitedCommand, runRequest } from "./run-request.js";
@@ -56,6 +55,8 @@ export function createContainerExecutor(options: ContainerExecutorOptions = {}):
   return {
     kind: "container",
     async run(request: ExecRequest): Promise<ExecResult> {
+      // Loaded here: node:crypto costs start-up time, and only container runs need it.
+      const { randomBytes } = await import("node:crypto");
       const name = `skillrt-${randomBytes(6).toString("hex")}`;
       const args = ["run", "--rm", "-i", "--name", name, "--network", "none", "--cap-drop", "ALL"];
       args.push("--security-opt", "no-new-privileges", "--memory", options.memory ?? "2g");

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -44,7 +43,9 @@ function probeKey(bwrapPath: string, uid: number): string | undefined {
     process.getuid?.() ?? "",
     uid,
   ];
-  return createHash("sha256").update(parts.join("\0")).digest("hex");
+  // The parts themselves, not a digest of them: the file is the user's own, and loading node:crypto
+  // would cost every `skillrt run` several milliseconds.
+  return JSON.stringify(parts);
 }
 
 function resolveOnPath(command: string): string | undefined {
@@ -107,7 +108,8 @@ export function rememberSandboxProbe(
     if (key === undefined) return;
     fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     const file = cacheFile(cacheDir);
-    const temp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+    // Unique enough for a private directory: `wx` refuses an existing file (then nothing is remembered).
+    const temp = `${file}.${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
       fs.writeFileSync(temp, JSON.stringify({ [key]: { at: Date.now(), tmpfsSize: facts.tmpfsSize } }), {
         flag: "wx",
