@@ -4,6 +4,9 @@
 // /usr, new namespaces, nothing else). Runs alternate (floor, skillrt, floor, …) after one warm-up run
 // (which writes the sandbox probe cache, as any earlier call would). Prints one JSON line: medians of
 // wall ms, the median of pairwise ratios (target ≤ 2), and the load average.
+// Two more commands, in the same alternation, say where the time goes: `skillrt --version` (Node, the
+// bin and the bundle's entry: the CLI's own start-up) and `skillrt run --executor local` (everything but
+// the sandbox: module loading, the catalog, config, workspace, a plain child process, clean-up).
 // Creates its own skill root, cache and working directory in a temporary folder.
 // Usage: npm run build && npx node bench/run-cli.mjs [pairs=15]
 import { spawnSync } from "node:child_process";
@@ -43,6 +46,7 @@ const bareArgs = [
   "true",
 ];
 const runArgs = [bin, "run", "demo", "--root", root, "--executor", "sandbox", "--", "true"];
+const localArgs = [bin, "run", "demo", "--root", root, "--executor", "local", "--", "true"];
 
 function timed(command, args) {
   const start = performance.now();
@@ -62,7 +66,8 @@ const r = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
 try {
   timed(node, runArgs); // warm-up: probes the sandbox once and caches the result
-  const t = { node: [], bwrap: [], run: [] };
+  timed(node, localArgs);
+  const t = { node: [], bwrap: [], run: [], version: [], local: [] };
   const ratios = [];
   for (let i = 0; i < pairs; i++) {
     const n = timed(node, ["-e", "0"]);
@@ -72,6 +77,8 @@ try {
     t.bwrap.push(b);
     t.run.push(s);
     ratios.push(s / (n + b));
+    t.version.push(timed(node, [bin, "--version"]));
+    t.local.push(timed(node, localArgs));
   }
   process.stdout.write(
     `${JSON.stringify({
@@ -81,6 +88,11 @@ try {
       skillrt_run_ms: r(median(t.run), 1),
       ratio: r(median(ratios)),
       target: 2,
+      phases: {
+        cli_start_ms: r(median(t.version), 1),
+        run_local_ms: r(median(t.local), 1),
+        sandbox_extra_ms: r(median(t.run) - median(t.local), 1),
+      },
       pairs,
       load: r(os.loadavg()[0]),
     })}\n`,
