@@ -8,7 +8,7 @@ import type { CatalogState } from "./scan-catalog.js";
 import type { SkillRoot } from "./types.js";
 
 const MAGIC = "skillrt-search-cache";
-const VERSION = 3;
+const VERSION = 4;
 
 /**
  * What a stored search index was built over: every served record's name, location, scope and root

@@ -1,25 +1,25 @@
 import { SearchIndex, type SearchIndexData, type SearchWeights } from "./search-index.js";
-import { FIELDS } from "./search-layout.js";
+import { blockCount, FIELDS } from "./search-layout.js";
 import type { SkillRecord } from "./types.js";
 
 /**
- * The plain data of a built search index (terms, postings grouped by term, field lengths, per-term score
+ * The plain data of a built search index (terms, postings grouped by term, field lengths, per-block score
  * bounds, and the skill names it was built over) for a persistent cache: strings and typed arrays,
  * structured-clone safe. Pair it with the same records on load. The arrays are the index's own: treat
  * them as read-only.
  */
 export function serializeSearchIndex(index: SearchIndex): SearchIndexData {
-  const { terms, offsets, docs, counts, lengths, bounds, boundWeights } = index.parts();
+  const { terms, offsets, docs, counts, lengths, blocks, boundWeights } = index.parts();
   return {
     format: "skillrt-search-index",
-    version: 3,
+    version: 4,
     names: index.records.map((record) => record.name),
     terms: [...terms],
     offsets,
     docs,
     counts,
     lengths,
-    bounds,
+    blocks,
     boundWeights: [...boundWeights],
   };
 }
@@ -38,12 +38,11 @@ export function loadSearchIndex(
 ): SearchIndex | undefined {
   if (!isIndexData(data)) return undefined;
   const n = records.length;
-  const { terms, offsets, docs, counts, lengths, bounds, boundWeights } = data;
+  const { terms, offsets, docs, counts, lengths, blocks, boundWeights } = data;
   if (data.names.length !== n || lengths.length !== n * FIELDS) return undefined;
   for (let i = 0; i < n; i++) if (data.names[i] !== records[i]!.name) return undefined;
   const t = terms.length;
-  if (offsets.length !== t + 1 || bounds.length !== t || counts.length !== docs.length * FIELDS)
-    return undefined;
+  if (offsets.length !== t + 1 || counts.length !== docs.length * FIELDS) return undefined;
   if (offsets[0] !== 0 || offsets[t] !== docs.length) return undefined;
   if (new Set(terms).size !== t) return undefined;
   for (let term = 0; term < t; term++) {
@@ -58,8 +57,9 @@ export function loadSearchIndex(
     }
   }
   for (let i = 0; i < lengths.length; i++) if (lengths[i]! < 0) return undefined;
-  for (let i = 0; i < bounds.length; i++) if (!(bounds[i]! >= 0)) return undefined;
-  return new SearchIndex(records, weights, { terms, offsets, docs, counts, lengths, bounds, boundWeights });
+  if (blocks.length !== blockCount(offsets)) return undefined;
+  for (let i = 0; i < blocks.length; i++) if (!(blocks[i]! >= 0)) return undefined;
+  return new SearchIndex(records, weights, { terms, offsets, docs, counts, lengths, blocks, boundWeights });
 }
 
 function isIndexData(data: unknown): data is SearchIndexData {
@@ -67,7 +67,7 @@ function isIndexData(data: unknown): data is SearchIndexData {
   const d = data as Record<string, unknown>;
   return (
     d.format === "skillrt-search-index" &&
-    d.version === 3 &&
+    d.version === 4 &&
     Array.isArray(d.names) &&
     d.names.every((x) => typeof x === "string") &&
     Array.isArray(d.terms) &&
@@ -76,7 +76,7 @@ function isIndexData(data: unknown): data is SearchIndexData {
     d.docs instanceof Int32Array &&
     d.counts instanceof Uint16Array &&
     d.lengths instanceof Int32Array &&
-    d.bounds instanceof Float64Array &&
+    d.blocks instanceof Float64Array &&
     Array.isArray(d.boundWeights) &&
     d.boundWeights.every((x) => typeof x === "number")
   );

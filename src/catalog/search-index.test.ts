@@ -272,7 +272,7 @@ describe("serializeSearchIndex / loadSearchIndex", () => {
     const data = serializeSearchIndex(new SearchIndex(records));
     expect(loadSearchIndex(data, records.slice(1))).toBeUndefined();
     expect(loadSearchIndex(data, [...records].reverse())).toBeUndefined();
-    expect(loadSearchIndex({ ...data, version: 2 }, records)).toBeUndefined();
+    expect(loadSearchIndex({ ...data, version: 3 }, records)).toBeUndefined();
     expect(loadSearchIndex("not an index", records)).toBeUndefined();
     const docs = (edit: (docs: Int32Array) => void) => {
       const copy = Int32Array.from(data.docs);
@@ -285,7 +285,10 @@ describe("serializeSearchIndex / loadSearchIndex", () => {
     const term = data.terms.findIndex((_, t) => data.offsets[t + 1]! - data.offsets[t]! > 2);
     const at = data.offsets[term]!;
     expect(docs((d) => d.set([d[at + 1]!, d[at]!], at))).toBeUndefined();
-    expect(loadSearchIndex({ ...data, bounds: data.bounds.subarray(1) }, records)).toBeUndefined();
+    expect(loadSearchIndex({ ...data, blocks: data.blocks.subarray(1) }, records)).toBeUndefined();
+    expect(
+      loadSearchIndex({ ...data, blocks: data.blocks.map((b, i) => (i === 0 ? -1 : b)) }, records),
+    ).toBeUndefined();
     expect(loadSearchIndex({ ...data, counts: Int32Array.from(data.counts) }, records)).toBeUndefined();
   });
 });

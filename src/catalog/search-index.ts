@@ -1,6 +1,6 @@
 import type { FrontmatterValue } from "../spec/types.js";
 import { idiomTerms } from "./search-idioms.js";
-import { buildLayout, FIELDS, fieldTf, type Layout } from "./search-layout.js";
+import { BLOCK, buildLayout, FIELDS, fieldTf, type Layout } from "./search-layout.js";
 import { SYNONYMS } from "./search-synonyms.js";
 import { type QueryScoring, topK, topKExhaustive } from "./search-top-k.js";
 import { agentForms, tokenize } from "./tokenize.js";
@@ -99,6 +99,10 @@ export class SearchIndex {
   readonly #scaled: Float64Array;
   /** Whether every weight is finite and non-negative, which the bounds of the pruned evaluation assume. */
   readonly #prunable: boolean;
+  /** Per term: its first block in the layout's `blocks` (terms.length + 1 entries). */
+  readonly #firstBlock: Int32Array;
+  /** Per term: the largest of its blocks' bounds; NaN until a query needs it. */
+  readonly #bounds: Float64Array;
   #sortedTerms: string[] | undefined;
   #byName: Map<string, number[]> | undefined;
   readonly #pairCache = new Map<SkillRecord, Int32Array>();
@@ -123,8 +127,14 @@ export class SearchIndex {
     // Bounds stored under other field weights are recomputed, term by term, when a query needs them.
     this.#layout = current
       ? layout
-      : { ...layout, bounds: new Float64Array(layout.terms.length).fill(Number.NaN), boundWeights: fields };
-    if (built === undefined) for (let t = 0; t < layout.terms.length; t++) this.#bound(t);
+      : { ...layout, blocks: new Float64Array(layout.blocks.length).fill(Number.NaN), boundWeights: fields };
+    const terms = layout.terms.length;
+    this.#firstBlock = new Int32Array(terms + 1);
+    for (let t = 0; t < terms; t++)
+      this.#firstBlock[t + 1] =
+        this.#firstBlock[t]! + Math.ceil((layout.offsets[t + 1]! - layout.offsets[t]!) / BLOCK);
+    this.#bounds = new Float64Array(terms).fill(Number.NaN);
+    if (built === undefined) for (let t = 0; t < terms; t++) this.#bound(t);
   }
 
   /** The records this index was built over, in document order. */
@@ -160,6 +170,7 @@ export class SearchIndex {
     // With phrases to look for, a wider first cut is re-ranked by them.
     const cut = pairs.size > 0 && w.phrase > 0 ? Math.max(limit, RERANK) : limit;
     const scoring = this.#scoring(words, idioms, query.trim().toLowerCase());
+    const pairTerms = adjacentWords(sequence).map(([a, b]) => [this.#ids.get(a), this.#ids.get(b)] as const);
     const ranked =
       exhaustive || !this.#prunable
         ? topKExhaustive(scoring, cut, this.#names, n)
@@ -167,10 +178,17 @@ export class SearchIndex {
     let top: SearchHit[] = ranked.map(({ doc, score }) => ({ record: this.#records[doc]!, score }));
     if (cut > limit) {
       const reranked: SearchHit[] = [];
-      for (const hit of top) {
-        const hashes = this.#pairsOf(hit.record);
+      for (const [i, hit] of top.entries()) {
+        // A skill holds a pair only if it holds both words: the postings say so without tokenising it.
+        const doc = ranked[i]!.doc;
+        const possible = pairTerms.some(
+          ([a, b]) => a !== undefined && b !== undefined && this.#has(a, doc) && this.#has(b, doc),
+        );
         let found = 0;
-        for (const pair of pairs) if (hasHash(hashes, pair)) found++;
+        if (possible) {
+          const hashes = this.#pairsOf(hit.record);
+          for (const pair of pairs) if (hasHash(hashes, pair)) found++;
+        }
         const score = found === 0 ? hit.score : hit.score * (1 + (w.phrase * found) / pairs.size);
         insertTop(reranked, { record: hit.record, score }, limit);
       }
@@ -226,6 +244,7 @@ export class SearchIndex {
       scorer.weight[q] = weights[q]!;
       scorer.idf[q] = idf;
       scorer.bound[q] = scorer.saturate(idf, this.#bound(term));
+      scorer.firstBlock[q] = this.#firstBlock[term]!;
     });
     return scorer;
   }
@@ -244,15 +263,41 @@ export class SearchIndex {
     return this.#byName.get(wanted) ?? [];
   }
 
-  /** Term t's largest weighted, length-normalised term frequency (computed once). */
+  /**
+   * Term t's largest weighted, length-normalised term frequency: the largest of its blocks' (computed
+   * from the postings first when they were stored under other weights).
+   */
   #bound(t: number): number {
-    const { bounds, offsets, docs, counts } = this.#layout;
-    if (!Number.isNaN(bounds[t]!)) return bounds[t]!;
+    if (!Number.isNaN(this.#bounds[t]!)) return this.#bounds[t]!;
+    const { blocks, offsets, docs, counts } = this.#layout;
+    const first = this.#firstBlock[t]!;
+    const last = this.#firstBlock[t + 1]!;
+    if (first < last && Number.isNaN(blocks[first]!)) {
+      for (let b = first; b < last; b++) {
+        const from = offsets[t]! + (b - first) * BLOCK;
+        const to = Math.min(from + BLOCK, offsets[t + 1]!);
+        let max = 0;
+        for (let p = from; p < to; p++) max = Math.max(max, fieldTf(docs, counts, this.#scaled, p));
+        blocks[b] = max;
+      }
+    }
     let max = 0;
-    for (let p = offsets[t]!; p < offsets[t + 1]!; p++)
-      max = Math.max(max, fieldTf(docs, counts, this.#scaled, p));
-    bounds[t] = max;
+    for (let b = first; b < last; b++) max = Math.max(max, blocks[b]!);
+    this.#bounds[t] = max;
     return max;
+  }
+
+  /** Whether term t occurs in document `doc`. */
+  #has(t: number, doc: number): boolean {
+    const { offsets, docs } = this.#layout;
+    let lo = offsets[t]!;
+    let hi = offsets[t + 1]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (docs[mid]! < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < offsets[t + 1]! && docs[lo] === doc;
   }
 
   /** A record's pair hashes, kept for the records searches rank high (at most {@link PAIR_CACHE}). */
@@ -312,6 +357,10 @@ class QueryScorer implements QueryScoring {
   readonly idf: Float64Array;
   readonly words: number;
   readonly forced: readonly number[];
+  /** Per query term: its term's first block in `#blocks`. */
+  readonly firstBlock: Int32Array;
+  readonly block = BLOCK;
+  readonly #blocks: Float64Array;
   readonly #counts: Uint16Array;
   readonly #scaled: Float64Array;
   readonly #k1: number;
@@ -334,6 +383,7 @@ class QueryScorer implements QueryScoring {
     this.forced = forced;
     this.docs = layout.docs;
     this.#counts = layout.counts;
+    this.#blocks = layout.blocks;
     this.#scaled = scaled;
     this.#k1 = weights.k1;
     this.#k1p1 = weights.k1 + 1;
@@ -345,6 +395,7 @@ class QueryScorer implements QueryScoring {
     this.weight = new Float64Array(terms);
     this.bound = new Float64Array(terms);
     this.idf = new Float64Array(terms);
+    this.firstBlock = new Int32Array(terms);
   }
 
   /** BM25's saturation of term frequency `tf`, times `idf`. */
@@ -354,6 +405,11 @@ class QueryScorer implements QueryScoring {
 
   contribution(term: number, posting: number): number {
     return this.saturate(this.idf[term]!, fieldTf(this.docs, this.#counts, this.#scaled, posting));
+  }
+
+  blockBound(term: number, posting: number): number {
+    const block = this.firstBlock[term]! + (((posting - this.start[term]!) / BLOCK) | 0);
+    return this.saturate(this.idf[term]!, this.#blocks[block]!);
   }
 
   score(sum: number, covered: number, doc: number): number {
@@ -384,9 +440,14 @@ function fieldWeights(w: SearchWeights): number[] {
 
 /** The query's adjacent term pairs ("cross validation", "threat model"), as hashes ({@link pairHash}). */
 function adjacentPairs(sequence: readonly string[]): Set<number> {
-  const pairs = new Set<number>();
+  return new Set(adjacentWords(sequence).map(([a, b]) => pairHash(a, b)));
+}
+
+/** The query's adjacent pairs of different terms. */
+function adjacentWords(sequence: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = [];
   for (let i = 1; i < sequence.length; i++)
-    if (sequence[i - 1] !== sequence[i]) pairs.add(pairHash(sequence[i - 1]!, sequence[i]!));
+    if (sequence[i - 1] !== sequence[i]) pairs.push([sequence[i - 1]!, sequence[i]!]);
   return pairs;
 }
 

@@ -3,6 +3,8 @@ import type { SkillRecord } from "./types.js";
 
 /** Indexed fields, in posting order: name, description, extras, headings, opening. */
 export const FIELDS = 5;
+/** Postings per block of a term's {@link SearchIndexData.blocks} bounds. */
+export const BLOCK = 64;
 /** Counts are stored in 16 bits: a term counted more often in one field counts this often (BM25 has long saturated). */
 const MAX_COUNT = 65_535;
 
@@ -13,7 +15,7 @@ const MAX_COUNT = 65_535;
  */
 export interface SearchIndexData {
   format: "skillrt-search-index";
-  version: 3;
+  version: 4;
   /** Skill names in document order: the records a loaded index is paired with. */
   names: string[];
   terms: string[];
@@ -26,12 +28,13 @@ export interface SearchIndexData {
   /** Per document: each field's length in terms. */
   lengths: Int32Array;
   /**
-   * Per term: the largest weighted, length-normalised term frequency of its postings under
-   * `boundWeights` — what bounds the term's score contribution, so a query can skip skills that cannot
+   * Per block of {@link BLOCK} postings of each term (terms in order, a term's last block possibly
+   * shorter): the largest weighted, length-normalised term frequency in the block under
+   * `boundWeights` — what bounds the score those postings add, so a query can skip skills that cannot
    * make its top results.
    */
-  bounds: Float64Array;
-  /** The field weights, then the length normalisations (name … opening), `bounds` were computed under. */
+  blocks: Float64Array;
+  /** The field weights, then the length normalisations (name … opening), `blocks` were computed under. */
   boundWeights: number[];
 }
 
@@ -102,7 +105,14 @@ export function buildLayout(
     docs,
     counts,
     lengths,
-    bounds: new Float64Array(lists.length).fill(Number.NaN),
+    blocks: new Float64Array(blockCount(offsets)).fill(Number.NaN),
     boundWeights: [],
   };
+}
+
+/** How many blocks of {@link BLOCK} postings the terms of `offsets` have. */
+export function blockCount(offsets: Int32Array): number {
+  let blocks = 0;
+  for (let t = 0; t + 1 < offsets.length; t++) blocks += Math.ceil((offsets[t + 1]! - offsets[t]!) / BLOCK);
+  return blocks;
 }

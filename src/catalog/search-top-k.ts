@@ -15,6 +15,10 @@ export interface QueryScoring {
   readonly weight: Float64Array;
   /** Per query term: an upper bound of {@link contribution} over its postings. */
   readonly bound: Float64Array;
+  /** Postings per block of {@link blockBound}: blocks are counted from each query term's first posting. */
+  readonly block: number;
+  /** An upper bound of {@link contribution} over the block of query term `term` holding `posting`. */
+  blockBound(term: number, posting: number): number;
   readonly words: number;
   /** The score one posting (an index into `docs`) of query term `term` adds to its document. */
   contribution(term: number, posting: number): number;
@@ -102,6 +106,26 @@ export function topK(q: QueryScoring, k: number, names: readonly string[]): Rank
       if (pos[t]! < end[t]! && docs[pos[t]!]! < doc) doc = docs[pos[t]!]!;
     }
     if (doc === 2 ** 31) break;
+    // Block-max: the essential postings from `doc` up to `until` all lie in their terms' current blocks;
+    // when even those blocks' bounds cannot reach the bar, the whole range is skipped.
+    let blockSum = boundBelow[essential]!;
+    let until = 2 ** 31;
+    for (let i = essential; i < terms; i++) {
+      const t = order[i]!;
+      const at = pos[t]!;
+      if (at >= end[t]!) continue;
+      blockSum += q.blockBound(t, at);
+      const last =
+        Math.min(q.start[t]! + (Math.floor((at - q.start[t]!) / q.block) + 1) * q.block, end[t]!) - 1;
+      if (docs[last]! < until) until = docs[last]!;
+    }
+    if (q.ceiling(blockSum, coverBelow[terms]!) * SLACK < bar()) {
+      for (let i = essential; i < terms; i++) {
+        const t = order[i]!;
+        pos[t] = seek(docs, pos[t]!, end[t]!, until + 1);
+      }
+      continue;
+    }
     stamp++;
     let sum = 0;
     let covered = 0;
