@@ -1,5 +1,9 @@
-import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
+import type { ParseArgsOptionsConfig } from "node:util";
 import type { CliIo, Command } from "./command.js";
+
+// Taken from the module itself: importing node:util builds its module namespace, which loads the rest
+// of node:util (diff, colors, worker_threads, …): several milliseconds of every command's start-up.
+const { parseArgs } = process.getBuiltinModule("node:util");
 
 const helpOption = { help: { type: "boolean", short: "h" } } as const;
 

@@ -31,11 +31,36 @@ import {
   unlinkSync,
   write,
 } from "node:fs";
-import { promisify } from "node:util";
 import { BeneathError } from "../errors/beneath-error.js";
 
-const readAsync = promisify(read);
-const writeAsync = promisify(write);
+// `fs.read` / `fs.write` as promises, written out: node:util's promisify would load node:util, whose
+// module namespace costs `skillrt run` several milliseconds of start-up.
+function readAsync(
+  fd: number,
+  buffer: Uint8Array,
+  offset: number,
+  length: number,
+  position: number | null,
+): Promise<{ bytesRead: number }> {
+  return new Promise((resolve, reject) => {
+    read(fd, buffer, offset, length, position, (error, bytesRead) =>
+      error === null ? resolve({ bytesRead }) : reject(error),
+    );
+  });
+}
+
+function writeAsync(
+  fd: number,
+  buffer: Uint8Array,
+  offset: number,
+  length: number,
+): Promise<{ bytesWritten: number }> {
+  return new Promise((resolve, reject) => {
+    write(fd, buffer, offset, length, (error, bytesWritten) =>
+      error === null ? resolve({ bytesWritten }) : reject(error),
+    );
+  });
+}
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
 const DIR_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
