@@ -105,7 +105,7 @@ export class SearchIndex {
   readonly #bounds: Float64Array;
   #sortedTerms: string[] | undefined;
   #byName: Map<string, number[]> | undefined;
-  readonly #pairCache = new Map<SkillRecord, Int32Array>();
+  readonly #pairCache = new Map<SkillRecord, { fields: number; hashes: Int32Array }>();
 
   constructor(records: readonly SkillRecord[], weights: Partial<SearchWeights> = {}, built?: Layout) {
     this.#records = [...records];
@@ -179,14 +179,15 @@ export class SearchIndex {
     if (cut > limit) {
       const reranked: SearchHit[] = [];
       for (const [i, hit] of top.entries()) {
-        // A skill holds a pair only if it holds both words: the postings say so without tokenising it.
+        // A text holds a pair only if its field holds both words: the postings say which fields can,
+        // and only their texts are tokenised.
         const doc = ranked[i]!.doc;
-        const possible = pairTerms.some(
-          ([a, b]) => a !== undefined && b !== undefined && this.#has(a, doc) && this.#has(b, doc),
-        );
+        let fields = 0;
+        for (const [a, b] of pairTerms)
+          if (a !== undefined && b !== undefined) fields |= this.#fieldsOf(a, doc) & this.#fieldsOf(b, doc);
         let found = 0;
-        if (possible) {
-          const hashes = this.#pairsOf(hit.record);
+        if (fields !== 0) {
+          const hashes = this.#pairsOf(hit.record, fields);
           for (const pair of pairs) if (hasHash(hashes, pair)) found++;
         }
         const score = found === 0 ? hit.score : hit.score * (1 + (w.phrase * found) / pairs.size);
@@ -287,9 +288,9 @@ export class SearchIndex {
     return max;
   }
 
-  /** Whether term t occurs in document `doc`. */
-  #has(t: number, doc: number): boolean {
-    const { offsets, docs } = this.#layout;
+  /** The fields (bit f for field f) in which term t occurs in document `doc`; 0 when it does not. */
+  #fieldsOf(t: number, doc: number): number {
+    const { offsets, docs, counts } = this.#layout;
     let lo = offsets[t]!;
     let hi = offsets[t + 1]!;
     while (lo < hi) {
@@ -297,18 +298,25 @@ export class SearchIndex {
       if (docs[mid]! < doc) lo = mid + 1;
       else hi = mid;
     }
-    return lo < offsets[t + 1]! && docs[lo] === doc;
+    if (lo >= offsets[t + 1]! || docs[lo] !== doc) return 0;
+    let fields = 0;
+    for (let f = 0; f < FIELDS; f++) if (counts[lo * FIELDS + f] !== 0) fields |= 1 << f;
+    return fields;
   }
 
-  /** A record's pair hashes, kept for the records searches rank high (at most {@link PAIR_CACHE}). */
-  #pairsOf(record: SkillRecord): Int32Array {
-    let hashes = this.#pairCache.get(record);
-    if (hashes === undefined) {
+  /**
+   * The pair hashes of a record's texts in `fields` (bit f for field f), kept for the records searches
+   * rank high (at most {@link PAIR_CACHE}).
+   */
+  #pairsOf(record: SkillRecord, fields: number): Int32Array {
+    let cached = this.#pairCache.get(record);
+    if (cached === undefined || (cached.fields & fields) !== fields) {
       if (this.#pairCache.size >= PAIR_CACHE) this.#pairCache.clear();
-      hashes = recordPairs(record);
-      this.#pairCache.set(record, hashes);
+      const all = fields | (cached?.fields ?? 0);
+      cached = { fields: all, hashes: recordPairs(record, all) };
+      this.#pairCache.set(record, cached);
     }
-    return hashes;
+    return cached.hashes;
   }
 
   /** Indexed words starting with `term` (3+ letters), the most common first, at most {@link MAX_PREFIX}. */
@@ -452,13 +460,13 @@ function adjacentWords(sequence: readonly string[]): [string, string][] {
 }
 
 /** The adjacent term pairs of a record's searched texts, as sorted hashes ({@link pairHash}). */
-function recordPairs(record: SkillRecord): Int32Array {
+function recordPairs(record: SkillRecord, fields: number): Int32Array {
   const hashes: number[] = [];
   const add = (text: string) => {
     const terms = tokenize(text);
     for (let i = 1; i < terms.length; i++) hashes.push(pairHash(terms[i - 1]!, terms[i]!));
   };
-  for (const [, text] of fieldTexts(record)) add(text);
+  for (const [, text] of fieldTexts(record, fields)) add(text);
   return Int32Array.from(new Set(hashes)).sort();
 }
 
@@ -505,18 +513,20 @@ function averages(lengths: ArrayLike<number>, n: number): number[] {
   return sums.map((sum) => (n === 0 ? 1 : sum / n || 1));
 }
 
-/** A record's searched texts with their field (0 name, 1 description, 2 extras, 3 headings, 4 opening). */
-function fieldTexts(record: SkillRecord): [field: number, text: string][] {
-  const texts: [number, string][] = [
-    [0, record.name],
-    [1, record.description],
-  ];
-  for (const key of SEARCHED_EXTRAS) {
-    const value = record.extras[key];
-    if (value !== undefined) texts.push([2, flatten(value)]);
+/** A record's searched texts with their field (0 name, 1 description, 2 extras, 3 headings, 4 opening), of the fields in `fields` (bit f for field f; all by default). */
+function fieldTexts(record: SkillRecord, fields = 0b11111): [field: number, text: string][] {
+  const texts: [number, string][] = [];
+  if (fields & 1) texts.push([0, record.name]);
+  if (fields & 2) texts.push([1, record.description]);
+  if (fields & 4) {
+    for (const key of SEARCHED_EXTRAS) {
+      const value = record.extras[key];
+      if (value !== undefined) texts.push([2, flatten(value)]);
+    }
   }
-  if (record.headings !== undefined) texts.push([3, record.headings]);
-  if (record.opening !== undefined) texts.push([4, record.opening]);
+  // Only touched when asked for: a record may read them from its file (see searchableRecords).
+  if (fields & 8 && record.headings !== undefined) texts.push([3, record.headings]);
+  if (fields & 16 && record.opening !== undefined) texts.push([4, record.opening]);
   return texts;
 }
 
