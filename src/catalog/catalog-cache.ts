@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Diagnostic, ParseMode } from "../spec/types.js";
 import { readChecksummedFile, writeChecksummedFile } from "./checksummed-file.js";
 import type { FileIdentity } from "./file-identity.js";
 import { ENTRY_LINK, type KnownListing } from "./list-dirs.js";
+import { nameHash } from "./name-hash.js";
 import type { CatalogState, ScannedSkill } from "./scan-catalog.js";
 import type { SkillRecord, SkillRoot } from "./types.js";
 
@@ -38,8 +38,7 @@ export interface LoadedCatalogCache {
 
 /** The file holding one root's cache (named by a hash of the root's path and the parse mode). */
 export function rootCacheFile(cacheDir: string, root: SkillRoot, mode: ParseMode): string {
-  const key = createHash("sha256").update(`${root.path}\0${mode}`).digest("hex").slice(0, 24);
-  return path.join(cacheDir, `catalog-${key}.cache`);
+  return path.join(cacheDir, `catalog-${nameHash(`${root.path}\0${mode}`)}.cache`);
 }
 
 /**

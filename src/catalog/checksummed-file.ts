@@ -1,6 +1,4 @@
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import { crc32 } from "node:zlib";
 
 /**
  * Writes `body` behind a one-line header (`<magic> <version> <CRC-32 of the body> <body length>`) to a
@@ -17,7 +15,8 @@ export function writeChecksummedFile(
 ): void {
   const header = `${magic} ${version} ${checksum(body)} ${body.length}\n`;
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  // Unique enough to never meet another writer's; `wx` below refuses any file already there.
+  const temp = `${file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}.tmp`;
   // `wx`: never follow or reuse a file someone else put at the temporary name.
   const fd = fs.openSync(temp, "wx", 0o600);
   try {
@@ -59,8 +58,34 @@ export function readChecksummedFile(file: string, magic: string, version: number
 
 /**
  * The checksum in a header: the body's CRC-32 in hex. It catches torn and damaged files (what a private
- * cache directory meets); it is not a defence against someone who can write there.
+ * cache directory meets); it is not a defence against someone who can write there. Small bodies are
+ * summed here; large ones by zlib (native, loaded only then: a short command reading a small cache does
+ * not pay for loading it).
  */
 export function checksum(bytes: Uint8Array): string {
-  return crc32(bytes).toString(16);
+  const sum = bytes.length < NATIVE_ABOVE ? crc32(bytes) : process.getBuiltinModule("node:zlib").crc32(bytes);
+  return sum.toString(16);
+}
+
+/** Bodies at least this long are summed by zlib. */
+const NATIVE_ABOVE = 64 * 1024;
+
+let table: Int32Array | undefined;
+
+/** CRC-32 (IEEE 802.3, as zlib's), one byte at a time. */
+export function crc32(bytes: Uint8Array): number {
+  table ??= crcTable();
+  let crc = -1;
+  for (let i = 0; i < bytes.length; i++) crc = table[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ -1) >>> 0;
+}
+
+function crcTable(): Int32Array {
+  const out = new Int32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    out[n] = c;
+  }
+  return out;
 }

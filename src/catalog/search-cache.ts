@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -27,11 +26,11 @@ export function searchCacheKey(state: CatalogState, mode: ParseMode): string {
         : JSON.stringify(record),
     );
   }
-  return createHash("sha256").update(parts.join("\u0001")).digest("hex");
+  return sha256().update(parts.join("\u0001")).digest("hex");
 }
 
 function searchCacheFile(cacheDir: string, roots: readonly SkillRoot[], mode: ParseMode): string {
-  const key = createHash("sha256")
+  const key = sha256()
     .update(`${mode}\0${roots.map((root) => `${root.scope}\0${root.path}`).join("\0")}`)
     .digest("hex")
     .slice(0, 24);
@@ -157,4 +156,9 @@ function unpack(arrays: unknown, bytes: Buffer): Record<string, StoredArray> | u
     at += byteLength + padding(byteLength);
   }
   return at === buffer.length ? out : undefined;
+}
+
+/** A SHA-256 hash; node:crypto is loaded on the first search, not by every command that lists skills. */
+function sha256(): import("node:crypto").Hash {
+  return process.getBuiltinModule("node:crypto").createHash("sha256");
 }

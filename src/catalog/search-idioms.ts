@@ -51,11 +51,15 @@ function words(text: string): string {
   return ` ${spaced} `;
 }
 
-/** Phrase → the stemmed terms it adds, compiled once. */
-const COMPILED: readonly { phrases: readonly string[]; terms: readonly string[] }[] = IDIOMS.map((line) => {
-  const [phrases, added] = line.split("=>");
-  return { phrases: phrases!.split("|").map(words), terms: [...new Set(tokenize(added!))] };
-});
+/** Phrase → the stemmed terms it adds, compiled on the first search. */
+let compiled: readonly { phrases: readonly string[]; terms: readonly string[] }[] | undefined;
+
+function compileIdioms(): readonly { phrases: readonly string[]; terms: readonly string[] }[] {
+  return IDIOMS.map((line) => {
+    const [phrases, added] = line.split("=>");
+    return { phrases: phrases!.split("|").map(words), terms: [...new Set(tokenize(added!))] };
+  });
+}
 
 /**
  * The stemmed terms that the everyday phrasings in `query` stand for ({@link IDIOMS}), without repeats;
@@ -64,7 +68,8 @@ const COMPILED: readonly { phrases: readonly string[]; terms: readonly string[] 
 export function idiomTerms(query: string): string[] {
   const text = words(query);
   const out = new Set<string>();
-  for (const { phrases, terms } of COMPILED) {
+  compiled ??= compileIdioms();
+  for (const { phrases, terms } of compiled) {
     if (phrases.some((phrase) => text.includes(phrase))) for (const term of terms) out.add(term);
   }
   return [...out];

@@ -86,8 +86,18 @@ const GROUPS = [
   "chat chatbot bot bots conversational",
 ];
 
-/** Stemmed term → the other stemmed terms of its groups. */
-export const SYNONYMS: ReadonlyMap<string, readonly string[]> = buildSynonyms(GROUPS);
+let built: Map<string, string[]> | undefined;
+
+/**
+ * Stemmed term → the other stemmed terms of its groups; built on the first search (tokenizing every
+ * group is most of what loading the catalog's module would otherwise cost a command that never searches).
+ */
+export const SYNONYMS: Pick<ReadonlyMap<string, readonly string[]>, "get"> = {
+  get: (term) => {
+    built ??= buildSynonyms(GROUPS);
+    return built.get(term);
+  },
+};
 
 function buildSynonyms(groups: readonly string[]): Map<string, string[]> {
   const map = new Map<string, Set<string>>();

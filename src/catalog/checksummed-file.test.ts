@@ -1,0 +1,52 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { crc32 as zlibCrc32 } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { checksum, crc32, readChecksummedFile, writeChecksummedFile } from "./checksummed-file.js";
+import { nameHash } from "./name-hash.js";
+
+describe("checksum", () => {
+  it("is zlib's CRC-32 whether summed here (small bodies) or by zlib (large ones)", () => {
+    expect(crc32(Buffer.from("123456789"))).toBe(0xcbf43926); // the CRC-32 check value
+    expect(crc32(new Uint8Array(0))).toBe(0);
+    for (const size of [1, 7, 4096, 64 * 1024 - 1, 64 * 1024, 200_000]) {
+      const bytes = randomBytes(size);
+      expect(crc32(bytes), `size ${size}`).toBe(zlibCrc32(bytes));
+      expect(checksum(bytes), `size ${size}`).toBe(zlibCrc32(bytes).toString(16));
+    }
+  });
+
+  it("round-trips a body and refuses it once a byte changed", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillrt-sum-"));
+    try {
+      const file = path.join(dir, "cache", "x.cache");
+      for (const body of [Buffer.from("small body"), randomBytes(100_000)]) {
+        writeChecksummedFile(path.dirname(file), file, "magic", 1, body);
+        expect(readChecksummedFile(file, "magic", 1)?.equals(body)).toBe(true);
+        expect(readChecksummedFile(file, "magic", 2)).toBeUndefined();
+        const data = fs.readFileSync(file);
+        data[data.length - 1]! ^= 1;
+        fs.writeFileSync(file, data);
+        expect(readChecksummedFile(file, "magic", 1)).toBeUndefined();
+      }
+      // No temporary file left behind.
+      expect(fs.readdirSync(path.dirname(file))).toEqual(["x.cache"]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("nameHash", () => {
+  it("names the same text alike and different texts apart, in 24 hex digits", () => {
+    const a = nameHash("/skills\0lenient");
+    expect(a).toMatch(/^[0-9a-f]{24}$/);
+    expect(nameHash("/skills\0lenient")).toBe(a);
+    const names = new Set<string>();
+    for (let i = 0; i < 10_000; i++)
+      names.add(nameHash(`/home/u/skills-${i}\0${i % 2 ? "strict" : "lenient"}`));
+    expect(names.size).toBe(10_000);
+  });
+});

@@ -1,0 +1,17 @@
+/**
+ * A file-name-safe digest of `text` (24 hex digits: three 32-bit FNV-1a lanes with different seeds) for
+ * naming cache files after what they hold. Not cryptographic: every cache file also stores what it was
+ * made for, and a reader that finds another root or mode there ignores it. Computed here so that naming
+ * a cache file does not load node:crypto.
+ */
+export function nameHash(text: string): string {
+  let out = "";
+  for (const seed of SEEDS) {
+    let h = seed;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    out += (h >>> 0).toString(16).padStart(8, "0");
+  }
+  return out;
+}
+
+const SEEDS = [0x811c9dc5, 0x050c5d1f, 0x6b43a9b5];
