@@ -1,24 +1,15 @@
-import type { FrontmatterValue } from "../spec/types.js";
+import { fieldTexts } from "./search-field-texts.js";
 import { idiomTerms } from "./search-idioms.js";
 import { BLOCK, buildLayout, FIELDS, fieldTf, type Layout } from "./search-layout.js";
+import { adjacentPairs, adjacentWords, hasHash, recordPairs } from "./search-pairs.js";
+import { QueryScorer } from "./search-query-scorer.js";
 import { SYNONYMS } from "./search-synonyms.js";
-import { type QueryScoring, topK, topKExhaustive } from "./search-top-k.js";
+import { topK, topKExhaustive } from "./search-top-k.js";
 import { agentForms, tokenize } from "./tokenize.js";
 import type { SearchHit, SkillRecord } from "./types.js";
 
+export { SEARCHED_EXTRAS } from "./search-field-texts.js";
 export type { SearchIndexData } from "./search-layout.js";
-
-/** Extras (frontmatter keys) that are searched besides name and description. */
-export const SEARCHED_EXTRAS = [
-  "when_to_use",
-  "when-to-use",
-  "whenToUse",
-  "tags",
-  "keywords",
-  "triggers",
-  "category",
-  "aliases",
-];
 
 /** Ranking parameters; the defaults were fitted on the dev split of `bench/selection` (see its README). */
 export interface SearchWeights {
@@ -78,8 +69,6 @@ const RERANK = 20;
 const PAIR_CACHE = 2_000;
 /** Most prefix expansions of one query word (the commonest are kept). */
 const MAX_PREFIX = 12;
-/** Added to the score of a skill whose name is the query. */
-const NAME_BONUS = 100;
 
 /**
  * A BM25F index over skill records: name, description, the {@link SEARCHED_EXTRAS}, the body's headings
@@ -349,87 +338,6 @@ export class SearchIndex {
   }
 }
 
-/**
- * How one query scores (the place for a scoring feature): a posting's BM25F contribution (its weighted,
- * length-normalised term frequency, saturated, times the term's idf and expansion weight), and a
- * skill's score from their sum — times the coverage bonus, plus the name bonus. {@link topK} prunes
- * with `bound` (per term, from the index's stored maxima) and {@link QueryScorer.ceiling}.
- */
-class QueryScorer implements QueryScoring {
-  readonly docs: Int32Array;
-  readonly start: Int32Array;
-  readonly end: Int32Array;
-  readonly word: Int32Array;
-  readonly weight: Float64Array;
-  readonly bound: Float64Array;
-  readonly idf: Float64Array;
-  readonly words: number;
-  readonly forced: readonly number[];
-  /** Per query term: its term's first block in `#blocks`. */
-  readonly firstBlock: Int32Array;
-  readonly block = BLOCK;
-  readonly #blocks: Float64Array;
-  readonly #counts: Uint16Array;
-  readonly #scaled: Float64Array;
-  readonly #k1: number;
-  readonly #k1p1: number;
-  readonly #coverage: number;
-  /** What the covered weight is a share of. */
-  readonly #share: number;
-
-  constructor(
-    layout: Layout,
-    scaled: Float64Array,
-    weights: SearchWeights,
-    words: number,
-    share: number,
-    forced: readonly number[],
-    terms: number,
-  ) {
-    // Plain fields, not parameter properties: benchmarks load this file with Node's type stripping.
-    this.words = words;
-    this.forced = forced;
-    this.docs = layout.docs;
-    this.#counts = layout.counts;
-    this.#blocks = layout.blocks;
-    this.#scaled = scaled;
-    this.#k1 = weights.k1;
-    this.#k1p1 = weights.k1 + 1;
-    this.#coverage = weights.coverage;
-    this.#share = share;
-    this.start = new Int32Array(terms);
-    this.end = new Int32Array(terms);
-    this.word = new Int32Array(terms);
-    this.weight = new Float64Array(terms);
-    this.bound = new Float64Array(terms);
-    this.idf = new Float64Array(terms);
-    this.firstBlock = new Int32Array(terms);
-  }
-
-  /** BM25's saturation of term frequency `tf`, times `idf`. */
-  saturate(idf: number, tf: number): number {
-    return (idf * (tf * this.#k1p1)) / (tf + this.#k1);
-  }
-
-  contribution(term: number, posting: number): number {
-    return this.saturate(this.idf[term]!, fieldTf(this.docs, this.#counts, this.#scaled, posting));
-  }
-
-  blockBound(term: number, posting: number): number {
-    const block = this.firstBlock[term]! + (((posting - this.start[term]!) / BLOCK) | 0);
-    return this.saturate(this.idf[term]!, this.#blocks[block]!);
-  }
-
-  score(sum: number, covered: number, doc: number): number {
-    const score = this.ceiling(sum, covered);
-    return this.forced.includes(doc) ? score + NAME_BONUS : score;
-  }
-
-  ceiling(sum: number, covered: number): number {
-    return sum * (1 + (this.#coverage * covered) / this.#share);
-  }
-}
-
 /** Field weights, then length normalisations (name … opening). */
 function fieldWeights(w: SearchWeights): number[] {
   return [
@@ -444,50 +352,6 @@ function fieldWeights(w: SearchWeights): number[] {
     w.bHeadings,
     w.bOpening,
   ];
-}
-
-/** The query's adjacent term pairs ("cross validation", "threat model"), as hashes ({@link pairHash}). */
-function adjacentPairs(sequence: readonly string[]): Set<number> {
-  return new Set(adjacentWords(sequence).map(([a, b]) => pairHash(a, b)));
-}
-
-/** The query's adjacent pairs of different terms. */
-function adjacentWords(sequence: readonly string[]): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (let i = 1; i < sequence.length; i++)
-    if (sequence[i - 1] !== sequence[i]) pairs.push([sequence[i - 1]!, sequence[i]!]);
-  return pairs;
-}
-
-/** The adjacent term pairs of a record's searched texts, as sorted hashes ({@link pairHash}). */
-function recordPairs(record: SkillRecord, fields: number): Int32Array {
-  const hashes: number[] = [];
-  const add = (text: string) => {
-    const terms = tokenize(text);
-    for (let i = 1; i < terms.length; i++) hashes.push(pairHash(terms[i - 1]!, terms[i]!));
-  };
-  for (const [, text] of fieldTexts(record, fields)) add(text);
-  return Int32Array.from(new Set(hashes)).sort();
-}
-
-/** A 32-bit FNV-1a hash of the pair `a b`. */
-function pairHash(a: string, b: string): number {
-  let h = 0x811c9dc5;
-  const text = `${a} ${b}`;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h | 0;
-}
-
-/** Whether sorted `hashes` holds `hash`. */
-function hasHash(hashes: Int32Array, hash: number): boolean {
-  let lo = 0;
-  let hi = hashes.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (hashes[mid]! < hash) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < hashes.length && hashes[lo] === hash;
 }
 
 /** Keeps `top` the best `limit` hits, best first (ties by name). */
@@ -511,27 +375,4 @@ function averages(lengths: ArrayLike<number>, n: number): number[] {
   const sums = new Array<number>(FIELDS).fill(0);
   for (let i = 0; i < lengths.length; i++) sums[i % FIELDS] = (sums[i % FIELDS] ?? 0) + (lengths[i] ?? 0);
   return sums.map((sum) => (n === 0 ? 1 : sum / n || 1));
-}
-
-/** A record's searched texts with their field (0 name, 1 description, 2 extras, 3 headings, 4 opening), of the fields in `fields` (bit f for field f; all by default). */
-function fieldTexts(record: SkillRecord, fields = 0b11111): [field: number, text: string][] {
-  const texts: [number, string][] = [];
-  if (fields & 1) texts.push([0, record.name]);
-  if (fields & 2) texts.push([1, record.description]);
-  if (fields & 4) {
-    for (const key of SEARCHED_EXTRAS) {
-      const value = record.extras[key];
-      if (value !== undefined) texts.push([2, flatten(value)]);
-    }
-  }
-  // Only touched when asked for: a record may read them from its file (see searchableRecords).
-  if (fields & 8 && record.headings !== undefined) texts.push([3, record.headings]);
-  if (fields & 16 && record.opening !== undefined) texts.push([4, record.opening]);
-  return texts;
-}
-
-function flatten(value: FrontmatterValue): string {
-  if (typeof value === "string") return value;
-  if (Array.isArray(value)) return value.map(flatten).join(" ");
-  return Object.values(value).map(flatten).join(" ");
 }
