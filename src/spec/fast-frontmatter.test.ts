@@ -65,6 +65,16 @@ const singleArb = fc
 const doubleArb = fc
   .tuple(fc.array(fc.oneof(textArb, escapeArb), { maxLength: 4 }), trailArb)
   .map(([parts, trail]) => `"${parts.join("").replace(/"/g, "")}"${trail}`);
+/** A flow list: mostly plain items, sometimes empty items, quotes, nesting, comments or text after it. */
+const flowArb = fc
+  .tuple(
+    fc.array(fc.oneof({ weight: 4, arbitrary: textArb }, fc.constantFrom("", " ", "[x]", "'q'", "a: b")), {
+      maxLength: 4,
+    }),
+    fc.constantFrom(", ", ",", " , "),
+    fc.constantFrom("", "", "", " ", ",", " # c", " x", "]"),
+  )
+  .map(([items, sep, trail]) => `[${items.join(sep)}]${trail}`);
 const scalarArb = fc.oneof({ weight: 3, arbitrary: plainArb }, singleArb, doubleArb);
 
 const indentArb = fc.constantFrom("", " ", "  ", "  ", "  ", "  ", "   ", "    ", "      ");
@@ -132,6 +142,30 @@ function entryArb(
         })),
     },
   ];
+  // A plain scalar wrapped over indented lines (blank lines between), on the key's line or from the next.
+  const lineText = noisy ? textArb : cleanText;
+  entries.push({
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        key,
+        fc.oneof({ weight: 3, arbitrary: lineText }, fc.constant("")),
+        fc.array(
+          fc.tuple(
+            noisy ? indentArb : fc.constantFrom("  ", "  ", "    "),
+            fc.oneof({ weight: 4, arbitrary: lineText }, fc.constant("")),
+          ),
+          { minLength: 1, maxLength: 5 },
+        ),
+      )
+      .map(([k, head, rest]) => ({
+        key: k,
+        lines: [
+          head === "" ? `${k}:` : `${k}: ${head}`,
+          ...rest.map(([i, t]) => (t === "" && !noisy ? "" : i + t)),
+        ],
+      })),
+  });
   if (noisy) {
     const line = (l: fc.Arbitrary<string>) => ({
       weight: 1,
@@ -177,26 +211,39 @@ const cleanScalar = fc.oneof(
   cleanText.map((t) => `'${t.replace(/'/g, "''")}'`),
   cleanText.map((t) => `"${t.replace(/"/g, '\\"')}"`),
 );
+/** Clean values plus one-line flow lists of plain items (what lenient mode's fast path also reads). */
+const cleanScalarOrFlow = fc.oneof(
+  { weight: 3, arbitrary: cleanScalar },
+  fc
+    .array(fc.stringMatching(/^[a-z][a-z0-9 _.()-]{0,8}[a-z0-9]$/), { maxLength: 4 })
+    .map((items) => `[${items.join(", ")}]`),
+);
 
-const frontmatterArb = fc
-  .tuple(
-    fc.oneof(
-      {
-        weight: 3,
-        arbitrary: fc.uniqueArray(entryArb(cleanKey, cleanScalar, cleanBlockArb, false), {
-          minLength: 1,
-          maxLength: 7,
-          selector: (e) => e.key || Math.random(),
-        }),
-      },
-      {
-        weight: 2,
-        arbitrary: fc.array(entryArb(keyArb, scalarArb, noisyBlockArb, true), { minLength: 1, maxLength: 7 }),
-      },
-    ),
-    fc.boolean(),
-  )
-  .map(([entries, newline]) => entries.flatMap((e) => e.lines).join("\n") + (newline ? "\n" : ""));
+/** Frontmatter texts: clean entries (mostly accepted) or noisy ones (mostly not), values from `clean`. */
+function frontmatterOf(clean: fc.Arbitrary<string>, noisy: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc
+    .tuple(
+      fc.oneof(
+        {
+          weight: 3,
+          arbitrary: fc.uniqueArray(entryArb(cleanKey, clean, cleanBlockArb, false), {
+            minLength: 1,
+            maxLength: 7,
+            selector: (e) => e.key || Math.random(),
+          }),
+        },
+        {
+          weight: 2,
+          arbitrary: fc.array(entryArb(keyArb, noisy, noisyBlockArb, true), { minLength: 1, maxLength: 7 }),
+        },
+      ),
+      fc.boolean(),
+    )
+    .map(([entries, newline]) => entries.flatMap((e) => e.lines).join("\n") + (newline ? "\n" : ""));
+}
+
+const frontmatterArb = frontmatterOf(cleanScalar, scalarArb);
+const frontmatterWithFlowsArb = frontmatterOf(cleanScalarOrFlow, fc.oneof(scalarArb, flowArb));
 
 describe("fastFrontmatter", () => {
   test("whenever it accepts, the result deep-equals yaml (failsafe) and strict mode accepts it too", () => {
@@ -218,6 +265,29 @@ describe("fastFrontmatter", () => {
     expect(accepted / total).toBeGreaterThan(0.3);
   });
 
+  test("with flow lists allowed, whenever it accepts, value and flow offsets equal the full lenient parse", () => {
+    let withFlows = 0;
+    fc.assert(
+      fc.property(frontmatterWithFlowsArb, (text) => {
+        const flows: number[] = [];
+        const fast = fastFrontmatter(text, text, 0, flows);
+        if (fast === undefined) return;
+        if (flows.length > 0) {
+          withFlows++;
+          expect(fastFrontmatter(text)).toBeUndefined(); // without the option, flow lists bail out
+        }
+        expect(parseFrontmatterYaml(text, false)).toStrictEqual({
+          ok: true,
+          value: fast,
+          flowOffsets: flows,
+          duplicateKeys: [],
+        });
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(withFlows).toBeGreaterThan(500);
+  });
+
   test("reading the frontmatter inside the whole file gives what reading its slice gives", () => {
     const around = fc.constantFrom("", "---\n", "<!-- x -->\n---\n", "x", "  ", "\n");
     const after = fc.constantFrom("", "---\n", "---\n# Body\n- a\n  b: c\n", "\n  x", " y", "\tz");
@@ -225,6 +295,12 @@ describe("fastFrontmatter", () => {
       fc.property(frontmatterArb, around, after, (yaml, before, rest) => {
         const text = before + yaml + rest;
         expect(fastFrontmatter(yaml, text, before.length)).toStrictEqual(fastFrontmatter(yaml));
+        const inFile: number[] = [];
+        const alone: number[] = [];
+        expect(fastFrontmatter(yaml, text, before.length, inFile)).toStrictEqual(
+          fastFrontmatter(yaml, yaml, 0, alone),
+        );
+        expect(inFile).toStrictEqual(alone);
       }),
       { numRuns: 10_000 },
     );
@@ -267,10 +343,42 @@ describe("fastFrontmatter", () => {
     });
   });
 
+  test("folds plain values wrapped over indented lines as YAML does", () => {
+    const text = [
+      "name: wrapped",
+      "description: React composition patterns that scale. Use when",
+      "  refactoring components with boolean props,   ",
+      "    or designing C# APIs.",
+      "",
+      "  Second paragraph.",
+      "",
+      "",
+      "  Third.",
+      "",
+      "summary:",
+      "  Starts on the next line",
+      "  and goes on.",
+      "homepage: https://example.com/x#readme",
+      "",
+    ].join("\n");
+    const expected = {
+      name: "wrapped",
+      description:
+        "React composition patterns that scale. Use when refactoring components with boolean props, or designing C# APIs.\nSecond paragraph.\n\nThird.",
+      summary: "Starts on the next line and goes on.",
+      homepage: "https://example.com/x#readme",
+    };
+    expect(fastFrontmatter(text)).toStrictEqual(expected);
+    expect(yamlFailsafe(text)).toStrictEqual(expected);
+  });
+
   test.each([
     ["flow list", "allowed-tools: [Read, Write]"],
     ["anchor", "name: &a x"],
-    ["multi-line plain", "description: one\n  two"],
+    ["a continuation line starting with an indicator", "description: one\n  - two"],
+    ["a comment line inside a wrapped value", "description: one\n  # two\n  three"],
+    ["a wrapped value holding a mapping indicator", "description: one\n  two: three"],
+    ["a comment after a wrapped line", "description: one\n  two # three"],
     ["tab", "name:\tx"],
     ["comment in value", "description: a # b"],
     ["unquoted colon", "description: Use when: asked"],

@@ -3,11 +3,14 @@
  * library returns with the failsafe schema (every scalar a string), or `undefined` whenever it is not
  * certain, so the caller falls back to the full parser. About 30× cheaper than `yaml` per frontmatter.
  *
- * Accepted: top-level `key: value` lines; plain scalars without `#` and `: `; one-line single- and
- * double-quoted scalars (with escapes); `|`, `|-`, `>`, `>-` block scalars; blank lines and column-0
- * comments; one level of nested `key: scalar` maps; block lists of one-line scalars. Everything else
- * (flow collections, anchors, tags, tabs, multi-line plain or quoted scalars, duplicate keys, CR, …)
- * bails out. Nothing it accepts is rejected by the reference validator's strict YAML dialect.
+ * Accepted: top-level `key: value` lines; plain scalars without ` #` and `: `, on one line or, for a
+ * top-level key, continued on indented lines (folded: a line break is a space, each blank line a
+ * newline; the wrapped `description:` of many real skills); one-line single- and double-quoted scalars
+ * (with escapes); `|`, `|-`, `>`, `>-` block scalars; blank lines and column-0 comments; one level of
+ * nested `key: scalar` maps; block lists of one-line scalars. Everything else (flow collections,
+ * anchors, tags, tabs, multi-line quoted scalars, continuation lines that start with an indicator,
+ * duplicate keys, CR, …) bails out. Nothing it accepts is rejected by the reference validator's strict
+ * YAML dialect.
  */
 import { isPrintableAscii } from "./is-printable-ascii.js";
 import { readBlockScalar, type ScanCursor } from "./read-block-scalar.js";
@@ -39,24 +42,36 @@ const KEY_REST = charTable(`${ALNUM}_.-`);
 const PLAIN_FIRST_BAD = charTable("-?:,[]{}#&*!|>'\"%@`");
 
 const SPACE = 32;
+const BRACKET = 91;
 const HASH = 35;
 const COLON = 58;
 const DASH = 45;
 
 /** Where the readers are (module state: a parse never interleaves with another). */
 const cursor: ScanCursor = { limit: 0, next: 0 };
+/** Where accepted flow lists are recorded (offsets into the YAML text), when the caller accepts them. */
+const flow: { sink: number[] | undefined; base: number } = { sink: undefined, base: 0 };
 
 /**
  * Parses frontmatter text `yaml` (the part between the `---` lines) when it uses only the common subset.
  * Returns `undefined` to mean "not certain: use the full YAML parser", never a wrong answer.
  * `text` and `offset` may name the file `yaml` was sliced from (`yaml` is `text.slice(offset, offset +
  * yaml.length)`): the result is the same, only cheaper. Defaults: `yaml` itself, offset 0.
+ *
+ * With `flows` (lenient mode: strict validators reject flow collections), one-line flow lists of plain
+ * items as a key's value (`tags: [a, b]`, `  mcp: [rube]`) are accepted too, and the offset of each
+ * one's `[` in `yaml` is put in `flows`, in document order — what the full parser reports as
+ * `flowOffsets`. `flows` is emptied first; its content means nothing when the result is `undefined`.
  */
 export function fastFrontmatter(
   yaml: string,
   text: string = yaml,
   offset = 0,
+  flows?: number[],
 ): Record<string, FrontmatterValue> | undefined {
+  if (flows !== undefined) flows.length = 0;
+  flow.sink = flows;
+  flow.base = offset;
   // Printable ASCII (a cheaper scan) has no unsafe character.
   if (!isPrintableAscii(yaml) && UNSAFE.test(yaml)) return undefined;
   const len = offset + yaml.length;
@@ -97,9 +112,16 @@ export function fastFrontmatter(
     let value: FrontmatterValue | undefined;
     if (r === e || c === HASH) value = readNested(text, e + 1);
     else if (c === 124 /* | */ || c === 62 /* > */) value = readBlockScalar(text, r, e, 0, cursor);
-    else {
+    else if (c === BRACKET) {
+      value = readFlowList(text, r, e);
+      cursor.next = e + 1;
+    } else {
       value = readScalar(text, r, e);
-      cursor.next = e + 1; // a deeper-indented line after it (a continuation) makes the next round bail out
+      cursor.next = e + 1;
+      // A plain scalar goes on over deeper-indented lines (a quoted one there makes the next round bail out).
+      if (value !== undefined && c !== 34 /* " */ && c !== 39 /* ' */ && continues(text, e + 1)) {
+        value = readPlainLines(text, value, e + 1);
+      }
     }
     if (value === undefined) return undefined;
     out[key] = value;
@@ -209,9 +231,95 @@ function readScalar(text: string, r: number, e: number): string | undefined {
   let end = e;
   while (end > r && text.charCodeAt(end - 1) === SPACE) end--;
   const value = text.slice(r, end);
-  if (value.includes("#") || value.includes(": ") || value.charCodeAt(value.length - 1) === COLON) {
-    return undefined;
+  return isPlainText(value) ? value : undefined;
+}
+
+/**
+ * Whether `value` (a plain scalar's text on one line, trailing spaces cut, not starting with an
+ * indicator) reads as that text: no comment (` #`; a `#` after any other character is text) and no
+ * mapping indicator (`: `, or `:` at the end).
+ */
+function isPlainText(value: string): boolean {
+  return !value.includes(" #") && !value.includes(": ") && value.charCodeAt(value.length - 1) !== COLON;
+}
+
+/**
+ * A one-line flow list at `[r, e)` (`[` at `r`) of plain items (`[a, b c]`, `[]`), when the caller
+ * accepts flow lists (see {@link fastFrontmatter}); its offset is recorded. Undefined (bail out) for
+ * anything else: quoted or nested items, an empty item or a trailing comma, a comment, text after `]`.
+ */
+function readFlowList(text: string, r: number, e: number): string[] | undefined {
+  if (flow.sink === undefined) return undefined;
+  let end = e;
+  while (text.charCodeAt(end - 1) === SPACE) end--;
+  if (end - r < 2 || text.charCodeAt(end - 1) !== 93 /* ] */) return undefined;
+  const inner = text.slice(r + 1, end - 1);
+  const items: string[] = [];
+  if (!isBlankText(inner)) {
+    for (const part of inner.split(",")) {
+      let a = 0;
+      let b = part.length;
+      while (a < b && part.charCodeAt(a) === SPACE) a++;
+      while (b > a && part.charCodeAt(b - 1) === SPACE) b--;
+      if (a === b) return undefined;
+      const c = part.charCodeAt(a);
+      if (c < 128 && PLAIN_FIRST_BAD[c] === 1) return undefined;
+      const item = part.slice(a, b);
+      if (!isPlainText(item) || FLOW_BAD.test(item)) return undefined;
+      items.push(item);
+    }
   }
+  flow.sink.push(r - flow.base);
+  return items;
+}
+
+/** Characters a plain item of a flow list may not hold here (flow indicators). */
+const FLOW_BAD = /[[\]{},]/;
+
+function isBlankText(value: string): boolean {
+  for (let k = 0; k < value.length; k++) if (value.charCodeAt(k) !== SPACE) return false;
+  return true;
+}
+
+/** Whether the first line at or after `from` that is not blank is indented (it continues a top-level value). */
+function continues(text: string, from: number): boolean {
+  const k = nextContent(text, from);
+  return k <= cursor.limit && text.charCodeAt(k) === SPACE;
+}
+
+/**
+ * A top-level plain scalar whose first line gave `first` ("" when it starts on the next line), continued
+ * by the indented lines from `from` until a line at column 0 (or the end). YAML folds them: each line
+ * trimmed, one line break between two lines becomes a space, and each blank line between them a newline;
+ * blank lines at the end belong to nothing. Undefined (bail out) when a continuation line starts with an
+ * indicator (a comment, a list item, a quote, …) or holds a comment or a mapping indicator.
+ */
+function readPlainLines(text: string, first: string, from: number): string | undefined {
+  const len = cursor.limit;
+  let value = first;
+  let blanks = 0;
+  let j = from;
+  while (j <= len) {
+    const le = lineEnd(text, j);
+    let k = j;
+    while (k < le && text.charCodeAt(k) === SPACE) k++;
+    if (k === le) {
+      blanks++;
+      j = le + 1;
+      continue;
+    }
+    if (k === j) break; // column 0: the next entry (or a comment) ends the scalar
+    const c = text.charCodeAt(k);
+    if (c < 128 && PLAIN_FIRST_BAD[c] === 1) return undefined;
+    let end = le;
+    while (text.charCodeAt(end - 1) === SPACE) end--;
+    const line = text.slice(k, end);
+    if (!isPlainText(line)) return undefined;
+    value = value === "" ? line : value + (blanks === 0 ? " " : "\n".repeat(blanks)) + line;
+    blanks = 0;
+    j = le + 1;
+  }
+  cursor.next = j;
   return value;
 }
 
@@ -233,6 +341,8 @@ function readNested(text: string, from: number): FrontmatterValue | undefined {
     cursor.next = from;
     return "";
   }
+  // Indented text that is not a `key:` line: a plain scalar starting on the line after its key.
+  if (keyColon(text, k + ind, lineEnd(text, k)) < 0) return readPlainLines(text, "", k);
   return readMap(text, k, ind);
 }
 
@@ -292,6 +402,9 @@ function readMap(text: string, from: number, ind: number): Record<string, Frontm
       cursor.next = le + 1;
     } else if (c === 124 /* | */ || c === 62 /* > */) {
       value = readBlockScalar(text, r, le, ind, cursor);
+    } else if (c === BRACKET) {
+      value = readFlowList(text, r, le);
+      cursor.next = le + 1;
     } else {
       value = readScalar(text, r, le);
       cursor.next = le + 1;

@@ -178,6 +178,8 @@ function hasOwnKey(record: object): boolean {
 }
 
 const NO_OPTIONS = {};
+/** The fast path's flow-list offsets (reused: a parse never interleaves with another). */
+const flowOffsets: number[] = [];
 const NO_SEPARATORS: readonly number[] = [];
 
 /** Splits off and loads the frontmatter, with the lenient fallbacks; an `error` when nothing is usable. */
@@ -229,9 +231,15 @@ function locate(text: string, ctx: ParseContext): Located | LocateError {
     );
   }
   // The fast path first, here rather than through loadFrontmatter: most files take it, and the
-  // wrapper costs an allocation per file.
-  const fast = fastFrontmatter(split.yaml, text, split.yamlOffset);
-  if (fast !== undefined) return { split, fm: fast };
+  // wrapper costs an allocation per file. It accepts one-line flow lists (reported as the full parser's
+  // are).
+  const fast = fastFrontmatter(split.yaml, text, split.yamlOffset, flowOffsets);
+  if (fast !== undefined) {
+    for (let i = 0; i < flowOffsets.length; i++) {
+      reportNote({ kind: "flow-collection", offset: flowOffsets[i]! }, split, ctx);
+    }
+    return { split, fm: fast };
+  }
   const loaded = loadFrontmatter(split.yaml, false);
   if (!loaded.ok) {
     return {
