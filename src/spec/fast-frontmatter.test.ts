@@ -89,6 +89,55 @@ const noisyBlockArb = fc
 
 type Entry = { key: string; lines: string[] };
 
+/** A nested value: a scalar, a block scalar's lines (header first), or a deeper map's or list's lines. */
+type NestedValue = string | string[] | { deeper: string[] };
+
+/** The lines of nested `key: value` items at indentation `ind`. */
+function nestedLines(ind: string, items: [string, NestedValue][]): string[] {
+  return items.flatMap(([ik, v]) =>
+    typeof v === "string"
+      ? [`${ind}${ik}: ${v}`]
+      : Array.isArray(v)
+        ? [`${ind}${ik}: ${v[0]}`, ...v.slice(1).map((l) => ind + l)]
+        : [`${ind}${ik}:`, ...v.deeper.map((l) => ind + l)],
+  );
+}
+
+/**
+ * A value nested one level deeper under a `key:` (its lines relative to the key's indentation): a block
+ * list or a map, `levels` deep at most; noisy ones vary the indentation (same as the key's, less, mixed).
+ */
+function deeperArb(
+  key: fc.Arbitrary<string>,
+  scalar: fc.Arbitrary<string>,
+  noisy: boolean,
+  levels: number,
+): fc.Arbitrary<{ deeper: string[] }> {
+  const sub = noisy ? fc.constantFrom("", " ", "  ", "  ", "  ", "    ") : fc.constant("  ");
+  const list = fc
+    .tuple(
+      sub,
+      fc.array(fc.oneof({ weight: 4, arbitrary: scalar }, fc.constant("")), { minLength: 1, maxLength: 3 }),
+    )
+    .map(([i, items]) => ({ deeper: items.map((v) => `${i}-${v === "" ? "" : ` ${v}`}`) }));
+  if (levels <= 1) return list;
+  const value: fc.Arbitrary<NestedValue> = fc.oneof(
+    { weight: 3, arbitrary: scalar },
+    deeperArb(key, scalar, noisy, levels - 1),
+  );
+  const map = fc
+    .tuple(
+      sub,
+      fc.uniqueArray(fc.tuple(key, value), {
+        minLength: 1,
+        maxLength: 3,
+        selector: ([k]) => (noisy ? Math.random() : k),
+      }),
+    )
+    .map(([i, items]) => ({ deeper: nestedLines(i, items) }));
+  return fc.oneof(list, map);
+}
+
 /** One top-level entry: a key line plus its continuation lines (values built from `scalar`). */
 function entryArb(
   key: fc.Arbitrary<string>,
@@ -111,22 +160,18 @@ function entryArb(
         .tuple(
           key,
           noisy ? indentArb : fc.constant("  "),
-          fc.uniqueArray(fc.tuple(nestedKey, fc.oneof({ weight: 3, arbitrary: scalar }, blockArb)), {
-            maxLength: 4,
-            selector: ([k]) => (noisy ? Math.random() : k),
-          }),
-        )
-        .map(([k, ind, items]) => ({
-          key: k,
-          lines: [
-            `${k}:`,
-            ...items.flatMap(([ik, v]) =>
-              typeof v === "string"
-                ? [`${ind}${ik}: ${v}`]
-                : [`${ind}${ik}: ${v[0]}`, ...v.slice(1).map((l) => ind + l)],
+          fc.uniqueArray(
+            fc.tuple(
+              nestedKey,
+              fc.oneof({ weight: 3, arbitrary: scalar }, blockArb, deeperArb(nestedKey, scalar, noisy, 2)),
             ),
-          ],
-        })),
+            {
+              maxLength: 4,
+              selector: ([k]) => (noisy ? Math.random() : k),
+            },
+          ),
+        )
+        .map(([k, ind, items]) => ({ key: k, lines: [`${k}:`, ...nestedLines(ind, items)] })),
     },
     {
       weight: 2,

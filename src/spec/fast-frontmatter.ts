@@ -6,8 +6,9 @@
  * Accepted: top-level `key: value` lines; plain scalars without ` #` and `: `, on one line or, for a
  * top-level key, continued on indented lines (folded: a line break is a space, each blank line a
  * newline; the wrapped `description:` of many real skills); one-line single- and double-quoted scalars
- * (with escapes); `|`, `|-`, `>`, `>-` block scalars; blank lines and column-0 comments; one level of
- * nested `key: scalar` maps; block lists of one-line scalars. Everything else (flow collections,
+ * (with escapes); `|`, `|-`, `>`, `>-` block scalars; blank lines and column-0 comments; nested
+ * `key: value` maps (up to four deep) and block lists of one-line scalars, indented deeper than their key
+ * (a top-level key's list also at column 0). Everything else (flow collections,
  * anchors, tags, tabs, multi-line quoted scalars, continuation lines that start with an indicator,
  * duplicate keys, CR, …) bails out. Nothing it accepts is rejected by the reference validator's strict
  * YAML dialect.
@@ -343,11 +344,45 @@ function readNested(text: string, from: number): FrontmatterValue | undefined {
   }
   // Indented text that is not a `key:` line: a plain scalar starting on the line after its key.
   if (keyColon(text, k + ind, lineEnd(text, k)) < 0) return readPlainLines(text, "", k);
-  return readMap(text, k, ind);
+  return readMap(text, k, ind, 1);
 }
 
-/** A block list whose `-` items sit at column `ind`, from the line at `from`. */
-function readList(text: string, from: number, ind: number): string[] | undefined {
+/** Deepest map read here (a top-level key's map is depth 1); deeper nesting bails out. */
+const MAX_MAP_DEPTH = 4;
+
+/**
+ * What follows a `key:` with no value in a map of depth `depth` whose keys sit at column `parent`
+ * (from the next line at `from`): a map or a block list indented deeper, else "" (the next line is a
+ * sibling or belongs to an outer map).
+ */
+function readNestedIn(
+  text: string,
+  from: number,
+  parent: number,
+  depth: number,
+): FrontmatterValue | undefined {
+  const k = nextContent(text, from);
+  if (k > cursor.limit || indentAt(text, k) <= parent) {
+    cursor.next = from;
+    return "";
+  }
+  if (depth >= MAX_MAP_DEPTH) return undefined;
+  const ind = indentAt(text, k);
+  const first = text.charCodeAt(k + ind);
+  if (first === DASH) {
+    const after = text.charCodeAt(k + ind + 1);
+    if (after === SPACE || after === 10 || k + ind + 1 === cursor.limit)
+      return readList(text, k, ind, parent);
+  }
+  if (keyColon(text, k + ind, lineEnd(text, k)) < 0) return undefined;
+  return readMap(text, k, ind, depth + 1);
+}
+
+/**
+ * A block list whose `-` items sit at column `ind`, from the line at `from`; the line after it must sit
+ * at column `parent` or less (the indentation of the key it belongs to).
+ */
+function readList(text: string, from: number, ind: number, parent = 0): string[] | undefined {
   const len = cursor.limit;
   const items: string[] = [];
   let j = from;
@@ -369,13 +404,21 @@ function readList(text: string, from: number, ind: number): string[] | undefined
     j = le + 1;
   }
   const k = nextContent(text, j);
-  if (k <= len && indentAt(text, k) !== 0) return undefined;
+  if (k <= len && indentAt(text, k) > parent) return undefined;
   cursor.next = j;
   return items;
 }
 
-/** A nested map whose keys sit at column `ind`, from the line at `from`. */
-function readMap(text: string, from: number, ind: number): Record<string, FrontmatterValue> | undefined {
+/**
+ * A nested map of depth `depth` whose keys sit at column `ind`, from the line at `from`, up to the first
+ * line indented less.
+ */
+function readMap(
+  text: string,
+  from: number,
+  ind: number,
+  depth: number,
+): Record<string, FrontmatterValue> | undefined {
   const len = cursor.limit;
   const map: Record<string, FrontmatterValue> = {};
   let j = from;
@@ -388,7 +431,7 @@ function readMap(text: string, from: number, ind: number): Record<string, Frontm
       j = le + 1; // blank
       continue;
     }
-    if (k === j) break;
+    if (k - j < ind) break; // a line of an outer map (or a top-level one)
     if (k - j !== ind) return undefined;
     const colon = keyColon(text, k, le);
     if (colon < 0) return undefined;
@@ -398,8 +441,7 @@ function readMap(text: string, from: number, ind: number): Record<string, Frontm
     const c = text.charCodeAt(r);
     let value: FrontmatterValue | undefined;
     if (r === le || c === HASH) {
-      value = "";
-      cursor.next = le + 1;
+      value = readNestedIn(text, le + 1, ind, depth);
     } else if (c === 124 /* | */ || c === 62 /* > */) {
       value = readBlockScalar(text, r, le, ind, cursor);
     } else if (c === BRACKET) {
