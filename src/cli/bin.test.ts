@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { probeSandbox } from "../exec/sandbox-executor.js";
+import { generateSkills } from "../catalog/__fixtures__/generate-skills.js";
 import { makeTempDir } from "./__fixtures__/skill-tree.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -154,6 +155,42 @@ process.on("exit", () => process.stderr.write("LOADED " + JSON.stringify([...see
     expect(JSON.parse(result.stdout)).toMatchObject({ skills: [{ name: "one" }] });
     const loaded = JSON.parse(/LOADED (.*)/.exec(result.stderr)?.[1] ?? "null") as string[];
     expect(loaded).toEqual([]);
+  });
+});
+
+describe("bin/skillrt.js young generation", () => {
+  /** The size V8's new space reached in a `list --json` over 1,000 skills, with `v8Flags` given to Node. */
+  const newSpaceAfterList = async (v8Flags: string[]): Promise<number> => {
+    const root = path.join(tmp.dir, "many");
+    await generateSkills(root, 1000);
+    const hook = path.join(tmp.dir, "new-space.mjs");
+    await fs.writeFile(
+      hook,
+      `import v8 from "node:v8";
+process.on("exit", () => process.stderr.write("NEW_SPACE " + v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size + "\\n"));
+`,
+    );
+    const result = spawnSync(
+      process.execPath,
+      [...v8Flags, "--import", hook, bin, "list", "--json", "--root", root],
+      {
+        cwd: tmp.dir,
+        env: { PATH: process.env["PATH"] ?? "", HOME: tmp.dir, SKILLRT_CACHE: "0" },
+        encoding: "utf8",
+        maxBuffer: 1 << 28,
+      },
+    );
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout).skills).toHaveLength(1000);
+    return Number(/NEW_SPACE (\d+)/.exec(result.stderr)?.[1]);
+  };
+
+  it("stays at its first size while the CLI reads many skills, unless the user sets its growth", async () => {
+    const kept = await newSpaceAfterList([]);
+    const grown = await newSpaceAfterList(["--semi-space-growth-factor=2"]);
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(grown).toBeGreaterThan(kept);
   });
 });
 
