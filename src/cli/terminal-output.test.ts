@@ -15,7 +15,11 @@ function sink(highWaterMark: number) {
       setTimeout(callback, 1);
     },
   });
-  return Object.assign(stream, { text: () => chunks.join(""), writes: () => chunks.length });
+  return Object.assign(stream, {
+    text: () => chunks.join(""),
+    writes: () => chunks.length,
+    lengths: () => chunks.map((c) => c.length),
+  });
 }
 
 describe("terminal output helpers", () => {
@@ -71,7 +75,13 @@ describe("terminal output helpers", () => {
       const piped = sink(16);
       await writeJsonList(piped, "skills", items, rest);
       expect(piped.text()).toBe(expected);
-      expect(piped.writes()).toBe(Math.max(1, Math.ceil(count / 1000)));
+      // Chunks of whole items of about 32 KiB: every write but the last reaches it, none goes far past.
+      const lengths = piped.lengths();
+      for (const length of lengths.slice(0, -1)) {
+        expect(length).toBeGreaterThanOrEqual(32 * 1024);
+        expect(length).toBeLessThan(32 * 1024 + 64);
+      }
+      if (expected.length > 64 * 1024) expect(lengths.length).toBeGreaterThan(1);
       const tty = Object.assign(sink(16), { isTTY: true });
       await writeJsonList(tty, "skills", items, rest);
       expect(tty.text()).toBe(`${JSON.stringify({ skills: items, ...rest }, null, 2)}\n`);
