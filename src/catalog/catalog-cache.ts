@@ -124,7 +124,7 @@ function isClosed(
   const inside = `${root.path}/`;
   for (const d of state.discoveryDiagnostics)
     if (d.path === root.path || d.path.startsWith(inside)) return false;
-  for (const listing of known.values()) if (listing.kinds.includes(ENTRY_LINK)) return false;
+  for (const listing of known.values()) if (hasLink(listing)) return false;
   for (const skill of skills.values()) if (skill.id === undefined) return false;
   return true;
 }
@@ -166,8 +166,8 @@ function encodeRootCache(root: SkillRoot, mode: ParseMode, cache: RootCache): Bu
       id.size,
       id.mtimeMs,
       id.ctimeMs,
-      listing.names.join("/"),
-      listing.kinds.join(""),
+      listing instanceof StoredListing ? listing.joined : listing.names.join("/"),
+      listing instanceof StoredListing ? listing.kindText : listing.kinds.join(""),
     ]);
   }
   const skills: unknown[] = [];
@@ -258,15 +258,15 @@ function decodeRootCache(parsed: unknown, root: SkillRoot, mode: ParseMode): Roo
     const id = rowIdentity(row, 2);
     if (!isString(dir) || !isNumber(readAt) || id === undefined || !isString(joined) || !isString(kindText))
       return undefined;
-    const names = joined === "" ? [] : joined.split("/");
-    if (names.length !== kindText.length) return undefined;
-    const kinds = new Array<number>(kindText.length);
+    // Checked here, split on first use (see StoredListing).
+    let count = joined === "" ? 0 : 1;
+    for (let at = joined.indexOf("/"); at >= 0; at = joined.indexOf("/", at + 1)) count++;
+    if (count !== kindText.length) return undefined;
     for (let i = 0; i < kindText.length; i++) {
       const kind = kindText.charCodeAt(i) - 48;
       if (kind < 0 || kind > 9) return undefined;
-      kinds[i] = kind;
     }
-    known.set(paths.decode(dir), { id, readAt, names, kinds });
+    known.set(paths.decode(dir), new StoredListing(id, readAt, joined, kindText));
   }
   const scanned = new Map<string, ScannedSkill>();
   for (const row of skillRows as unknown[]) {
@@ -302,6 +302,49 @@ function decodeRootCache(parsed: unknown, root: SkillRoot, mode: ParseMode): Roo
     scanned.set(dir, skill);
   }
   return { known, skills: scanned, closed, limits };
+}
+
+/**
+ * A listing as the cache stores it: its names (joined by "/") and kinds (digits) are split on first use.
+ * A warm start that finds every folder unchanged only compares identities, so it never splits them.
+ */
+class StoredListing implements KnownListing {
+  readonly id: FileIdentity;
+  readonly readAt: number;
+  /** The names joined by "/" (a name never holds "/"), as stored. */
+  readonly joined: string;
+  /** The kinds as digits, as stored. */
+  readonly kindText: string;
+  #names: string[] | undefined;
+  #kinds: number[] | undefined;
+
+  constructor(id: FileIdentity, readAt: number, joined: string, kindText: string) {
+    this.id = id;
+    this.readAt = readAt;
+    this.joined = joined;
+    this.kindText = kindText;
+  }
+
+  get names(): string[] {
+    this.#names ??= this.joined === "" ? [] : this.joined.split("/");
+    return this.#names;
+  }
+
+  get kinds(): number[] {
+    if (this.#kinds === undefined) {
+      const kinds = new Array<number>(this.kindText.length);
+      for (let i = 0; i < kinds.length; i++) kinds[i] = this.kindText.charCodeAt(i) - 48;
+      this.#kinds = kinds;
+    }
+    return this.#kinds;
+  }
+}
+
+/** Whether a listing holds a symlink (a stored one is asked without splitting it). */
+function hasLink(listing: KnownListing): boolean {
+  return listing instanceof StoredListing
+    ? listing.kindText.includes(String(ENTRY_LINK))
+    : listing.kinds.includes(ENTRY_LINK);
 }
 
 /** What every record has, with its types (other keys are kept as stored). */
