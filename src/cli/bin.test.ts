@@ -7,8 +7,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { probeSandbox } from "../exec/sandbox-executor.js";
 import { generateSkills } from "../catalog/__fixtures__/generate-skills.js";
+import { probeSandbox } from "../exec/sandbox-executor.js";
 import { makeTempDir } from "./__fixtures__/skill-tree.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
