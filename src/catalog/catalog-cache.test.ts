@@ -16,6 +16,7 @@ import { SETTLE_MS } from "./file-identity.js";
 import type { KnownListing } from "./list-dirs.js";
 import { reuseCachedScan } from "./reuse-cached-scan.js";
 import { scanCatalog } from "./scan-catalog.js";
+import { readSearchCache } from "./search-cache.js";
 import type { Catalog, CatalogOptions, SkillRoot } from "./types.js";
 
 let tmp: string;
@@ -330,6 +331,20 @@ describe("search index in the cache", () => {
     const files = () => fs.readdirSync(cacheDir).filter((f) => f.startsWith("search-"));
     expect(files()).toHaveLength(1);
     const stored = fs.readFileSync(`${cacheDir}/${files()[0]}`);
+    // The arrays start 8-byte aligned in the body (its JSON line is padded): read back as views of the
+    // body's own buffer, not copied.
+    const body = stored.subarray(stored.indexOf(10) + 1);
+    expect((body.indexOf(10) + 1) % 8).toBe(0);
+    const data = readSearchCache(
+      cacheDir,
+      [{ path: root, scope: "root" }],
+      "lenient",
+      JSON.parse(body.toString("utf8", 0, body.indexOf(10))).key,
+    ) as Record<string, unknown>;
+    const views = Object.values(data).filter((v) => ArrayBuffer.isView(v)) as ArrayBufferView[];
+    expect(views.length).toBeGreaterThan(3);
+    expect(new Set(views.map((v) => v.buffer)).size).toBe(1);
+    expect(views[0]!.buffer.byteLength).toBe(body.length + 1);
     // Same records: the stored index serves the search (the file is not rewritten).
     const warm = await createCatalog(options());
     expect(hits(warm, "pdf forms")).toEqual(hits(plain, "pdf forms"));

@@ -5,7 +5,7 @@ import path from "node:path";
 import { crc32 as zlibCrc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { checksum, crc32, readChecksummedFile, writeChecksummedFile } from "./checksummed-file.js";
-import { nameHash } from "./name-hash.js";
+import { contentHash, nameHash } from "./name-hash.js";
 
 describe("checksum", () => {
   it("is zlib's CRC-32 whether summed here (small bodies) or by zlib (large ones)", () => {
@@ -33,6 +33,18 @@ describe("checksum", () => {
       }
       // No temporary file left behind.
       expect(fs.readdirSync(path.dirname(file))).toEqual(["x.cache"]);
+      // The body comes in a buffer of its own (aligned for typed-array views); a file longer than its
+      // header says, or without a header line, is refused.
+      const body = randomBytes(5000);
+      writeChecksummedFile(path.dirname(file), file, "magic", 1, body);
+      const back = readChecksummedFile(file, "magic", 1);
+      expect(back?.equals(body)).toBe(true);
+      expect(back?.byteOffset).toBe(0);
+      fs.appendFileSync(file, "x");
+      expect(readChecksummedFile(file, "magic", 1)).toBeUndefined();
+      fs.writeFileSync(file, "magic 1 ".padEnd(400, "0"));
+      expect(readChecksummedFile(file, "magic", 1)).toBeUndefined();
+      expect(readChecksummedFile(path.join(dir, "missing"), "magic", 1)).toBeUndefined();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -48,5 +60,24 @@ describe("nameHash", () => {
     for (let i = 0; i < 10_000; i++)
       names.add(nameHash(`/home/u/skills-${i}\0${i % 2 ? "strict" : "lenient"}`));
     expect(names.size).toBe(10_000);
+  });
+});
+
+describe("contentHash", () => {
+  it("tells apart texts and numbers that differ in one place, and agrees on equal ones", () => {
+    const ids = Float64Array.from([2049, 1234567, 6150, 1795742178404.36, 1795742178404.36]);
+    const a = contentHash("lenient\u0001/s/a/SKILL.md", ids);
+    expect(a).toMatch(/^[0-9a-f]{24}$/);
+    expect(contentHash("lenient\u0001/s/a/SKILL.md", Float64Array.from(ids))).toBe(a);
+    const seen = new Set([a]);
+    for (let i = 0; i < ids.length; i++) {
+      const changed = Float64Array.from(ids);
+      changed[i] = changed[i]! + (i >= 3 ? 0.001 : 1); // a later mtime (sub-millisecond), or another inode
+      seen.add(contentHash("lenient\u0001/s/a/SKILL.md", changed));
+    }
+    seen.add(contentHash("lenient\u0001/s/b/SKILL.md", ids));
+    seen.add(contentHash("strict\u0001/s/a/SKILL.md", ids));
+    seen.add(contentHash("lenient\u0001/s/a/SKILL.md", ids.subarray(0, 4)));
+    expect(seen.size).toBe(ids.length + 4);
   });
 });

@@ -35,25 +35,45 @@ export function writeChecksummedFile(
   }
 }
 
+/** Longest header line {@link readChecksummedFile} accepts. */
+const MAX_HEADER = 200;
+
 /**
  * The body of a file written by {@link writeChecksummedFile} with the same magic and version, or
  * undefined when the file is missing, of another kind or version, truncated or altered (checksum).
- * Never throws.
+ * The body is read into a buffer of its own (offset 0, so 8-byte aligned: typed-array views over it
+ * need no copy), not cut from a buffer of the whole file. Never throws.
  */
 export function readChecksummedFile(file: string, magic: string, version: number): Buffer | undefined {
-  let data: Buffer;
+  let fd: number;
   try {
-    data = fs.readFileSync(file);
+    fd = fs.openSync(file, "r");
   } catch {
     return undefined;
   }
-  const newline = data.indexOf(10);
-  if (newline < 0 || newline > 200) return undefined;
-  const [fileMagic, fileVersion, sum, length] = data.toString("latin1", 0, newline).split(" ");
-  if (fileMagic !== magic || fileVersion !== String(version)) return undefined;
-  const body = data.subarray(newline + 1);
-  if (length !== String(body.length) || sum !== checksum(body)) return undefined;
-  return body;
+  try {
+    const head = Buffer.allocUnsafe(MAX_HEADER + 1);
+    const got = fs.readSync(fd, head, 0, head.length, 0);
+    const newline = head.subarray(0, got).indexOf(10);
+    if (newline < 0) return undefined;
+    const [fileMagic, fileVersion, sum, length] = head.toString("latin1", 0, newline).split(" ");
+    if (fileMagic !== magic || fileVersion !== String(version)) return undefined;
+    const size = Number(length);
+    if (!Number.isSafeInteger(size) || size < 0 || String(size) !== length) return undefined;
+    // One byte more than the body: a file longer than its header says is refused too.
+    const body = Buffer.allocUnsafeSlow(size + 1);
+    let read = 0;
+    for (let n = 1; n > 0 && read < body.length; read += n) {
+      n = fs.readSync(fd, body, read, body.length - read, newline + 1 + read);
+    }
+    if (read !== size) return undefined;
+    const bytes = body.subarray(0, size);
+    return sum === checksum(bytes) ? bytes : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ParseMode } from "../spec/types.js";
 import { readChecksummedFile, writeChecksummedFile } from "./checksummed-file.js";
+import { contentHash, nameHash } from "./name-hash.js";
 import type { CatalogState } from "./scan-catalog.js";
 import type { SkillRoot } from "./types.js";
 
@@ -10,37 +11,47 @@ const MAGIC = "skillrt-search-cache";
 const VERSION = 4;
 
 /**
- * What a stored search index was built over: every served record's name, location, scope and root
- * with its SKILL.md's identity (a record from an unchanged file is unchanged), memory skills whole, and
- * the parse mode. Two catalog states with the same key have the same records.
+ * What a stored search index was built over: every served record's location with its SKILL.md's
+ * identity (the same file read in the same parse mode gives the same record: name, description, extras
+ * and body alike), memory skills whole, in order, and the parse mode. Two catalog states with the same
+ * key have the same searched texts in the same order (their scope and root may differ: the index does
+ * not hold them).
  */
 export function searchCacheKey(state: CatalogState, mode: ParseMode): string {
-  // One string hashed once: 10,000 separate update() calls cost more than building it.
+  // One string hashed once (10,000 separate update() calls cost more than building it), and the
+  // identities as the bytes of their numbers (writing 50,000 numbers as decimal text costs more still).
   const parts: string[] = [mode];
-  for (const record of state.records) {
+  const ids = new Float64Array(state.records.length * 5);
+  for (let i = 0; i < state.records.length; i++) {
+    const record = state.records[i]!;
     const scanned = state.scanned.get(record.dir);
     const id = scanned?.record === record ? scanned.id : undefined;
-    parts.push(
-      id !== undefined
-        ? `${record.name}\0${record.location}\0${record.scope}\0${record.source}\0${id.dev}:${id.ino}:${id.size}:${id.mtimeMs}:${id.ctimeMs}`
-        : JSON.stringify(record),
-    );
+    if (id === undefined) {
+      parts.push(JSON.stringify(record));
+      ids.fill(Number.NaN, i * 5, i * 5 + 5); // a record without identity: its whole JSON is in the text
+      continue;
+    }
+    parts.push(record.location);
+    const at = i * 5;
+    ids[at] = id.dev;
+    ids[at + 1] = id.ino;
+    ids[at + 2] = id.size;
+    ids[at + 3] = id.mtimeMs;
+    ids[at + 4] = id.ctimeMs;
   }
-  return sha256().update(parts.join("\u0001")).digest("hex");
+  return contentHash(parts.join("\u0001"), ids);
 }
 
 function searchCacheFile(cacheDir: string, roots: readonly SkillRoot[], mode: ParseMode): string {
-  const key = sha256()
-    .update(`${mode}\0${roots.map((root) => `${root.scope}\0${root.path}`).join("\0")}`)
-    .digest("hex")
-    .slice(0, 24);
+  const key = nameHash(`${mode}\0${roots.map((root) => `${root.scope}\0${root.path}`).join("\0")}`);
   return path.join(cacheDir, `search-${key}.index`);
 }
 
 /**
  * The file: JSON (`{ key, endian, data, arrays }`: the index data without its typed arrays, and each
- * array's field, type and length) on one line, then the arrays' bytes one after another, each padded to
- * 8 bytes — no per-number JSON, no base64. Read back as views of one aligned buffer.
+ * array's field, type and length) on one line padded with spaces to a multiple of 8 bytes, then the
+ * arrays' bytes one after another, each padded to 8 bytes — no per-number JSON, no base64. Read back
+ * as views of the body's own buffer, without a copy.
  */
 interface Head {
   key?: unknown;
@@ -113,7 +124,10 @@ export function writeSearchCache(
     chunks.push(new Uint8Array(padding(array.byteLength)));
   }
   const head = JSON.stringify({ key, endian: os.endianness(), data: plain, arrays });
-  const body = Buffer.concat([Buffer.from(`${head}\n`, "utf8"), ...chunks]);
+  // Spaces after the JSON make the arrays start at a multiple of 8 bytes into the body, which is read
+  // into a buffer of its own: the views need no copy of it.
+  const line = `${head}${" ".repeat(padding(Buffer.byteLength(head, "utf8") + 1))}\n`;
+  const body = Buffer.concat([Buffer.from(line, "utf8"), ...chunks]);
   try {
     const file = searchCacheFile(cacheDir, roots, mode);
     writeChecksummedFile(cacheDir, file, MAGIC, VERSION, body);
@@ -156,9 +170,4 @@ function unpack(arrays: unknown, bytes: Buffer): Record<string, StoredArray> | u
     at += byteLength + padding(byteLength);
   }
   return at === buffer.length ? out : undefined;
-}
-
-/** A SHA-256 hash; node:crypto is loaded on the first search, not by every command that lists skills. */
-function sha256(): import("node:crypto").Hash {
-  return process.getBuiltinModule("node:crypto").createHash("sha256");
 }

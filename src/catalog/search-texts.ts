@@ -23,17 +23,19 @@ export function searchableRecords(
   textsOf: (record: SkillRecord) => BodyOpening = (record) => bodyTexts(record.location),
 ): SearchableRecords {
   const original = new Map<SkillRecord, SkillRecord>();
+  // One prototype for every copy: its getters read the body texts on first use. Copies of one shape
+  // (the record's own fields plus two hidden ones) stay fast objects; accessors defined on each copy
+  // made 10,000 of them slow to build and to collect.
+  const proto = Object.create(Object.prototype, {
+    opening: { get: lazyText("opening"), enumerable: false },
+    headings: { get: lazyText("headings"), enumerable: false },
+  }) as object;
   const wrapped = records.map((record) => {
     if (record.opening !== undefined || record.headings !== undefined || record.dir.startsWith("memory:")) {
       return record;
     }
-    let texts: BodyOpening | undefined;
-    const read = () => (texts ??= textsOf(record));
-    const copy: SkillRecord = { ...record };
-    Object.defineProperties(copy, {
-      opening: { get: () => read().opening, enumerable: false },
-      headings: { get: () => read().headings, enumerable: false },
-    });
+    const copy = Object.assign(Object.create(proto) as SkillRecord, record);
+    Object.defineProperty(copy, SOURCE, { value: { record, textsOf, texts: undefined } });
     original.set(copy, record);
     return copy;
   });
@@ -43,6 +45,23 @@ export function searchableRecords(
       const record = original.get(hit.record);
       return record === undefined ? hit : { ...hit, record };
     },
+  };
+}
+
+/** Where a copy made by {@link searchableRecords} keeps its record and, once read, its body texts. */
+const SOURCE = Symbol("searchable source");
+
+interface Source {
+  record: SkillRecord;
+  textsOf: (record: SkillRecord) => BodyOpening;
+  texts: BodyOpening | undefined;
+}
+
+function lazyText(field: keyof BodyOpening): (this: { [SOURCE]: Source }) => string {
+  return function (this: { [SOURCE]: Source }): string {
+    const source = this[SOURCE];
+    source.texts ??= source.textsOf(source.record);
+    return source.texts[field];
   };
 }
 
