@@ -52,13 +52,20 @@ export function loadCatalogCache(
   roots: readonly SkillRoot[],
   mode: ParseMode,
 ): LoadedCatalogCache {
-  const previous = new Map<string, ScannedSkill>();
-  const loaded = roots.map((root) => {
-    const cache = readRootCache(rootCacheFile(cacheDir, root, mode), root, mode);
-    if (cache !== undefined) for (const [dir, skill] of cache.skills) previous.set(dir, skill);
-    return cache;
-  });
-  return { roots: loaded, previous };
+  const loaded = roots.map((root) => readRootCache(rootCacheFile(cacheDir, root, mode), root, mode));
+  let previous: Map<string, ScannedSkill> | undefined;
+  return {
+    roots: loaded,
+    // Gathered when a scan asks (a warm start that reuses the cached state whole never does).
+    get previous() {
+      if (previous === undefined) {
+        previous = new Map();
+        for (const cache of loaded)
+          if (cache !== undefined) for (const [dir, skill] of cache.skills) previous.set(dir, skill);
+      }
+      return previous;
+    },
+  };
 }
 
 /**
@@ -229,7 +236,11 @@ const isString = (value: unknown): value is string => typeof value === "string";
 
 /** The identity in `row[at..at+5)`, when those are five numbers. */
 function rowIdentity(row: unknown[], at: number): FileIdentity | undefined {
-  const [dev, ino, size, mtimeMs, ctimeMs] = [row[at], row[at + 1], row[at + 2], row[at + 3], row[at + 4]];
+  const dev = row[at];
+  const ino = row[at + 1];
+  const size = row[at + 2];
+  const mtimeMs = row[at + 3];
+  const ctimeMs = row[at + 4];
   if (!isNumber(dev) || !isNumber(ino) || !isNumber(size) || !isNumber(mtimeMs) || !isNumber(ctimeMs))
     return undefined;
   return { dev, ino, size, mtimeMs, ctimeMs };
