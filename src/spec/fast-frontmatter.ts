@@ -8,39 +8,26 @@
  * newline; the wrapped `description:` of many real skills); one-line single- and double-quoted scalars
  * (with escapes); `|`, `|-`, `>`, `>-` block scalars; blank lines and column-0 comments; nested
  * `key: value` maps (up to four deep) and block lists of one-line scalars, indented deeper than their key
- * (a top-level key's list also at column 0). Everything else (flow collections,
- * anchors, tags, tabs, multi-line quoted scalars, continuation lines that start with an indicator,
- * duplicate keys, CR, …) bails out. Nothing it accepts is rejected by the reference validator's strict
- * YAML dialect.
+ * (a top-level key's list also at column 0). Everything else (flow collections — but one-line flow
+ * lists when the caller asks, see `flows` —, anchors, tags, tabs, multi-line quoted scalars, continuation
+ * lines that start with an indicator, duplicate keys, CR, …) bails out. Nothing it accepts without
+ * `flows` is rejected by the reference validator's strict YAML dialect. How the scanner reads (offsets,
+ * lines, the cursor): see `scan-lines.ts`; scalars: `read-plain-scalar.ts`, `read-quoted-scalar.ts`,
+ * `read-block-scalar.ts`.
  */
 import { isPrintableAscii } from "./is-printable-ascii.js";
-import { readBlockScalar, type ScanCursor } from "./read-block-scalar.js";
-import { readDoubleQuoted, readSingleQuoted } from "./read-quoted-scalar.js";
+import { readBlockScalar } from "./read-block-scalar.js";
+import { continues, type FlowSink, readFlowList, readPlainLines, readScalar } from "./read-plain-scalar.js";
+import { charTable, indentAt, isBlank, lineEnd, nextContent, type ScanCursor } from "./scan-lines.js";
 import type { FrontmatterValue } from "./types.js";
-
-/*
- * The scanner works on offsets rather than on split lines, and preferably in the whole SKILL.md text
- * (reading characters of a flat string is cheaper than of a slice): the frontmatter is
- * `[offset, cursor.limit)`, a line is `[start, end)` with `end` the next "\n" (or the limit), and
- * "past the last line" is the limit + 1. Readers return the value (or `undefined` to bail out) and
- * leave the start of the first line they did not consume in `cursor.next`, so the hot path allocates
- * only the values it returns.
- */
 
 /** Characters the fast path never handles: tabs, CR, controls, YAML 1.1 line breaks, BOM, lone surrogates. */
 const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\p{Cs}]/u;
 
-function charTable(chars: string): Uint8Array {
-  const table = new Uint8Array(128);
-  for (let i = 0; i < chars.length; i++) table[chars.charCodeAt(i)] = 1;
-  return table;
-}
 const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 /** A key's first character, then its other characters (`[A-Za-z0-9_][A-Za-z0-9_.-]*`). */
 const KEY_FIRST = charTable(`${ALNUM}_`);
 const KEY_REST = charTable(`${ALNUM}_.-`);
-/** First characters a plain scalar may not start with here (YAML indicators, plus `-?:` for simplicity). */
-const PLAIN_FIRST_BAD = charTable("-?:,[]{}#&*!|>'\"%@`");
 
 const SPACE = 32;
 const BRACKET = 91;
@@ -51,7 +38,7 @@ const DASH = 45;
 /** Where the readers are (module state: a parse never interleaves with another). */
 const cursor: ScanCursor = { limit: 0, next: 0 };
 /** Where accepted flow lists are recorded (offsets into the YAML text), when the caller accepts them. */
-const flow: { sink: number[] | undefined; base: number } = { sink: undefined, base: 0 };
+const flow: FlowSink = { sink: undefined, base: 0 };
 
 /**
  * Parses frontmatter text `yaml` (the part between the `---` lines) when it uses only the common subset.
@@ -111,17 +98,17 @@ export function fastFrontmatter(
     if (key === "__proto__" || Object.hasOwn(out, key)) return undefined;
     c = text.charCodeAt(r);
     let value: FrontmatterValue | undefined;
-    if (r === e || c === HASH) value = readNested(text, e + 1);
+    if (r === e || c === HASH) value = readNested(text, e + 1, 0, 0);
     else if (c === 124 /* | */ || c === 62 /* > */) value = readBlockScalar(text, r, e, 0, cursor);
     else if (c === BRACKET) {
-      value = readFlowList(text, r, e);
+      value = readFlowList(text, r, e, flow);
       cursor.next = e + 1;
     } else {
       value = readScalar(text, r, e);
       cursor.next = e + 1;
       // A plain scalar goes on over deeper-indented lines (a quoted one there makes the next round bail out).
-      if (value !== undefined && c !== 34 /* " */ && c !== 39 /* ' */ && continues(text, e + 1)) {
-        value = readPlainLines(text, value, e + 1);
+      if (value !== undefined && c !== 34 /* " */ && c !== 39 /* ' */ && continues(text, e + 1, cursor)) {
+        value = readPlainLines(text, value, e + 1, cursor);
       }
     }
     if (value === undefined) return undefined;
@@ -130,35 +117,6 @@ export function fastFrontmatter(
     p = cursor.next;
   }
   return found ? out : undefined;
-}
-
-function lineEnd(text: string, p: number): number {
-  const e = text.indexOf("\n", p);
-  return e < 0 || e > cursor.limit ? cursor.limit : e;
-}
-
-/** True when `[p, e)` holds only spaces. */
-function isBlank(text: string, p: number, e: number): boolean {
-  for (let k = p; k < e; k++) if (text.charCodeAt(k) !== SPACE) return false;
-  return true;
-}
-
-/** Spaces at `p`; only for lines known not to be blank (the count stops at their first other character). */
-function indentAt(text: string, p: number): number {
-  let k = p;
-  while (text.charCodeAt(k) === SPACE) k++;
-  return k - p;
-}
-
-/** Start of the first line at or after `p` that is not blank, or `cursor.limit + 1`. */
-function nextContent(text: string, p: number): number {
-  let k = p;
-  while (k <= cursor.limit) {
-    const e = lineEnd(text, k);
-    if (!isBlank(text, k, e)) return k;
-    k = e + 1;
-  }
-  return k;
 }
 
 /**
@@ -217,164 +175,39 @@ function valueStart(text: string, colon: number, e: number): number {
   return r;
 }
 
-/** A one-line plain, single- or double-quoted scalar at `[r, e)` (after `key: ` or `- `; not empty). */
-function readScalar(text: string, r: number, e: number): string | undefined {
-  const c = text.charCodeAt(r);
-  if (c === 34 /* " */) {
-    const rest = text.slice(r, e);
-    // Usually the closing quote ends the line and there is no escape: the text between the quotes.
-    const last = rest.length - 1;
-    if (last > 0 && rest.indexOf('"', 1) === last && !rest.includes("\\")) return rest.slice(1, last);
-    return readDoubleQuoted(rest);
-  }
-  if (c === 39 /* ' */) return readSingleQuoted(text.slice(r, e));
-  if (c < 128 && PLAIN_FIRST_BAD[c] === 1) return undefined;
-  let end = e;
-  while (end > r && text.charCodeAt(end - 1) === SPACE) end--;
-  const value = text.slice(r, end);
-  return isPlainText(value) ? value : undefined;
-}
-
-/**
- * Whether `value` (a plain scalar's text on one line, trailing spaces cut, not starting with an
- * indicator) reads as that text: no comment (` #`; a `#` after any other character is text) and no
- * mapping indicator (`: `, or `:` at the end).
- */
-function isPlainText(value: string): boolean {
-  return !value.includes(" #") && !value.includes(": ") && value.charCodeAt(value.length - 1) !== COLON;
-}
-
-/**
- * A one-line flow list at `[r, e)` (`[` at `r`) of plain items (`[a, b c]`, `[]`), when the caller
- * accepts flow lists (see {@link fastFrontmatter}); its offset is recorded. Undefined (bail out) for
- * anything else: quoted or nested items, an empty item or a trailing comma, a comment, text after `]`.
- */
-function readFlowList(text: string, r: number, e: number): string[] | undefined {
-  if (flow.sink === undefined) return undefined;
-  let end = e;
-  while (text.charCodeAt(end - 1) === SPACE) end--;
-  if (end - r < 2 || text.charCodeAt(end - 1) !== 93 /* ] */) return undefined;
-  const inner = text.slice(r + 1, end - 1);
-  const items: string[] = [];
-  if (!isBlankText(inner)) {
-    for (const part of inner.split(",")) {
-      let a = 0;
-      let b = part.length;
-      while (a < b && part.charCodeAt(a) === SPACE) a++;
-      while (b > a && part.charCodeAt(b - 1) === SPACE) b--;
-      if (a === b) return undefined;
-      const c = part.charCodeAt(a);
-      if (c < 128 && PLAIN_FIRST_BAD[c] === 1) return undefined;
-      const item = part.slice(a, b);
-      if (!isPlainText(item) || FLOW_BAD.test(item)) return undefined;
-      items.push(item);
-    }
-  }
-  flow.sink.push(r - flow.base);
-  return items;
-}
-
-/** Characters a plain item of a flow list may not hold here (flow indicators). */
-const FLOW_BAD = /[[\]{},]/;
-
-function isBlankText(value: string): boolean {
-  for (let k = 0; k < value.length; k++) if (value.charCodeAt(k) !== SPACE) return false;
-  return true;
-}
-
-/** Whether the first line at or after `from` that is not blank is indented (it continues a top-level value). */
-function continues(text: string, from: number): boolean {
-  const k = nextContent(text, from);
-  return k <= cursor.limit && text.charCodeAt(k) === SPACE;
-}
-
-/**
- * A top-level plain scalar whose first line gave `first` ("" when it starts on the next line), continued
- * by the indented lines from `from` until a line at column 0 (or the end). YAML folds them: each line
- * trimmed, one line break between two lines becomes a space, and each blank line between them a newline;
- * blank lines at the end belong to nothing. Undefined (bail out) when a continuation line starts with an
- * indicator (a comment, a list item, a quote, …) or holds a comment or a mapping indicator.
- */
-function readPlainLines(text: string, first: string, from: number): string | undefined {
-  const len = cursor.limit;
-  let value = first;
-  let blanks = 0;
-  let j = from;
-  while (j <= len) {
-    const le = lineEnd(text, j);
-    let k = j;
-    while (k < le && text.charCodeAt(k) === SPACE) k++;
-    if (k === le) {
-      blanks++;
-      j = le + 1;
-      continue;
-    }
-    if (k === j) break; // column 0: the next entry (or a comment) ends the scalar
-    const c = text.charCodeAt(k);
-    if (c < 128 && PLAIN_FIRST_BAD[c] === 1) return undefined;
-    let end = le;
-    while (text.charCodeAt(end - 1) === SPACE) end--;
-    const line = text.slice(k, end);
-    if (!isPlainText(line)) return undefined;
-    value = value === "" ? line : value + (blanks === 0 ? " " : "\n".repeat(blanks)) + line;
-    blanks = 0;
-    j = le + 1;
-  }
-  cursor.next = j;
-  return value;
-}
-
-/** What follows a top-level `key:` with no value (from the next line at `from`): "", a nested map, or a block list. */
-function readNested(text: string, from: number): FrontmatterValue | undefined {
-  const k = nextContent(text, from);
-  if (k > cursor.limit) {
-    cursor.next = k;
-    return "";
-  }
-  const ind = indentAt(text, k);
-  const first = text.charCodeAt(k + ind);
-  if (first === DASH) {
-    const after = text.charCodeAt(k + ind + 1);
-    if (after === SPACE || after === 10 || k + ind + 1 === cursor.limit) return readList(text, k, ind);
-  }
-  if (ind === 0) {
-    if (first === HASH) return undefined;
-    cursor.next = from;
-    return "";
-  }
-  // Indented text that is not a `key:` line: a plain scalar starting on the line after its key.
-  if (keyColon(text, k + ind, lineEnd(text, k)) < 0) return readPlainLines(text, "", k);
-  return readMap(text, k, ind, 1);
-}
-
 /** Deepest map read here (a top-level key's map is depth 1); deeper nesting bails out. */
 const MAX_MAP_DEPTH = 4;
 
 /**
- * What follows a `key:` with no value in a map of depth `depth` whose keys sit at column `parent`
- * (from the next line at `from`): a map or a block list indented deeper, else "" (the next line is a
- * sibling or belongs to an outer map).
+ * What follows a `key:` with no value (from the next line at `from`) whose key sits at column `parent`
+ * in a map of depth `depth` (0: the top level): a block list or a map indented deeper, else "" (the next
+ * line is a sibling or belongs to an outer map). A top-level key's list may also sit at column 0, and its
+ * value may be a plain scalar starting on the next line.
  */
-function readNestedIn(
-  text: string,
-  from: number,
-  parent: number,
-  depth: number,
-): FrontmatterValue | undefined {
-  const k = nextContent(text, from);
-  if (k > cursor.limit || indentAt(text, k) <= parent) {
+function readNested(text: string, from: number, parent: number, depth: number): FrontmatterValue | undefined {
+  const k = nextContent(text, from, cursor);
+  if (k > cursor.limit) {
     cursor.next = from;
     return "";
   }
-  if (depth >= MAX_MAP_DEPTH) return undefined;
+  const top = depth === 0;
   const ind = indentAt(text, k);
   const first = text.charCodeAt(k + ind);
-  if (first === DASH) {
+  if (first === DASH && (ind > parent || top)) {
     const after = text.charCodeAt(k + ind + 1);
     if (after === SPACE || after === 10 || k + ind + 1 === cursor.limit)
       return readList(text, k, ind, parent);
   }
-  if (keyColon(text, k + ind, lineEnd(text, k)) < 0) return undefined;
+  if (ind <= parent) {
+    if (top && first === HASH) return undefined;
+    cursor.next = from;
+    return "";
+  }
+  if (depth >= MAX_MAP_DEPTH) return undefined;
+  if (keyColon(text, k + ind, lineEnd(text, k, cursor)) < 0) {
+    // Indented text that is not a `key:` line: at the top level, a plain scalar starting on the next line.
+    return top ? readPlainLines(text, "", k, cursor) : undefined;
+  }
   return readMap(text, k, ind, depth + 1);
 }
 
@@ -382,12 +215,12 @@ function readNestedIn(
  * A block list whose `-` items sit at column `ind`, from the line at `from`; the line after it must sit
  * at column `parent` or less (the indentation of the key it belongs to).
  */
-function readList(text: string, from: number, ind: number, parent = 0): string[] | undefined {
+function readList(text: string, from: number, ind: number, parent: number): string[] | undefined {
   const len = cursor.limit;
   const items: string[] = [];
   let j = from;
   while (j <= len) {
-    const le = lineEnd(text, j);
+    const le = lineEnd(text, j, cursor);
     if (isBlank(text, j, le)) {
       j = le + 1;
       continue;
@@ -403,7 +236,7 @@ function readList(text: string, from: number, ind: number, parent = 0): string[]
     items.push(value);
     j = le + 1;
   }
-  const k = nextContent(text, j);
+  const k = nextContent(text, j, cursor);
   if (k <= len && indentAt(text, k) > parent) return undefined;
   cursor.next = j;
   return items;
@@ -441,11 +274,11 @@ function readMap(
     const c = text.charCodeAt(r);
     let value: FrontmatterValue | undefined;
     if (r === le || c === HASH) {
-      value = readNestedIn(text, le + 1, ind, depth);
+      value = readNested(text, le + 1, ind, depth);
     } else if (c === 124 /* | */ || c === 62 /* > */) {
       value = readBlockScalar(text, r, le, ind, cursor);
     } else if (c === BRACKET) {
-      value = readFlowList(text, r, le);
+      value = readFlowList(text, r, le, flow);
       cursor.next = le + 1;
     } else {
       value = readScalar(text, r, le);

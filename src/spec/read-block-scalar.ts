@@ -4,11 +4,7 @@
  * folded lines, whitespace-only lines, …): the caller falls back to the full YAML parser.
  */
 
-/** Where the fast path reads: the frontmatter ends at `limit`; a reader leaves in `next` the start of the first line it did not consume. */
-export interface ScanCursor {
-  limit: number;
-  next: number;
-}
+import type { ScanCursor } from "./scan-lines.js";
 
 const SPACE = 32;
 const HASH = 35;
