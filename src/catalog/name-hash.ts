@@ -5,14 +5,10 @@
  * a cache file does not load node:crypto.
  */
 export function nameHash(text: string): string {
-  let out = "";
-  for (const seed of SEEDS) {
-    let h = seed;
-    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-    out += (h >>> 0).toString(16).padStart(8, "0");
-  }
-  return out;
+  return contentHash(text, NO_NUMBERS);
 }
+
+const NO_NUMBERS = new Float64Array(0);
 
 const SEEDS = [0x811c9dc5, 0x050c5d1f, 0x6b43a9b5];
 
