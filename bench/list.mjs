@@ -43,39 +43,50 @@ process.stdout.write(\`\${n} \${bytes}\\n\`);
 `,
 );
 
-// The scan bound walks as discovery does: breadth-first to depth 6, skipping .git and node_modules, and
-// inside a skill folder its scripts/, references/ and assets/ (symlinks are not followed here).
-const walkRules = `const SKIP = new Set(['.git', 'node_modules']);
-const OWN = new Set(['scripts', 'references', 'assets']);
-const isSkillFile = (e) => e.isFile() && (e.name === 'SKILL.md' || e.name === 'skill.md');`;
+/**
+ * Walks `roots` as discovery does: breadth-first to depth 6, skipping .git and node_modules, and inside a
+ * skill folder its scripts/, references/ and assets/ (symlinks are not followed here). Calls `onDir` for
+ * each folder listed and `onSkill` for each skill file. Self-contained: the scan bound runs its source.
+ */
+function walkSkills(roots, readdirSync, onDir, onSkill) {
+  const skip = new Set([".git", "node_modules"]);
+  const own = new Set(["scripts", "references", "assets"]);
+  for (const root of roots) {
+    for (let level = [root], depth = 0; level.length > 0; depth++) {
+      const next = [];
+      for (const dir of level) {
+        let entries;
+        try {
+          entries = readdirSync(dir, { withFileTypes: true });
+        } catch {
+          continue;
+        }
+        onDir(dir);
+        const file = entries.find((e) => e.isFile() && (e.name === "SKILL.md" || e.name === "skill.md"));
+        if (file !== undefined) onSkill(`${dir}/${file.name}`);
+        if (depth >= 6) continue;
+        for (const e of entries)
+          if (e.isDirectory() && !skip.has(e.name) && !(file !== undefined && own.has(e.name)))
+            next.push(`${dir}/${e.name}`);
+      }
+      level = next;
+    }
+  }
+}
+
 const scanBoundScript = path.join(out, "bound-scan.mjs");
 fs.writeFileSync(
   scanBoundScript,
   `import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
-${walkRules}
+${walkSkills.toString()}
 const head = Buffer.allocUnsafe(4096);
 let listed = 0, bytes = 0;
-for (const root of process.argv.slice(2)) {
-  for (let level = [root], depth = 0; level.length > 0; depth++) {
-    const next = [];
-    for (const dir of level) {
-      let entries;
-      try { entries = readdirSync(dir, { withFileTypes: true }); } catch { continue; }
-      listed++;
-      const file = entries.find(isSkillFile);
-      if (file !== undefined) {
-        try {
-          const fd = openSync(\`\${dir}/\${file.name}\`, 'r');
-          try { bytes += readSync(fd, head, 0, 4096, 0); } finally { closeSync(fd); }
-        } catch {}
-      }
-      if (depth >= 6) continue;
-      for (const e of entries)
-        if (e.isDirectory() && !SKIP.has(e.name) && !(file !== undefined && OWN.has(e.name))) next.push(\`\${dir}/\${e.name}\`);
-    }
-    level = next;
-  }
-}
+walkSkills(process.argv.slice(2), readdirSync, () => listed++, (file) => {
+  try {
+    const fd = openSync(file, 'r');
+    try { bytes += readSync(fd, head, 0, 4096, 0); } finally { closeSync(fd); }
+  } catch {}
+});
 process.stdout.write(\`\${listed} \${bytes}\\n\`);
 `,
 );
@@ -106,31 +117,14 @@ process.stdout.write(\`\${n} \${bytes}\\n\`);
 
 /** The folders a scan lists and the skill files it reads, by the scan bound's walk (in this process). */
 function layout(roots) {
-  const SKIP = new Set([".git", "node_modules"]);
-  const OWN = new Set(["scripts", "references", "assets"]);
   const dirs = [];
   const files = [];
-  for (const root of roots) {
-    for (let level = [root], depth = 0; level.length > 0; depth++) {
-      const next = [];
-      for (const dir of level) {
-        let entries;
-        try {
-          entries = fs.readdirSync(dir, { withFileTypes: true });
-        } catch {
-          continue;
-        }
-        dirs.push(dir);
-        const file = entries.find((e) => e.isFile() && (e.name === "SKILL.md" || e.name === "skill.md"));
-        if (file !== undefined) files.push(`${dir}/${file.name}`);
-        if (depth >= 6) continue;
-        for (const e of entries)
-          if (e.isDirectory() && !SKIP.has(e.name) && !(file !== undefined && OWN.has(e.name)))
-            next.push(`${dir}/${e.name}`);
-      }
-      level = next;
-    }
-  }
+  walkSkills(
+    roots,
+    fs.readdirSync,
+    (dir) => dirs.push(dir),
+    (file) => files.push(file),
+  );
   return { dirs, files };
 }
 
