@@ -51,8 +51,9 @@ export type {
 // session: progressive disclosure and the skill tools (more at `skillrt/session`)
 
 export { createSkillSession } from "./context/create-skill-session.js";
-export type { ProfileName } from "./context/session-profile.js";
-export type { Placement, SessionEvent, SkillSessionOptions } from "./context/session-types.js";
+export type { ProfileName } from "./context/profile-name.js";
+export type { SessionEvent } from "./context/session-event.js";
+export type { Placement, SkillSessionOptions } from "./context/session-options.js";
 export type { SkillSession } from "./context/skill-session.js";
 export { createSkillTools, type SkillTools, type SkillToolsOptions } from "./tools/create-skill-tools.js";
 export type {

@@ -12,44 +12,41 @@ export {
 } from "./config/mcp-servers-config.js";
 export { SessionConfigFile, SkillConfigEntry } from "./config/skillrt-config.js";
 export { ToolsConfig } from "./config/tools-config.js";
-export type { SessionRenderer } from "./context/create-session-renderer.js";
 export { createSkillSession, startSkillSession } from "./context/create-skill-session.js";
 export { listSkills, type SkillListing } from "./context/list-skills.js";
 export { loadForUser, type UserLoadOutcome } from "./context/load-for-user.js";
-export { type RestoreOptions, restoreSkillSession } from "./context/restore-skill-session.js";
-export { loadSession, saveSession } from "./context/save-session.js";
-export {
-  PROFILE_NAMES,
-  type ProfileName,
-  type SessionProfile,
-  sessionProfile,
-} from "./context/session-profile.js";
-export { SessionSnapshot } from "./context/session-snapshot.js";
+export { PROFILE_NAMES, type ProfileName } from "./context/profile-name.js";
 export type {
-  CatalogFormat,
   CatalogStats,
   ContextBlock,
   Ledger,
   LedgerEntry,
-  LoadInputShape,
-  LoadResult,
-  Placement,
-  ReadResult,
   RenderedContext,
+} from "./context/rendered-context.js";
+export { type RestoreOptions, restoreSkillSession } from "./context/restore-skill-session.js";
+export { loadSession, saveSession } from "./context/save-session.js";
+export type { SessionEvent, SessionEventType } from "./context/session-event.js";
+export type {
+  CatalogFormat,
+  Placement,
+  SkillSessionOptions,
+  SystemLayout,
+} from "./context/session-options.js";
+export { type SessionProfile, sessionProfile } from "./context/session-profile.js";
+export type { SessionRenderer } from "./context/session-renderer.js";
+export type {
+  LoadResult,
+  ReadResult,
   SelectDocsResult,
   SessionErrorCode,
-  SessionEvent,
-  SessionEventType,
   SessionFailure,
   SessionSearchHit,
-  SkillSessionOptions,
-  SkillToolNames,
-  SystemLayout,
-  ToolCallShape,
   UnloadResult,
-} from "./context/session-types.js";
+} from "./context/session-results.js";
+export { SessionSnapshot } from "./context/session-snapshot.js";
 export type { LoadedSkillInfo, LoadOptions, ReadOptions, SkillSession } from "./context/skill-session.js";
 export { approximateTokenCounter, createTokenCounter, type TokenCounter } from "./context/token-counter.js";
+export type { LoadInputShape, SkillToolNames, ToolCallShape } from "./context/tool-call-shape.js";
 export {
   type CompactHistoryOptions,
   type CompactHistoryResult,
