@@ -8,7 +8,7 @@ import { defaultRoots, normalizeRoots } from "../catalog/default-roots.js";
 import type { Catalog, SkillRoot } from "../catalog/types.js";
 import { createSkillSession } from "../context/create-skill-session.js";
 import { restoreSkillSession } from "../context/restore-skill-session.js";
-import type { Placement } from "../context/session-types.js";
+import type { Placement } from "../context/session-options.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { createExecutor, type ExecutorChoice } from "../exec/create-executor.js";
 import { createWorkspace } from "../exec/create-workspace.js";

@@ -2,7 +2,7 @@
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
 import { createCatalog } from "../../catalog/create-catalog.js";
-import { PROFILE_NAMES, type ProfileName } from "../../context/session-profile.js";
+import { PROFILE_NAMES, type ProfileName } from "../../context/profile-name.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
 import { createSkillMcpServer } from "../../mcp/create-skill-mcp-server.js";
 import { createStdioTransport } from "../../mcp/create-stdio-transport.js";

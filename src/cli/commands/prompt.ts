@@ -1,7 +1,7 @@
 import type { Catalog } from "../../catalog/types.js";
 import { createSkillSession } from "../../context/create-skill-session.js";
 import { renderRequestSkills } from "../../context/render-catalog.js";
-import type { CatalogFormat } from "../../context/session-types.js";
+import type { CatalogFormat } from "../../context/session-options.js";
 import type { SkillSession } from "../../context/skill-session.js";
 import { type PromptEntry, toPrompt } from "../../spec/to-prompt.js";
 import { rootOption } from "../cli-roots.js";

@@ -1,7 +1,7 @@
 /** Validates the shared `ask`/`chat` flags and opens the conversation, writing errors for people. */
 
-import { PROFILE_NAMES as PROFILES } from "../../context/session-profile.js";
-import type { Placement } from "../../context/session-types.js";
+import { PROFILE_NAMES as PROFILES } from "../../context/profile-name.js";
+import type { Placement } from "../../context/session-options.js";
 import { createSkillAgent } from "../../engine/create-skill-agent.js";
 import { autoSelectModeFrom, maxActiveFrom } from "../../engine/select-skills.js";
 import type { SkillAgent } from "../../engine/skill-agent.js";
