@@ -73,6 +73,9 @@ describe("MCP servers from the config, through ask", () => {
     expect(run.stdout).toContain("It timed out.");
     expect(run.stderr).toContain("tool 'bad_schema' of MCP server 'rogue' is left out");
     expect(run.stderr).toContain("✗ mcp__rogue__never");
+    // Open gating (the default profile's): the nine tools are one line, not nine.
+    expect(run.stderr).toMatch(/^\+ 9 tools \(tool gating is open\): mcp__rogue__tool_0, /m);
+    expect(run.stderr).not.toContain("+ tool mcp__rogue__");
     expect(toolText()).toContain("mcp__rogue__never did not answer within 1 s, so the call was cancelled");
     const offered = server.requests[0]!.body.tools.map((t: any) => t.function.name);
     expect(offered.filter((n: string) => n.startsWith("mcp__rogue__"))).toHaveLength(9);
