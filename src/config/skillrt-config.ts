@@ -34,6 +34,10 @@ export const ModelConfigFile = z
     contextWindow: z.number().int().positive().optional(),
     /** Most attempts per provider request (retries of 429/5xx included). */
     maxAttempts: z.number().int().min(1).max(20).optional(),
+    /** Most seconds to wait for the first byte of the model's answer (default 300). */
+    firstByteTimeoutSeconds: z.number().positive().optional(),
+    /** Most seconds of silence between two chunks of a streamed answer (default 120). */
+    idleTimeoutSeconds: z.number().positive().optional(),
   })
   .strict();
 /** The `model` section (every field optional). */

@@ -33,6 +33,11 @@ function selectFromEnv(env: Record<string, string | undefined>) {
   return { select: { mode, ...(maxActive === undefined ? {} : { maxActive }) } };
 }
 
+/** `--model-timeout S`: both model deadlines, in ms. */
+function modelTimeoutFlags(seconds: number | undefined) {
+  return seconds === undefined ? {} : { firstByteTimeoutMs: seconds * 1000, idleTimeoutMs: seconds * 1000 };
+}
+
 /**
  * Checks the flags (exit 2 with a usage error when wrong), then opens the agent (exit 1 with the
  * message for a broken configuration or store). Returns the agent or an exit code.
@@ -57,7 +62,7 @@ export async function prepareAgent(
   if (toolGating !== undefined && toolGating !== "open" && toolGating !== "skill")
     return usageError(io, command, `--tool-gating must be open or skill, got '${toolGating}'`);
   const ints: Record<string, number | undefined> = {};
-  for (const name of ["catalog-budget", "context-window", "max-steps"] as const) {
+  for (const name of ["catalog-budget", "context-window", "max-steps", "model-timeout"] as const) {
     const parsed = intFlag(values[name], name);
     if (typeof parsed === "object") return usageError(io, command, parsed.error);
     ints[name] = parsed;
@@ -97,6 +102,7 @@ export async function prepareAgent(
         model: values.model,
         baseURL: values["base-url"],
         contextWindow: ints["context-window"],
+        ...modelTimeoutFlags(ints["model-timeout"]),
       },
       onRetry: (notice) => {
         const why = notice.status === undefined ? "a network error" : `HTTP ${notice.status}`;

@@ -40,7 +40,7 @@ export interface McpToolSourceOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Base of relative `cwd` values (the config file's directory). Default `process.cwd()`. */
   baseDir?: string;
-  /** Most milliseconds per server to start and list its tools. Default 30,000. */
+  /** Most ms per server to start and list its tools, when its `startTimeoutMs` is unset. Default 60,000. */
   timeoutMs?: number;
   /** What a server may put in front of the model (result size, descriptions, schemas, tool count). */
   limits?: Partial<McpLimits>;
@@ -88,6 +88,7 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
       ...(options.baseDir === undefined ? {} : { baseDir: options.baseDir }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(abortSignal === undefined ? {} : { abortSignal }),
+      onWarning: (message) => emit({ type: "mcp-server-warning", server: name, message }),
       onExit: (message) => {
         entry.state = "stopped";
         entry.message = message;
