@@ -75,9 +75,10 @@ export function countEntryBytes(
   return next;
 }
 
-/** A size in MiB for messages, e.g. `64 MiB`. */
+/** A size for messages: `64 MiB`, `1.5 MiB`, or in KiB under 1 MiB (`2.0 KiB`). */
 export function mib(bytes: number): string {
   const value = bytes / (1024 * 1024);
+  if (value < 1) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${Number.isInteger(value) ? value : value.toFixed(1)} MiB`;
 }
 

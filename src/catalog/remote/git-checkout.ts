@@ -57,7 +57,12 @@ export async function resolveGitRef(
 ): Promise<string> {
   if (ref !== undefined && /^([0-9a-f]{40}|[0-9a-f]{64})$/i.test(ref)) return ref.toLowerCase();
   const wanted = ref ?? "HEAD";
-  const out = await git(["ls-remote", "--", url, wanted], `list the refs of ${url}`, undefined, abortSignal);
+  const out = await git(
+    ["ls-remote", "--", url, wanted, `${wanted}^{}`],
+    `list the refs of ${url}`,
+    undefined,
+    abortSignal,
+  );
   const refs = out
     .split("\n")
     .map((line) => line.split("\t"))
