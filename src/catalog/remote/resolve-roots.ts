@@ -46,10 +46,12 @@ export async function resolveRoots(
   options: ResolveRootsOptions,
 ): Promise<ResolvedRoots> {
   const cwd = options.cwd ?? process.cwd();
-  const diagnostics: Diagnostic[] = [];
+  // Per spec, so the diagnostics come in the order the roots were given (fetches finish in any order).
+  const found: Diagnostic[][] = specs.map(() => []);
   const origins = new Map<string, RemoteOrigin>();
   const resolved = await Promise.all(
-    specs.map(async (given): Promise<SkillRoot | string | undefined> => {
+    specs.map(async (given, index): Promise<SkillRoot | string | undefined> => {
+      const diagnostics = found[index] as Diagnostic[];
       const text = typeof given === "string" ? given : given.path;
       try {
         const spec = parseRootSpec(text, cwd);
@@ -73,7 +75,7 @@ export async function resolveRoots(
     }),
   );
   const kept = resolved.filter((root): root is SkillRoot | string => root !== undefined);
-  return { roots: normalizeRoots(kept, cwd), origins, diagnostics };
+  return { roots: normalizeRoots(kept, cwd), origins, diagnostics: found.flat() };
 }
 
 /** The origin of the skill whose root (`record.source`) is `root`, when it is a remote root. */
