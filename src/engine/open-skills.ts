@@ -95,7 +95,7 @@ export async function openCatalog(options: SkillLayerOptions): Promise<Catalog> 
   const env = options.env ?? process.env;
   const given = options.skills === undefined ? undefined : [options.skills].flat();
   const home = env["HOME"];
-  if (given !== undefined && given.some((root) => typeof root === "string" && isRemoteRootSpec(root)))
+  if (given?.some((root) => typeof root === "string" && isRemoteRootSpec(root)) === true)
     return openRemoteCatalog(given, cwd, env);
   const roots =
     given !== undefined && given.length > 0
