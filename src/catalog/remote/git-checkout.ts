@@ -3,16 +3,21 @@
  * fetched shallow (`--depth 1`) into a fresh folder and checked out without its `.git` directory.
  */
 import { execFile } from "node:child_process";
-import { rm } from "node:fs/promises";
+import { lstat, readdir, rm } from "node:fs/promises";
 import path from "node:path";
+import { type ArchiveLimits, countEntryBytes, defaultArchiveLimits } from "./archive-entry.js";
 import { RemoteRootError } from "./remote-root-error.js";
 
 const GIT_TIMEOUT_MS = 120_000;
 
-/** The environment git runs with: no prompts, no system or user config (hooks, helpers, rewrites). */
+/**
+ * The environment git runs with: no prompts, no system or user config (hooks, helpers, rewrites), and
+ * none of the caller's `GIT_*` variables (a `GIT_DIR` set by a hook would point git at another repository).
+ */
 function gitEnv(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("GIT_")));
   return {
-    ...process.env,
+    ...env,
     GIT_TERMINAL_PROMPT: "0",
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
@@ -84,7 +89,8 @@ export async function resolveGitRef(
 
 /**
  * Checks out `commit` of `url` into `dest` (created), shallow, with links stored as plain files
- * (`core.symlinks=false`), and removes `dest/.git`. `fetchRef` is what is asked of the server: the ref
+ * (`core.symlinks=false`), and removes `dest/.git`; a tree past the archive caps (64 MiB per file,
+ * 256 MiB in total) is refused. `fetchRef` is what is asked of the server: the ref
  * name when there is one (every server serves those), else the commit id.
  */
 export async function checkoutGitCommit(
@@ -93,6 +99,7 @@ export async function checkoutGitCommit(
   commit: string,
   dest: string,
   abortSignal?: AbortSignal,
+  limits: ArchiveLimits = defaultArchiveLimits,
 ): Promise<void> {
   const what = `fetch ${url}`;
   await git(["init", "-q", dest], what, undefined, abortSignal);
@@ -115,4 +122,17 @@ export async function checkoutGitCommit(
     abortSignal,
   );
   await rm(path.join(dest, ".git"), { recursive: true, force: true });
+  await checkTreeSize(dest, url, limits);
+}
+
+/** Refuses a checkout with a file over the per-file cap or more than the total cap, as for archives. */
+async function checkTreeSize(dest: string, url: string, limits: ArchiveLimits): Promise<void> {
+  let total = 0;
+  for (const entry of await readdir(dest, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const { size } = await lstat(file);
+    const name = path.relative(dest, file).split(path.sep).join("/");
+    total = countEntryBytes({ name, type: "file", mode: 0o644, size }, total, limits, url);
+  }
 }

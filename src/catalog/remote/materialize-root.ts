@@ -108,7 +108,14 @@ export async function materializeRoot(
         return { path: cached, digest, fromCache: true };
       }
       return await publish(base, contentDir(digest), pointerFile, spec, digest, (tree) =>
-        checkoutGitCommit(spec.location, spec.ref ?? commit, commit, tree, options.abortSignal),
+        checkoutGitCommit(
+          spec.location,
+          spec.ref ?? commit,
+          commit,
+          tree,
+          options.abortSignal,
+          options.limits,
+        ),
       );
     }
     const bytes = await fetchCapped(spec.location, {

@@ -218,6 +218,35 @@ describe("resolveRoots", () => {
     expect(offline.roots[0]?.path).toBe(gitRoot?.path);
   });
 
+  it("refuses a git checkout past the size caps, and ignores the caller's GIT_DIR", async () => {
+    const repo = path.join(dir, "big");
+    await mkdir(repo);
+    await writeFile(path.join(repo, "SKILL.md"), skillMd("big", "x".repeat(200)));
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+        encoding: "utf8",
+      });
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-qm", "big");
+    const previous = process.env["GIT_DIR"];
+    process.env["GIT_DIR"] = path.join(dir, "elsewhere");
+    try {
+      const result = await resolveRoots([`git+file://${repo}`], {
+        cacheDir,
+        limits: { maxFileBytes: 100, maxTotalBytes: 1000 },
+      });
+      expect(result.roots).toEqual([]);
+      expect(result.diagnostics[0]?.message).toMatch(
+        /entry 'SKILL\.md' is 0\.\d KiB, over the 0\.1 KiB limit per file/,
+      );
+      expect(await readdir(path.join(cacheDir, "remote", "tmp"))).toEqual([]);
+    } finally {
+      if (previous === undefined) delete process.env["GIT_DIR"];
+      else process.env["GIT_DIR"] = previous;
+    }
+  });
+
   it("refuses file:// URLs of another host and unknown refs, naming them", async () => {
     const result = await resolveRoots(["file://example.com/skills.zip", `git+file://${dir}/none#v9`], {
       cacheDir,
