@@ -1,4 +1,5 @@
 import { createCatalog } from "../catalog/create-catalog.js";
+import { redactUrl } from "../catalog/remote/redact-url.js";
 import type { Catalog, SkillRoot } from "../catalog/types.js";
 import type { Diagnostic } from "../spec/types.js";
 import { type CliRoots, cliCatalogOptions } from "./cli-roots.js";
@@ -20,7 +21,7 @@ export function missingRootErrors(
 ): Diagnostic[] {
   if (rootFlags === undefined || rootFlags.length === 0) return [];
   // A remote root that could not be had is reported under the spec as written.
-  const explicit = new Set([...roots.map((root) => root.path), ...rootFlags]);
+  const explicit = new Set([...roots.map((root) => root.path), ...rootFlags.map(redactUrl)]);
   return diagnostics.filter((d) => d.severity === "error" && explicit.has(d.path));
 }
 

@@ -22,9 +22,25 @@ export async function fetchCapped(url: string, options: FetchCappedOptions = {})
   const fail = (why: string): never => {
     throw new RemoteRootError({ code: "root-fetch-failed", message: `Cannot fetch ${url}: ${why}.` });
   };
+  // `fetch` refuses URLs with credentials: `https://user:token@host/…` becomes a Basic authorization.
+  let target = url;
+  const headers: Record<string, string> = {};
+  try {
+    const parsed = new URL(url);
+    if (parsed.username !== "" || parsed.password !== "") {
+      const user = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+      headers["authorization"] = `Basic ${Buffer.from(user).toString("base64")}`;
+      parsed.username = "";
+      parsed.password = "";
+      target = parsed.href;
+    }
+  } catch {
+    fail("it is not a valid URL");
+  }
   let response: Response;
   try {
-    response = await (options.fetch ?? globalThis.fetch)(url, {
+    response = await (options.fetch ?? globalThis.fetch)(target, {
+      headers,
       redirect: "follow",
       ...(options.abortSignal === undefined ? {} : { signal: options.abortSignal }),
     });

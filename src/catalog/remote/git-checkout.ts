@@ -11,17 +11,15 @@ import { RemoteRootError } from "./remote-root-error.js";
 const GIT_TIMEOUT_MS = 120_000;
 
 /**
- * The environment git runs with: no prompts, no system or user config (hooks, helpers, rewrites), and
- * none of the caller's `GIT_*` variables (a `GIT_DIR` set by a hook would point git at another repository).
+ * The environment git runs with: no prompts, and none of the caller's `GIT_*` variables (a `GIT_DIR`
+ * set by a hook would point git at another repository). The user's own git config stays in force (its
+ * credential helpers serve private repositories); the folder is fresh, so no repository config applies.
  */
 function gitEnv(): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("GIT_")));
   return {
     ...env,
     GIT_TERMINAL_PROMPT: "0",
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_ASKPASS: "",
     LC_ALL: "C",
   };
 }

@@ -247,6 +247,15 @@ describe("resolveRoots", () => {
     }
   });
 
+  it("never shows a URL's credentials in diagnostics or sources", async () => {
+    const base = await serve();
+    const spec = base.replace("http://", "http://user:s3cret-token@");
+    const result = await resolveRoots([`${spec}/missing.zip`], { cacheDir });
+    expect(JSON.stringify(result.diagnostics)).not.toContain("s3cret-token");
+    expect(result.diagnostics[0]?.path).toBe(`${base.replace("http://", "http://***@")}/missing.zip`);
+    expect(result.diagnostics[0]?.message).toContain("HTTP 404");
+  });
+
   it("refuses file:// URLs of another host and unknown refs, naming them", async () => {
     const result = await resolveRoots(["file://example.com/skills.zip", `git+file://${dir}/none#v9`], {
       cacheDir,

@@ -8,12 +8,13 @@ import type { Diagnostic } from "../../spec/types.js";
 import { normalizeRoots } from "../default-roots.js";
 import type { SkillRoot } from "../types.js";
 import { type MaterializeRootOptions, materializeRoot } from "./materialize-root.js";
+import { redactUrl } from "./redact-url.js";
 import { RemoteRootError } from "./remote-root-error.js";
 import { parseRootSpec } from "./root-spec.js";
 
 /** Where a resolved remote root came from. */
 export interface RemoteOrigin {
-  /** The spec as given, without its `#sha256=` pin (the URL, `git+…#ref`, or the archive's path). */
+  /** The spec as given, without its `#sha256=` pin or a URL's credentials (the URL, `git+…#ref`, or the archive's path). */
   source: string;
   /** `sha256:<hex>` of the fetched bytes, or `git:<commit>`. */
   digest: string;
@@ -33,7 +34,10 @@ export interface ResolvedRoots {
   roots: SkillRoot[];
   /** Real path of each remote root's folder → its origin (what `list` and `show` print as its source). */
   origins: Map<string, RemoteOrigin>;
-  /** One `error` per root that could not be had (`path` is the spec as given); a `warning` when a cached copy stood in. */
+  /**
+   * One `error` per root that could not be had (`path` is the spec as given, credentials in a URL shown
+   * as `***`); a `warning` when a cached copy stood in.
+   */
   diagnostics: Diagnostic[];
 }
 
@@ -61,15 +65,16 @@ export async function resolveRoots(
           diagnostics.push({
             code: "root-fetch-failed",
             severity: "warning",
-            message: root.warning,
-            path: text,
+            message: redactUrl(root.warning),
+            path: redactUrl(text),
           });
-        origins.set(root.path, { source: spec.source, digest: root.digest });
+        origins.set(root.path, { source: redactUrl(spec.source), digest: root.digest });
         return { path: root.path, scope: typeof given === "string" ? "root" : given.scope };
       } catch (error) {
         if (!(error instanceof RemoteRootError) && !isFsError(error)) throw error;
         const code = error instanceof RemoteRootError ? error.code : "root-fetch-failed";
-        diagnostics.push({ code, severity: "error", message: (error as Error).message, path: text });
+        const message = redactUrl((error as Error).message);
+        diagnostics.push({ code, severity: "error", message, path: redactUrl(text) });
         return undefined;
       }
     }),
