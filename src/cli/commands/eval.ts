@@ -98,7 +98,7 @@ cannot be read, a missing --root or a broken model configuration, 2 usage error.
       io.stderr.write(`skillrt eval: ${file}: ${parsed.message}\n`);
       return 1;
     }
-    const { catalog, code } = await openCliCatalog("eval", values.root, io);
+    const { catalog, code } = await openCliCatalog("eval", values.root, io, values.refresh === true);
     if (code !== 0) return code;
     const unknown = [...new Set(parsed.cases.flatMap((c) => [...c.expect, ...c.forbid]))].filter(
       (name) => catalog.get(name) === undefined,

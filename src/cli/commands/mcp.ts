@@ -6,7 +6,7 @@ import { PROFILE_NAMES, type ProfileName } from "../../context/profile-name.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
 import { createSkillMcpServer } from "../../mcp/create-skill-mcp-server.js";
 import { createStdioTransport } from "../../mcp/create-stdio-transport.js";
-import { cliCatalogOptions, cliRoots, rootOption } from "../cli-roots.js";
+import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { listenForInterrupt } from "../listen-for-interrupt.js";
@@ -96,7 +96,8 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
 
     // Everything below is the library's: the catalog, the executor, and the server (which makes the
     // session, the workspace it deletes on close, and the tools).
-    const catalog = await createCatalog(cliCatalogOptions(values.root, io));
+    const catalogOptions = await cliCatalogOptions(values.root, io, values.refresh === true);
+    const catalog = await createCatalog(catalogOptions);
     const chosen = exec ? createExecutor({ kind }) : undefined;
     if (chosen?.warning !== undefined) log(`warning: ${chosen.warning}`);
     const server = await createSkillMcpServer({
@@ -125,7 +126,7 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
       server.server.onerror = (error) => log(`warning: ${error.message}`);
       await server.connect(createStdioTransport(readable(io), writable(io)));
       const problems = catalog.diagnostics().filter((d) => d.severity === "error").length;
-      const roots = cliRoots(values.root, io).map((r) => r.path);
+      const roots = catalogOptions.roots.map((r) => r.path);
       log(
         `serving ${catalog.list().length} skill(s) from ${roots.join(", ") || "no roots"} over stdio` +
           `${exec ? ` (skill_run: ${chosen?.executor.kind ?? "off"})` : " (no execution)"}` +

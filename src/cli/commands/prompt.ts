@@ -93,7 +93,7 @@ error.
       given = read.entries;
     } else {
       // A missing --root fails (exit 1), but what the other roots hold is still printed.
-      ({ catalog, code } = await openCliCatalog("prompt", values.root, io));
+      ({ catalog, code } = await openCliCatalog("prompt", values.root, io, values.refresh === true));
     }
     const preamble = values.preamble === true;
     const unlimited = budget === undefined && contextWindow === undefined;

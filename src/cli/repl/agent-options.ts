@@ -5,6 +5,7 @@ import type { CommandValues } from "../define-command.js";
 /** The `parseArgs` option table of `ask` and `chat`. */
 export const agentOptions = {
   root: { type: "string", multiple: true },
+  refresh: { type: "boolean" },
   session: { type: "string" },
   store: { type: "string" },
   json: { type: "boolean" },

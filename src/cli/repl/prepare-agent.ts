@@ -86,7 +86,7 @@ export async function prepareAgent(
       config: config.file,
       ...cliSessionSettings(config, values),
       run: cliRunSettings(config, { cwd: io.cwd, defaultHostDirs: [io.cwd] }),
-      skills: cliRoots(values.root, io),
+      skills: await cliRoots(values.root, io, values.refresh === true),
       ...(values.session === undefined ? {} : { sessionId: values.session }),
       placement: placement as Placement,
       profile,
