@@ -138,6 +138,8 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
   let poller: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
+  /** Bumped by every re-scan (see `Catalog.revision`). */
+  let revision = 0;
 
   // Changes seen since the last re-scan; "all" when something asked for a full one.
   let pending: WatchChange[] | "all" = [];
@@ -160,6 +162,7 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
       event = diffCatalogStates(state, next);
       state = next;
     }
+    revision += 1;
     // A body edit can leave the record as it was but changes what search reads of the file.
     if (event !== undefined || dirs === undefined || dirs.size > 0) index = undefined;
     saveSoon();
@@ -221,6 +224,7 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
   return {
     list: () => [...state.records],
     get: (name) => state.byName.get(name),
+    revision: () => revision,
     diagnostics: () => [...state.diagnostics, ...watchDiagnostics],
     async load(name): Promise<LoadedSkill> {
       const record = mustGet(name);

@@ -161,6 +161,12 @@ export interface Catalog {
   /** Visible winners of name collisions, sorted by name. */
   list(): SkillRecord[];
   get(name: string): SkillRecord | undefined;
+  /**
+   * A number that changes whenever the record set may have (each re-scan): a caller that memoises per
+   * catalog state (the session's visible skills, its rendered catalog) checks it instead of comparing
+   * every record. Optional for other implementations: without it, callers compare the records.
+   */
+  revision?(): number;
   /** Discovery diagnostics plus every broken skill's diagnostics. */
   diagnostics(): Diagnostic[];
   /** Reads the body (L2). Throws `SkillNotFoundError` for an unknown name. */

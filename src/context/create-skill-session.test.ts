@@ -357,3 +357,20 @@ describe("profile", () => {
     );
   });
 });
+
+describe("catalog changes", () => {
+  it("keeps the visible skills while the catalog is unchanged, and follows a re-scan that adds a skill", async () => {
+    const { catalog, root } = await setup();
+    const session = createSkillSession({ catalog });
+    const before = session.visibleSkills();
+    expect(session.visibleSkills()).toEqual(before);
+    await fs.mkdir(path.join(root, "skills", "xlsx"));
+    await fs.writeFile(
+      path.join(root, "skills", "xlsx", "SKILL.md"),
+      "---\nname: xlsx\ndescription: Edit spreadsheets.\n---\n\n# XLSX\n",
+    );
+    await catalog.refresh();
+    expect(session.visibleSkills().map((r) => r.name)).toEqual([...before.map((r) => r.name), "xlsx"].sort());
+    expect(session.renderer.systemPrompt()).toContain("- xlsx: Edit spreadsheets.");
+  });
+});

@@ -133,8 +133,10 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
       ? undefined
       : {
           ...run,
-          getSkill: (name) =>
-            session.visibleSkills().find((r) => r.name === name) ?? session.loadedSkill(name)?.record,
+          getSkill: (name) => {
+            const found = session.findSkill(name);
+            return found?.forModel === true ? found.record : session.loadedSkill(name)?.record;
+          },
           closest: (name) => session.notFound(name).closest ?? [],
           isLoaded: (name) => session.loadedSkill(name) !== undefined,
           loadToolName: session.profile.toolNames.load,
