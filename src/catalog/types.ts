@@ -175,8 +175,11 @@ export interface Catalog {
   files(name: string): Promise<SkillFile[]>;
   /** Reads one file, confined to the skill's real directory. */
   readFile(name: string, path: string, range?: LineRange): Promise<ReadFileResult>;
-  /** Lexical (BM25) search over name, description and extras such as `when_to_use` and `tags`. */
-  search(query: string, limit?: number): SearchHit[];
+  /**
+   * Lexical (BM25) search over name, description and extras such as `when_to_use` and `tags`. The first
+   * call builds the index (or loads the stored one) without blocking the event loop for long.
+   */
+  search(query: string, limit?: number): Promise<SearchHit[]>;
   /** Names closest to `name` (for "not found" messages). */
   closest(name: string, limit?: number): string[];
   /** Re-scans every source. */

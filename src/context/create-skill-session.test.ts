@@ -89,7 +89,7 @@ describe("visibility", () => {
       ok: false,
       code: "unknown-skill",
     });
-    expect(session.search("internal operations").map((h) => h.name)).not.toContain("secret-ops");
+    expect((await session.search("internal operations")).map((h) => h.name)).not.toContain("secret-ops");
     expect((await session.load("secret-ops", { by: "user" })).ok).toBe(true);
     expect(session.userInvocableSkills().map((r) => r.name)).toEqual(["docx", "pdf", "secret-ops"]);
   });

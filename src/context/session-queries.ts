@@ -91,9 +91,12 @@ export async function listFiles(
 }
 
 /** Lexical search over visible skills, best first. Default limit 10. */
-export function searchSkills(core: SessionCore, query: string, limit = 10): SessionSearchHit[] {
-  return core.catalog
-    .search(query, limit + 20)
+export async function searchSkills(
+  core: SessionCore,
+  query: string,
+  limit = 10,
+): Promise<SessionSearchHit[]> {
+  return (await core.catalog.search(query, limit + 20))
     .filter((hit) => core.visibility.forModel(hit.record))
     .slice(0, limit)
     .map((hit) => ({

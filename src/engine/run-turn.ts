@@ -94,7 +94,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
 
   // When the catalog could not show every skill in full, the skills matching this request go with it
   // (not into the system prompt, which stays the same from turn to turn for prompt caches).
-  const matches = renderRequestSkills(session, input);
+  const matches = await renderRequestSkills(session, input);
   conversation.history.push(
     matches.text === ""
       ? { role: "user", content: input }
