@@ -192,6 +192,35 @@ process.on("exit", () => process.stderr.write("NEW_SPACE " + v8.getHeapSpaceStat
     expect(kept).toBeLessThanOrEqual(4 * 1024 * 1024);
     expect(grown).toBeGreaterThan(kept);
   });
+
+  it("is set for the listing commands only: not for ask, chat, mcp or inspect", async () => {
+    const hook = path.join(tmp.dir, "v8-flags.mjs");
+    await fs.writeFile(
+      hook,
+      `import v8 from "node:v8";
+const set = [];
+const original = v8.setFlagsFromString;
+v8.setFlagsFromString = (flags) => { set.push(flags); original(flags); };
+process.on("exit", () => process.stderr.write("V8_FLAGS " + JSON.stringify(set) + "\\n"));
+`,
+    );
+    const flagsOf = (args: string[]): string[] => {
+      const result = spawnSync(process.execPath, ["--import", hook, bin, ...args], {
+        cwd: tmp.dir,
+        env: { PATH: process.env["PATH"] ?? "", HOME: tmp.dir, SKILLRT_CACHE: "0" },
+        encoding: "utf8",
+      });
+      return JSON.parse(/V8_FLAGS (.*)/.exec(result.stderr)?.[1] ?? "null") as string[];
+    };
+    const empty = path.join(tmp.dir, "no-skills");
+    await fs.mkdir(empty, { recursive: true });
+    expect(flagsOf(["list", "--json", "--root", empty])).toEqual(["--semi-space-growth-factor=1"]);
+    expect(flagsOf(["validate", empty])).toEqual(["--semi-space-growth-factor=1"]);
+    expect(flagsOf(["ask", "--help"])).toEqual([]);
+    expect(flagsOf(["chat", "--help"])).toEqual([]);
+    expect(flagsOf(["mcp", "--help"])).toEqual([]);
+    expect(flagsOf(["inspect", "--help"])).toEqual([]);
+  });
 });
 
 describe("bin/skillrt.js run start-up", () => {
