@@ -2,12 +2,13 @@
  * The real `bin/skillrt.js` in a child process, on broken SKILL.md files: each must give diagnostics and
  * exit 1, never a stack trace.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSkills } from "../catalog/__fixtures__/generate-skills.js";
+import { startLoopbackProvider } from "../engine/start-loopback-provider.js";
 import { probeSandbox } from "../exec/sandbox-executor.js";
 import { makeTempDir } from "./__fixtures__/skill-tree.js";
 
@@ -236,6 +237,41 @@ process.on("exit", () => process.stderr.write("LOADED " + JSON.stringify([...see
     );
     return hook;
   };
+
+  it("loads no MCP SDK package for `ask` when no MCP server is configured", async () => {
+    const provider = await startLoopbackProvider("openai", [{ text: "ok" }]);
+    try {
+      const hook = await traceHook();
+      const empty = path.join(tmp.dir, "ask-no-skills");
+      await fs.mkdir(empty, { recursive: true });
+      const child = spawn(
+        process.execPath,
+        ["--import", hook, bin, "ask", "hi", "--root", empty, "--store", "sqlite::memory:"],
+        {
+          cwd: tmp.dir,
+          env: {
+            PATH: process.env["PATH"] ?? "",
+            HOME: tmp.dir,
+            OPENAI_BASE_URL: provider.baseURL,
+            OPENAI_API_KEY: "test",
+            AGENT_MODEL: "loopback",
+          },
+        },
+      );
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => {
+        stderr += d.toString();
+      });
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      expect(code, stderr).toBe(0);
+      expect(provider.requests).toHaveLength(1);
+      const loaded = JSON.parse(/LOADED (.*)/.exec(stderr)?.[1] ?? "null") as string[];
+      expect(loaded.some((url) => url.includes("/node_modules/ai/"))).toBe(true);
+      expect(loaded.filter((url) => /@modelcontextprotocol|\/ajv/.test(url))).toEqual([]);
+    } finally {
+      await provider.close();
+    }
+  });
 
   it("loads no package (zod, ai, the MCP SDK, the tokenizer, picomatch) for `run NAME -- true` without a config file", async () => {
     const root = path.join(tmp.dir, "run-light");

@@ -9,9 +9,8 @@
 
 import type { McpServersConfig } from "../../config/mcp-servers-config.js";
 import type { ToolRegistry } from "../tool-registry.js";
-import { type ConnectMcpServerOptions, connectMcpServer, type McpConnection } from "./connect-mcp-server.js";
+import type { ConnectMcpServerOptions, McpConnection } from "./connect-mcp-server.js";
 import { DEFAULT_MCP_LIMITS, type McpLimits, stripControls } from "./mcp-limits.js";
-import { mcpTool, mcpToolName } from "./mcp-tool.js";
 
 /** What the source reports. The CLI prints each once; the engine turns them into events. */
 export type McpSourceEvent =
@@ -97,6 +96,12 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
         emit({ type: "mcp-server-error", server: name, phase: "exit", message });
       },
     };
+    // The MCP SDK (and its JSON Schema validator) loads only when a server starts: an agent with no MCP
+    // servers never pays for it.
+    const [{ connectMcpServer }, { mcpTool, mcpToolName }] = await Promise.all([
+      import("./connect-mcp-server.js"),
+      import("./mcp-tool.js"),
+    ]);
     const result = await connectMcpServer(name, config, connectOptions);
     for (const message of result.warnings) emit({ type: "mcp-server-warning", server: name, message });
     if (!result.ok) {
