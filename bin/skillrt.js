@@ -4,12 +4,15 @@ import module from "node:module";
 // Reuse V8's compiled code between runs (Node >= 22.1; a no-op elsewhere): module compilation is a large
 // share of short commands such as `skillrt list`. Opt out with NODE_DISABLE_COMPILE_CACHE=1.
 module.enableCompileCache?.();
-// Keep V8's young generation at its first size instead of letting it grow to tens of MB: a command that
-// reads thousands of skills then reuses the pages it already has, and on VMs where each fresh page costs
-// microseconds to fault in, `skillrt list` over 10,000 skills runs ~10% faster cold and ~20% faster warm
-// (bench/list.mjs). Flags the user passes about the young generation win.
+// The listing commands keep V8's young generation at its first size instead of letting it grow to tens of
+// MB: a command that reads thousands of skills once and exits then reuses the pages it already has, and on
+// VMs where each fresh page costs microseconds to fault in, `skillrt list` over 10,000 skills runs ~10%
+// faster cold and ~20% faster warm (bench/list.mjs). Long-running and agent commands (chat, mcp, ask,
+// inspect, …) keep V8's defaults. Flags the user passes about the young generation win.
+const LISTING_COMMANDS = new Set(["list", "search", "validate", "prompt"]);
+const command = process.argv.slice(2).find((arg) => !arg.startsWith("-"));
 const v8Options = `${process.env.NODE_OPTIONS ?? ""} ${process.execArgv.join(" ")}`;
-if (!v8Options.includes("semi-space")) {
+if (LISTING_COMMANDS.has(command) && !v8Options.includes("semi-space")) {
   process.getBuiltinModule?.("node:v8").setFlagsFromString("--semi-space-growth-factor=1");
 }
 // The bundled CLI (npm run build makes it; see scripts/build-bundle.mjs) starts faster than the ~60 modules of

@@ -107,13 +107,13 @@ describe("records keep their body's opening", () => {
     expect(cold.get("short")).not.toHaveProperty("opening");
     expect(cold.get("long")).not.toHaveProperty("headings");
     // Search does: a word only the body uses finds the skill, and the hit is the catalog's own record.
-    expect(cold.search("renew tokens", 1)[0]?.record).toBe(cold.get("short"));
-    expect(cold.search("archive tickets", 1)[0]?.record).toBe(cold.get("long"));
+    expect((await cold.search("renew tokens", 1))[0]?.record).toBe(cold.get("short"));
+    expect((await cold.search("archive tickets", 1))[0]?.record).toBe(cold.get("long"));
     const warm = await createCatalog(options); // the index stored by the cold catalog
     expect(warm.get("short")).toEqual(cold.get("short"));
-    expect(warm.search("renew tokens", 1)[0]?.record.name).toBe("short");
-    expect(warm.search("archive tickets", 1)[0]?.record.name).toBe("long");
-    expect(JSON.stringify(warm.search("archive tickets", 1)[0]?.record)).toBe(
+    expect((await warm.search("renew tokens", 1))[0]?.record.name).toBe("short");
+    expect((await warm.search("archive tickets", 1))[0]?.record.name).toBe("long");
+    expect(JSON.stringify((await warm.search("archive tickets", 1))[0]?.record)).toBe(
       JSON.stringify(warm.get("long")),
     );
 
@@ -132,14 +132,14 @@ describe("records keep their body's opening", () => {
       roots: [path.join(tmp, "skills")],
       cacheDir: path.join(tmp, "cache"),
     });
-    expect(catalog.search("lanterns", 1)[0]?.record.name).toBe("edit");
-    expect(catalog.search("kettles", 1)).toEqual([]);
+    expect((await catalog.search("lanterns", 1))[0]?.record.name).toBe("edit");
+    expect(await catalog.search("kettles", 1)).toEqual([]);
     const file = path.join(tmp, "skills", "edit", "SKILL.md");
     const before = await fs.readFile(file, "utf8");
     await fs.writeFile(file, before.replace("Polish lanterns.", "Descale kettles."));
     expect((await fs.stat(file)).size).toBe(Buffer.byteLength(before));
     await catalog.refresh();
-    expect(catalog.search("kettles", 1)[0]?.record.name).toBe("edit");
-    expect(catalog.search("lanterns", 1)).toEqual([]);
+    expect((await catalog.search("kettles", 1))[0]?.record.name).toBe("edit");
+    expect(await catalog.search("lanterns", 1)).toEqual([]);
   });
 });

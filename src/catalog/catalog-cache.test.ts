@@ -324,10 +324,10 @@ describe("search index in the cache", () => {
     tree();
     skill(`${root}/pdf-tools`, "Fill PDF forms and merge documents.", "tags: [pdf, forms]\n");
     const plain = await createCatalog({ roots: [root] });
-    const hits = (catalog: Catalog, query: string) =>
-      catalog.search(query).map((hit) => [hit.record.name, hit.score]);
+    const hits = async (catalog: Catalog, query: string) =>
+      (await catalog.search(query)).map((hit) => [hit.record.name, hit.score]);
     const cold = await createCatalog(options());
-    expect(hits(cold, "pdf forms")).toEqual(hits(plain, "pdf forms"));
+    expect(await hits(cold, "pdf forms")).toEqual(await hits(plain, "pdf forms"));
     const files = () => fs.readdirSync(cacheDir).filter((f) => f.startsWith("search-"));
     expect(files()).toHaveLength(1);
     const stored = fs.readFileSync(`${cacheDir}/${files()[0]}`);
@@ -347,22 +347,22 @@ describe("search index in the cache", () => {
     expect(views[0]!.buffer.byteLength).toBe(body.length + 1);
     // Same records: the stored index serves the search (the file is not rewritten).
     const warm = await createCatalog(options());
-    expect(hits(warm, "pdf forms")).toEqual(hits(plain, "pdf forms"));
-    expect(hits(warm, "nested")).toEqual(hits(plain, "nested"));
+    expect(await hits(warm, "pdf forms")).toEqual(await hits(plain, "pdf forms"));
+    expect(await hits(warm, "nested")).toEqual(await hits(plain, "nested"));
     expect(fs.readFileSync(`${cacheDir}/${files()[0]}`).equals(stored)).toBe(true);
     // A new skill changes the records: the index is built again and finds it.
     skill(`${root}/merge-docs`, "Combine spreadsheets into one workbook.");
     const changed = await createCatalog(options());
-    expect(hits(changed, "combine spreadsheets")[0]?.[0]).toBe("merge-docs");
-    expect(hits(changed, "combine spreadsheets")).toEqual(
-      hits(await createCatalog({ roots: [root] }), "combine spreadsheets"),
+    expect((await hits(changed, "combine spreadsheets"))[0]?.[0]).toBe("merge-docs");
+    expect(await hits(changed, "combine spreadsheets")).toEqual(
+      await hits(await createCatalog({ roots: [root] }), "combine spreadsheets"),
     );
     // A damaged index file is ignored.
     const file = `${cacheDir}/${files()[0]}`;
     const damaged = fs.readFileSync(file);
     damaged.writeUInt8(damaged.readUInt8(damaged.length - 5) ^ 1, damaged.length - 5);
     fs.writeFileSync(file, damaged);
-    expect(hits(await createCatalog(options()), "combine spreadsheets")[0]?.[0]).toBe("merge-docs");
+    expect((await hits(await createCatalog(options()), "combine spreadsheets"))[0]?.[0]).toBe("merge-docs");
   });
 });
 

@@ -45,7 +45,7 @@ import { type PathWatcher, type WatchChange, type WatchTarget, watchPaths } from
  * roots) and adds the `memory` skills. Only L1 records are kept in memory (the head of each SKILL.md
  * is read); bodies (L2) and files (L3) are read on demand. Broken skills never fail the catalog: they
  * are left out of `list()` and reported by `diagnostics()`. The search index is built on the first
- * `search()`. Defaults: `mode` lenient, `maxDepth` 6, `maxDirs` 2,000, memory skills rank last,
+ * `search()`, in slices that yield to the event loop, and shared by every search until a re-scan. Defaults: `mode` lenient, `maxDepth` 6, `maxDirs` 2,000, memory skills rank last,
  * watch debounce 75 ms.
  *
  * Watching (`watch(listener)`) re-scans after changes under the roots and swaps the record set in one
@@ -97,7 +97,9 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
   // built (and stored). The index reads the bodies' openings through `searchableRecords`: all of them
   // when it is built, only the few it re-ranks when it is loaded.
   const bodyTextsRead = new WeakMap<ScannedSkill, BodyOpening>();
-  const openSearchIndex = (current: CatalogState): { index: SearchIndex; searchable: SearchableRecords } => {
+  const openSearchIndex = async (
+    current: CatalogState,
+  ): Promise<{ index: SearchIndex; searchable: SearchableRecords }> => {
     const searchable = searchableRecords(current.records, (record) => {
       // Remembered per scanned version of the file: a re-scan that reuses it reuses its texts too.
       const scanned = current.scanned.get(record.dir);
@@ -114,7 +116,8 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
       const loaded = loadSearchIndex(readSearchCache(cacheDir, roots, mode, key), searchable.records);
       if (loaded !== undefined) return { index: loaded, searchable };
     }
-    const built = new SearchIndex(searchable.records);
+    // Built in slices (the event loop keeps running), once for every caller, and stored for the next process.
+    const built = await SearchIndex.build(searchable.records);
     if (cacheDir !== undefined && key !== undefined) {
       writeSearchCache(cacheDir, roots, mode, key, serializeSearchIndex(built));
     }
@@ -131,13 +134,15 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
   };
   // The signal bounds creation only; later re-scans (refresh, watch) are not tied to it.
   delete input.abortSignal;
-  let index: { index: SearchIndex; searchable: SearchableRecords } | undefined;
+  let index: Promise<{ index: SearchIndex; searchable: SearchableRecords }> | undefined;
   let watchDiagnostics: Diagnostic[] = [];
   const listeners = new Set<(event: CatalogChangeEvent) => void>();
   let watcher: PathWatcher | undefined;
   let poller: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
+  /** Bumped by every re-scan (see `Catalog.revision`). */
+  let revision = 0;
 
   // Changes seen since the last re-scan; "all" when something asked for a full one.
   let pending: WatchChange[] | "all" = [];
@@ -160,6 +165,7 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
       event = diffCatalogStates(state, next);
       state = next;
     }
+    revision += 1;
     // A body edit can leave the record as it was but changes what search reads of the file.
     if (event !== undefined || dirs === undefined || dirs.size > 0) index = undefined;
     saveSoon();
@@ -221,6 +227,7 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
   return {
     list: () => [...state.records],
     get: (name) => state.byName.get(name),
+    revision: () => revision,
     diagnostics: () => [...state.diagnostics, ...watchDiagnostics],
     async load(name): Promise<LoadedSkill> {
       const record = mustGet(name);
@@ -259,10 +266,18 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
       if (memory !== undefined) return readMemorySkillFile(memory, requested, range);
       return readSkillFile(record.dir, requested, range, async () => (await files(name)).map((f) => f.path));
     },
-    search(query, limit = 10) {
-      index ??= openSearchIndex(state);
-      const { searchable } = index;
-      return index.index.search(query, limit).map((hit) => searchable.hit(hit));
+    async search(query, limit = 10) {
+      let opening = index;
+      if (opening === undefined) {
+        opening = openSearchIndex(state);
+        index = opening;
+        // A failed build is not kept: the next search tries again.
+        opening.catch(() => {
+          if (index === opening) index = undefined;
+        });
+      }
+      const { index: built, searchable } = await opening;
+      return built.search(query, limit).map((hit) => searchable.hit(hit));
     },
     closest: (name, limit = 3) => closestNames(name, state.byName.keys(), limit),
     refresh: () => refresh(),

@@ -35,7 +35,7 @@ describe("search with idioms", () => {
       ],
     });
     const query = "can someone look over my changes";
-    expect(catalog.search(query, 2).map((h) => h.record.name)).toEqual(["code-review", "changelog"]);
+    expect((await catalog.search(query, 2)).map((h) => h.record.name)).toEqual(["code-review", "changelog"]);
     const without = new SearchIndex(catalog.list(), { idiom: 0 }).search(query, 2);
     expect(without.map((h) => h.record.name)).toEqual(["changelog", "code-review"]);
   });
@@ -45,6 +45,6 @@ describe("search with idioms", () => {
       roots: [],
       memory: [skill("perf", "Performance profiling to optimize hot paths."), skill("docs", "Writes docs.")],
     });
-    expect(catalog.search("speed up", 5).map((h) => h.record.name)).toEqual(["perf"]);
+    expect((await catalog.search("speed up", 5)).map((h) => h.record.name)).toEqual(["perf"]);
   });
 });

@@ -5,8 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSkills } from "./__fixtures__/generate-skills.js";
 import { createCatalog } from "./create-catalog.js";
 import { defineSkill } from "./memory-source.js";
+import { fieldTexts } from "./search-field-texts.js";
 import { SearchIndex } from "./search-index.js";
 import { loadSearchIndex, serializeSearchIndex } from "./search-index-data.js";
+import { buildLayout, buildLayoutAsync } from "./search-layout.js";
 import { agentForms, tokenize } from "./tokenize.js";
 import type { Catalog, SkillRecord } from "./types.js";
 
@@ -49,19 +51,19 @@ describe("agentForms", () => {
 });
 
 describe("search", () => {
-  it("finds a skill first from a query built from its description, among 1,000 skills", () => {
+  it("finds a skill first from a query built from its description, among 1,000 skills", async () => {
     const records = catalog.list();
     expect(records).toHaveLength(1000);
     const misses: string[] = [];
     for (const record of records) {
       const query = record.description;
-      if (catalog.search(query, 1)[0]?.record.name !== record.name) misses.push(record.name);
+      if ((await catalog.search(query, 1))[0]?.record.name !== record.name) misses.push(record.name);
     }
     expect(misses).toEqual([]);
   });
 
-  it("ranks by name first, returns scores best first with a deterministic tie-break, and honours limit", () => {
-    const hits = catalog.search("pdf tools", 5);
+  it("ranks by name first, returns scores best first with a deterministic tie-break, and honours limit", async () => {
+    const hits = await catalog.search("pdf tools", 5);
     expect(hits).toHaveLength(5);
     expect(hits.every((h) => h.record.name.startsWith("pdf-tools"))).toBe(true);
     for (let i = 1; i < hits.length; i++) {
@@ -69,8 +71,8 @@ describe("search", () => {
       expect(a.score > b.score || (a.score === b.score && a.record.name < b.record.name)).toBe(true);
     }
     const exact = catalog.list()[3]!.name;
-    expect(catalog.search(exact, 3)[0]?.record.name).toBe(exact);
-    expect(catalog.search("", 5)).toEqual([]);
+    expect((await catalog.search(exact, 3))[0]?.record.name).toBe(exact);
+    expect(await catalog.search("", 5)).toEqual([]);
   });
 
   it("searches extras such as when_to_use and tags, and matches prefixes", async () => {
@@ -91,8 +93,8 @@ describe("search", () => {
         }),
       ],
     });
-    expect(small.search("invoice")[0]?.record.name).toBe("beta");
-    expect(small.search("kube")[0]?.record.name).toBe("alpha");
+    expect((await small.search("invoice"))[0]?.record.name).toBe("beta");
+    expect((await small.search("kube"))[0]?.record.name).toBe("alpha");
   });
 });
 
@@ -111,8 +113,8 @@ describe("ranking", () => {
 
   it("finds the skill for everyday words through synonyms (deck → presentation, CV → resume)", async () => {
     const small = await records();
-    expect(small.search("turn my notes into a deck for the all-hands")[0]?.record.name).toBe("pptx");
-    expect(small.search("update my CV for this posting")[0]?.record.name).toBe("tailored-resume");
+    expect((await small.search("turn my notes into a deck for the all-hands"))[0]?.record.name).toBe("pptx");
+    expect((await small.search("update my CV for this posting"))[0]?.record.name).toBe("tailored-resume");
   });
 
   it("weighs the query's adjacent word pairs found adjacent in a skill's text", async () => {
@@ -121,7 +123,7 @@ describe("ranking", () => {
       skill("picker", "Random cross picks, forest validation."),
     ];
     const catalog = await createCatalog({ roots: [], memory: two });
-    const hits = catalog.search("train a random forest and do cross validation", 2);
+    const hits = await catalog.search("train a random forest and do cross validation", 2);
     expect(hits.map((h) => h.record.name)).toEqual(["models", "picker"]);
     // Without the pairs, "picker" scores higher on the same words.
     const ratio = (weights: { phrase?: number }) => {
@@ -143,15 +145,15 @@ describe("ranking", () => {
         skill("server-docs", "Documents an MCP server."),
       ],
     });
-    expect(catalog.search("the reviewer left comments on my pull request", 1)[0]?.record.name).toBe(
+    expect((await catalog.search("the reviewer left comments on my pull request", 1))[0]?.record.name).toBe(
       "answer-review",
     );
-    expect(catalog.search("build an MCP server", 1)[0]?.record.name).toBe("server-builder");
+    expect((await catalog.search("build an MCP server", 1))[0]?.record.name).toBe("server-builder");
   });
 
   it("ignores conversational filler: 'can you help me' matches nothing by itself", async () => {
     const small = await records();
-    expect(small.search("can you please help me with this")).toEqual([]);
+    expect(await small.search("can you please help me with this")).toEqual([]);
   });
 });
 
@@ -231,6 +233,23 @@ describe("pruned evaluation", () => {
     const full = all.filter((query) => index.search(query, 20).length === 20);
     expect(full.length).toBeGreaterThan(400);
     expect(index.search(records2k[0]!.name, 1)[0]?.record).toBe(records2k[0]);
+  });
+
+  it("builds the same index in slices that let the event loop run, and a catalog's searches share one build", async () => {
+    const all = queries(records2k, 60);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const layout = await buildLayoutAsync(records2k, fieldTexts, 0);
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(0);
+    expect(layout).toEqual(buildLayout(records2k, fieldTexts));
+    const built = await SearchIndex.build(records2k);
+    const reference = new SearchIndex(records2k);
+    for (const query of all) expect(built.search(query, 10)).toEqual(reference.search(query, 10));
+    const catalog = await createCatalog({ roots: [`${tmp2k}/skills`] });
+    const [a, b] = await Promise.all([catalog.search(all[0]!, 5), catalog.search(all[1]!, 5)]);
+    expect(a.map((h) => h.record.name)).toEqual(reference.search(all[0]!, 5).map((h) => h.record.name));
+    expect(b.map((h) => h.record.name)).toEqual(reference.search(all[1]!, 5).map((h) => h.record.name));
   });
 
   it("stays exact under other weights and with bounds stored under other weights", () => {

@@ -58,11 +58,43 @@ export function buildLayout(
   records: readonly SkillRecord[],
   texts: (record: SkillRecord) => [field: number, text: string][],
 ): Layout {
+  const steps = layoutSteps(records, texts);
+  let next = steps.next();
+  while (next.done !== true) next = steps.next();
+  return next.value;
+}
+
+/**
+ * {@link buildLayout} in slices of about `sliceMs` (default 8) of work, yielding to the event loop between
+ * them: a server building the index of 10,000 skills keeps answering meanwhile. Same layout.
+ */
+export async function buildLayoutAsync(
+  records: readonly SkillRecord[],
+  texts: (record: SkillRecord) => [field: number, text: string][],
+  sliceMs = 8,
+): Promise<Layout> {
+  const steps = layoutSteps(records, texts);
+  let sliceStart = performance.now();
+  for (let next = steps.next(); ; next = steps.next()) {
+    if (next.done === true) return next.value;
+    if (performance.now() - sliceStart >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+}
+
+/** The work of {@link buildLayout}, pausing after each record and each few thousand terms packed. */
+function* layoutSteps(
+  records: readonly SkillRecord[],
+  texts: (record: SkillRecord) => [field: number, text: string][],
+): Generator<void, Layout, void> {
   const ids = new Map<string, number>();
   const lists: number[][] = [];
   const lengths = new Int32Array(records.length * FIELDS);
   let total = 0;
-  records.forEach((record, doc) => {
+  for (let doc = 0; doc < records.length; doc++) {
+    const record = records[doc]!;
     const tf = new Map<string, number[]>();
     const addText = (text: string, field: number) => {
       const terms = tokenize(text);
@@ -87,18 +119,21 @@ export function buildLayout(
       lists[id]!.push(doc, ...counts);
       total++;
     }
-  });
+    yield;
+  }
   const offsets = new Int32Array(lists.length + 1);
   const docs = new Int32Array(total);
   const counts = new Uint16Array(total * FIELDS);
   let p = 0;
-  lists.forEach((list, t) => {
+  for (let t = 0; t < lists.length; t++) {
+    const list = lists[t]!;
     for (let i = 0; i < list.length; i += 1 + FIELDS, p++) {
       docs[p] = list[i]!;
       for (let f = 0; f < FIELDS; f++) counts[p * FIELDS + f] = Math.min(list[i + 1 + f]!, MAX_COUNT);
     }
     offsets[t + 1] = p;
-  });
+    if (t % 2048 === 2047) yield;
+  }
   return {
     terms: [...ids.keys()],
     offsets,

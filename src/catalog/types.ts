@@ -161,6 +161,12 @@ export interface Catalog {
   /** Visible winners of name collisions, sorted by name. */
   list(): SkillRecord[];
   get(name: string): SkillRecord | undefined;
+  /**
+   * A number that changes whenever the record set may have (each re-scan): a caller that memoises per
+   * catalog state (the session's visible skills, its rendered catalog) checks it instead of comparing
+   * every record. Optional for other implementations: without it, callers compare the records.
+   */
+  revision?(): number;
   /** Discovery diagnostics plus every broken skill's diagnostics. */
   diagnostics(): Diagnostic[];
   /** Reads the body (L2). Throws `SkillNotFoundError` for an unknown name. */
@@ -169,8 +175,11 @@ export interface Catalog {
   files(name: string): Promise<SkillFile[]>;
   /** Reads one file, confined to the skill's real directory. */
   readFile(name: string, path: string, range?: LineRange): Promise<ReadFileResult>;
-  /** Lexical (BM25) search over name, description and extras such as `when_to_use` and `tags`. */
-  search(query: string, limit?: number): SearchHit[];
+  /**
+   * Lexical (BM25) search over name, description and extras such as `when_to_use` and `tags`. The first
+   * call builds the index (or loads the stored one) without blocking the event loop for long.
+   */
+  search(query: string, limit?: number): Promise<SearchHit[]>;
   /** Names closest to `name` (for "not found" messages). */
   closest(name: string, limit?: number): string[];
   /** Re-scans every source. */

@@ -2,12 +2,13 @@
  * The real `bin/skillrt.js` in a child process, on broken SKILL.md files: each must give diagnostics and
  * exit 1, never a stack trace.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSkills } from "../catalog/__fixtures__/generate-skills.js";
+import { startLoopbackProvider } from "../engine/start-loopback-provider.js";
 import { probeSandbox } from "../exec/sandbox-executor.js";
 import { makeTempDir } from "./__fixtures__/skill-tree.js";
 
@@ -192,6 +193,35 @@ process.on("exit", () => process.stderr.write("NEW_SPACE " + v8.getHeapSpaceStat
     expect(kept).toBeLessThanOrEqual(4 * 1024 * 1024);
     expect(grown).toBeGreaterThan(kept);
   });
+
+  it("is set for the listing commands only: not for ask, chat, mcp or inspect", async () => {
+    const hook = path.join(tmp.dir, "v8-flags.mjs");
+    await fs.writeFile(
+      hook,
+      `import v8 from "node:v8";
+const set = [];
+const original = v8.setFlagsFromString;
+v8.setFlagsFromString = (flags) => { set.push(flags); original(flags); };
+process.on("exit", () => process.stderr.write("V8_FLAGS " + JSON.stringify(set) + "\\n"));
+`,
+    );
+    const flagsOf = (args: string[]): string[] => {
+      const result = spawnSync(process.execPath, ["--import", hook, bin, ...args], {
+        cwd: tmp.dir,
+        env: { PATH: process.env["PATH"] ?? "", HOME: tmp.dir, SKILLRT_CACHE: "0" },
+        encoding: "utf8",
+      });
+      return JSON.parse(/V8_FLAGS (.*)/.exec(result.stderr)?.[1] ?? "null") as string[];
+    };
+    const empty = path.join(tmp.dir, "no-skills");
+    await fs.mkdir(empty, { recursive: true });
+    expect(flagsOf(["list", "--json", "--root", empty])).toEqual(["--semi-space-growth-factor=1"]);
+    expect(flagsOf(["validate", empty])).toEqual(["--semi-space-growth-factor=1"]);
+    expect(flagsOf(["ask", "--help"])).toEqual([]);
+    expect(flagsOf(["chat", "--help"])).toEqual([]);
+    expect(flagsOf(["mcp", "--help"])).toEqual([]);
+    expect(flagsOf(["inspect", "--help"])).toEqual([]);
+  });
 });
 
 describe("bin/skillrt.js run start-up", () => {
@@ -207,6 +237,41 @@ process.on("exit", () => process.stderr.write("LOADED " + JSON.stringify([...see
     );
     return hook;
   };
+
+  it("loads no MCP SDK package for `ask` when no MCP server is configured", async () => {
+    const provider = await startLoopbackProvider("openai", [{ text: "ok" }]);
+    try {
+      const hook = await traceHook();
+      const empty = path.join(tmp.dir, "ask-no-skills");
+      await fs.mkdir(empty, { recursive: true });
+      const child = spawn(
+        process.execPath,
+        ["--import", hook, bin, "ask", "hi", "--root", empty, "--store", "sqlite::memory:"],
+        {
+          cwd: tmp.dir,
+          env: {
+            PATH: process.env["PATH"] ?? "",
+            HOME: tmp.dir,
+            OPENAI_BASE_URL: provider.baseURL,
+            OPENAI_API_KEY: "test",
+            AGENT_MODEL: "loopback",
+          },
+        },
+      );
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => {
+        stderr += d.toString();
+      });
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      expect(code, stderr).toBe(0);
+      expect(provider.requests).toHaveLength(1);
+      const loaded = JSON.parse(/LOADED (.*)/.exec(stderr)?.[1] ?? "null") as string[];
+      expect(loaded.some((url) => url.includes("/node_modules/ai/"))).toBe(true);
+      expect(loaded.filter((url) => /@modelcontextprotocol|\/ajv/.test(url))).toEqual([]);
+    } finally {
+      await provider.close();
+    }
+  });
 
   it("loads no package (zod, ai, the MCP SDK, the tokenizer, picomatch) for `run NAME -- true` without a config file", async () => {
     const root = path.join(tmp.dir, "run-light");

@@ -89,7 +89,7 @@ describe("visibility", () => {
       ok: false,
       code: "unknown-skill",
     });
-    expect(session.search("internal operations").map((h) => h.name)).not.toContain("secret-ops");
+    expect((await session.search("internal operations")).map((h) => h.name)).not.toContain("secret-ops");
     expect((await session.load("secret-ops", { by: "user" })).ok).toBe(true);
     expect(session.userInvocableSkills().map((r) => r.name)).toEqual(["docx", "pdf", "secret-ops"]);
   });
@@ -355,5 +355,22 @@ describe("profile", () => {
     expect(() => createSkillSession({ catalog, profile: "openai" as "skillrt" })).toThrow(
       "Unknown profile 'openai'. Profiles: skillrt, claude, trpc, agentscope, omni, aworld.",
     );
+  });
+});
+
+describe("catalog changes", () => {
+  it("keeps the visible skills while the catalog is unchanged, and follows a re-scan that adds a skill", async () => {
+    const { catalog, root } = await setup();
+    const session = createSkillSession({ catalog });
+    const before = session.visibleSkills();
+    expect(session.visibleSkills()).toEqual(before);
+    await fs.mkdir(path.join(root, "skills", "xlsx"));
+    await fs.writeFile(
+      path.join(root, "skills", "xlsx", "SKILL.md"),
+      "---\nname: xlsx\ndescription: Edit spreadsheets.\n---\n\n# XLSX\n",
+    );
+    await catalog.refresh();
+    expect(session.visibleSkills().map((r) => r.name)).toEqual([...before.map((r) => r.name), "xlsx"].sort());
+    expect(session.renderer.systemPrompt()).toContain("- xlsx: Edit spreadsheets.");
   });
 });

@@ -4,7 +4,7 @@
  * (`create-session-renderer.ts`) and the history-placement message shaper (`create-history-shaper.ts`).
  */
 import { randomUUID } from "node:crypto";
-import type { SkillRecord } from "../catalog/types.js";
+import type { Catalog, SkillRecord } from "../catalog/types.js";
 import { DEFAULT_NAMESPACE } from "../store/session-store.js";
 import { createHistoryShaper } from "./create-history-shaper.js";
 import { createSessionRenderer, sameRecords } from "./create-session-renderer.js";
@@ -64,10 +64,7 @@ export function openSkillSession(
   const catalogBudget =
     options.catalogBudget ?? (contextWindowKnown ? Math.floor(contextWindow * 0.01) : DEFAULT_CATALOG_BUDGET);
   const visibility = createSkillVisibility({ allow: options.allow, deny: options.deny });
-  const visible = visibleSkillsMemo(
-    () => catalog.list(),
-    (r) => visibility.forModel(r),
-  );
+  const visible = visibleSkillsMemo(catalog, (r) => visibility.forModel(r));
   const { renderer, measured } = createSessionRenderer({
     state,
     counter,
@@ -127,16 +124,26 @@ export function openSkillSession(
   return { session, core };
 }
 
-/** The records the model may see, recomputed only when the catalog's list changes. */
+/**
+ * The records the model may see, recomputed only when the catalog's list changes: the same array while the
+ * catalog's revision stays (a step's cost does not grow with the catalog), else when its records differ.
+ */
 function visibleSkillsMemo(
-  list: () => readonly SkillRecord[],
+  catalog: Catalog,
   forModel: (record: SkillRecord) => boolean,
 ): () => readonly SkillRecord[] {
-  let memo: { list: readonly SkillRecord[]; visible: SkillRecord[] } | undefined;
+  let memo:
+    | { revision: number | undefined; list: readonly SkillRecord[]; visible: SkillRecord[] }
+    | undefined;
   const verdicts = new WeakMap<SkillRecord, boolean>();
   return () => {
-    const records = list();
-    if (memo !== undefined && sameRecords(memo.list, records)) return memo.visible;
+    const revision = catalog.revision?.();
+    if (memo !== undefined && revision !== undefined && memo.revision === revision) return memo.visible;
+    const records = catalog.list();
+    if (memo !== undefined && sameRecords(memo.list, records)) {
+      memo.revision = revision;
+      return memo.visible;
+    }
     const visible = records.filter((r) => {
       let v = verdicts.get(r);
       if (v === undefined) {
@@ -145,7 +152,7 @@ function visibleSkillsMemo(
       }
       return v;
     });
-    memo = { list: records, visible };
+    memo = { revision, list: records, visible };
     return visible;
   };
 }

@@ -24,7 +24,7 @@ describe("catalog budget", () => {
       `${stats.omitted.toLocaleString("en-US")} skills are not listed. Call skill_search with a few keywords`,
     );
     expect(stats.searchOffered).toBe(true);
-    expect(session.search("project zeta7421 records", 5)[0]?.name).toBe("skill-07421");
+    expect((await session.search("project zeta7421 records", 5))[0]?.name).toBe("skill-07421");
   });
 
   it("shortens the least recently used descriptions first, then drops descriptions, and says so", async () => {
@@ -122,7 +122,7 @@ describe("renderRequestSkills: the per-request part of the catalog", () => {
     const before = session.renderer.systemPrompt();
     // Alphabetical names fill the budget: the matching skills are not in the system prompt at all.
     expect(before).not.toContain("zz-pdf-merger");
-    const first = renderRequestSkills(session, "combine these quarterly reports into one pdf");
+    const first = await renderRequestSkills(session, "combine these quarterly reports into one pdf");
     expect(first.skills[0]).toBe("zz-pdf-merger");
     expect(first.text).toContain(`- zz-pdf-merger: ${extra[0]!.description}\n`);
     expect(first.text).toMatch(
@@ -133,7 +133,7 @@ describe("renderRequestSkills: the per-request part of the catalog", () => {
     );
     // The model loads a skill during the first request (history placement: its body is a tool result).
     expect((await session.load("zz-pdf-merger")).ok).toBe(true);
-    const second = renderRequestSkills(session, "turn my meeting notes into a deck of slides");
+    const second = await renderRequestSkills(session, "turn my meeting notes into a deck of slides");
     expect(second.skills[0]).toBe("zz-slide-maker");
     expect(second.skills).not.toContain("zz-pdf-merger");
     expect(session.renderer.systemPrompt()).toBe(before);
@@ -141,14 +141,17 @@ describe("renderRequestSkills: the per-request part of the catalog", () => {
 
   it("stays within its budget (shortening, then naming) and adds nothing when the catalog fits or nothing matches", async () => {
     const session = await open();
-    const tight = renderRequestSkills(session, "reports pdf slides deck records", { budget: 90, limit: 5 });
+    const tight = await renderRequestSkills(session, "reports pdf slides deck records", {
+      budget: 90,
+      limit: 5,
+    });
     expect(tight.skills.length).toBeGreaterThan(0);
     expect(counter.count(tight.text)).toBeLessThanOrEqual(90);
-    expect(renderRequestSkills(session, "qwertyuiop")).toEqual({ text: "", skills: [] });
+    expect(await renderRequestSkills(session, "qwertyuiop")).toEqual({ text: "", skills: [] });
     const small = await createCatalog({ roots: [], memory: extra });
     const fits = createSkillSession({ catalog: small });
-    expect(renderRequestSkills(fits, "merge pdf")).toEqual({ text: "", skills: [] });
-    const always = renderRequestSkills(fits, "merge pdf", { always: true });
+    expect(await renderRequestSkills(fits, "merge pdf")).toEqual({ text: "", skills: [] });
+    const always = await renderRequestSkills(fits, "merge pdf", { always: true });
     expect(always.skills).toEqual(["zz-pdf-merger"]);
     expect(always.text.startsWith("Skills that best match this request:\n")).toBe(true);
   });

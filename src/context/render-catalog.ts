@@ -246,17 +246,16 @@ export interface RequestSkillsRender {
  * next to the user's message, where per-turn content goes). Returns `""` when the catalog fit in full
  * (unless `always`) or nothing matches.
  */
-export function renderRequestSkills(
+export async function renderRequestSkills(
   session: SkillSession,
   request: string,
   options: RequestSkillsOptions = {},
-): RequestSkillsRender {
+): Promise<RequestSkillsRender> {
   const stats = session.renderer.catalogStats();
   const cut = stats.shortened + stats.bare + stats.omitted;
   if (cut === 0 && options.always !== true) return { text: "", skills: [] };
   const limit = options.limit ?? 5;
-  const hits = session
-    .search(request, limit + session.loadedSkills().length)
+  const hits = (await session.search(request, limit + session.loadedSkills().length))
     .filter((hit) => !hit.loaded)
     .slice(0, limit);
   if (hits.length === 0) return { text: "", skills: [] };

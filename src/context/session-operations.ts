@@ -10,6 +10,7 @@ import { selectDocs } from "./select-docs.js";
 import { notFoundFailure, type SessionCore } from "./session-core.js";
 import { sessionLedger } from "./session-ledger.js";
 import {
+  findSkill,
   listDocs,
   listFiles,
   loadedSkill,
@@ -29,6 +30,8 @@ export const sessionOperations = {
   visibleSkills,
   /** Skills offered as slash commands (`user-invocable` and allowed by the filters), sorted by name. */
   userInvocableSkills,
+  /** One skill with who may use it (model, user), by lookup; undefined when neither may. */
+  findSkill,
   /** Loaded skill names, oldest load first. */
   loadedSkills,
   /** A loaded skill as the session sees it, or undefined. */

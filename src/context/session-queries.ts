@@ -28,6 +28,27 @@ export function userInvocableSkills(core: SessionCore): SkillRecord[] {
   return core.catalog.list().filter((r) => r.userInvocable && core.visibility.forUser(r));
 }
 
+/** Who may use one skill of a session: found by name (no walk over the catalog). */
+export interface SkillAccess {
+  record: SkillRecord;
+  /** Visible to the model (catalog, tools, search). */
+  forModel: boolean;
+  /** Offered as a slash command: `user-invocable` and allowed by the filters. */
+  userInvocable: boolean;
+}
+
+/**
+ * The record of `name` with who may use it, by lookup; undefined when it is unknown, or neither visible to
+ * the model nor invocable by the user (the skills `listSkills` leaves out).
+ */
+export function findSkill(core: SessionCore, name: string): SkillAccess | undefined {
+  const record = core.catalog.get(name);
+  if (record === undefined) return undefined;
+  const forModel = core.visibility.forModel(record);
+  const userInvocable = record.userInvocable && core.visibility.forUser(record);
+  return forModel || userInvocable ? { record, forModel, userInvocable } : undefined;
+}
+
 /** Loaded skill names, oldest load first. */
 export function loadedSkills(core: SessionCore): string[] {
   return [...core.state.skills.keys()];
@@ -70,9 +91,12 @@ export async function listFiles(
 }
 
 /** Lexical search over visible skills, best first. Default limit 10. */
-export function searchSkills(core: SessionCore, query: string, limit = 10): SessionSearchHit[] {
-  return core.catalog
-    .search(query, limit + 20)
+export async function searchSkills(
+  core: SessionCore,
+  query: string,
+  limit = 10,
+): Promise<SessionSearchHit[]> {
+  return (await core.catalog.search(query, limit + 20))
     .filter((hit) => core.visibility.forModel(hit.record))
     .slice(0, limit)
     .map((hit) => ({

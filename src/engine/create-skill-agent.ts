@@ -4,7 +4,7 @@ import type { LanguageModel, ModelMessage } from "ai";
 import type { Catalog } from "../catalog/types.js";
 import { loadModelConfig } from "../config/load-model-config.js";
 import type { ModelConfig } from "../config/model-config.js";
-import { listSkills } from "../context/list-skills.js";
+import { listSkills, skillListing } from "../context/list-skills.js";
 import { loadForUser } from "../context/load-for-user.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
@@ -232,7 +232,7 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
     mcpServers: () => toolSources.servers(),
     send,
     async loadSkill(name, loadOptions = {}) {
-      const listing = listSkills(conversation.session).find((s) => s.name === name);
+      const listing = skillListing(conversation.session, name);
       if (listing !== undefined && !listing.userInvocable) {
         return {
           ok: false,

@@ -212,6 +212,9 @@ export async function openSkillLayer(
     });
     await session.init();
   }
+  // The catalog is rendered now, so its one-time costs (the tokenizer's tables, counting the listed skills)
+  // fall on opening the conversation and not, in one block, on the event loop in the middle of its first turn.
+  session.renderer.catalogStats();
   const cwd = options.cwd ?? process.cwd();
   const runLayer =
     executor === undefined

@@ -4,7 +4,6 @@
  */
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import { describeModel, type ModelConfig } from "../config/model-config.js";
-import { listSkills } from "../context/list-skills.js";
 import { loadForUser, type UserLoadOutcome } from "../context/load-for-user.js";
 import { renderRequestSkills } from "../context/render-catalog.js";
 import type { SkillSession } from "../context/skill-session.js";
@@ -54,12 +53,8 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   };
 
   // `$name` is the user asking for a skill: only user-invocable ones (like `/skill`).
-  const known = new Set(
-    listSkills(session)
-      .filter((s) => s.userInvocable)
-      .map((s) => s.name),
-  );
-  const mentions = mentionedSkills(input, known).filter((n) => !session.loadedSkills().includes(n));
+  const known = { has: (name: string) => session.findSkill(name)?.userInvocable === true };
+  const mentions = mentionedSkills(input, known).filter((n) => session.loadedSkill(n) === undefined);
   const mentionLoads: UserLoadOutcome[] = [];
   for (const name of mentions) mentionLoads.push(await loadForUser(session, name, { by: "user" }));
   emitLoads(mentionLoads, "user");
@@ -99,7 +94,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
 
   // When the catalog could not show every skill in full, the skills matching this request go with it
   // (not into the system prompt, which stays the same from turn to turn for prompt caches).
-  const matches = renderRequestSkills(session, input);
+  const matches = await renderRequestSkills(session, input);
   conversation.history.push(
     matches.text === ""
       ? { role: "user", content: input }

@@ -114,9 +114,11 @@ async function askModel(options: SelectSkillsOptions, max: number): Promise<stri
   return parseSelection(text, new Set(skills.map((s) => s.name))).slice(0, max);
 }
 
-function searchCatalog(options: SelectSkillsOptions, max: number): string[] {
+async function searchCatalog(options: SelectSkillsOptions, max: number): Promise<string[]> {
   const loaded = new Set(options.session.loadedSkills());
-  const hits = options.session.search(options.message, max + loaded.size).filter((h) => !loaded.has(h.name));
+  const hits = (await options.session.search(options.message, max + loaded.size)).filter(
+    (h) => !loaded.has(h.name),
+  );
   return pickLexical(hits, max, options.minScore);
 }
 
@@ -147,7 +149,7 @@ export async function selectSkills(options: SelectSkillsOptions): Promise<Select
     return { selected: [], loads: [] };
   let selected: string[];
   try {
-    selected = options.mode === "llm" ? await askModel(options, room) : searchCatalog(options, room);
+    selected = options.mode === "llm" ? await askModel(options, room) : await searchCatalog(options, room);
   } catch {
     return { selected: [], loads: [] };
   }

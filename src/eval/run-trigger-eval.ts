@@ -213,7 +213,7 @@ export function lexicalCaseRunner(session: SkillSession, maxActive = 3): CaseRun
   return async (evalCase) => {
     const loaded: string[] = [];
     for (const message of [evalCase.prompt, ...evalCase.turns]) {
-      for (const name of pickLexical(session.search(message, maxActive + 5), maxActive)) {
+      for (const name of pickLexical(await session.search(message, maxActive + 5), maxActive)) {
         if (!loaded.includes(name)) loaded.push(name);
       }
     }

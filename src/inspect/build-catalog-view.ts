@@ -63,7 +63,7 @@ export function firstSkills(view: CatalogView, n: number): CatalogView {
 export interface CatalogViewer {
   view(): Promise<CatalogView>;
   /** The search the model's `skill_search` runs (lexical, over skills the model may see). */
-  search(query: string, limit?: number): Array<{ name: string; score: number }>;
+  search(query: string, limit?: number): Promise<Array<{ name: string; score: number }>>;
 }
 
 function pickDiagnostic(d: Diagnostic): CatalogSkillView["diagnostics"][number] {
@@ -102,8 +102,8 @@ export function createCatalogViewer(options: CatalogViewerOptions): CatalogViewe
   const same = (a: readonly object[], b: readonly object[]): boolean =>
     a.length === b.length && a.every((r, i) => r === b[i]);
   return {
-    search: (query, limit = 20) =>
-      session.search(query, limit).map((h) => ({ name: h.name, score: h.score })),
+    search: async (query, limit = 20) =>
+      (await session.search(query, limit)).map((h) => ({ name: h.name, score: h.score })),
     view() {
       const records = catalog.list();
       const inputs = [...records, ...catalog.diagnostics()];

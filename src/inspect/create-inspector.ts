@@ -148,7 +148,7 @@ export async function createInspector(options: InspectorOptions): Promise<Starte
     }
     if (route === "/api/search") {
       const query = url.searchParams.get("q") ?? "";
-      return sendJson(res, 200, options.catalog?.search(query, 50) ?? []);
+      return sendJson(res, 200, (await options.catalog?.search(query, 50)) ?? []);
     }
     if (route === "/api/events") {
       res.writeHead(200, {

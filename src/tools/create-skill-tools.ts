@@ -133,8 +133,10 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
       ? undefined
       : {
           ...run,
-          getSkill: (name) =>
-            session.visibleSkills().find((r) => r.name === name) ?? session.loadedSkill(name)?.record,
+          getSkill: (name) => {
+            const found = session.findSkill(name);
+            return found?.forModel === true ? found.record : session.loadedSkill(name)?.record;
+          },
           closest: (name) => session.notFound(name).closest ?? [],
           isLoaded: (name) => session.loadedSkill(name) !== undefined,
           loadToolName: session.profile.toolNames.load,
@@ -194,7 +196,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
         limit: z.number().int().positive().max(50).optional().describe("Most results. Default 10."),
       }),
       execute: async (input): Promise<SkillToolResult> => {
-        const hits = session.search(input.query, input.limit ?? 10);
+        const hits = await session.search(input.query, input.limit ?? 10);
         if (hits.length === 0) return toolSuccess(`No skills match '${input.query}'. Try other keywords.`);
         return toolSuccess(
           hits.map((h) => `- ${h.name}: ${h.description}${h.loaded ? " (loaded)" : ""}`).join("\n"),

@@ -120,7 +120,7 @@ error.
     }
     const request = values.for;
     if (request !== undefined) {
-      const matches = renderRequestSkills(session, request);
+      const matches = await renderRequestSkills(session, request);
       await writeOutput(io.stdout, `${text}\n${USER_RULE}\n${matches.text}${request}\n`);
       return code;
     }

@@ -34,7 +34,7 @@ Exit codes: 0 searched (also with no results), 1 a --root does not exist, 2 usag
     if (typeof limit === "object") return usageError(io, "search", limit.error);
     // A missing --root fails (exit 1), but the other roots are still searched.
     const { catalog, code } = await openCliCatalog("search", values.root, io, values.refresh === true);
-    const hits = catalog.search(query, limit);
+    const hits = await catalog.search(query, limit);
     if (values.json === true) {
       await writeJson(io.stdout, {
         results: hits.map((hit) => ({

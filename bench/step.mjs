@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// What one agent step costs the user at 1k / 10k / 50k skills, against its floor measured in the same
+// run: a bare AI SDK `streamText` loop with the same mock model (answers instantly), the same host tool
+// and the same growing history. The agent is `createSkillAgent` over a real filesystem catalog (generated
+// SKILL.md trees, bench/skill-trees.mjs); no store, no executor. Each sample is one turn of STEPS model
+// steps (STEPS-1 host tool calls, then text) in a running conversation; turns alternate agent, floor,
+// agent, … after warm-up turns. Also timed: the first turn of a new conversation (`reset()` untimed) and
+// a user load (`loadSkill`, the skill unloaded again untimed).
+// Prints one JSON line per N: medians of ms per step (agent and floor), the agent/floor ratio, the ratio
+// to the step at the first N, the first turn and the load, and the load average.
+// Usage: npm run build && npx node bench/step.mjs [N ...]   (default 1000 10000 50000; TURNS=20 STEPS=3)
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { simulateReadableStream, stepCountIs, streamText, tool } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
+import { z } from "zod";
+import { createCatalog } from "../dist/catalog/create-catalog.js";
+import { createSkillAgent } from "../dist/engine/create-skill-agent.js";
+import { median, round, skillTree } from "./skill-trees.mjs";
+
+const sizes = process.argv.slice(2).map(Number);
+if (sizes.length === 0) sizes.push(1000, 10000, 50000);
+const TURNS = Number(process.env.TURNS) || 20;
+const STEPS = Number(process.env.STEPS) || 3;
+const WARMUP = 3;
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 1, text: 1, reasoning: undefined },
+};
+/** A model that calls `noop` until the last step of each turn, then answers; no delay. */
+function instantModel() {
+  let call = 0;
+  return new MockLanguageModelV4({
+    doStream: async () => {
+      const n = call++;
+      const chunks =
+        n % STEPS < STEPS - 1
+          ? [
+              { type: "tool-call", toolCallId: `c${n}`, toolName: "noop", input: `{"n":${n}}` },
+              { type: "finish", usage, finishReason: { unified: "tool-calls", raw: undefined } },
+            ]
+          : [
+              { type: "text-start", id: "t" },
+              { type: "text-delta", id: "t", delta: "done" },
+              { type: "text-end", id: "t" },
+              { type: "finish", usage, finishReason: { unified: "stop", raw: undefined } },
+            ];
+      return { stream: simulateReadableStream({ chunks, chunkDelayInMs: null, initialDelayInMs: null }) };
+    },
+  });
+}
+const noop = tool({
+  description: "no-op",
+  inputSchema: z.object({ n: z.number() }),
+  execute: async ({ n }) => n,
+});
+
+async function floorTurn(model, messages) {
+  messages.push({ role: "user", content: "go" });
+  const result = streamText({
+    model,
+    system: "You are a helpful assistant.",
+    messages,
+    tools: { noop },
+    stopWhen: stepCountIs(STEPS),
+  });
+  await result.consumeStream();
+  messages.push(...(await result.response).messages);
+}
+
+const empty = fs.mkdtempSync(path.join(os.tmpdir(), "skillrt-step-bench-"));
+let base;
+for (const n of sizes) {
+  const catalog = await createCatalog({ roots: [skillTree(n)] });
+  const names = catalog.list().map((r) => r.name);
+  const agent = await createSkillAgent({
+    model: instantModel(),
+    catalog,
+    store: false,
+    executor: false,
+    cwd: empty,
+    env: { HOME: empty },
+    tools: { noop },
+  });
+  const floorModel = instantModel();
+  const floorMessages = [];
+  const agentMs = [];
+  const floorMs = [];
+  const firstMs = [];
+  const loadMs = [];
+  for (let t = 0; t < WARMUP + TURNS; t++) {
+    let start = performance.now();
+    await agent.send("go");
+    const a = performance.now() - start;
+    start = performance.now();
+    await floorTurn(floorModel, floorMessages);
+    const f = performance.now() - start;
+    if (t < WARMUP) continue;
+    agentMs.push(a / STEPS);
+    floorMs.push(f / STEPS);
+  }
+  for (let t = 0; t < 5; t++) {
+    await agent.reset();
+    let start = performance.now();
+    await agent.send("go");
+    firstMs.push(performance.now() - start);
+    const name = names[(t * 7919) % names.length];
+    start = performance.now();
+    const outcome = await agent.loadSkill(name);
+    loadMs.push(performance.now() - start);
+    if (!outcome.ok) throw new Error(`loadSkill ${name}: ${outcome.message}`);
+    await agent.unloadSkill(name);
+  }
+  await agent.close();
+  const step = median(agentMs);
+  base ??= step;
+  process.stdout.write(
+    `${JSON.stringify({
+      n,
+      steps_per_turn: STEPS,
+      turns: TURNS,
+      agent_step_ms: round(step, 3),
+      floor_step_ms: round(median(floorMs), 3),
+      step_vs_floor: round(step / median(floorMs)),
+      step_vs_first_n: round(step / base),
+      first_turn_ms: round(median(firstMs)),
+      load_skill_ms: round(median(loadMs)),
+      load: round(os.loadavg()[0]),
+    })}\n`,
+  );
+}
+fs.rmSync(empty, { recursive: true, force: true });
