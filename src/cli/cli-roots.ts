@@ -1,6 +1,7 @@
 import { defaultCacheDir } from "../catalog/cache-dir.js";
 import { defaultRoots, normalizeRoots } from "../catalog/default-roots.js";
 import type { CatalogOptions, SkillRoot } from "../catalog/types.js";
+import { checkCacheDir, untrustedCacheWarning } from "../util/trusted-cache.js";
 import { cliHome } from "./cli-home.js";
 import type { CliIo } from "./command.js";
 
@@ -19,14 +20,21 @@ export function cliRoots(rootFlags: readonly string[] | undefined, io: CliIo): S
 /**
  * Catalog options for a CLI run: the {@link cliRoots} roots, resolved against `io`, and the user's
  * metadata cache (`defaultCacheDir`: `SKILLRT_CACHE_DIR`, `XDG_CACHE_HOME`, `~/.cache/skillrt`;
- * `SKILLRT_CACHE=0` switches it off).
+ * `SKILLRT_CACHE=0` switches it off), left out with one warning on stderr when another user could write
+ * to it (see `util/trusted-cache.ts`).
  */
 export function cliCatalogOptions(
   rootFlags: readonly string[] | undefined,
   io: CliIo,
 ): CatalogOptions & { roots: SkillRoot[] } {
   const { home } = cliHome(io.env);
-  const cacheDir = defaultCacheDir(io.env, ...(home === undefined ? [] : [home]));
+  let cacheDir = defaultCacheDir(io.env, ...(home === undefined ? [] : [home]));
+  const trust = cacheDir === undefined ? undefined : checkCacheDir(cacheDir);
+  if (trust?.ok === false) {
+    // Another user could write there: the cache is off (its readers refuse it too), said once.
+    io.stderr.write(`skillrt: warning: ${untrustedCacheWarning(trust)}\n`);
+    cacheDir = undefined;
+  }
   return {
     roots: cliRoots(rootFlags, io),
     cwd: io.cwd,
