@@ -3,7 +3,7 @@
  * and the one-line explanation of a failure to reach it.
  */
 import { SkillrtError } from "../errors/skillrt-error.js";
-import { redactStoreUrl, withoutStoreSecrets } from "./redact-store-url.js";
+import { redactStoreUrl } from "./redact-store-url.js";
 
 /** The parts of a `postgres://` URL that messages name. */
 export interface PostgresTarget {
