@@ -434,13 +434,9 @@ describe.skipIf(!hasChromium)("skillrt inspect: malformed links", () => {
     // Its link leads back, and the page keeps rendering: the sessions list, then the catalog.
     await bad.locator("a").click();
     await page.locator("#sessions").waitFor();
-    await page.evaluate(() => {
-      location.hash = "#/session/%";
-    });
+    await page.evaluate('location.hash = "#/session/%"');
     await bad.waitFor();
-    await page.evaluate(() => {
-      location.hash = "#/catalog";
-    });
+    await page.evaluate('location.hash = "#/catalog"');
     await page.locator("h1", { hasText: "Catalog" }).waitFor();
     expect(errors).toEqual([]);
     await page.screenshot({ path: path.join(shots, "inspect-bad-link.png") });
