@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Diagnostic, ParseMode } from "../spec/types.js";
-import { isWithin } from "../util/trusted-cache.js";
+import { isWithin, plainSegments } from "../util/trusted-cache.js";
 import { readChecksummedFile, writeChecksummedFile } from "./checksummed-file.js";
 import type { FileIdentity } from "./file-identity.js";
 import { ENTRY_LINK, type KnownListing } from "./list-dirs.js";
@@ -326,13 +326,11 @@ function decodeRootCache(parsed: unknown, root: SkillRoot, mode: ParseMode): Roo
       }
       skill.record = record;
     }
-    if (
-      path.dirname(file) !== dir ||
-      first === undefined ||
-      !isWithin(first, dir) ||
-      !(isWithin(root.path, foundAt) || isWithin(first, foundAt)) ||
-      !path.isAbsolute(dir)
-    )
+    // Written "" when they are `dir/SKILL.md` and `dir` (the common case: nothing more to check).
+    if (first === undefined || !isWithin(first, dir)) confined = false;
+    else if (fileText !== "" && (!isWithin(dir, file) || file.lastIndexOf("/") !== dir.length))
+      confined = false;
+    else if (foundAtText !== "" && !(isWithin(root.path, foundAt) || isWithin(first, foundAt)))
       confined = false;
     scanned.set(dir, skill);
   }
@@ -380,8 +378,7 @@ class StoredListing implements KnownListing {
  * `..`, none with a NUL. A listing naming `..` would lead the walk out of its folder.
  */
 function safeNames(joined: string): boolean {
-  if (joined === "") return true;
-  return !/(?:^|\/)\.{0,2}(?:\/|$)|\0/.test(joined);
+  return joined === "" || plainSegments(`/${joined}`, 0);
 }
 
 /** Whether a listing holds a symlink (a stored one is asked without splitting it). */

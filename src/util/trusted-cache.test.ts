@@ -83,6 +83,17 @@ describe("the cache rule", () => {
   it("confines paths to a root lexically", () => {
     expect(isWithin("/r/root", "/r/root")).toBe(true);
     expect(isWithin("/r/root", "/r/root/a/SKILL.md")).toBe(true);
+    expect(isWithin("/r/root", "/r/root/..b/.c")).toBe(true); // names that start with dots
+    expect(isWithin("/", "/etc")).toBe(true);
+    expect(isWithin("/r/", "/r/a")).toBe(true);
+    for (const [root, p] of [
+      ["/", "//etc"],
+      ["/r/", "/r//a"],
+      ["/r", "/r/"],
+      ["r", "r/a"],
+      ["/r", "/r/a/.."],
+    ])
+      expect(isWithin(root!, p!), `${root} ${p}`).toBe(false);
     for (const outside of [
       "/r/rootx",
       "/r/root/../etc",

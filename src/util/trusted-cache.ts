@@ -169,17 +169,39 @@ export function writeCacheFile(dir: string, name: string, parts: readonly (strin
 }
 
 /**
- * Whether absolute path `p` is `root` itself or lies below it, lexically (`..` segments and empty
- * segments are refused). Cache readers use it on every path they read back: a cached record may only
- * point inside the root it was cached for.
+ * Whether absolute path `p` is `root` itself or lies below it, lexically: no empty, `.` or `..` segment
+ * and no NUL after the root. Cache readers use it on every path they read back: a cached record may only
+ * point inside the root it was cached for. (A character scan: a warm start checks ten thousands.)
  */
 export function isWithin(root: string, p: string): boolean {
-  if (!path.isAbsolute(p) || p.includes("\0")) return false;
-  if (p === root) return true;
-  const prefix = root.endsWith("/") ? root : `${root}/`;
-  if (!p.startsWith(prefix)) return false;
-  const rest = p.slice(prefix.length);
-  for (const segment of rest.split("/"))
-    if (segment === "" || segment === "." || segment === "..") return false;
+  if (root.charCodeAt(0) !== SLASH) return false;
+  if (p === root) return root.indexOf("\0") < 0;
+  // `from`: the slash that ends the root in `p` (the root's own, when it ends with one, as "/" does).
+  const from = root.charCodeAt(root.length - 1) === SLASH ? root.length - 1 : root.length;
+  if (p.length <= from + 1 || p.charCodeAt(from) !== SLASH || !p.startsWith(root)) return false;
+  return plainSegments(p, from);
+}
+
+const SLASH = 47;
+const DOT = 46;
+
+/**
+ * Whether every segment of `text` after position `from` (a `/` there starts the first) is a plain name:
+ * not empty, `.` or `..`, and without NUL. `safe/names` → true; `a//b`, `a/../b`, `a/.` → false.
+ */
+export function plainSegments(text: string, from: number): boolean {
+  const end = text.length;
+  for (let i = from; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0) return false;
+    if (c !== SLASH) continue;
+    // A segment starts after this slash.
+    const a = i + 1 < end ? text.charCodeAt(i + 1) : SLASH;
+    if (a === SLASH) return false;
+    if (a !== DOT) continue;
+    const b = i + 2 < end ? text.charCodeAt(i + 2) : SLASH;
+    if (b === SLASH) return false;
+    if (b === DOT && (i + 3 >= end || text.charCodeAt(i + 3) === SLASH)) return false;
+  }
   return true;
 }
