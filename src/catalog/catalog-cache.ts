@@ -279,16 +279,14 @@ function decodeRootCache(parsed: unknown, root: SkillRoot, mode: ParseMode): Roo
       const kind = kindText.charCodeAt(i) - 48;
       if (kind < 0 || kind > 9) return undefined;
     }
+    // Paths read back are confined (see `util/trusted-cache.ts`): a closed root's scan followed no link,
+    // so every folder it listed and every skill it found lies inside the root's real path, `base` (listed
+    // first, and checked against the real path by `reuseCachedScan`); a cache saying otherwise is not
+    // closed. Checked on the stored text ("." or "./rest": below `base`, see pathCodec).
+    if (known.size === 0 ? dir !== "." : !storedBelow(dir)) confined = false;
     known.set(paths.decode(dir), new StoredListing(id, readAt, joined, kindText));
   }
-  // Paths read back are confined (see `util/trusted-cache.ts`): a closed root's scan followed no link, so
-  // every folder it listed and every skill it found lies inside the root's real path (listed first, and
-  // checked against the real path by `reuseCachedScan`); a cache saying otherwise is not closed.
-  let first: string | undefined;
-  for (const dir of known.keys()) {
-    first ??= dir;
-    if (!isWithin(first, dir)) confined = false;
-  }
+  const first = known.size === 0 ? undefined : base;
   const scanned = new Map<string, ScannedSkill>();
   for (const row of skillRows as unknown[]) {
     if (!Array.isArray(row) || row.length !== 11) return undefined;
@@ -327,7 +325,7 @@ function decodeRootCache(parsed: unknown, root: SkillRoot, mode: ParseMode): Roo
       skill.record = record;
     }
     // Written "" when they are `dir/SKILL.md` and `dir` (the common case: nothing more to check).
-    if (first === undefined || !isWithin(first, dir)) confined = false;
+    if (first === undefined || !(dirText === "." || storedBelow(dirText))) confined = false;
     else if (fileText !== "" && (!isWithin(dir, file) || file.lastIndexOf("/") !== dir.length))
       confined = false;
     else if (foundAtText !== "" && !(isWithin(root.path, foundAt) || isWithin(first, foundAt)))
@@ -371,6 +369,11 @@ class StoredListing implements KnownListing {
     }
     return this.#kinds;
   }
+}
+
+/** Whether a path as stored (see pathCodec) names a folder below the base, lexically. */
+function storedBelow(stored: string): boolean {
+  return stored.length > 2 && stored.startsWith("./") && plainSegments(stored, 1);
 }
 
 /**
