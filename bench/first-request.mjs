@@ -15,7 +15,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startLoopbackProvider } from "../dist/engine/start-loopback-provider.js";
+import { startLoopbackProvider } from "../dist/testing/start-loopback-provider.js";
 import { median, round, skillTree } from "./skill-trees.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -114,6 +114,37 @@ describe("metadata cache", () => {
     expect(fs.readdirSync(cacheDir)).toEqual([path.basename(file)]);
   });
 
+  it("drops a cached record naming another folder or file (re-reading its folder), and a listing naming '..'", async () => {
+    tree();
+    const cold = seen(await createCatalog({ roots: [root] }));
+    await createCatalog(options());
+    settle();
+    await createCatalog(options());
+    const stored = `${cell("Alpha skill.")},"location":"","dir":""`;
+    editCache((body) =>
+      body.replace(stored, `${cell("Alpha from the cache.")},"location":"/etc/passwd","dir":"/etc"`),
+    );
+    const catalog = await createCatalog(options());
+    expect(catalog.get("alpha")).toMatchObject({
+      description: "Alpha skill.",
+      dir: `${root}/alpha`,
+      location: `${root}/alpha/SKILL.md`,
+    });
+    expect(seen(catalog)).toBe(cold);
+    // The same with no link in the root (a cache it could otherwise reuse whole, unscanned).
+    fs.rmSync(`${root}/linked`);
+    const unlinked = seen(await createCatalog({ roots: [root] }));
+    await createCatalog(options());
+    settle();
+    await createCatalog(options());
+    editCache((body) =>
+      body.replace(stored, `${cell("Alpha from the cache.")},"location":"/etc/passwd","dir":"/etc"`),
+    );
+    expect(seen(await createCatalog(options()))).toBe(unlinked);
+    editCache((body) => body.replace(/"alpha\/broken\//, '"../broken/'));
+    expect(seen(await createCatalog(options()))).toBe(unlinked);
+  });
+
   it("reuses an entry only while the folder and SKILL.md are unchanged", async () => {
     tree();
     await createCatalog(options());

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Diagnostic, ParseMode } from "../spec/types.js";
+import { isWithin, plainSegments } from "../util/trusted-cache.js";
 import { readChecksummedFile, writeChecksummedFile } from "./checksummed-file.js";
 import type { FileIdentity } from "./file-identity.js";
 import { ENTRY_LINK, type KnownListing } from "./list-dirs.js";
@@ -262,6 +263,7 @@ function decodeRootCache(parsed: unknown, root: SkillRoot, mode: ParseMode): Roo
     return undefined;
   if (typeof closed !== "boolean" || !Array.isArray(rows) || !Array.isArray(skillRows)) return undefined;
   const paths = pathCodec(base);
+  let confined = true;
   const known = new Map<string, KnownListing>();
   for (const row of rows as unknown[]) {
     if (!Array.isArray(row) || row.length !== 9) return undefined;
@@ -272,13 +274,19 @@ function decodeRootCache(parsed: unknown, root: SkillRoot, mode: ParseMode): Roo
     // Checked here, split on first use (see StoredListing).
     let count = joined === "" ? 0 : 1;
     for (let at = joined.indexOf("/"); at >= 0; at = joined.indexOf("/", at + 1)) count++;
-    if (count !== kindText.length) return undefined;
+    if (count !== kindText.length || !safeNames(joined)) return undefined;
     for (let i = 0; i < kindText.length; i++) {
       const kind = kindText.charCodeAt(i) - 48;
       if (kind < 0 || kind > 9) return undefined;
     }
+    // Paths read back are confined (see `util/trusted-cache.ts`): a closed root's scan followed no link,
+    // so every folder it listed and every skill it found lies inside the root's real path, `base` (listed
+    // first, and checked against the real path by `reuseCachedScan`); a cache saying otherwise is not
+    // closed. Checked on the stored text ("." or "./rest": below `base`, see pathCodec).
+    if (known.size === 0 ? dir !== "." : !storedBelow(dir)) confined = false;
     known.set(paths.decode(dir), new StoredListing(id, readAt, joined, kindText));
   }
+  const first = known.size === 0 ? undefined : base;
   const scanned = new Map<string, ScannedSkill>();
   for (const row of skillRows as unknown[]) {
     if (!Array.isArray(row) || row.length !== 11) return undefined;
@@ -308,11 +316,23 @@ function decodeRootCache(parsed: unknown, root: SkillRoot, mode: ParseMode): Roo
       if (record["scope"] === "") record["scope"] = root.scope;
       if (record["source"] === "") record["source"] = root.path;
       if (!isRecord(record)) return undefined;
+      // A record names the folder and file it was read from: one naming others is dropped (its folder is
+      // read again) and the root is scanned, not reused whole.
+      if (record.dir !== dir || record.location !== file || record.source !== root.path) {
+        confined = false;
+        continue;
+      }
       skill.record = record;
     }
+    // Written "" when they are `dir/SKILL.md` and `dir` (the common case: nothing more to check).
+    if (first === undefined || !(dirText === "." || storedBelow(dirText))) confined = false;
+    else if (fileText !== "" && (!isWithin(dir, file) || file.lastIndexOf("/") !== dir.length))
+      confined = false;
+    else if (foundAtText !== "" && !(isWithin(root.path, foundAt) || isWithin(first, foundAt)))
+      confined = false;
     scanned.set(dir, skill);
   }
-  return { known, skills: scanned, closed, limits };
+  return { known, skills: scanned, closed: closed && confined, limits };
 }
 
 /**
@@ -349,6 +369,19 @@ class StoredListing implements KnownListing {
     }
     return this.#kinds;
   }
+}
+
+/** Whether a path as stored (see pathCodec) names a folder below the base, lexically. */
+function storedBelow(stored: string): boolean {
+  return stored.length > 2 && stored.startsWith("./") && plainSegments(stored, 1);
+}
+
+/**
+ * Whether a stored listing's names (joined by "/") are names a directory can hold: none empty, `.` or
+ * `..`, none with a NUL. A listing naming `..` would lead the walk out of its folder.
+ */
+function safeNames(joined: string): boolean {
+  return joined === "" || plainSegments(`/${joined}`, 0);
 }
 
 /** Whether a listing holds a symlink (a stored one is asked without splitting it). */

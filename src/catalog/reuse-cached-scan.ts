@@ -11,7 +11,9 @@ import { assembleState, type CatalogState, type ScanInput, type ScannedSkill } f
  * cache shows it cannot differ: every root's cache is closed (no symlink followed, no discovery
  * diagnostic, see `RootCache.closed`) and made with the same limits (`maxDepth/maxDirs`), each root
  * still resolves to the same folder, and every listed folder and every skill file still has its cached,
- * settled identity (one stat each). A root with no cache must be optional and absent. Otherwise
+ * settled identity (one stat each). A root with no cache must be optional and absent. (A cache whose
+ * paths leave the root's real path, or whose records name other folders, was loaded as not closed: see
+ * `readRootCache`.) Otherwise
  * undefined, and the caller scans (reusing what is unchanged). Throws only when aborted.
  */
 export function reuseCachedScan(

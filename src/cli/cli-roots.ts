@@ -6,6 +6,7 @@ import type { RemoteOrigin } from "../catalog/remote/resolve-roots.js";
 import { isRemoteRootSpec } from "../catalog/remote/root-spec.js";
 import type { CatalogOptions, SkillRoot } from "../catalog/types.js";
 import type { Diagnostic } from "../spec/types.js";
+import { checkCacheDir, untrustedCacheWarning } from "../util/trusted-cache.js";
 import { cliHome } from "./cli-home.js";
 import type { CliIo } from "./command.js";
 
@@ -88,7 +89,13 @@ export async function cliCatalogOptions(
   refresh = false,
 ): Promise<CatalogOptions & CliRoots> {
   const { home } = cliHome(io.env);
-  const cacheDir = defaultCacheDir(io.env, ...(home === undefined ? [] : [home]));
+  let cacheDir = defaultCacheDir(io.env, ...(home === undefined ? [] : [home]));
+  const trust = cacheDir === undefined ? undefined : checkCacheDir(cacheDir);
+  if (trust?.ok === false) {
+    // Another user could write there: the cache is off (its readers refuse it too), said once.
+    io.stderr.write(`skillrt: warning: ${untrustedCacheWarning(trust)}\n`);
+    cacheDir = undefined;
+  }
   const resolved = await resolveCliRoots(rootFlags, io, refresh);
   return { ...resolved, cwd: io.cwd, env: io.env, ...(cacheDir === undefined ? {} : { cacheDir }) };
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defaultCacheDir } from "../catalog/cache-dir.js";
+import { readCacheFile, writeCacheFile } from "../util/trusted-cache.js";
 
 /** How long a remembered successful probe is trusted even when nothing it depends on changed. */
 const PROBE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -58,9 +59,10 @@ function resolveOnPath(command: string): string | undefined {
   return undefined;
 }
 
-function cacheFile(dir: string): string {
-  return path.join(dir, "sandbox-probe.json");
-}
+const CACHE_FILE = "sandbox-probe.json";
+
+/** Far above a real probe file (one entry of a few hundred bytes). */
+const MAX_PROBE_FILE_BYTES = 64 * 1024;
 
 /** What a successful probe learnt about the bwrap binary, remembered with it. */
 export interface SandboxFacts {
@@ -70,7 +72,8 @@ export interface SandboxFacts {
 
 /**
  * The facts of a successful probe of `bwrapPath` when one was remembered (in the user's cache
- * directory, see `defaultCacheDir`; `SKILLRT_CACHE=0` switches it off) under the same binary, kernel and
+ * directory, see `defaultCacheDir`, when it is the user's own and private; `SKILLRT_CACHE=0` switches it
+ * off) under the same binary, kernel and
  * settings, less than a day ago; else undefined. Failures are never remembered: they are probed again
  * every time.
  */
@@ -83,7 +86,11 @@ export function rememberedSandboxProbe(
   try {
     const key = probeKey(bwrapPath, uid);
     if (key === undefined) return undefined;
-    const data: unknown = JSON.parse(fs.readFileSync(cacheFile(cacheDir), "utf8"));
+    // By the cache rule (`util/trusted-cache.ts`): another user's directory or file, a link or a FIFO
+    // is not read.
+    const bytes = readCacheFile(cacheDir, CACHE_FILE, MAX_PROBE_FILE_BYTES);
+    if (bytes === undefined) return undefined;
+    const data: unknown = JSON.parse(bytes.toString("utf8"));
     if (typeof data !== "object" || data === null) return undefined;
     const entry = (data as Record<string, unknown>)[key];
     if (typeof entry !== "object" || entry === null) return undefined;
@@ -106,19 +113,9 @@ export function rememberSandboxProbe(
   try {
     const key = probeKey(bwrapPath, uid);
     if (key === undefined) return;
-    fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    const file = cacheFile(cacheDir);
-    // Unique enough for a private directory: `wx` refuses an existing file (then nothing is remembered).
-    const temp = `${file}.${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}.tmp`;
-    try {
-      fs.writeFileSync(temp, JSON.stringify({ [key]: { at: Date.now(), tmpfsSize: facts.tmpfsSize } }), {
-        flag: "wx",
-        mode: 0o600,
-      });
-      fs.renameSync(temp, file);
-    } finally {
-      fs.rmSync(temp, { force: true });
-    }
+    writeCacheFile(cacheDir, CACHE_FILE, [
+      JSON.stringify({ [key]: { at: Date.now(), tmpfsSize: facts.tmpfsSize } }),
+    ]);
   } catch {
     // Not remembered: the next process probes again.
   }

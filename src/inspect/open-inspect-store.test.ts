@@ -64,7 +64,7 @@ describe("openInspectStore", () => {
     const opened = await openInspectStore({ url: "postgres://me:hunter2-secret@127.0.0.1:1/skillrt", cwd });
     expect(opened.ok).toBe(false);
     if (opened.ok) return;
-    expect(opened.message).toMatch(/^cannot open store 'postgres:\/\/…@127\.0\.0\.1:1\/skillrt': .+/);
+    expect(opened.message).toMatch(/^cannot open store 'postgres:\/\/me:\*\*\*@127\.0\.0\.1:1\/skillrt': .+/);
     expect(opened.message).not.toContain("hunter2");
     expect(opened.message).not.toContain("\n");
   });
@@ -76,7 +76,7 @@ describe("openInspectStore", () => {
       cwd,
       openers: { postgres: async () => store },
     });
-    expect(opened).toMatchObject({ ok: true, where: "postgres://…@db/skillrt" });
+    expect(opened).toMatchObject({ ok: true, where: "postgres://user:***@db/skillrt" });
     const failing = await openInspectStore({
       url: "postgres://user:secret@db/skillrt",
       cwd,
@@ -88,7 +88,7 @@ describe("openInspectStore", () => {
     });
     expect(failing).toEqual({
       ok: false,
-      message: "cannot open store 'postgres://…@db/skillrt': connection refused",
+      message: "cannot open store 'postgres://user:***@db/skillrt': connection refused",
     });
   });
 });

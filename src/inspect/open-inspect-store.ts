@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createSqliteStore } from "../store/create-sqlite-store.js";
 import { defaultStorePath } from "../store/default-store-path.js";
+import { redactStoreUrl, withoutStoreSecrets } from "../store/redact-store-url.js";
 import type { SessionStore } from "../store/session-store.js";
 
 /** A store opened for reading, or why it could not be. */
@@ -51,15 +52,23 @@ export async function openInspectStore(options: OpenInspectStoreOptions): Promis
     if (opener === undefined)
       return {
         ok: false,
-        message: `unsupported store URL '${url}': give a SQLite file (PATH or sqlite:PATH) or a postgres:// URL`,
+        message: `unsupported store URL '${redactStoreUrl(url)}': give a SQLite file (PATH or sqlite:PATH) or a postgres:// URL`,
       };
-    const shown = url.replace(/\/\/[^@/]*@/, "//…@");
+    const shown = redactStoreUrl(url);
     try {
       return { ok: true, store: await opener(url), where: shown };
     } catch (error) {
-      return { ok: false, message: `cannot open store '${shown}': ${firstLine(error)}` };
+      return {
+        ok: false,
+        message: `cannot open store '${shown}': ${withoutStoreSecrets(firstLine(error), url)}`,
+      };
     }
   }
+  if (/^sqlite:\/\/(?!\/)/i.test(url))
+    return {
+      ok: false,
+      message: `store URL '${redactStoreUrl(url)}' names a host, but a SQLite store is a file: give sqlite:PATH or sqlite:///absolute/path`,
+    };
   // The project's default database is created as `chat` would (the page then says there are no sessions yet).
   const file = options.url === undefined ? defaultStorePath(options.cwd) : sqlitePath(url, options.cwd);
   if (options.url !== undefined && !existsSync(file))

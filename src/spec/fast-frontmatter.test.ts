@@ -326,6 +326,7 @@ describe("fastFrontmatter", () => {
           value: fast,
           flowOffsets: flows,
           duplicateKeys: [],
+          collectionKeys: [],
         });
       }),
       { numRuns: 20_000 },

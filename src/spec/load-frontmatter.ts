@@ -18,6 +18,7 @@ import type { FrontmatterValue } from "./types.js";
 export type LoadNote =
   | { kind: "flow-collection"; offset: number }
   | { kind: "duplicate-key"; key: string; offset: number }
+  | { kind: "collection-key"; key: string; offset: number }
   | { kind: "repaired"; line: number; repair: YamlRepairKind }
   | { kind: "dropped"; line: number; lastLine: number; message: string };
 
@@ -91,8 +92,10 @@ const MAX_ERROR_DIRECTED_REPAIRS = 8;
 function notesOf(result: {
   flowOffsets: number[];
   duplicateKeys: { key: string; offset: number }[];
+  collectionKeys: { key: string; offset: number }[];
 }): LoadNote[] {
   const notes: LoadNote[] = result.flowOffsets.map((offset) => ({ kind: "flow-collection", offset }));
   for (const d of result.duplicateKeys) notes.push({ kind: "duplicate-key", key: d.key, offset: d.offset });
+  for (const c of result.collectionKeys) notes.push({ kind: "collection-key", key: c.key, offset: c.offset });
   return notes;
 }

@@ -17,6 +17,8 @@ export type FrontmatterYamlResult =
       flowOffsets: number[];
       /** Keys given more than once in one mapping (lenient mode only; the last value wins). */
       duplicateKeys: { key: string; offset: number }[];
+      /** Keys that are a list or mapping (`? [a, b]`), read as their YAML text. */
+      collectionKeys: { key: string; offset: number }[];
     }
   | { ok: false; message: string; offset: number };
 
@@ -38,7 +40,9 @@ export function parseFrontmatterYaml(text: string, strict: boolean): Frontmatter
     const { Parser, Composer } = loadYamlLibrary();
     const tokens = [...new Parser().parse(text)];
     const violation = strict ? findStrictYamlViolation(tokens) : undefined;
-    const composer = new Composer({ schema: "failsafe", uniqueKeys: false, strict: true });
+    // logLevel "error": the library's own warnings (a collection used as a key) would go to stderr through
+    // process.emitWarning; they are reported as diagnostics instead (see `inspect`).
+    const composer = new Composer({ schema: "failsafe", uniqueKeys: false, strict: true, logLevel: "error" });
     let docs: Document.Parsed[];
     try {
       docs = [...composer.compose(tokens)];
@@ -52,7 +56,8 @@ export function parseFrontmatterYaml(text: string, strict: boolean): Frontmatter
     if (violation !== undefined && (firstError === undefined || violation.offset <= firstError.pos[0])) {
       return { ok: false, message: violation.message, offset: violation.offset };
     }
-    if (doc === undefined) return { ok: true, value: null, flowOffsets: [], duplicateKeys: [] };
+    if (doc === undefined)
+      return { ok: true, value: null, flowOffsets: [], duplicateKeys: [], collectionKeys: [] };
     if (firstError !== undefined) {
       return { ok: false, message: yamlErrorMessage(firstError.message), offset: firstError.pos[0] };
     }
@@ -60,7 +65,7 @@ export function parseFrontmatterYaml(text: string, strict: boolean): Frontmatter
     if (second !== undefined) {
       return { ok: false, message: "expected a single document in the stream", offset: second.range[0] };
     }
-    const found = inspect(doc);
+    const found = inspect(doc, text);
     const duplicate = found.duplicateKeys[0];
     if (strict && duplicate !== undefined) {
       return { ok: false, message: `Duplicate key '${duplicate.key}' found`, offset: duplicate.offset };
@@ -111,14 +116,19 @@ function toFrontmatterValue(value: unknown, depth: number): FrontmatterValue | n
   return String(value);
 }
 
-/** Flow collections and keys repeated within a mapping, in document order. */
-function inspect(doc: Document.Parsed): {
+/** Flow collections, keys repeated within a mapping and keys that are collections, in document order. */
+function inspect(
+  doc: Document.Parsed,
+  text: string,
+): {
   flowOffsets: number[];
   duplicateKeys: { key: string; offset: number }[];
+  collectionKeys: { key: string; offset: number }[];
 } {
-  const { visit, isScalar } = loadYamlLibrary();
+  const { visit, isScalar, isCollection } = loadYamlLibrary();
   const flowOffsets: number[] = [];
   const duplicateKeys: { key: string; offset: number }[] = [];
+  const collectionKeys: { key: string; offset: number }[] = [];
   visit(doc, {
     Collection(_key, node) {
       if (node.flow === true && node.range) flowOffsets.push(node.range[0]);
@@ -127,6 +137,10 @@ function inspect(doc: Document.Parsed): {
       const seen = new Set<string>();
       for (const pair of node.items) {
         const key = pair.key;
+        if (isCollection(key)) {
+          const [from, to] = key.range ?? [0, 0];
+          collectionKeys.push({ key: text.slice(from, to).trim(), offset: from });
+        }
         if (!isScalar(key)) continue;
         const name = String(key.value);
         if (seen.has(name)) duplicateKeys.push({ key: name, offset: key.range?.[0] ?? 0 });
@@ -135,5 +149,6 @@ function inspect(doc: Document.Parsed): {
     },
   });
   duplicateKeys.sort((a, b) => a.offset - b.offset);
-  return { flowOffsets, duplicateKeys };
+  collectionKeys.sort((a, b) => a.offset - b.offset);
+  return { flowOffsets, duplicateKeys, collectionKeys };
 }

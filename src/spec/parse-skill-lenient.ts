@@ -291,6 +291,13 @@ function reportNote(note: LoadNote, split: FrontmatterSplit, ctx: ParseContext):
       "Flow collection ([...] or {...}) accepted; strict validators reject it. Use a block list ('- item') or a string.",
       positionInSkillFile(split, note.offset),
     );
+  } else if (note.kind === "collection-key") {
+    warn(
+      ctx,
+      "field-invalid-type",
+      `A key is a list or mapping (${JSON.stringify(note.key)}); it was read as that text. Use a plain key.`,
+      positionInSkillFile(split, note.offset),
+    );
   } else {
     warn(
       ctx,

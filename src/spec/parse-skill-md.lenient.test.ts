@@ -181,6 +181,24 @@ describe("parseSkillMd lenient (default) mode", () => {
     expect(only(r, "duplicate-key").line).toBe(4);
   });
 
+  test("a key that is a list or mapping is a diagnostic, never a warning from the yaml library on stderr", () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on("warning", onWarning);
+    try {
+      const r = parse("---\nname: pdf-tools\ndescription: d\n? [a, b]\n: value\n{x: 1}: y\n---\n");
+      expect(r.skill?.description).toBe("d");
+      const keyed = r.diagnostics.filter((d) => d.code === "field-invalid-type");
+      expect(keyed.map((d) => [d.severity, d.line, d.message])).toEqual([
+        ["warning", 4, 'A key is a list or mapping ("[a, b]"); it was read as that text. Use a plain key.'],
+        ["warning", 6, 'A key is a list or mapping ("{x: 1}"); it was read as that text. Use a plain key.'],
+      ]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   test("allowed-tools as a string is split on whitespace (parentheses kept together)", () => {
     const r = parse("---\nname: pdf-tools\ndescription: d\nallowed-tools: Bash(git add:*) Read  Grep\n---\n");
     expect(r.skill?.allowedTools).toEqual(["Bash(git add:*)", "Read", "Grep"]);

@@ -3,6 +3,7 @@ import type pg from "pg";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import { migratePostgresSchema, quoteSchema } from "./postgres-schema.js";
 import { type PostgresTarget, postgresConnectError, postgresTarget } from "./postgres-target.js";
+import { withoutStoreSecrets } from "./redact-store-url.js";
 import { SessionBusyError } from "./session-busy-error.js";
 import type {
   ListOptions,
@@ -105,7 +106,7 @@ export function createPostgresStore(options: PostgresStoreOptions): SessionStore
       }
     })().catch((error: unknown) => {
       ready = undefined; // a later call tries again (the server may be back)
-      throw failure(error, target, where);
+      throw failure(error, target, where, options.url);
     });
     await ready;
   }
@@ -120,7 +121,7 @@ export function createPostgresStore(options: PostgresStoreOptions): SessionStore
       return await pool.query<R>(text, values);
     } catch (error) {
       if (closed) throw storeClosedError(where);
-      throw failure(error, target, where);
+      throw failure(error, target, where, options.url);
     }
   }
 
@@ -218,7 +219,7 @@ export function createPostgresStore(options: PostgresStoreOptions): SessionStore
         await client.end().catch(() => {});
         signal?.throwIfAborted();
         if (closed) throw storeClosedError(where);
-        throw failure(error, target, where);
+        throw failure(error, target, where, options.url);
       } finally {
         signal?.removeEventListener("abort", onAbort);
       }
@@ -266,18 +267,23 @@ function toInfo(row: MetaRow): StoredSessionInfo {
   };
 }
 
-/** A failed query: connection problems get the one-line connect message, the rest a store error. */
-function failure(error: unknown, target: PostgresTarget, where: string): unknown {
+/**
+ * A failed query: connection problems get the one-line connect message, the rest a store error. Whatever
+ * the driver or server said, the URL's password never reaches the message (`withoutStoreSecrets`).
+ */
+function failure(error: unknown, target: PostgresTarget, where: string, url: string): unknown {
   if (SkillrtError.isInstance(error)) return error;
   const code = (error as { code?: string }).code ?? "";
   // SQLSTATE classes 08 (connection), 28 (auth), 3D (database), 57 (shutdown), and Node's socket errors.
   if (/^(08|28|3D|57)/.test(code) || /^E[A-Z]+$/.test(code) || !/^[0-9A-Z]{5}$/.test(code)) {
-    return postgresConnectError(error, target);
+    const connect = postgresConnectError(error, target);
+    connect.message = withoutStoreSecrets(connect.message, url);
+    return connect;
   }
   const reason = error instanceof Error ? error.message : String(error);
   return new SkillrtError({
     code: "store-error",
-    message: `Session store ${where}: ${reason}`,
+    message: withoutStoreSecrets(`Session store ${where}: ${reason}`, url),
     cause: error,
   });
 }

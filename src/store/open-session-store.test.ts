@@ -40,6 +40,17 @@ describe("openSessionStore", () => {
     expect(() => openSessionStore({ cwd: dir, url: "sqlite:" })).toThrow(/not supported/);
   });
 
+  it("refuses a sqlite:// URL with a host or credentials instead of creating files after them", () => {
+    for (const url of ["sqlite://user:pw@host/db", "sqlite://host/db", "sqlite://me@localhost/x.db"])
+      expect(() => openSessionStore({ cwd: dir, url }), url).toThrow(
+        /names a host, but a SQLite store is a file: use sqlite:PATH .* or sqlite:\/\/\/absolute\/path/,
+      );
+    expect(() => openSessionStore({ cwd: dir, url: "sqlite://user:pw@host/db" })).toThrow(
+      "Store URL 'sqlite://user:***@host/db' names a host",
+    );
+    expect(existsSync("/user:pw@host")).toBe(false);
+  });
+
   it("opens postgres:// URLs with the given schema", async (context) => {
     const server = await testPostgres();
     if ("skip" in server) return context.skip();

@@ -3,6 +3,7 @@
  * and the one-line explanation of a failure to reach it.
  */
 import { SkillrtError } from "../errors/skillrt-error.js";
+import { redactStoreUrl } from "./redact-store-url.js";
 
 /** The parts of a `postgres://` URL that messages name. */
 export interface PostgresTarget {
@@ -20,25 +21,31 @@ export function postgresTarget(url: string): PostgresTarget {
   } catch {
     throw new SkillrtError({
       code: "invalid-argument",
-      message: `Store URL '${redactUrl(url)}' is not a URL; expected postgres://USER:PASSWORD@HOST:PORT/DATABASE.`,
+      message:
+        `Store URL '${redactStoreUrl(url)}' is not a URL; expected postgres://USER:PASSWORD@HOST:PORT/DATABASE ` +
+        "(percent-encode / @ : # ? in the password: / as %2F, @ as %40).",
     });
   }
   if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") {
     throw new SkillrtError({
       code: "invalid-argument",
-      message: `Store URL '${redactUrl(url)}' is not a postgres:// URL.`,
+      message: `Store URL '${redactStoreUrl(url)}' is not a postgres:// URL.`,
     });
   }
   const socket = parsed.searchParams.get("host");
-  const host = decodeURIComponent(parsed.hostname) || socket || "localhost";
-  const user = decodeURIComponent(parsed.username) || process.env["PGUSER"] || "(the OS user)";
-  const database = decodeURIComponent(parsed.pathname.replace(/^\//, "")) || user;
+  const host = decoded(parsed.hostname) || socket || "localhost";
+  const user = decoded(parsed.username) || process.env["PGUSER"] || "(the OS user)";
+  const database = decoded(parsed.pathname.replace(/^\//, "")) || user;
   return { host, port: parsed.port === "" ? 5432 : Number(parsed.port), database, user };
 }
 
-/** `url` with its password replaced by `***`, safe to print. */
-export function redactUrl(url: string): string {
-  return url.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, "$1:***@");
+/** `text` percent-decoded, or as written when it is not valid percent-encoding. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 interface PgLikeError {

@@ -413,3 +413,32 @@ describe("skillrt inspect failures: one clear line each", () => {
     ]);
   });
 });
+
+describe.skipIf(!hasChromium)("skillrt inspect: malformed links", () => {
+  it("a session link that is not valid percent-encoding shows an error view, and the page renders again after it", async () => {
+    const store = createSqliteStore({ path: path.join(cwd, "s.db") });
+    await store.put("kept-session", { note: "x" });
+    await store.close();
+    const { url } = await startInspect(["--store", "s.db", "--port", "0"]);
+    const page = await newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(`${url}#/session/%E0%A4%A`);
+    const bad = page.locator("#bad-link");
+    await bad.waitFor();
+    expect(await bad.getAttribute("role")).toBe("alert");
+    expect(await bad.textContent()).toBe(
+      "The address #/session/%E0%A4%A does not name a session (it is not valid percent-encoding). Show all sessions.",
+    );
+    expect(await page.title()).toBe("Bad link · skillrt inspect");
+    // Its link leads back, and the page keeps rendering: the sessions list, then the catalog.
+    await bad.locator("a").click();
+    await page.locator("#sessions").waitFor();
+    await page.evaluate('location.hash = "#/session/%"');
+    await bad.waitFor();
+    await page.evaluate('location.hash = "#/catalog"');
+    await page.locator("h1", { hasText: "Catalog" }).waitFor();
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: path.join(shots, "inspect-bad-link.png") });
+  }, 90_000);
+});

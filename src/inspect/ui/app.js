@@ -770,33 +770,58 @@ async function renderCatalog() {
 
 function route() {
   const hash = location.hash.replace(/^#/, "") || "/";
-  if (hash.startsWith("/session/"))
-    return { name: "session", id: decodeURIComponent(hash.slice("/session/".length)) };
+  if (hash.startsWith("/session/")) {
+    // A hand-edited or truncated link (`%E0%A4%A`) is not a session id: it gets its own view.
+    try {
+      return { name: "session", id: decodeURIComponent(hash.slice("/session/".length)) };
+    } catch {
+      return { name: "bad-link", hash };
+    }
+  }
   if (hash === "/catalog") return { name: "catalog" };
   return { name: "sessions" };
 }
 
+function renderBadLink(hash) {
+  setView(
+    "Bad link",
+    h("h1", {}, "Bad link"),
+    h(
+      "p",
+      { class: "error", role: "alert", id: "bad-link" },
+      `The address #${hash} does not name a session (it is not valid percent-encoding). `,
+      h("a", { href: "#/" }, "Show all sessions"),
+      ".",
+    ),
+  );
+}
+
 let rendering = Promise.resolve();
 function render({ focus = false } = {}) {
-  rendering = rendering.then(async () => {
-    const r = route();
-    for (const a of document.querySelectorAll("nav a")) {
-      if (a.dataset.nav === (r.name === "catalog" ? "catalog" : "sessions"))
-        a.setAttribute("aria-current", "page");
-      else a.removeAttribute("aria-current");
-    }
-    view.setAttribute("aria-busy", "true");
-    const scroll = window.scrollY;
-    try {
-      if (r.name === "session") await renderSession(r.id);
-      else if (r.name === "catalog") await renderCatalog();
-      else await renderSessions();
-    } catch (error) {
-      setView("Error", failure(error));
-    }
-    if (focus) view.focus();
-    else window.scrollTo(0, scroll);
-  });
+  // Each render runs after the previous one, whether that one succeeded or not: one failure must not
+  // leave the page unable to render again until a reload.
+  rendering = rendering
+    .catch(() => {})
+    .then(async () => {
+      const r = route();
+      for (const a of document.querySelectorAll("nav a")) {
+        if (a.dataset.nav === (r.name === "catalog" ? "catalog" : "sessions"))
+          a.setAttribute("aria-current", "page");
+        else a.removeAttribute("aria-current");
+      }
+      view.setAttribute("aria-busy", "true");
+      const scroll = window.scrollY;
+      try {
+        if (r.name === "bad-link") renderBadLink(r.hash);
+        else if (r.name === "session") await renderSession(r.id);
+        else if (r.name === "catalog") await renderCatalog();
+        else await renderSessions();
+      } catch (error) {
+        setView("Error", failure(error));
+      }
+      if (focus) view.focus();
+      else window.scrollTo(0, scroll);
+    });
   return rendering;
 }
 
