@@ -1,0 +1,95 @@
+/**
+ * The state behind a server's `skill://` resources and SEP-2640 methods: the index of served skills
+ * (rebuilt after `invalidate()`, which the server calls when a watched catalog changes) and the skill
+ * entries of `skills/list` / `skills/get`. File digests and parsed frontmatters are kept per catalog, so
+ * every session of one process (one per HTTP client) shares them.
+ */
+import type { Catalog } from "../catalog/types.js";
+import type { SkillSession } from "../context/skill-session.js";
+import { createFileDigests, type FileDigests } from "./file-digests.js";
+import { createServedSkillIndex, type ServedSkill, type ServedSkillIndex } from "./served-skill-index.js";
+import { skillFrontmatter } from "./skill-frontmatter.js";
+import { skillFileUri } from "./skill-uri.js";
+
+/** One SEP-2640 skill entry. */
+export interface SkillEntry {
+  /** The URI of the skill's SKILL.md. */
+  uri: string;
+  /** The SKILL.md frontmatter, verbatim, as JSON. */
+  frontmatter: Record<string, unknown>;
+  /** Every file of the skill (nested skills' included), each once, with the SHA-256 of its bytes. */
+  resources: { uri: string; digest: string }[];
+}
+
+/** What one entry could not be made of, or the entry. */
+export type EntryResult = { entry: SkillEntry } | { problem: string };
+
+/** See the module comment. */
+export interface SkillServing {
+  index(): ServedSkillIndex;
+  invalidate(): void;
+  /** The entry of `skill`, with digests of the files as they are now. */
+  entry(skill: ServedSkill): Promise<EntryResult>;
+}
+
+interface Shared {
+  digests: FileDigests;
+  /** Parsed frontmatters by the digest of their SKILL.md. */
+  frontmatters: Map<string, Record<string, unknown> | undefined>;
+}
+
+const MAX_FRONTMATTERS = 50_000;
+const shared = new WeakMap<Catalog, Shared>();
+
+function sharedFor(catalog: Catalog): Shared {
+  let state = shared.get(catalog);
+  if (state === undefined) {
+    state = { digests: createFileDigests(), frontmatters: new Map() };
+    shared.set(catalog, state);
+  }
+  return state;
+}
+
+/** The serving state of `session`. */
+export function createSkillServing(session: SkillSession): SkillServing {
+  const { digests, frontmatters } = sharedFor(session.catalog);
+  let index: ServedSkillIndex | undefined;
+  const current = (): ServedSkillIndex => {
+    index ??= createServedSkillIndex(session, digests);
+    return index;
+  };
+  return {
+    index: current,
+    invalidate() {
+      index = undefined;
+    },
+    async entry(skill) {
+      const files = await current().allFiles(skill);
+      const skillMd = files[0];
+      if (skillMd === undefined || skillMd.path !== "SKILL.md" || skillMd.owner !== skill.record)
+        return { problem: `skill '${skill.path}' has no SKILL.md` };
+      // SKILL.md is read only when its content is new: its frontmatter is kept by digest.
+      let mdDigest = await current().digest(skillMd);
+      let frontmatter = frontmatters.get(mdDigest);
+      if (!frontmatters.has(mdDigest)) {
+        const read = await current().read(skillMd);
+        mdDigest = read.digest;
+        frontmatter = skillFrontmatter(read.bytes);
+        if (frontmatters.size >= MAX_FRONTMATTERS) frontmatters.clear();
+        frontmatters.set(mdDigest, frontmatter);
+      }
+      if (frontmatter === undefined) return { problem: `the SKILL.md of '${skill.path}' has no frontmatter` };
+      if (frontmatter["name"] !== skill.record.name)
+        return {
+          problem: `the frontmatter name of '${skill.path}' is not '${skill.record.name}' (SEP-2640 requires the last path segment to equal it)`,
+        };
+      if (typeof frontmatter["description"] !== "string")
+        return { problem: `the frontmatter of '${skill.path}' has no description` };
+      const resources = [{ uri: skillFileUri(skill.path, "SKILL.md"), digest: mdDigest }];
+      for (const file of files.slice(1)) {
+        resources.push({ uri: skillFileUri(skill.path, file.path), digest: await current().digest(file) });
+      }
+      return { entry: { uri: resources[0]!.uri, frontmatter, resources } };
+    },
+  };
+}
