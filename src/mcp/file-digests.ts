@@ -30,6 +30,8 @@ interface Known {
 /** A new, empty digest cache. */
 export function createFileDigests(): FileDigests {
   const known = new Map<string, Known>();
+  // Sessions listing at once hash a file once.
+  const hashing = new Map<string, Promise<string>>();
   const remember = (abs: string, identity: FileIdentity, readAt: number, bytes: Uint8Array): string => {
     const digest = sha256Digest(bytes);
     known.set(abs, { identity, readAt, digest });
@@ -41,14 +43,23 @@ export function createFileDigests(): FileDigests {
       const stat = fileIdentity(await fs.stat(abs));
       const cached = known.get(abs);
       if (cached !== undefined && unchangedSince(cached.identity, cached.readAt, stat)) return cached.digest;
-      const readAt = Date.now();
-      const handle = await fs.open(abs, "r");
+      const running = hashing.get(abs);
+      if (running !== undefined) return running;
+      const hashed = (async () => {
+        const readAt = Date.now();
+        const handle = await fs.open(abs, "r");
+        try {
+          const opened = fileIdentity(await handle.stat());
+          return remember(abs, opened, readAt, await handle.readFile());
+        } finally {
+          await handle.close();
+        }
+      })();
+      hashing.set(abs, hashed);
       try {
-        const opened = fileIdentity(await handle.stat());
-        const bytes = await handle.readFile();
-        return remember(abs, opened, readAt, bytes);
+        return await hashed;
       } finally {
-        await handle.close();
+        hashing.delete(abs);
       }
     },
   };

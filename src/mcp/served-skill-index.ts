@@ -80,7 +80,11 @@ export function servedRecords(session: SkillSession): SkillRecord[] {
 }
 
 /** Builds the index of `session`'s served skills; file lists and digests are read on first use. */
-export function createServedSkillIndex(session: SkillSession, digests: FileDigests): ServedSkillIndex {
+export function createServedSkillIndex(
+  session: SkillSession,
+  digests: FileDigests,
+  fileLists: Map<string, Promise<ServedFile[]>> = new Map(),
+): ServedSkillIndex {
   const catalog = session.catalog;
   const records = servedRecords(session);
   // Parents before children: a directory sorts before everything inside it.
@@ -104,15 +108,16 @@ export function createServedSkillIndex(session: SkillSession, digests: FileDiges
   for (const skill of all) if (!byPath.has(skill.path)) byPath.set(skill.path, skill);
   const skills = [...byPath.values()].sort((a, b) => compare(a.path, b.path));
 
-  const own = new Map<ServedSkill, Promise<ServedFile[]>>();
   const everything = new Map<ServedSkill, Promise<ServedFile[]>>();
   const ownFiles = (skill: ServedSkill): Promise<ServedFile[]> => {
-    let files = own.get(skill);
+    // Kept by skill directory for every session; cleared when a watched catalog changes.
+    const key = `${skill.record.location}\0${skill.record.name}`;
+    let files = fileLists.get(key);
     if (files === undefined) {
       files = listOwn(skill.record);
-      own.set(skill, files);
+      fileLists.set(key, files);
       // A failed listing (skill removed meanwhile) is tried again next time.
-      files.catch(() => own.delete(skill));
+      files.catch(() => fileLists.delete(key));
     }
     return files;
   };
@@ -166,7 +171,8 @@ export function createServedSkillIndex(session: SkillSession, digests: FileDiges
       if (stat.size > MAX_SERVED_FILE_BYTES)
         throw new Error(`the file is ${stat.size} bytes, over the ${MAX_SERVED_FILE_BYTES}-byte limit`);
       const bytes = await handle.readFile();
-      return { bytes, digest: digests.remember(real, fileIdentity(stat), readAt, bytes) };
+      const listed = path.join(record.dir, file.disk);
+      return { bytes, digest: digests.remember(listed, fileIdentity(stat), readAt, bytes) };
     } finally {
       await handle.close();
     }
@@ -195,7 +201,8 @@ export function createServedSkillIndex(session: SkillSession, digests: FileDiges
     },
     async digest(file) {
       if (file.owner.dir.startsWith("memory:")) return (await read(file)).digest;
-      return digests.digest(await fs.realpath(path.join(file.owner.dir, file.disk)));
+      // Links were confined when the file was listed; reads re-check (see read).
+      return digests.digest(path.join(file.owner.dir, file.disk));
     },
   };
 }

@@ -7,7 +7,12 @@
 import type { Catalog } from "../catalog/types.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { createFileDigests, type FileDigests } from "./file-digests.js";
-import { createServedSkillIndex, type ServedSkill, type ServedSkillIndex } from "./served-skill-index.js";
+import {
+  createServedSkillIndex,
+  type ServedFile,
+  type ServedSkill,
+  type ServedSkillIndex,
+} from "./served-skill-index.js";
 import { skillFrontmatter } from "./skill-frontmatter.js";
 import { skillFileUri } from "./skill-uri.js";
 
@@ -34,6 +39,8 @@ export interface SkillServing {
 
 interface Shared {
   digests: FileDigests;
+  /** Each skill's own files, listed once (until a watched change). */
+  fileLists: Map<string, Promise<ServedFile[]>>;
   /** Parsed frontmatters by the digest of their SKILL.md. */
   frontmatters: Map<string, Record<string, unknown> | undefined>;
 }
@@ -44,7 +51,7 @@ const shared = new WeakMap<Catalog, Shared>();
 function sharedFor(catalog: Catalog): Shared {
   let state = shared.get(catalog);
   if (state === undefined) {
-    state = { digests: createFileDigests(), frontmatters: new Map() };
+    state = { digests: createFileDigests(), fileLists: new Map(), frontmatters: new Map() };
     shared.set(catalog, state);
   }
   return state;
@@ -52,16 +59,17 @@ function sharedFor(catalog: Catalog): Shared {
 
 /** The serving state of `session`. */
 export function createSkillServing(session: SkillSession): SkillServing {
-  const { digests, frontmatters } = sharedFor(session.catalog);
+  const { digests, fileLists, frontmatters } = sharedFor(session.catalog);
   let index: ServedSkillIndex | undefined;
   const current = (): ServedSkillIndex => {
-    index ??= createServedSkillIndex(session, digests);
+    index ??= createServedSkillIndex(session, digests, fileLists);
     return index;
   };
   return {
     index: current,
     invalidate() {
       index = undefined;
+      fileLists.clear();
     },
     async entry(skill) {
       const files = await current().allFiles(skill);
