@@ -197,6 +197,11 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     };
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
+    // An initialize the transport refused opened no session: nothing else will close this server.
+    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) {
+      void transport.close().catch(report);
+      void server.close().catch(report);
+    }
   };
 
   const httpServer = http.createServer((req, res) => {

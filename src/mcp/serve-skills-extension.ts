@@ -22,6 +22,12 @@ export interface SkillsExtensionPaging {
   childrenPerPage?: number;
 }
 
+/**
+ * How old an entry `skills/list` may hand out (made for another client's listing): a second.
+ * `skills/get` always checks the files now.
+ */
+export const LISTING_MAX_AGE_MS = 1000;
+
 /** Entries built at once while answering `skills/list`. */
 const ENTRY_CONCURRENCY = 16;
 
@@ -49,7 +55,7 @@ export function serveSkillsExtension(
       while (next < page.length) {
         const i = next++;
         // A skill that cannot make an entry (removed meanwhile, no frontmatter name) is left out.
-        const result = await serving.entry(page[i] as ServedSkill).catch(() => undefined);
+        const result = await serving.entry(page[i] as ServedSkill, LISTING_MAX_AGE_MS).catch(() => undefined);
         entries[i] = result !== undefined && "entry" in result ? result.entry : undefined;
       }
     };

@@ -33,14 +33,20 @@ export type EntryResult = { entry: SkillEntry } | { problem: string };
 export interface SkillServing {
   index(): ServedSkillIndex;
   invalidate(): void;
-  /** The entry of `skill`, with digests of the files as they are now. */
-  entry(skill: ServedSkill): Promise<EntryResult>;
+  /**
+   * The entry of `skill`, with digests of the files as they are now; with `maxAgeMs`, an entry made
+   * that recently (by any session) is reused — `skills/list` pages asked by many clients at once
+   * check each file once, not once per client.
+   */
+  entry(skill: ServedSkill, maxAgeMs?: number): Promise<EntryResult>;
 }
 
 interface Shared {
   digests: FileDigests;
   /** Each skill's own files, listed once (until a watched change). */
   fileLists: Map<string, Promise<ServedFile[]>>;
+  /** Recent entries by skill path and location, and when they were made. */
+  entries: Map<string, { at: number; result: Promise<EntryResult> }>;
   /** Parsed frontmatters by the digest of their SKILL.md. */
   frontmatters: Map<string, Record<string, unknown> | undefined>;
 }
@@ -51,7 +57,12 @@ const shared = new WeakMap<Catalog, Shared>();
 function sharedFor(catalog: Catalog): Shared {
   let state = shared.get(catalog);
   if (state === undefined) {
-    state = { digests: createFileDigests(), fileLists: new Map(), frontmatters: new Map() };
+    state = {
+      digests: createFileDigests(),
+      fileLists: new Map(),
+      entries: new Map(),
+      frontmatters: new Map(),
+    };
     shared.set(catalog, state);
   }
   return state;
@@ -59,7 +70,7 @@ function sharedFor(catalog: Catalog): Shared {
 
 /** The serving state of `session`. */
 export function createSkillServing(session: SkillSession): SkillServing {
-  const { digests, fileLists, frontmatters } = sharedFor(session.catalog);
+  const { digests, fileLists, entries, frontmatters } = sharedFor(session.catalog);
   let index: ServedSkillIndex | undefined;
   const current = (): ServedSkillIndex => {
     index ??= createServedSkillIndex(session, digests, fileLists);
@@ -70,34 +81,46 @@ export function createSkillServing(session: SkillSession): SkillServing {
     invalidate() {
       index = undefined;
       fileLists.clear();
+      entries.clear();
     },
-    async entry(skill) {
-      const files = await current().allFiles(skill);
-      const skillMd = files[0];
-      if (skillMd === undefined || skillMd.path !== "SKILL.md" || skillMd.owner !== skill.record)
-        return { problem: `skill '${skill.path}' has no SKILL.md` };
-      // SKILL.md is read only when its content is new: its frontmatter is kept by digest.
-      let mdDigest = await current().digest(skillMd);
-      let frontmatter = frontmatters.get(mdDigest);
-      if (!frontmatters.has(mdDigest)) {
-        const read = await current().read(skillMd);
-        mdDigest = read.digest;
-        frontmatter = skillFrontmatter(read.bytes);
-        if (frontmatters.size >= MAX_FRONTMATTERS) frontmatters.clear();
-        frontmatters.set(mdDigest, frontmatter);
-      }
-      if (frontmatter === undefined) return { problem: `the SKILL.md of '${skill.path}' has no frontmatter` };
-      if (frontmatter["name"] !== skill.record.name)
-        return {
-          problem: `the frontmatter name of '${skill.path}' is not '${skill.record.name}' (SEP-2640 requires the last path segment to equal it)`,
-        };
-      if (typeof frontmatter["description"] !== "string")
-        return { problem: `the frontmatter of '${skill.path}' has no description` };
-      const resources = [{ uri: skillFileUri(skill.path, "SKILL.md"), digest: mdDigest }];
-      for (const file of files.slice(1)) {
-        resources.push({ uri: skillFileUri(skill.path, file.path), digest: await current().digest(file) });
-      }
-      return { entry: { uri: resources[0]!.uri, frontmatter, resources } };
+    entry(skill, maxAgeMs) {
+      const key = `${skill.path}\0${skill.record.location}`;
+      const now = Date.now();
+      const recent = entries.get(key);
+      if (maxAgeMs !== undefined && recent !== undefined && now - recent.at <= maxAgeMs) return recent.result;
+      const result = makeEntry(skill);
+      entries.set(key, { at: now, result });
+      result.catch(() => entries.delete(key));
+      return result;
     },
   };
+
+  async function makeEntry(skill: ServedSkill): Promise<EntryResult> {
+    const files = await current().allFiles(skill);
+    const skillMd = files[0];
+    if (skillMd === undefined || skillMd.path !== "SKILL.md" || skillMd.owner !== skill.record)
+      return { problem: `skill '${skill.path}' has no SKILL.md` };
+    // SKILL.md is read only when its content is new: its frontmatter is kept by digest.
+    let mdDigest = await current().digest(skillMd);
+    let frontmatter = frontmatters.get(mdDigest);
+    if (!frontmatters.has(mdDigest)) {
+      const read = await current().read(skillMd);
+      mdDigest = read.digest;
+      frontmatter = skillFrontmatter(read.bytes);
+      if (frontmatters.size >= MAX_FRONTMATTERS) frontmatters.clear();
+      frontmatters.set(mdDigest, frontmatter);
+    }
+    if (frontmatter === undefined) return { problem: `the SKILL.md of '${skill.path}' has no frontmatter` };
+    if (frontmatter["name"] !== skill.record.name)
+      return {
+        problem: `the frontmatter name of '${skill.path}' is not '${skill.record.name}' (SEP-2640 requires the last path segment to equal it)`,
+      };
+    if (typeof frontmatter["description"] !== "string")
+      return { problem: `the frontmatter of '${skill.path}' has no description` };
+    const resources = [{ uri: skillFileUri(skill.path, "SKILL.md"), digest: mdDigest }];
+    for (const file of files.slice(1)) {
+      resources.push({ uri: skillFileUri(skill.path, file.path), digest: await current().digest(file) });
+    }
+    return { entry: { uri: resources[0]!.uri, frontmatter, resources } };
+  }
 }
