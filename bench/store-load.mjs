@@ -40,7 +40,7 @@ function timed(store, times) {
 
 async function worker(url, proc, sessions, turns, schema) {
   const { createSkillAgent } = await import("../dist/engine/create-skill-agent.js");
-  const { scriptedModel } = await import("../src/engine/scripted-model.ts");
+  const { scriptedModel } = await import("../src/testing/scripted-model.ts");
   const times = { store: [], lock: [] };
   const cwd = await mkdtemp(path.join(os.tmpdir(), "skillrt-load-"));
   const store = timed(openSessionStore({ url, cwd, schema }), times);

@@ -1,173 +1,68 @@
 /**
- * skillrt public API. Explicit named exports only, grouped by module; internals (defaults, retry and
- * history plumbing) are not exported. `src/index.test.ts` pins this list: change it deliberately.
+ * skillrt public API: the agent, the AI SDK toolkit, the catalog, the session, executors, stores, errors
+ * and the model helpers. Power-user pieces live on curated subpaths: `skillrt/catalog` (discovery, SKILL.md
+ * parsing and validation), `skillrt/session` (disclosure state, skill tools, profiles, gating, snapshots,
+ * conversations), `skillrt/exec` (workspaces, sandboxes, runs), `skillrt/store` (session stores),
+ * `skillrt/mcp` (the MCP server) and `skillrt/test` (fakes). Internals (defaults, the search index's
+ * format, retry and history plumbing, CLI defaults) are not exported. This entry loads no `node:sqlite`,
+ * `pg` or MCP SDK module until a function that needs one runs. `src/index.test.ts` pins this list: change
+ * it deliberately.
  */
 
 // errors: every class a public function throws
 
+export { ProviderError } from "./engine/provider-error.js";
 export { BeneathError, type BeneathReason } from "./errors/beneath-error.js";
 export { SkillNotFoundError } from "./errors/skill-not-found-error.js";
 export { SkillrtError, type SkillrtErrorCode } from "./errors/skillrt-error.js";
-export { NODE_SQLITE_MIN_VERSION, SqliteUnavailableError } from "./errors/sqlite-unavailable-error.js";
+export { SqliteUnavailableError } from "./errors/sqlite-unavailable-error.js";
 export { WorkspaceError } from "./errors/workspace-error.js";
+export { SessionBusyError } from "./store/session-busy-error.js";
+export { StoreConflictError } from "./store/store-conflict-error.js";
 
-// spec: SKILL.md text to data
-
-export { describeDiagnosticCodes } from "./spec/describe-diagnostic-codes.js";
-export { parseSkillMd } from "./spec/parse-skill-md.js";
-export { type PromptEntry, toPrompt } from "./spec/to-prompt.js";
-export type {
-  Diagnostic,
-  DiagnosticCode,
-  ParsedSkill,
-  ParseMode,
-  ParseSkillOptions,
-  ParseSkillResult,
-  Severity,
-} from "./spec/types.js";
-export { isValidSkillName, validateSkillName } from "./spec/validate-skill-name.js";
-
-// config: skillrt.config.json, model settings, per-skill environments
+// config and model helpers: skillrt.config.json, providers
 
 export { type LoadModelConfigOptions, loadModelConfig, type ModelFlags } from "./config/load-model-config.js";
-export {
-  type LoadSkillEnvConfigOptions,
-  loadSkillEnvConfig,
-  resolveSkillEnv,
-  type SkillEnvConfig,
-} from "./config/load-skill-env-config.js";
 export {
   type ConfigSource,
   type LoadSkillrtConfigOptions,
   loadSkillrtConfig,
   type SkillrtConfig,
 } from "./config/load-skillrt-config.js";
-export {
-  McpHttpServerConfig,
-  McpServerConfig,
-  McpServersConfig,
-  McpStdioServerConfig,
-} from "./config/mcp-servers-config.js";
 export { describeModel, type ModelConfig } from "./config/model-config.js";
-export {
-  ExecConfigFile,
-  ModelConfigFile,
-  ProviderName,
-  SessionConfigFile,
-  SkillConfigEntry,
-  SkillrtConfigFile,
-} from "./config/skillrt-config.js";
-export { ToolsConfig } from "./config/tools-config.js";
+export { SkillrtConfigFile } from "./config/skillrt-config.js";
+export { type ResolveModelOptions, resolveModel } from "./engine/resolve-model.js";
 
-// catalog: where skills come from
+// catalog: where skills come from (more at `skillrt/catalog`)
 
 export { createCatalog } from "./catalog/create-catalog.js";
-export { discoverSkills } from "./catalog/discover-skills.js";
 export { defineSkill } from "./catalog/memory-source.js";
-export {
-  SearchIndex,
-  type SearchIndexData,
-  type SearchWeights,
-} from "./catalog/search-index.js";
-export { loadSearchIndex, serializeSearchIndex } from "./catalog/search-index-data.js";
 export type {
   Catalog,
   CatalogChangeEvent,
   CatalogOptions,
-  DiscoveredSkill,
-  DiscoveryResult,
-  LineRange,
-  LoadedSkill,
   MemorySkill,
-  ReadFileResult,
   SearchHit,
-  SkillFile,
-  SkillFileKind,
   SkillRecord,
   SkillRoot,
   SkillScope,
 } from "./catalog/types.js";
-export { type SkillDirValidation, validateSkillDir } from "./catalog/validate-skill-dir.js";
 
-// context: skill sessions (progressive disclosure, budgets, placement, snapshots)
+// session: progressive disclosure and the skill tools (more at `skillrt/session`)
 
-export type { HistoryShaper } from "./context/create-history-shaper.js";
-export type { SessionRenderer } from "./context/create-session-renderer.js";
-export { createSkillSession, startSkillSession } from "./context/create-skill-session.js";
-export { listSkills, type SkillListing } from "./context/list-skills.js";
-export { loadForUser, type UserLoadOutcome } from "./context/load-for-user.js";
-export { type RestoreOptions, restoreSkillSession } from "./context/restore-skill-session.js";
-export { loadSession, saveSession } from "./context/save-session.js";
-export type { SessionOperations } from "./context/session-operations.js";
-export {
-  PROFILE_NAMES,
-  type ProfileName,
-  type SessionProfile,
-  sessionProfile,
-} from "./context/session-profile.js";
-export { SessionSnapshot } from "./context/session-snapshot.js";
+export { createSkillSession } from "./context/create-skill-session.js";
+export type { ProfileName } from "./context/profile-name.js";
+export type { SessionEvent } from "./context/session-event.js";
+export type { Placement, SkillSessionOptions } from "./context/session-options.js";
+export type { SkillSession } from "./context/skill-session.js";
+export { createSkillTools, type SkillTools, type SkillToolsOptions } from "./tools/create-skill-tools.js";
 export type {
-  CatalogFormat,
-  CatalogStats,
-  ContextBlock,
-  Ledger,
-  LedgerEntry,
-  LoadInputShape,
-  LoadResult,
-  Placement,
-  ReadResult,
-  RenderedContext,
-  SelectDocsResult,
-  SessionErrorCode,
-  SessionEvent,
-  SessionEventType,
-  SessionFailure,
-  SessionSearchHit,
-  SkillSessionOptions,
-  SkillToolNames,
-  SystemLayout,
-  ToolCallShape,
-  UnloadResult,
-} from "./context/session-types.js";
-export type { LoadedSkillInfo, LoadOptions, ReadOptions, SkillSession } from "./context/skill-session.js";
-export { approximateTokenCounter, createTokenCounter, type TokenCounter } from "./context/token-counter.js";
-
-// tools: the skill tools, profiles and gating
-
-export {
-  type ActiveTools,
-  type AllowedToolsPolicy,
-  computeActiveTools,
-  type ToolGating,
-} from "./tools/compute-active-tools.js";
-export {
-  createSkillTools,
-  type SkillRunSetup,
-  type SkillTools,
-  type SkillToolsOptions,
-} from "./tools/create-skill-tools.js";
-export {
-  createMcpToolSource,
-  type McpServerStatus,
-  type McpSourceEvent,
-  type McpToolSource,
-  type McpToolSourceOptions,
-} from "./tools/mcp-client/create-mcp-tool-source.js";
-export type { McpLimits } from "./tools/mcp-client/mcp-limits.js";
-export type { McpAttachment, McpToolResult } from "./tools/mcp-client/mcp-tool-result.js";
-export { SkillRunInput } from "./tools/skill-run-input.js";
-export { SkillRunOutput, SkillRunOutputFile } from "./tools/skill-run-output.js";
-export { isSkillToolResult, type SkillToolResult } from "./tools/skill-tool-result.js";
-export {
-  type ApprovalMode,
-  isToolRefusal,
-  type OnToolApproval,
-  type ToolApprovalAnswer,
-  type ToolApprovalOptions,
-  type ToolApprovalRequest,
-  type ToolRefusal,
+  ApprovalMode,
+  OnToolApproval,
+  ToolApprovalAnswer,
+  ToolApprovalOptions,
+  ToolApprovalRequest,
 } from "./tools/tool-approval.js";
-export type { ToolEffects } from "./tools/tool-effects.js";
 export {
   createToolRegistry,
   type RegisteredTool,
@@ -175,59 +70,22 @@ export {
   type ToolRegistry,
 } from "./tools/tool-registry.js";
 
-// exec: workspaces, executors and skill runs
+// exec: where `skill_run` runs (more at `skillrt/exec`)
 
-export { type ArtifactStore, createFsArtifactStore } from "./exec/artifact-store.js";
-export type { CommandPolicy } from "./exec/command-policy.js";
 export { type CreateExecutorOptions, createExecutor, type ExecutorChoice } from "./exec/create-executor.js";
-export { createWorkspace } from "./exec/create-workspace.js";
 export type { ExecRequest, ExecResult, Executor, ExecutorKind } from "./exec/executor.js";
-export {
-  runSkillCommand,
-  type SkillRunContext,
-  type SkillRunRequest,
-  type SkillRunResult,
-} from "./exec/run-skill-command.js";
-export {
-  type BubblewrapSandboxSession,
-  type BubblewrapSandboxSessionOptions,
-  createBubblewrapSandboxSession,
-} from "./exec/sandbox-session-bubblewrap.js";
-export {
-  createSandboxSessionExecutor,
-  type SandboxSessionExecutorOptions,
-} from "./exec/sandbox-session-executor.js";
-export { listScriptTools, runScriptTool, type ScriptTool } from "./exec/script-tools.js";
-export type { Workspace } from "./exec/workspace.js";
 
-// store: session persistence
+// store: where conversations persist (more at `skillrt/store`)
 
 export { createMemoryStore } from "./store/create-memory-store.js";
 export { createPostgresStore, type PostgresStoreOptions } from "./store/create-postgres-store.js";
 export { createSqliteStore, type SqliteStoreOptions } from "./store/create-sqlite-store.js";
-export { defaultStorePath } from "./store/default-store-path.js";
-export { type OpenSessionStoreOptions, openSessionStore } from "./store/open-session-store.js";
-export { SessionBusyError } from "./store/session-busy-error.js";
-export type {
-  ListOptions,
-  LockSessionOptions,
-  PutOptions,
-  SessionLock,
-  SessionStore,
-  StoredSession,
-  StoredSessionInfo,
-} from "./store/session-store.js";
-export { StoreConflictError } from "./store/store-conflict-error.js";
+export type { SessionStore, StoredSession, StoredSessionInfo } from "./store/session-store.js";
 
-// engine: the SkillAgent, agent loop, providers, events, persistence of conversations
+// agent and toolkit: the SkillAgent, the agent loop, the AI SDK toolkit, events
 
 export type { AgentTurn } from "./engine/agent-turn.js";
-export {
-  type CompactHistoryOptions,
-  type CompactHistoryResult,
-  compactHistory,
-} from "./engine/compact-history.js";
-export { CONVERSATION_NAMESPACE, createSkillAgent } from "./engine/create-skill-agent.js";
+export { createSkillAgent } from "./engine/create-skill-agent.js";
 export {
   createSkillToolkit,
   type SkillStepSettings,
@@ -242,17 +100,9 @@ export type {
 } from "./engine/engine-event.js";
 export type { SkillLayerOptions, SkillRunSettings } from "./engine/open-skills.js";
 export type { ToolSourceError, ToolSourceOptions } from "./engine/open-tool-sources.js";
-export { ProviderError } from "./engine/provider-error.js";
-export { type ResolveModelOptions, resolveModel } from "./engine/resolve-model.js";
 export type { RetryNotice } from "./engine/retry-fetch.js";
 export { type RunAgentOptions, type RunAgentResult, runAgent } from "./engine/run-agent.js";
-export { loadConversation, SavedConversation, saveConversation } from "./engine/saved-conversation.js";
-export {
-  type AutoSelectMode,
-  type SelectSkillsOptions,
-  type SelectSkillsResult,
-  selectSkills,
-} from "./engine/select-skills.js";
+export type { AutoSelectMode } from "./engine/select-skills.js";
 export type {
   SendOptions,
   SkillAgent,
@@ -260,5 +110,3 @@ export type {
   TurnResult,
   TurnToolCall,
 } from "./engine/skill-agent.js";
-export { createSkillStep, type SkillStep, type SkillStepView } from "./engine/skill-step.js";
-export { userFirstHistory } from "./engine/user-first-history.js";

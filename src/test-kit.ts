@@ -14,15 +14,15 @@
 import { createCatalog } from "./catalog/create-catalog.js";
 import type { Catalog, MemorySkill } from "./catalog/types.js";
 
-export { type ScriptedStep, scriptedModel, systemOf, toolNamesOf } from "./engine/scripted-model.js";
+export { createMemoryStore } from "./store/create-memory-store.js";
+export { type ScriptedStep, scriptedModel, systemOf, toolNamesOf } from "./testing/scripted-model.js";
 export {
   type LoopbackFormat,
   type LoopbackProvider,
   type RecordedRequest,
   type ScriptedReply,
   startLoopbackProvider,
-} from "./engine/start-loopback-provider.js";
-export { createMemoryStore } from "./store/create-memory-store.js";
+} from "./testing/start-loopback-provider.js";
 
 /** A catalog of the given skills only (no folders are scanned). */
 export function createMemoryCatalog(skills: MemorySkill[]): Promise<Catalog> {

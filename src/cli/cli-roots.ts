@@ -1,36 +1,103 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { defaultCacheDir } from "../catalog/cache-dir.js";
 import { defaultRoots, normalizeRoots } from "../catalog/default-roots.js";
+import type { RemoteOrigin } from "../catalog/remote/resolve-roots.js";
+import { isRemoteRootSpec } from "../catalog/remote/root-spec.js";
 import type { CatalogOptions, SkillRoot } from "../catalog/types.js";
+import type { Diagnostic } from "../spec/types.js";
 import { cliHome } from "./cli-home.js";
 import type { CliIo } from "./command.js";
 
-/** Shared `--root DIR` option (repeatable) for commands that read the catalog. */
-export const rootOption = { root: { type: "string", multiple: true } } as const;
-
 /**
- * The roots a command scans: the `--root` directories (relative to `io.cwd`, in the order given)
- * when any are given, else the default project, user (`HOME` from `io.env`) and `SKILLS_DIR` roots.
+ * Shared options of commands that read the catalog: `--root DIR|URL` (repeatable) and `--refresh`
+ * (fetch remote roots again instead of using their cached copies).
  */
-export function cliRoots(rootFlags: readonly string[] | undefined, io: CliIo): SkillRoot[] {
-  if (rootFlags !== undefined && rootFlags.length > 0) return normalizeRoots(rootFlags, io.cwd);
-  return defaultRoots({ cwd: io.cwd, env: io.env, ...cliHome(io.env) });
+export const rootOption = { root: { type: "string", multiple: true }, refresh: { type: "boolean" } } as const;
+
+/** The roots of a CLI run, with where the remote ones came from and why some could not be had. */
+export interface CliRoots {
+  roots: SkillRoot[];
+  /** Real path of each remote root's cached folder → its origin (the URL shown as the skills' source). */
+  origins: Map<string, RemoteOrigin>;
+  /** One error per remote or archive root that could not be had; `path` is the spec as written. */
+  diagnostics: Diagnostic[];
 }
 
 /**
- * Catalog options for a CLI run: the {@link cliRoots} roots, resolved against `io`, and the user's
- * metadata cache (`defaultCacheDir`: `SKILLRT_CACHE_DIR`, `XDG_CACHE_HOME`, `~/.cache/skillrt`;
- * `SKILLRT_CACHE=0` switches it off).
+ * The roots a command scans: the `--root` values (folders relative to `io.cwd`, archives, `http(s)://`
+ * and `git+…` URLs, in the order given) when any are given; else the default project, user (`HOME` from
+ * `io.env`) and `SKILLS_DIR` roots, then the config files' `roots`. Remote and archive roots are fetched
+ * into the cache (`refresh`: again, even when cached); the remote module loads only when one is named.
  */
-export function cliCatalogOptions(
+export async function resolveCliRoots(
   rootFlags: readonly string[] | undefined,
   io: CliIo,
-): CatalogOptions & { roots: SkillRoot[] } {
+  refresh = false,
+): Promise<CliRoots> {
+  const { home } = cliHome(io.env);
+  let specs: ReadonlyArray<string | SkillRoot>;
+  if (rootFlags !== undefined && rootFlags.length > 0) specs = rootFlags;
+  else
+    specs = [
+      ...defaultRoots({ cwd: io.cwd, env: io.env, ...cliHome(io.env) }),
+      ...(await configRoots(io, home)),
+    ];
+  const remote = specs.some((spec) => typeof spec === "string" && isRemoteRootSpec(spec));
+  if (!remote) return { roots: normalizeRoots(specs, io.cwd), origins: new Map(), diagnostics: [] };
+  const { resolveRoots } = await import("../catalog/remote/resolve-roots.js");
+  // Remote roots need a place even with the metadata cache switched off (SKILLRT_CACHE=0).
+  const cacheDir = defaultCacheDir(
+    { ...io.env, SKILLRT_CACHE: undefined },
+    ...(home === undefined ? [] : [home]),
+  );
+  if (cacheDir === undefined) {
+    const diagnostics = specs
+      .filter((spec): spec is string => typeof spec === "string" && isRemoteRootSpec(spec))
+      .map((spec) => ({
+        code: "root-fetch-failed" as const,
+        severity: "error" as const,
+        message: `Cannot use root '${spec}': no cache directory (set SKILLRT_CACHE_DIR or HOME).`,
+        path: spec,
+      }));
+    const local = specs.filter((spec) => typeof spec !== "string" || !isRemoteRootSpec(spec));
+    return { roots: normalizeRoots(local, io.cwd), origins: new Map(), diagnostics };
+  }
+  return resolveRoots(specs, { cacheDir, cwd: io.cwd, refresh });
+}
+
+/** The roots of {@link resolveCliRoots}; why a remote one could not be had is written on stderr. */
+export async function cliRoots(
+  rootFlags: readonly string[] | undefined,
+  io: CliIo,
+  refresh = false,
+): Promise<SkillRoot[]> {
+  const resolved = await resolveCliRoots(rootFlags, io, refresh);
+  for (const d of resolved.diagnostics) io.stderr.write(`skillrt: ${d.severity}: ${d.message}\n`);
+  return resolved.roots;
+}
+
+/**
+ * Catalog options for a CLI run: the {@link resolveCliRoots} roots, resolved against `io`, and the user's
+ * metadata cache (`defaultCacheDir`: `SKILLRT_CACHE_DIR`, `XDG_CACHE_HOME`, `~/.cache/skillrt`;
+ * `SKILLRT_CACHE=0` switches it off), with the remote roots' origins and diagnostics.
+ */
+export async function cliCatalogOptions(
+  rootFlags: readonly string[] | undefined,
+  io: CliIo,
+  refresh = false,
+): Promise<CatalogOptions & CliRoots> {
   const { home } = cliHome(io.env);
   const cacheDir = defaultCacheDir(io.env, ...(home === undefined ? [] : [home]));
-  return {
-    roots: cliRoots(rootFlags, io),
-    cwd: io.cwd,
-    env: io.env,
-    ...(cacheDir === undefined ? {} : { cacheDir }),
-  };
+  const resolved = await resolveCliRoots(rootFlags, io, refresh);
+  return { ...resolved, cwd: io.cwd, env: io.env, ...(cacheDir === undefined ? {} : { cacheDir }) };
+}
+
+/** The `roots` of the config files, read only when one of the files exists. */
+async function configRoots(io: CliIo, home: string | undefined): Promise<string[]> {
+  const project = path.join(io.cwd, "skillrt.config.json");
+  const user = home === undefined ? undefined : path.join(home, ".skillrt", "config.json");
+  if (!existsSync(project) && (user === undefined || !existsSync(user))) return [];
+  const { loadSkillrtConfig } = await import("../config/load-skillrt-config.js");
+  return (await loadSkillrtConfig({ cwd: io.cwd, home: home ?? null })).roots ?? [];
 }

@@ -1,7 +1,8 @@
 import { createCatalog } from "../catalog/create-catalog.js";
+import { redactUrl } from "../catalog/remote/redact-url.js";
 import type { Catalog, SkillRoot } from "../catalog/types.js";
 import type { Diagnostic } from "../spec/types.js";
-import { cliCatalogOptions } from "./cli-roots.js";
+import { type CliRoots, cliCatalogOptions } from "./cli-roots.js";
 import type { CliIo } from "./command.js";
 
 /**
@@ -19,7 +20,8 @@ export function missingRootErrors(
   diagnostics: readonly Diagnostic[],
 ): Diagnostic[] {
   if (rootFlags === undefined || rootFlags.length === 0) return [];
-  const explicit = new Set(roots.map((root) => root.path));
+  // A remote root that could not be had is reported under the spec as written.
+  const explicit = new Set([...roots.map((root) => root.path), ...rootFlags.map(redactUrl)]);
   return diagnostics.filter((d) => d.severity === "error" && explicit.has(d.path));
 }
 
@@ -33,20 +35,24 @@ export function reportMissingRoots(command: string, errors: readonly Diagnostic[
 }
 
 /**
- * Opens the catalog of a command's roots and reports explicit `--root` directories that are missing
- * (the user's mistake: exit code 1, while what the other roots hold is still served).
+ * Opens the catalog of a command's roots and reports explicit `--root` directories that are missing and
+ * remote roots that could not be fetched (the user's mistake: exit code 1, while what the other roots
+ * hold is still served); returns the remote roots' origins too.
  */
 export async function openCliCatalog(
   command: string,
   rootFlags: readonly string[] | undefined,
   io: CliIo,
-): Promise<{ catalog: Catalog; code: 0 | 1 }> {
-  const options = cliCatalogOptions(rootFlags, io);
+  refresh = false,
+): Promise<{ catalog: Catalog; code: 0 | 1; origins: CliRoots["origins"] }> {
+  const options = await cliCatalogOptions(rootFlags, io, refresh);
   const catalog = await createCatalog(options);
   const code = reportMissingRoots(
     command,
-    missingRootErrors(rootFlags, options.roots, catalog.diagnostics()),
+    missingRootErrors(rootFlags, options.roots, [...options.diagnostics, ...catalog.diagnostics()]),
     io,
   );
-  return { catalog, code };
+  for (const d of options.diagnostics)
+    if (d.severity === "warning") io.stderr.write(`skillrt ${command}: ${d.message}\n`);
+  return { catalog, code, origins: options.origins };
 }

@@ -13,15 +13,17 @@ const SHOWN_DIAGNOSTICS = 20;
  * Human output of `skillrt list`: one aligned `name  description` line per record on stdout
  * (descriptions on one line, cut to the terminal width when known), then on stderr a note when there
  * are no skills, up to 20 scan problems with a count, and how many listed skills loaded with problems
- * (their own errors and warnings, which `skillrt validate` details). Loaded only without `--json`, so the JSON path
+ * (their own errors and warnings, which `skillrt validate` details). A skill of a remote root (`origins`,
+ * keyed by the root's folder) gets a `from <URL>` line under its own. Loaded only without `--json`, so the JSON path
  * does not import the styling and formatting helpers.
  */
 export async function writeListText(
   records: readonly SkillRecord[],
   diagnostics: readonly Diagnostic[],
   io: CliIo,
+  origins?: ReadonlyMap<string, { source: string }>,
 ): Promise<void> {
-  await writeOutput(io.stdout, renderTable(records, terminalWidth(io.stdout, io.env)));
+  await writeOutput(io.stdout, renderTable(records, terminalWidth(io.stdout, io.env), origins));
   writeDiagnosticsSummary(diagnostics, records.length, io);
   writeSkillProblems(records, io);
 }
@@ -47,12 +49,21 @@ function writeSkillProblems(records: readonly SkillRecord[], io: CliIo): void {
   );
 }
 
-function renderTable(records: readonly SkillRecord[], width: number | undefined): string {
+function renderTable(
+  records: readonly SkillRecord[],
+  width: number | undefined,
+  origins: ReadonlyMap<string, { source: string }> | undefined,
+): string {
   if (records.length === 0) return "";
   let nameWidth = 0;
   for (const r of records) nameWidth = Math.max(nameWidth, r.name.length);
   const descWidth = width === undefined ? undefined : Math.max(width - nameWidth - 2, 10);
-  const lines = records.map((r) => `${r.name.padEnd(nameWidth)}  ${truncateText(r.description, descWidth)}`);
+  const lines = records.map((r) => {
+    const line = `${r.name.padEnd(nameWidth)}  ${truncateText(r.description, descWidth)}`;
+    // A skill of a remote root: where it came from, on its own line (URLs do not fit a column).
+    const origin = origins?.get(r.source);
+    return origin === undefined ? line : `${line}\n${" ".repeat(nameWidth)}  from ${origin.source}`;
+  });
   return `${lines.join("\n")}\n`;
 }
 

@@ -80,6 +80,30 @@ describe("loadModelConfig", () => {
     expect(fromFlags).toMatchObject({ modelId: "flag-model", contextWindow: 8000, provider: "anthropic" });
   });
 
+  it("reads the model deadlines from the file in seconds; the flags (ms) win; unset means the engine's defaults", async () => {
+    const none = await loadModelConfig({ env: {}, cwd: dir, home: dir });
+    expect(none.firstByteTimeoutMs).toBeUndefined();
+    expect(none.idleTimeoutMs).toBeUndefined();
+    await writeFile(
+      path.join(dir, "skillrt.config.json"),
+      JSON.stringify({ model: { firstByteTimeoutSeconds: 600, idleTimeoutSeconds: 1.5 } }),
+    );
+    const file = await loadModelConfig({ env: {}, cwd: dir, home: dir });
+    expect([file.firstByteTimeoutMs, file.idleTimeoutMs]).toEqual([600_000, 1_500]);
+    const flags = await loadModelConfig({
+      env: {},
+      cwd: dir,
+      home: dir,
+      flags: { firstByteTimeoutMs: 5_000 },
+    });
+    expect([flags.firstByteTimeoutMs, flags.idleTimeoutMs]).toEqual([5_000, 1_500]);
+    await writeFile(
+      path.join(dir, "skillrt.config.json"),
+      JSON.stringify({ model: { idleTimeoutSeconds: 0 } }),
+    );
+    await expect(loadModelConfig({ env: {}, cwd: dir, home: dir })).rejects.toThrow(/idleTimeoutSeconds/);
+  });
+
   it("rejects a broken config file naming the file and the key", async () => {
     await writeFile(path.join(dir, "skillrt.config.json"), JSON.stringify({ model: { provider: "nope" } }));
     await expect(loadModelConfig({ env: {}, cwd: dir })).rejects.toThrow(

@@ -11,6 +11,10 @@ export interface ModelFlags {
   baseURL?: string | undefined;
   contextWindow?: number | undefined;
   maxAttempts?: number | undefined;
+  /** Most ms to the first byte of the model's answer (`--model-timeout`). */
+  firstByteTimeoutMs?: number | undefined;
+  /** Most ms between two chunks of the model's answer (`--model-timeout`). */
+  idleTimeoutMs?: number | undefined;
 }
 
 /** Options of {@link loadModelConfig}. */
@@ -80,6 +84,8 @@ function positiveInt(value: string | undefined, where: string): number | undefin
  * (`SKILLRT_PROVIDER`, `AGENT_MODEL`, `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `ANTHROPIC_BASE_URL`,
  * `ANTHROPIC_API_KEY`, `ZAI_API_KEY`, `ZAI_BASE_URL`, `MOONSHOT_API_KEY`, `MOONSHOT_BASE_URL`,
  * `SKILLRT_CONTEXT_WINDOW`, `SKILLRT_MAX_ATTEMPTS`), `<cwd>/skillrt.config.json`, `~/.skillrt/config.json`.
+ * The model deadlines come from the flags (`firstByteTimeoutMs`, `idleTimeoutMs`) or the file
+ * (`firstByteTimeoutSeconds`, `idleTimeoutSeconds`); unset, the engine's defaults (300 s and 120 s) apply.
  * Without an explicit provider: `OPENAI_BASE_URL` → `openai-compatible`; a Z.ai or Moonshot key whose
  * models `AGENT_MODEL` names (`glm-…`, `kimi-…`) → that vendor's endpoint ({@link KEY_VENDORS}; its
  * `*_BASE_URL` overrides it); an Anthropic key or URL → `anthropic`; `OPENAI_API_KEY` → `openai`; a Z.ai
@@ -157,8 +163,20 @@ export async function loadModelConfig(options: LoadModelConfigOptions = {}): Pro
       positiveInt(env["SKILLRT_MAX_ATTEMPTS"], "SKILLRT_MAX_ATTEMPTS") ??
       file.maxAttempts ??
       4,
+    ...optionalMs("firstByteTimeoutMs", flags.firstByteTimeoutMs, file.firstByteTimeoutSeconds),
+    ...optionalMs("idleTimeoutMs", flags.idleTimeoutMs, file.idleTimeoutSeconds),
     configured,
   };
+}
+
+/** `{ [key]: ms }` from a flag in ms or a file value in seconds (the flag wins); `{}` when neither is set. */
+function optionalMs<K extends string>(
+  key: K,
+  flagMs: number | undefined,
+  fileSeconds: number | undefined,
+): Partial<Record<K, number>> {
+  const ms = flagMs ?? (fileSeconds === undefined ? undefined : Math.round(fileSeconds * 1000));
+  return ms === undefined ? {} : ({ [key]: ms } as Partial<Record<K, number>>);
 }
 
 /** A vendor key for an OpenAI-compatible endpoint that is that vendor's (no `OPENAI_API_KEY` given). */

@@ -17,6 +17,31 @@ describe("loadSkillrtConfig", () => {
     await rm(home, { recursive: true, force: true });
   });
 
+  it("lists the roots of both files, the project's first, local paths from their file, pins as #sha256=", async () => {
+    const pin = "0f".repeat(32);
+    await writeFile(path.join(home, ".skillrt", "config.json"), JSON.stringify({ roots: ["mine"] }));
+    await writeFile(
+      path.join(cwd, "skillrt.config.json"),
+      JSON.stringify({
+        roots: ["https://h/s.zip", { source: "vendor/p.tgz", sha256: pin }, "git+file:///r#v1"],
+      }),
+    );
+    const config = await loadSkillrtConfig({ cwd, home });
+    expect(config.roots).toEqual([
+      "https://h/s.zip",
+      `${path.join(cwd, "vendor/p.tgz")}#sha256=${pin}`,
+      "git+file:///r#v1",
+      path.join(home, ".skillrt", "mine"),
+    ]);
+    await writeFile(
+      path.join(cwd, "skillrt.config.json"),
+      JSON.stringify({ roots: [{ source: "x.zip", sha256: "12" }] }),
+    );
+    await expect(loadSkillrtConfig({ cwd, home })).rejects.toThrow(
+      /roots\.0\.sha256: must be 64 hex digits|roots\.0/,
+    );
+  });
+
   it("reads every section from one file pair; the project wins per key; paths resolve from their file", async () => {
     await writeFile(
       path.join(home, ".skillrt", "config.json"),

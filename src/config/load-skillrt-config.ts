@@ -12,6 +12,7 @@ import type { McpServersConfig } from "./mcp-servers-config.js";
 import type {
   ExecConfigFile,
   ModelConfigFile,
+  RootConfigEntry,
   SessionConfigFile,
   SkillrtConfigFile,
 } from "./skillrt-config.js";
@@ -47,6 +48,11 @@ export interface SkillrtConfig {
   mcpServers?: McpServersConfig;
   /** Merged per key (the project file wins). */
   tools?: ToolsConfig;
+  /**
+   * The `roots` lists as root specs, the project file's first: local paths absolute (from their file's
+   * directory), a `{ source, sha256 }` entry as `source#sha256=…`. Unset when no file has `roots`.
+   */
+  roots?: string[];
   /** The files that exist, lowest precedence first, with their validated content (unmerged). */
   sources: ConfigSource[];
 }
@@ -97,6 +103,15 @@ function absoluteExec(exec: ExecConfigFile | undefined, dir: string): ExecConfig
   };
 }
 
+/** A `roots` entry as one spec string; a local path made absolute from `dir`. */
+function rootSpec(entry: RootConfigEntry, dir: string): string {
+  const spec =
+    typeof entry === "string"
+      ? entry
+      : `${entry.source}${entry.sha256 === undefined ? "" : `#sha256=${entry.sha256}`}`;
+  return /^[a-z][a-z0-9+.-]*:/i.test(spec) ? spec : path.resolve(dir, spec);
+}
+
 /**
  * Reads and merges the config files. A missing file is skipped; an unreadable, malformed or invalid one
  * throws `SkillrtError` (`config-invalid`) naming the file and the offending key.
@@ -124,6 +139,11 @@ export async function loadSkillrtConfig(options: LoadSkillrtConfigOptions = {}):
           : entry;
     }
     if (config.tools !== undefined) result.tools = { ...result.tools, ...config.tools };
+    if (config.roots !== undefined)
+      result.roots = [
+        ...config.roots.map((entry) => rootSpec(entry, path.dirname(file))),
+        ...(result.roots ?? []),
+      ];
   }
   return result;
 }

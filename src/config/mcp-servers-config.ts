@@ -24,6 +24,10 @@ export const McpServerName = z
 const common = {
   /** Leave the server out without deleting its entry (Cline's flag). */
   disabled: z.boolean().optional(),
+  /** Most ms a tool call may take; past it the call is cancelled and the model reads a tool error. Default 120,000. */
+  timeoutMs: z.number().int().positive().optional(),
+  /** Most ms to start (or reach) the server and list its tools. Default 60,000 (a first `npx -y` downloads). */
+  startTimeoutMs: z.number().int().positive().optional(),
 };
 
 /** A server started as a child process speaking MCP over stdin/stdout. */
@@ -32,8 +36,17 @@ export const McpStdioServerConfig = z
     type: z.literal("stdio").optional(),
     command: z.string().min(1),
     args: z.array(z.string()).optional(),
-    /** Added to a minimal inherited environment (HOME, PATH, …); values may use `${env:NAME}`. */
+    /**
+     * Added to the inherited environment (the MCP SDK's minimal set — HOME, PATH, USER, SHELL, TERM, LOGNAME —
+     * plus what a Node or Python launcher needs to reach a registry: proxies, CA files, npm's registry
+     * settings); values may use `${env:NAME}`.
+     */
     env: z.record(z.string(), z.string()).optional(),
+    /**
+     * `false`: inherit only the SDK's minimal set (no proxy, CA or npm settings); a list: also pass these
+     * host variables by name. Default: the minimal set plus the launcher's variables.
+     */
+    inheritEnv: z.union([z.literal(false), z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/))]).optional(),
     /** Working directory (relative: from the config file's directory). Default: the current directory. */
     cwd: z.string().min(1).optional(),
     ...common,

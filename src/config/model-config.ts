@@ -23,6 +23,13 @@ export interface ModelConfig {
   contextWindowConfigured?: boolean;
   /** Most attempts per request. Default 4. */
   maxAttempts: number;
+  /**
+   * Most ms from sending a request to the first byte of the answer; past it the step fails with a
+   * provider error. Default 300,000 (a slow local model loading and reading a long prompt).
+   */
+  firstByteTimeoutMs?: number;
+  /** Most ms of silence between two chunks of a streamed answer. Default 120,000. */
+  idleTimeoutMs?: number;
   /** False when nothing at all was configured and the local Ollama default applies. */
   configured: boolean;
 }

@@ -8,7 +8,9 @@
  *   "session": { "activeSkills": ["style-guide"], "allow": ["team-*"], "deny": ["*-experimental"] },
  *   "exec":    { "executor": "sandbox", "timeoutSeconds": 120, "requireLoaded": true,
  *                "allowCommands": ["python3", "node"], "denyCommands": ["curl"], "hostDirs": ["data"] },
- *   "skills":  { "weather": { "env": { "API_TOKEN": "${env:WEATHER_TOKEN}" } } }
+ *   "skills":  { "weather": { "env": { "API_TOKEN": "${env:WEATHER_TOKEN}" } } },
+ *   "roots":   ["vendor/skills", "https://example.com/skills.tar.gz#sha256=…",
+ *               { "source": "git+https://github.com/org/skills#v1.2.0" }]
  * }
  * ```
  */
@@ -34,6 +36,10 @@ export const ModelConfigFile = z
     contextWindow: z.number().int().positive().optional(),
     /** Most attempts per provider request (retries of 429/5xx included). */
     maxAttempts: z.number().int().min(1).max(20).optional(),
+    /** Most seconds to wait for the first byte of the model's answer (default 300). */
+    firstByteTimeoutSeconds: z.number().positive().optional(),
+    /** Most seconds of silence between two chunks of a streamed answer (default 120). */
+    idleTimeoutSeconds: z.number().positive().optional(),
   })
   .strict();
 /** The `model` section (every field optional). */
@@ -115,12 +121,35 @@ export const StoreConfigFile = z
 /** The `store` section. */
 export type StoreConfigFile = z.infer<typeof StoreConfigFile>;
 
+/**
+ * One entry of the top-level `roots` list: a folder, an archive (`.zip`, `.tar`, `.tar.gz`, `.tgz`), an
+ * `http(s)://` archive or `SKILL.md` URL, or `git+https://…[#ref]` / `git+file://…[#ref]`, optionally
+ * pinned with `#sha256=<hex>` — or the same as `{ "source": …, "sha256": … }`. Relative paths are from the
+ * file's directory.
+ */
+export const RootConfigEntry = z.union([
+  z.string().min(1),
+  z
+    .object({
+      source: z.string().min(1),
+      sha256: z
+        .string()
+        .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex digits")
+        .optional(),
+    })
+    .strict(),
+]);
+/** One entry of the `roots` list. */
+export type RootConfigEntry = z.infer<typeof RootConfigEntry>;
+
 /** A whole config file. Unknown top-level keys are allowed (and ignored); known sections are checked. */
 export const SkillrtConfigFile = z.looseObject({
   store: StoreConfigFile.optional(),
   model: ModelConfigFile.optional(),
   session: SessionConfigFile.optional(),
   exec: ExecConfigFile.optional(),
+  /** Roots scanned besides the default ones (not with `--root`, which replaces both). */
+  roots: z.array(RootConfigEntry).optional(),
   /** Skill name → its settings. */
   skills: z.record(z.string(), SkillConfigEntry).optional(),
   /** MCP servers whose tools the agent offers (Claude Desktop's shape). */

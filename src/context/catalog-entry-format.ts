@@ -6,7 +6,7 @@
 import type { SkillRecord } from "../catalog/types.js";
 import { escapeHtml, toPrompt } from "../spec/to-prompt.js";
 import { AWORLD_CATALOG, SKILLBOX_CATALOG } from "./seed-catalog-templates.js";
-import type { CatalogFormat } from "./session-types.js";
+import type { CatalogFormat } from "./session-options.js";
 
 /** How one format lays out the catalog. `marker` is `✓` (loaded) or `○`. */
 export interface CatalogEntryFormat {

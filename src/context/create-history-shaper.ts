@@ -9,8 +9,8 @@ import { openingMessages } from "./opening-messages.js";
 import { historyText, rewriteHistory } from "./rewrite-history.js";
 import type { SessionProfile } from "./session-profile.js";
 import type { SessionState } from "./session-state.js";
-import type { ToolCallShape } from "./session-types.js";
 import type { TokenCounter } from "./token-counter.js";
+import type { ToolCallShape } from "./tool-call-shape.js";
 
 /** The session's view of the conversation's messages. */
 export interface HistoryShaper {

@@ -8,27 +8,11 @@ import type { SkillRecord } from "../catalog/types.js";
 import { createCatalogTokenCache, renderCatalog } from "./render-catalog.js";
 import { renderPreamble } from "./render-preamble.js";
 import { type MeasuredBlock, renderSessionBlocks } from "./render-session-context.js";
+import type { CatalogStats } from "./rendered-context.js";
 import type { SessionProfile } from "./session-profile.js";
+import type { SessionRenderer } from "./session-renderer.js";
 import type { SessionState } from "./session-state.js";
-import type { CatalogStats, RenderedContext } from "./session-types.js";
 import type { TokenCounter } from "./token-counter.js";
-
-/** What a session renders, and the catalog's figures. */
-export interface SessionRenderer {
-  /** Everything rendered now; pure and deterministic. */
-  render(): RenderedContext;
-  /** The system-prompt part of {@link render}: `""` when there are no visible skills and nothing in it. */
-  systemPrompt(): string;
-  /** How the catalog fared against its budget. */
-  catalogStats(): CatalogStats;
-  /** True when `skill_search` should be offered (something left out of the catalog, or many skills). */
-  searchOffered(): boolean;
-  /**
-   * History placement freezes the catalog so the system prompt stays byte-identical while skills load;
-   * this re-renders it from the current state (call after compaction or at a turn boundary).
-   */
-  refreshCatalog(): void;
-}
 
 /** What the renderer reads. */
 export interface SessionRendererInput {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { makeSkillTree, type SkillTree, standardSkills } from "./__fixtures__/skill-tree.js";
 import { createSkillSession, startSkillSession } from "./create-skill-session.js";
 import { restoreSkillSession } from "./restore-skill-session.js";
-import type { SessionEvent } from "./session-types.js";
+import type { SessionEvent } from "./session-event.js";
 
 let tree: SkillTree | undefined;
 afterEach(async () => {

@@ -5,7 +5,7 @@
 import { loadSkill } from "./load-skill.js";
 import { INIT_LOAD_CALL_PREFIX } from "./opening-messages.js";
 import type { SessionCore } from "./session-core.js";
-import type { LoadResult } from "./session-types.js";
+import type { LoadResult } from "./session-results.js";
 
 /**
  * Loads the `active` skills (idempotent). Each load is recorded under the tool call id `init-load-<name>`, so

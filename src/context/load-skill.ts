@@ -16,8 +16,8 @@ import {
   type SessionCore,
   sortedDocs,
 } from "./session-core.js";
+import type { LoadResult, SelectDocsResult, SessionFailure } from "./session-results.js";
 import { newItemId, recordCall, removeSkill, type SkillEntry, tick, touch } from "./session-state.js";
-import type { LoadResult, SelectDocsResult, SessionFailure } from "./session-types.js";
 
 /** Options of {@link SkillSession.load}. */
 export interface LoadOptions {

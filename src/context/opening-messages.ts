@@ -5,7 +5,7 @@
  */
 import type { ModelMessage, ToolCallPart, ToolResultPart } from "ai";
 import type { SessionState } from "./session-state.js";
-import type { ToolCallShape } from "./session-types.js";
+import type { ToolCallShape } from "./tool-call-shape.js";
 
 /** Prefix of the tool call ids under which `init()` records its loads (`init-load-<name>`). */
 export const INIT_LOAD_CALL_PREFIX = "init-load-";

@@ -6,8 +6,8 @@ import type { ReadFileResult } from "../catalog/types.js";
 import { buildReadItem } from "./build-items.js";
 import { enforceBudget } from "./enforce-budget.js";
 import { errorText, isFailure, notFoundFailure, resolveSkill, type SessionCore } from "./session-core.js";
+import type { ReadResult } from "./session-results.js";
 import { newItemId, readKey, recordCall, removeItem, touch } from "./session-state.js";
-import type { ReadResult } from "./session-types.js";
 
 /** Options of {@link SkillSession.readFile}. */
 export interface ReadOptions {

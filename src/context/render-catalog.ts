@@ -9,7 +9,7 @@
  */
 import type { SkillRecord } from "../catalog/types.js";
 import { catalogEntryFormat, oneLine, shortenDescription } from "./catalog-entry-format.js";
-import type { CatalogFormat } from "./session-types.js";
+import type { CatalogFormat } from "./session-options.js";
 import type { SkillSession } from "./skill-session.js";
 import type { TokenCounter } from "./token-counter.js";
 

@@ -2,7 +2,7 @@
  * The short behavioural preamble placed before the catalog: how to use the skill tools, naming only
  * tools that exist. Rendered only when there are visible skills.
  */
-import type { SkillToolNames } from "./session-types.js";
+import type { SkillToolNames } from "./tool-call-shape.js";
 
 /** Canonical tool names (the `skillrt` profile). */
 export const DEFAULT_TOOL_NAMES: SkillToolNames = {

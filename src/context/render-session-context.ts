@@ -6,8 +6,9 @@
  */
 import { SYSTEM_INSTRUCTIONS_HEADER, SYSTEM_REFERENCES_HEADER } from "./render-skill-content.js";
 import { renderTrpcDocsLine } from "./render-trpc-layout.js";
+import type { ContextBlock } from "./rendered-context.js";
+import type { SystemLayout } from "./session-options.js";
 import { type Item, itemKey, type SessionState } from "./session-state.js";
-import type { ContextBlock, SystemLayout } from "./session-types.js";
 
 /** A block with its token count. */
 export interface MeasuredBlock {

@@ -6,9 +6,9 @@
 import { SkillrtError } from "../errors/skillrt-error.js";
 import { buildDocItem, buildReadItem, buildSkillEntry } from "./build-items.js";
 import { openSkillSession } from "./create-skill-session.js";
+import type { SkillSessionOptions } from "./session-options.js";
 import { SessionSnapshot } from "./session-snapshot.js";
 import { createSessionState, readKey } from "./session-state.js";
-import type { SkillSessionOptions } from "./session-types.js";
 import type { SkillSession } from "./skill-session.js";
 
 /** Session options for a restore: identity and placement come from the snapshot. */

@@ -13,8 +13,8 @@ import {
   type SessionCore,
   sortedDocs,
 } from "./session-core.js";
+import type { SelectDocsResult } from "./session-results.js";
 import { type Item, newItemId, recordCall, removeItem, type SkillEntry, touch } from "./session-state.js";
-import type { SelectDocsResult } from "./session-types.js";
 
 /** Changes the doc selection of a loaded skill (see {@link SkillSession.selectDocs}). */
 export async function selectDocs(

@@ -3,11 +3,13 @@
  * visibility, the renderer, the event emitter and the ledger total. Internal to `context/`.
  */
 import type { Catalog, SkillFile, SkillRecord } from "../catalog/types.js";
-import type { SessionRenderer } from "./create-session-renderer.js";
+import { isDefaultDoc } from "./doc-rules.js";
 import type { MeasuredBlock } from "./render-session-context.js";
+import type { SessionEvent } from "./session-event.js";
 import type { SessionProfile } from "./session-profile.js";
+import type { SessionRenderer } from "./session-renderer.js";
+import type { SessionFailure } from "./session-results.js";
 import type { SessionState, SkillEntry } from "./session-state.js";
-import type { SessionEvent, SessionFailure } from "./session-types.js";
 import type { SkillVisibility } from "./skill-visibility.js";
 import type { TokenCounter } from "./token-counter.js";
 
@@ -109,11 +111,6 @@ export function notFoundFailure(core: SessionCore, name: string): SessionFailure
     message: `Skill '${name}' not found.${hint} Use a name exactly as the skills catalog lists it${search}.`,
     closest,
   };
-}
-
-/** trpc's doc rule: `.md` / `.txt` files (any case) other than SKILL.md. */
-export function isDefaultDoc(path: string): boolean {
-  return path !== "SKILL.md" && /\.(md|txt)$/i.test(path);
 }
 
 /** Doc paths of a skill, sorted. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeSkillTree, type SkillTree } from "./__fixtures__/skill-tree.js";
 import { createSkillSession } from "./create-skill-session.js";
 import { restoreSkillSession } from "./restore-skill-session.js";
-import type { Placement } from "./session-types.js";
+import type { Placement } from "./session-options.js";
 import type { SkillSession } from "./skill-session.js";
 import { createTokenCounter } from "./token-counter.js";
 

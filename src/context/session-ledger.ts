@@ -1,6 +1,7 @@
 /** The token ledger of a session: what is in context now, item by item, against its budgets. */
+
+import type { Ledger, LedgerEntry } from "./rendered-context.js";
 import type { SessionCore } from "./session-core.js";
-import type { Ledger, LedgerEntry } from "./session-types.js";
 
 /** Tokens per rendered block plus the conversation's `history` entry; `total` is their sum. */
 export function sessionLedger(core: SessionCore): Ledger {

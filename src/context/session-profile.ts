@@ -5,22 +5,11 @@
  * when the session is created; the tools (`createSkillTools`) follow it and never change it.
  */
 import { SkillrtError } from "../errors/skillrt-error.js";
+import { isDefaultDoc, isOmniReference } from "./doc-rules.js";
+import { PROFILE_NAMES, type ProfileName } from "./profile-name.js";
 import { DEFAULT_TOOL_NAMES } from "./render-preamble.js";
-import { isDefaultDoc } from "./session-core.js";
-import type { CatalogFormat, LoadInputShape, SkillToolNames, SystemLayout } from "./session-types.js";
-
-/** Names of the built-in profiles (see `docs/profiles.md`). */
-export type ProfileName = "skillrt" | "claude" | "trpc" | "agentscope" | "omni" | "aworld";
-
-/** Every built-in profile name, `skillrt` first. */
-export const PROFILE_NAMES: readonly ProfileName[] = [
-  "skillrt",
-  "claude",
-  "trpc",
-  "agentscope",
-  "omni",
-  "aworld",
-];
+import type { CatalogFormat, SystemLayout } from "./session-options.js";
+import type { LoadInputShape, SkillToolNames } from "./tool-call-shape.js";
 
 /** A profile as the session renders it. */
 export interface SessionProfile {
@@ -35,13 +24,6 @@ export interface SessionProfile {
   isDoc(path: string): boolean;
   /** Input of the profile's load tool for `name` (and arguments, where the tool takes them). */
   loadInput: LoadInputShape;
-}
-
-/** OmniEmployee's reference rule: `forms.md`, `reference.md` and `references/*.{md,txt,yaml,yml,json}`. */
-export function isOmniReference(path: string): boolean {
-  return (
-    path === "forms.md" || path === "reference.md" || /^references\/[^/]+\.(md|txt|yaml|yml|json)$/.test(path)
-  );
 }
 
 type ProfileVocabulary = Omit<SessionProfile, "name" | "catalogFormat" | "systemLayout" | "isDoc"> &

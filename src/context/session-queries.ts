@@ -4,7 +4,7 @@
  */
 import type { SkillFile, SkillRecord } from "../catalog/types.js";
 import { docPaths, resolveSkill, type SessionCore, safeFiles } from "./session-core.js";
-import type { SessionFailure, SessionSearchHit } from "./session-types.js";
+import type { SessionFailure, SessionSearchHit } from "./session-results.js";
 
 /** A loaded skill as the session sees it. */
 export interface LoadedSkillInfo {

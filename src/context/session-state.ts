@@ -3,8 +3,8 @@
  * and removing content items). Not exported from the package: sessions hand out values, not this.
  */
 import type { SkillFile, SkillRecord } from "../catalog/types.js";
+import type { Placement } from "./session-options.js";
 import type { CallItem, SessionSnapshot } from "./session-snapshot.js";
-import type { Placement } from "./session-types.js";
 
 /** One piece of loaded content (a skill body, a selected doc, a file read) with its rendered text. */
 export interface Item {

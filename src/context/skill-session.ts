@@ -6,10 +6,11 @@
  */
 import type { Catalog } from "../catalog/types.js";
 import type { HistoryShaper } from "./create-history-shaper.js";
-import type { SessionRenderer } from "./create-session-renderer.js";
+import type { SessionEvent, SessionEventType } from "./session-event.js";
 import type { SessionOperations } from "./session-operations.js";
+import type { Placement, SkillSessionOptions } from "./session-options.js";
 import type { SessionProfile } from "./session-profile.js";
-import type { Placement, SessionEvent, SessionEventType, SkillSessionOptions } from "./session-types.js";
+import type { SessionRenderer } from "./session-renderer.js";
 import type { TokenCounter } from "./token-counter.js";
 
 export type { LoadOptions } from "./load-skill.js";

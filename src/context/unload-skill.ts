@@ -1,7 +1,7 @@
 /** `unload`: a loaded skill leaves the context with its docs and reads. */
 import { isFailure, resolveSkill, type SessionCore } from "./session-core.js";
+import type { UnloadResult } from "./session-results.js";
 import { removeSkill } from "./session-state.js";
-import type { UnloadResult } from "./session-types.js";
 
 /** Unloads a skill with its docs and reads (see {@link SkillSession.unload}). */
 export function unloadSkill(

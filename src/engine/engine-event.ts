@@ -2,7 +2,7 @@
  * Typed events of one agent run (DESIGN decision 11). The engine never prints; the CLI (or a library
  * user) renders these. Every event carries the 0-based `step` it belongs to.
  */
-import type { SessionEvent } from "../context/session-types.js";
+import type { SessionEvent } from "../context/session-event.js";
 
 /** Token usage of one step or of a whole run. Figures the provider did not report are 0. */
 export interface EngineUsage {

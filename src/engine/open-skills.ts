@@ -2,13 +2,18 @@
  * The skill layer of one conversation, built the same way for the `SkillAgent` and the AI SDK toolkit:
  * catalog (default roots as in the CLI), skill session (new or restored), workspace, executor and tools.
  */
+
+import os from "node:os";
+import path from "node:path";
 import type { Experimental_SandboxSession } from "ai";
+import { defaultCacheDir } from "../catalog/cache-dir.js";
 import { createCatalog } from "../catalog/create-catalog.js";
 import { defaultRoots, normalizeRoots } from "../catalog/default-roots.js";
+import { isRemoteRootSpec } from "../catalog/remote/root-spec.js";
 import type { Catalog, SkillRoot } from "../catalog/types.js";
 import { createSkillSession } from "../context/create-skill-session.js";
 import { restoreSkillSession } from "../context/restore-skill-session.js";
-import type { Placement } from "../context/session-types.js";
+import type { Placement } from "../context/session-options.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { createExecutor, type ExecutorChoice } from "../exec/create-executor.js";
 import { createWorkspace } from "../exec/create-workspace.js";
@@ -31,7 +36,10 @@ export type SkillRunSettings = Partial<
 /** Where skills come from and how a conversation's skill layer (and the host's tools) is set up. */
 export interface SkillLayerOptions extends ToolSourceOptions {
   /**
-   * Skill folders (paths relative to `cwd`, or roots with a scope). Default: the project roots
+   * Skill folders (paths relative to `cwd`, or roots with a scope), archives (`.zip`, `.tar`, `.tar.gz`,
+   * `.tgz`), `http(s)://` archive or `SKILL.md` URLs and `git+https://…#ref` / `git+file://…#ref`
+   * repositories, each optionally pinned with `#sha256=<hex>` (see docs/sources.md: fetched once into
+   * the user's cache dir; one that cannot be had is in the catalog's `diagnostics()`). Default: the project roots
    * (`skills/`, `.agents/skills/`, `.claude/skills/` under `cwd`), the user roots under `HOME` and each
    * `SKILLS_DIR` entry — what `skillrt list` scans.
    */
@@ -87,11 +95,35 @@ export async function openCatalog(options: SkillLayerOptions): Promise<Catalog> 
   const env = options.env ?? process.env;
   const given = options.skills === undefined ? undefined : [options.skills].flat();
   const home = env["HOME"];
+  if (given?.some((root) => typeof root === "string" && isRemoteRootSpec(root)) === true)
+    return openRemoteCatalog(given, cwd, env);
   const roots =
     given !== undefined && given.length > 0
       ? normalizeRoots(given, cwd)
       : defaultRoots({ cwd, env, ...(home === undefined || home === "" ? {} : { home }) });
   return createCatalog({ roots, cwd, env });
+}
+
+/**
+ * A catalog of roots some of which are remote or archives: fetched into the user's cache dir (as the
+ * CLI does), a root that cannot be had reported in `diagnostics()` while the others are served.
+ */
+async function openRemoteCatalog(
+  given: ReadonlyArray<string | SkillRoot>,
+  cwd: string,
+  env: Record<string, string | undefined>,
+): Promise<Catalog> {
+  const { resolveRoots } = await import("../catalog/remote/resolve-roots.js");
+  const home = env["HOME"];
+  const cacheDir =
+    defaultCacheDir(
+      { ...env, SKILLRT_CACHE: undefined },
+      ...(home === undefined || home === "" ? [] : [home]),
+    ) ?? path.join(os.tmpdir(), `skillrt-${process.getuid?.() ?? "user"}`);
+  const resolved = await resolveRoots(given, { cacheDir, cwd });
+  const catalog = await createCatalog({ roots: resolved.roots, cwd, env });
+  if (resolved.diagnostics.length === 0) return catalog;
+  return { ...catalog, diagnostics: () => [...resolved.diagnostics, ...catalog.diagnostics()] };
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { ModelMessage } from "ai";
 import { APICallError } from "ai";
 import { SkillrtError } from "../errors/skillrt-error.js";
+import { ModelTimeoutError } from "./model-timeout-error.js";
 
 /** Thrown by `runAgent` when the provider fails for good (after the retries). */
 export class ProviderError extends SkillrtError {
@@ -10,17 +11,27 @@ export class ProviderError extends SkillrtError {
   readonly status: number | undefined;
   /** Messages of the steps that completed before the failure (append them to keep the progress). */
   readonly messages: ModelMessage[];
+  /** True when the provider stayed silent past a deadline (it was reached, so it is no configuration problem). */
+  readonly timedOut: boolean;
 
   constructor({
     message,
     status,
     messages = [],
     cause,
-  }: { message: string; status?: number | undefined; messages?: ModelMessage[]; cause?: unknown }) {
+    timedOut = false,
+  }: {
+    message: string;
+    status?: number | undefined;
+    messages?: ModelMessage[];
+    cause?: unknown;
+    timedOut?: boolean;
+  }) {
     super({ code: "provider-error", message, cause });
     this.name = "ProviderError";
     this.status = status;
     this.messages = messages;
+    this.timedOut = timedOut;
   }
 
   static override isInstance(error: unknown): error is ProviderError {
@@ -34,6 +45,15 @@ function findApiCallError(error: unknown): APICallError | undefined {
     if (APICallError.isInstance(current)) return current;
     if (typeof current === "object" && "lastError" in current) current = current.lastError;
     else current = current instanceof Error ? current.cause : undefined;
+  }
+  return undefined;
+}
+
+function findTimeout(error: unknown): ModelTimeoutError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current !== undefined && current !== null; depth++) {
+    if (ModelTimeoutError.isInstance(current)) return current;
+    current = current instanceof Error ? current.cause : undefined;
   }
   return undefined;
 }
@@ -64,10 +84,17 @@ function hintFor(status: number | undefined, code: string | undefined): string {
 
 /**
  * Turns whatever a provider call threw into a {@link ProviderError} with a one-paragraph message: what
- * failed (`what`, e.g. "openai-compatible model 'x' at URL"), the HTTP status or network error, and what to try.
+ * failed (`what`, e.g. "openai-compatible model 'x' at URL"), the HTTP status, network error or passed
+ * deadline, and what to try.
  */
 export function toProviderError(error: unknown, what: string, messages: ModelMessage[] = []): ProviderError {
   if (ProviderError.isInstance(error)) return error;
+  const timeout = findTimeout(error);
+  if (timeout !== undefined) {
+    const setting = timeout.deadline === "first-byte" ? "firstByteTimeoutSeconds" : "idleTimeoutSeconds";
+    const message = `The model provider failed: ${what} ${timeout.message}. If the model is only slow, raise the deadline with --model-timeout SECONDS or model.${setting} in skillrt.config.json; otherwise check the server.`;
+    return new ProviderError({ message, messages, cause: error, timedOut: true });
+  }
   const api = findApiCallError(error);
   const status = api?.statusCode;
   const code = networkCode(error);

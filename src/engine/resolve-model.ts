@@ -4,6 +4,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import type { ModelConfig } from "../config/model-config.js";
+import { createDeadlineFetch } from "./deadline-fetch.js";
 import { createRetryFetch, type FetchFunction, type RetryNotice } from "./retry-fetch.js";
 
 /** Options of {@link resolveModel}. */
@@ -20,12 +21,20 @@ export interface ResolveModelOptions {
  * Returns the language model for `config`: `openai-compatible` (any base URL: OpenAI, GLM, Kimi,
  * Ollama, vLLM, LM Studio), `anthropic` or `openai`. Requests go through {@link createRetryFetch}
  * with `config.maxAttempts`; callers should pass `maxRetries: 0` to AI SDK calls so retries are not
- * doubled (the engine does).
+ * doubled (the engine does). Every attempt has the deadlines of {@link createDeadlineFetch}:
+ * `config.firstByteTimeoutMs` (default 300 s) to the first byte of the answer and
+ * `config.idleTimeoutMs` (default 120 s) between chunks; past one, the request fails with a
+ * `ModelTimeoutError` (not retried), which the engine reports as a `ProviderError`.
  */
 export function resolveModel(config: ModelConfig, options: ResolveModelOptions = {}): LanguageModel {
+  const deadlines = createDeadlineFetch({
+    ...(config.firstByteTimeoutMs === undefined ? {} : { firstByteTimeoutMs: config.firstByteTimeoutMs }),
+    ...(config.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: config.idleTimeoutMs }),
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
   const fetch = createRetryFetch({
     maxAttempts: config.maxAttempts,
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    fetch: deadlines,
     ...(options.onRetry === undefined ? {} : { onRetry: options.onRetry }),
     ...(options.baseDelayMs === undefined ? {} : { baseDelayMs: options.baseDelayMs }),
   });

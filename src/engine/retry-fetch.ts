@@ -1,8 +1,10 @@
 /**
  * A `fetch` wrapper that retries rate limits (429) and server errors (5xx) with exponential backoff,
  * honouring `Retry-After`. Passed to the AI SDK providers (whose own `maxRetries` is set to 0) so
- * every retry is counted once, here.
+ * every retry is counted once, here. A request that passed its deadline ({@link ModelTimeoutError}) is
+ * not retried: the deadline bounds how long a step may wait, and a retry would multiply it.
  */
+import { ModelTimeoutError } from "./model-timeout-error.js";
 
 /** The `fetch` shape the AI SDK providers accept. */
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -82,7 +84,8 @@ function isConnectionRefused(error: unknown): boolean {
 }
 
 /**
- * Wraps `fetch`: a 429/5xx response (or a network error other than "connection refused") is retried
+ * Wraps `fetch`: a 429/5xx response (or a network error other than "connection refused" or a passed
+ * deadline) is retried
  * up to `maxAttempts` in all, waiting `Retry-After` when the server sends it, else
  * `baseDelayMs · 2^(attempt-1)`. The last failing response is returned as is, so the provider
  * reports its status. Aborting the request's signal stops waiting at once.
@@ -102,7 +105,13 @@ export function createRetryFetch(options: RetryFetchOptions = {}): FetchFunction
       try {
         response = await inner(input, init);
       } catch (error) {
-        if (signal?.aborted === true || attempt >= maxAttempts || isConnectionRefused(error)) throw error;
+        if (
+          signal?.aborted === true ||
+          attempt >= maxAttempts ||
+          isConnectionRefused(error) ||
+          ModelTimeoutError.isInstance(error)
+        )
+          throw error;
       }
       if (response !== undefined && (!isRetryableStatus(response.status) || attempt >= maxAttempts))
         return response;

@@ -10,7 +10,7 @@ import {
   streamText,
   type ToolSet,
 } from "ai";
-import type { SessionEvent } from "../context/session-types.js";
+import type { SessionEvent } from "../context/session-event.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { createSkillTools, type SkillTools } from "../tools/create-skill-tools.js";
 import { capToolCallInputs } from "../tools/guard-tool-input.js";

@@ -10,7 +10,7 @@ import type { SkillrtConfig } from "../config/load-skillrt-config.js";
 import type { ModelConfig } from "../config/model-config.js";
 import type { SkillListing } from "../context/list-skills.js";
 import type { UserLoadOutcome } from "../context/load-for-user.js";
-import type { Ledger } from "../context/session-types.js";
+import type { Ledger } from "../context/rendered-context.js";
 import type { SkillSession } from "../context/skill-session.js";
 import type { SessionStore, StoredSessionInfo } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";

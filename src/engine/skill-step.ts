@@ -4,7 +4,7 @@
  * active tools, and the history as the model should see it. `runAgent` and `createSkillToolkit` use it.
  */
 import type { ModelMessage, ToolSet } from "ai";
-import type { SessionEvent, SessionEventType } from "../context/session-types.js";
+import type { SessionEvent, SessionEventType } from "../context/session-event.js";
 import type { SkillSession } from "../context/skill-session.js";
 import type { ActiveTools } from "../tools/compute-active-tools.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";

@@ -5,6 +5,7 @@ export type SkillrtErrorCode =
   | "invalid-argument"
   | "store-error"
   | "provider-error"
+  | "provider-timeout"
   | "exec-error"
   | "config-invalid"
   | "sqlite-unavailable"

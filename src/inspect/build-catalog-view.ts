@@ -6,7 +6,8 @@
 import type { Catalog, SkillRecord } from "../catalog/types.js";
 import { catalogEntryFormat, shortenDescription } from "../context/catalog-entry-format.js";
 import { createSkillSession } from "../context/create-skill-session.js";
-import type { CatalogStats, SkillSessionOptions } from "../context/session-types.js";
+import type { CatalogStats } from "../context/rendered-context.js";
+import type { SkillSessionOptions } from "../context/session-options.js";
 import type { Diagnostic } from "../spec/types.js";
 
 /** How the catalog block lists a skill. */

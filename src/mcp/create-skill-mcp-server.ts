@@ -16,7 +16,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Catalog } from "../catalog/types.js";
 import { createSkillSession } from "../context/create-skill-session.js";
-import type { SkillSessionOptions } from "../context/session-types.js";
+import type { SkillSessionOptions } from "../context/session-options.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { openSkillRun, resolveExecutor, type SkillRunLayer } from "../engine/open-skills.js";
 import { SkillrtError } from "../errors/skillrt-error.js";

@@ -50,4 +50,10 @@ export const describeDiagnosticCodes: Readonly<Record<DiagnosticCode, string>> =
   "scan-limit": "Discovery stopped after scanning the maximum number of directories.",
   "name-shadowed": "A skill with the same name in a higher-precedence scope hides this one.",
   "name-duplicate": "Two skills in the same scope have the same name; the first found wins.",
+  "root-fetch-failed":
+    "A remote or archive root could not be fetched (the URL and HTTP status, a git error, a size cap); the other roots are still read.",
+  "root-digest-mismatch":
+    "A root's content does not have the SHA-256 its `#sha256=` pin names; it was refused.",
+  "archive-entry-rejected":
+    "An archive entry is unsafe (absolute, `..` or `:` in its name, a link or special file, over a size cap); the archive was refused.",
 };

@@ -55,7 +55,10 @@ export type DiagnosticCode =
   | "depth-limit"
   | "scan-limit"
   | "name-shadowed"
-  | "name-duplicate";
+  | "name-duplicate"
+  | "root-fetch-failed"
+  | "root-digest-mismatch"
+  | "archive-entry-rejected";
 
 /** One finding about a skill, in both parsing modes and in discovery. */
 export interface Diagnostic {

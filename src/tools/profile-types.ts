@@ -6,7 +6,7 @@ import type { Tool } from "ai";
 import type { SkillSession } from "../context/skill-session.js";
 import type { SkillRunOutput } from "./skill-run-output.js";
 
-export type { ProfileName } from "../context/session-profile.js";
+export type { ProfileName } from "../context/profile-name.js";
 
 /** What a profile builder receives. */
 export interface ProfileContext {

@@ -1,7 +1,8 @@
 /**
- * The package's `exports` map works for consumers: the root entry and the `./mcp` subpath (built `dist/`),
- * and, from the packed tarball installed in a fresh directory, `skillrt/test` and a file list without
- * source maps pointing at files it does not ship.
+ * The package's `exports` map works for consumers: the root entry, the curated subpaths and `./mcp` (built
+ * `dist/`), the root entry loading no SQLite, Postgres or MCP SDK module, and, from the packed tarball
+ * installed in a fresh directory, `skillrt/test` and a file list without source maps pointing at files it
+ * does not ship.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -9,29 +10,36 @@ import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createCatalog,
-  createSkillSession,
-  type LoadInputShape,
-  type SessionFailure,
-  type SystemLayout,
-  type ToolCallShape,
-} from "../../src/index.js";
+import { createCatalog, createSkillSession } from "../../src/index.js";
+import type { LoadInputShape, SessionFailure, SystemLayout, ToolCallShape } from "../../src/session.js";
 import { installPacked, type PackedInstall } from "./support/packed-install.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
 describe("package exports", () => {
-  it("resolves 'skillrt' and 'skillrt/mcp' by name, with the config reader and its schema, no DEFAULT_ constants", () => {
+  it("resolves 'skillrt', its curated subpaths and 'skillrt/mcp' by name, with the config reader and its schema, no DEFAULT_ constants", () => {
     const script = `
       const main = await import("skillrt");
       const mcp = await import("skillrt/mcp");
+      const sub = {
+        catalog: await import("skillrt/catalog"),
+        session: await import("skillrt/session"),
+        exec: await import("skillrt/exec"),
+        store: await import("skillrt/store"),
+      };
       console.log(JSON.stringify({
+        subpaths: {
+          catalog: typeof sub.catalog.parseSkillMd,
+          session: typeof sub.session.restoreSkillSession,
+          exec: typeof sub.exec.createWorkspace,
+          store: typeof sub.store.openSessionStore,
+        },
         main: ["createCatalog", "createSkillSession", "createSkillTools", "runAgent", "createExecutor", "createSqliteStore"]
           .filter((n) => typeof main[n] === "function"),
         mcp: typeof mcp.createSkillMcpServer,
-        config: ["loadSkillrtConfig", "resolveSkillEnv", "createSkillAgent", "createSkillToolkit"]
+        config: ["loadSkillrtConfig", "createSkillAgent", "createSkillToolkit"]
           .filter((n) => typeof main[n] === "function"),
+        env: typeof sub.exec.resolveSkillEnv,
         schema: main.SkillrtConfigFile.safeParse({ session: { activeSkills: ["style"] } }).success,
         defaults: Object.keys(main).filter((n) => n.startsWith("DEFAULT_")),
       }));`;
@@ -40,6 +48,7 @@ describe("package exports", () => {
       encoding: "utf8",
     });
     expect(JSON.parse(out)).toEqual({
+      subpaths: { catalog: "function", session: "function", exec: "function", store: "function" },
       main: [
         "createCatalog",
         "createSkillSession",
@@ -49,9 +58,42 @@ describe("package exports", () => {
         "createSqliteStore",
       ],
       mcp: "function",
-      config: ["loadSkillrtConfig", "resolveSkillEnv", "createSkillAgent", "createSkillToolkit"],
+      config: ["loadSkillrtConfig", "createSkillAgent", "createSkillToolkit"],
+      env: "function",
       schema: true,
       defaults: [],
+    });
+  });
+
+  it("loads no node:sqlite, pg or MCP SDK module from 'skillrt', 'skillrt/catalog', 'skillrt/session', 'skillrt/exec' or 'skillrt/store'", () => {
+    // Every module the entry imports, static or dynamic at load time, is resolved through this hook.
+    const script = `
+      import { registerHooks } from "node:module";
+      const resolved = [];
+      registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); resolved.push(r.url); return r; } });
+      const loaded = {};
+      for (const entry of ["skillrt", "skillrt/catalog", "skillrt/session", "skillrt/exec", "skillrt/store"]) {
+        const mod = await import(entry);
+        loaded[entry] = Object.keys(mod).length > 0;
+      }
+      const heavy = resolved.filter((url) => url === "node:sqlite" || ["/node_modules/pg", "/node_modules/@modelcontextprotocol/"].some((p) => url.includes(p)));
+      const sdk = resolved.some((url) => url.includes("/node_modules/ai/"));
+      console.log(JSON.stringify({ loaded, heavy, sdk }));`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    expect(JSON.parse(out)).toEqual({
+      loaded: {
+        skillrt: true,
+        "skillrt/catalog": true,
+        "skillrt/session": true,
+        "skillrt/exec": true,
+        "skillrt/store": true,
+      },
+      heavy: [],
+      // The hook sees the AI SDK the agent is built on: it does observe package imports.
+      sdk: true,
     });
   });
 
@@ -86,14 +128,17 @@ describe("the packed tarball", () => {
   it("ships no source map, and every declared entry point", () => {
     expect(packed.files.filter((f) => f.endsWith(".map"))).toEqual([]);
     expect(packed.files.filter((f) => f.startsWith("src/") && !f.startsWith("src/inspect/ui/"))).toEqual([]);
-    for (const entry of [
-      "dist/index.js",
-      "dist/index.d.ts",
-      "dist/mcp/index.js",
-      "dist/test-kit.js",
-      "dist/test-kit.d.ts",
-    ])
-      expect(packed.files).toContain(entry);
+    // Every file the "exports" map names (the root, the curated subpaths, mcp and test, with their types).
+    const exportsMap = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).exports as Record<
+      string,
+      string | Record<string, string>
+    >;
+    const declared = Object.values(exportsMap).flatMap((target) =>
+      typeof target === "string" ? [] : Object.values(target).map((file) => file.replace(/^\.\//, "")),
+    );
+    expect(declared).toContain("dist/catalog.js");
+    expect(declared).toContain("dist/test-kit.d.ts");
+    for (const entry of declared) expect(packed.files).toContain(entry);
     // No shipped file points at a map (or at sources) the package does not have.
     const installed = path.join(packed.app, "node_modules", "skillrt");
     const pointing = packed.files.filter(

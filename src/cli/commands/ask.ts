@@ -4,7 +4,7 @@ import { SkillrtError } from "../../errors/skillrt-error.js";
 import type { Command } from "../command.js";
 import { createStyle } from "../create-style.js";
 import { defineCommand } from "../define-command.js";
-import { abortOnInterrupt } from "../listen-for-interrupt.js";
+import { listenForInterrupt } from "../listen-for-interrupt.js";
 import {
   AGENT_OPTIONS_HELP,
   agentOptions,
@@ -24,7 +24,7 @@ engine event is printed as one JSON line on stdout instead.
 ${AGENT_OPTIONS_HELP}
 Exit codes: 0 answered, 1 provider or configuration failure or the step limit reached (the session is
 saved first), or a session store failure (unreachable, or the session busy in another process past the
-wait), 2 usage error, 130 cancelled.
+wait), 2 usage error, 130 cancelled (Ctrl-C), 143 terminated (SIGTERM); a cancelled turn is saved too.
 `;
 
 /** The `ask` command. */
@@ -48,7 +48,25 @@ export const askCommand: Command = defineCommand({
       values.json === true
         ? createJsonRenderer(io.stdout)
         : createHumanRenderer({ text: io.stdout, info: io.stderr, style, spinner: createSpinner(io.stderr) });
-    const interrupt = abortOnInterrupt(io);
+    // Ctrl-C or a SIGTERM (a supervisor, `timeout`) ends the step at once; the turn is saved as it stands.
+    const interrupt = new AbortController();
+    let signalled: NodeJS.Signals | undefined;
+    const release = listenForInterrupt(
+      io,
+      () => {
+        signalled ??= "SIGINT";
+        interrupt.abort();
+      },
+      { signals: ["SIGINT"] },
+    );
+    const releaseTerm = listenForInterrupt(
+      io,
+      () => {
+        signalled ??= "SIGTERM";
+        interrupt.abort();
+      },
+      { signals: ["SIGTERM"] },
+    );
     try {
       const result = await agent.send(prompt, {
         abortSignal: interrupt.signal,
@@ -56,8 +74,10 @@ export const askCommand: Command = defineCommand({
       });
       renderer.finish();
       if (result.aborted) {
-        io.stderr.write("skillrt ask: cancelled\n");
-        return 130;
+        io.stderr.write(
+          `skillrt ask: ${signalled === "SIGTERM" ? "terminated" : "cancelled"}; session saved as ${agent.sessionId}.\n`,
+        );
+        return signalled === "SIGTERM" ? 143 : 130;
       }
       if (result.stepLimitReached) {
         io.stderr.write(
@@ -78,7 +98,8 @@ export const askCommand: Command = defineCommand({
       io.stderr.write(`Session saved as ${agent.sessionId}; resume with --session ${agent.sessionId}.\n`);
       return 1;
     } finally {
-      interrupt.release();
+      release();
+      releaseTerm();
       await agent.close();
     }
   },

@@ -3,16 +3,16 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { createSkillSession } from "../../context/create-skill-session.js";
 import { createSkillAgent } from "../../engine/create-skill-agent.js";
-import { parseEvalCases } from "../../engine/eval-cases.js";
+import { autoSelectModeFrom, maxActiveFrom } from "../../engine/select-skills.js";
+import { SkillrtError } from "../../errors/skillrt-error.js";
+import { parseEvalCases } from "../../eval/eval-cases.js";
 import {
   agentCaseRunner,
   type CaseRunner,
   lexicalCaseRunner,
   runTriggerEval,
   type TriggerEvalReport,
-} from "../../engine/run-trigger-eval.js";
-import { autoSelectModeFrom, maxActiveFrom } from "../../engine/select-skills.js";
-import { SkillrtError } from "../../errors/skillrt-error.js";
+} from "../../eval/run-trigger-eval.js";
 import { rootOption } from "../cli-roots.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { intFlag } from "../int-flag.js";
@@ -98,7 +98,7 @@ cannot be read, a missing --root or a broken model configuration, 2 usage error.
       io.stderr.write(`skillrt eval: ${file}: ${parsed.message}\n`);
       return 1;
     }
-    const { catalog, code } = await openCliCatalog("eval", values.root, io);
+    const { catalog, code } = await openCliCatalog("eval", values.root, io, values.refresh === true);
     if (code !== 0) return code;
     const unknown = [...new Set(parsed.cases.flatMap((c) => [...c.expect, ...c.forbid]))].filter(
       (name) => catalog.get(name) === undefined,

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseEvalCases } from "../../engine/eval-cases.js";
+import { parseEvalCases } from "../../eval/eval-cases.js";
 import { captureIo } from "../__fixtures__/capture-io.js";
 import { makeTempDir } from "../__fixtures__/skill-tree.js";
 import { main } from "../main.js";

@@ -81,7 +81,7 @@ Stops on Ctrl-C. Exit codes: 0 stopped; 1 the store or the address could not be 
     const opened = await openInspectStore({ url: values.store, cwd: io.cwd });
     if (!opened.ok) return fail(opened.message);
     const { store } = opened;
-    const catalog = await createCatalog(cliCatalogOptions(values.root, io));
+    const catalog = await createCatalog(await cliCatalogOptions(values.root, io, values.refresh === true));
     const viewer = createCatalogViewer({
       catalog,
       ...cliSessionSettings(config),

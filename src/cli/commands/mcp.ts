@@ -5,12 +5,12 @@
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
 import { createCatalog } from "../../catalog/create-catalog.js";
-import { PROFILE_NAMES, type ProfileName } from "../../context/session-profile.js";
+import { PROFILE_NAMES, type ProfileName } from "../../context/profile-name.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
 import { createSkillMcpServer } from "../../mcp/create-skill-mcp-server.js";
 import { createStdioTransport } from "../../mcp/create-stdio-transport.js";
 import { isLoopbackHost, type McpHttpServer, serveMcpHttp } from "../../mcp/serve-mcp-http.js";
-import { cliCatalogOptions, cliRoots, rootOption } from "../cli-roots.js";
+import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { listenForInterrupt } from "../listen-for-interrupt.js";
@@ -144,7 +144,8 @@ configuration; 2 usage error.
 
     // Everything below is the library's: the catalog, the executor, and the server (which makes the
     // session, the workspace it deletes on close, and the tools).
-    const catalog = await createCatalog(cliCatalogOptions(values.root, io));
+    const catalogOptions = await cliCatalogOptions(values.root, io, values.refresh === true);
+    const catalog = await createCatalog(catalogOptions);
     const chosen = exec ? createExecutor({ kind }) : undefined;
     if (chosen?.warning !== undefined) log(`warning: ${chosen.warning}`);
     const makeServer = () =>
@@ -158,7 +159,7 @@ configuration; 2 usage error.
       });
     const describe = (transport: string): string => {
       const problems = catalog.diagnostics().filter((d) => d.severity === "error").length;
-      const roots = cliRoots(values.root, io).map((r) => r.path);
+      const roots = catalogOptions.roots.map((r) => r.path);
       return (
         `serving ${catalog.list().length} skill(s) from ${roots.join(", ") || "no roots"} over ${transport}` +
         `${exec ? ` (skill_run: ${chosen?.executor.kind ?? "off"})` : " (no execution)"}` +

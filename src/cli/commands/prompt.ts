@@ -1,7 +1,7 @@
 import type { Catalog } from "../../catalog/types.js";
 import { createSkillSession } from "../../context/create-skill-session.js";
 import { renderRequestSkills } from "../../context/render-catalog.js";
-import type { CatalogFormat } from "../../context/session-types.js";
+import type { CatalogFormat } from "../../context/session-options.js";
 import type { SkillSession } from "../../context/skill-session.js";
 import { type PromptEntry, toPrompt } from "../../spec/to-prompt.js";
 import { rootOption } from "../cli-roots.js";
@@ -93,7 +93,7 @@ error.
       given = read.entries;
     } else {
       // A missing --root fails (exit 1), but what the other roots hold is still printed.
-      ({ catalog, code } = await openCliCatalog("prompt", values.root, io));
+      ({ catalog, code } = await openCliCatalog("prompt", values.root, io, values.refresh === true));
     }
     const preamble = values.preamble === true;
     const unlimited = budget === undefined && contextWindow === undefined;

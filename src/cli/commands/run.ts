@@ -74,7 +74,7 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
       return usageError(io, "run", "--timeout expects a positive number of seconds");
     const command = words.length === 1 && /[\s|&;<>()$`*?]/.test(words[0] ?? "") ? (words[0] ?? "") : words;
 
-    const catalog = await createCatalog(cliCatalogOptions(values.root, io));
+    const catalog = await createCatalog(await cliCatalogOptions(values.root, io, values.refresh === true));
     const record = catalog.get(name);
     if (record === undefined) {
       const closest = catalog.closest(name);

@@ -33,7 +33,7 @@ Exit codes: 0 searched (also with no results), 1 a --root does not exist, 2 usag
     const limit = intFlag(values.limit, "limit") ?? DEFAULT_LIMIT;
     if (typeof limit === "object") return usageError(io, "search", limit.error);
     // A missing --root fails (exit 1), but the other roots are still searched.
-    const { catalog, code } = await openCliCatalog("search", values.root, io);
+    const { catalog, code } = await openCliCatalog("search", values.root, io, values.refresh === true);
     const hits = catalog.search(query, limit);
     if (values.json === true) {
       await writeJson(io.stdout, {

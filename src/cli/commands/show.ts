@@ -12,7 +12,7 @@ import { writeJson, writeOutput } from "../write-output.js";
 export const showCommand = defineCommand({
   name: "show",
   summary: "Print a skill's instructions or one of its files",
-  usage: `Usage: skillrt show NAME [FILE] [--lines A-B] [--root DIR]... [--json]
+  usage: `Usage: skillrt show NAME [FILE] [--lines A-B] [--root DIR|URL]... [--refresh] [--json]
 
 Print the body of skill NAME (its SKILL.md without the frontmatter), or FILE of the
 skill (a path relative to the skill's folder, e.g. references/api.md). Binary files
@@ -21,7 +21,10 @@ are described (size, type) instead of printed.
 Options:
   --lines A-B  Only lines A to B (1-based, inclusive; 'A-' or '-B' leave an end open) of
                FILE, or of SKILL.md when no FILE is given.
-  --root DIR   Look in DIR instead of the default roots (repeatable).
+  --root DIR   Look in DIR instead of the default roots (repeatable); also an archive or
+               a remote root (URL, git+…; see docs/sources.md). A remote skill's
+               source is printed on stderr (in --json: "source").
+  --refresh    Fetch remote roots again instead of using their cached copies.
   --json       Print the result as JSON (see docs/cli.md).
   -h, --help   Show this help.
 
@@ -39,7 +42,7 @@ Exit codes: 0 printed, 1 unknown skill or file, or a --root does not exist, 2 us
     }
     const [name = "", file] = positionals;
     // A missing --root fails (exit 1), even when another root holds the skill (which is still printed).
-    const { catalog, code } = await openCliCatalog("show", values.root, io);
+    const { catalog, code, origins } = await openCliCatalog("show", values.root, io, values.refresh === true);
     const record = catalog.get(name);
     if (record === undefined) return unknownSkill(name, catalog.closest(name), io);
     if (file === undefined && range === undefined) {
@@ -54,7 +57,17 @@ Exit codes: 0 printed, 1 unknown skill or file, or a --root does not exist, 2 us
       }
       const { bodyLine, body } = loaded;
       const { location, dir } = record;
-      await print(io, values.json === true, { name: record.name, location, dir, bodyLine, body }, body);
+      // A remote skill's source: in the JSON, or on stderr (stdout is the body alone, as it is piped).
+      const origin = origins.get(record.source);
+      const source = origin === undefined ? {} : { source: origin.source };
+      if (values.json !== true && origin !== undefined)
+        io.stderr.write(`${record.name}: from ${origin.source}\n`);
+      await print(
+        io,
+        values.json === true,
+        { name: record.name, location, dir, ...source, bodyLine, body },
+        body,
+      );
       return code;
     }
     const result = await catalog.readFile(name, file ?? path.basename(record.location), range);

@@ -38,7 +38,7 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
     const report = await collectValidation(
       positionals.length > 0
         ? { kind: "paths", paths: positionals, cwd: io.cwd }
-        : { kind: "roots", roots: cliRoots(values.root, io) },
+        : { kind: "roots", roots: await cliRoots(values.root, io, values.refresh === true) },
       {
         mode: values.strict === true ? "strict" : "lenient",
         validate: validateSkillDir,

@@ -5,6 +5,7 @@ import type { CommandValues } from "../define-command.js";
 /** The `parseArgs` option table of `ask` and `chat`. */
 export const agentOptions = {
   root: { type: "string", multiple: true },
+  refresh: { type: "boolean" },
   session: { type: "string" },
   store: { type: "string" },
   json: { type: "boolean" },
@@ -17,6 +18,7 @@ export const agentOptions = {
   "base-url": { type: "string" },
   executor: { type: "string" },
   "max-steps": { type: "string" },
+  "model-timeout": { type: "string" },
   active: { type: "string", multiple: true },
   allow: { type: "string", multiple: true },
   deny: { type: "string", multiple: true },
@@ -46,6 +48,8 @@ export const AGENT_OPTIONS_HELP = `Options:
   --base-url URL         provider endpoint (env OPENAI_BASE_URL / ANTHROPIC_BASE_URL)
   --executor KIND        where skill_run runs commands: auto (default), sandbox, local, container
   --max-steps N          most model calls per turn (default 20)
+  --model-timeout S      most seconds the model may stay silent, before its first byte and between chunks;
+                         past it the step fails (default model.firstByteTimeoutSeconds 300, idleTimeoutSeconds 120)
   --active NAME          load skill NAME when the session starts (repeatable; replaces session.activeSkills)
   --allow GLOB           only skills whose name matches GLOB are offered (repeatable; replaces session.allow)
   --deny GLOB            hide skills whose name matches GLOB (repeatable; replaces session.deny)
@@ -78,10 +82,12 @@ export const CONFIGURE_MODEL_HELP =
  * configured and the default local Ollama did not answer at all (no HTTP status), else the error itself.
  */
 export function providerFailureMessage(
-  error: { message: string; status?: number | undefined },
+  error: { message: string; status?: number | undefined; timedOut?: boolean },
   configured: boolean,
 ): string {
-  return !configured && error.status === undefined ? CONFIGURE_MODEL_HELP : `${error.message}\n`;
+  return !configured && error.status === undefined && error.timedOut !== true
+    ? CONFIGURE_MODEL_HELP
+    : `${error.message}\n`;
 }
 
 /** The model as the chat banner names it: `model-id (provider)`. */

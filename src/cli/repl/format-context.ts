@@ -1,6 +1,6 @@
 /** Text of the `/context` and `/skills` REPL commands. */
 import type { SkillListing } from "../../context/list-skills.js";
-import type { Ledger } from "../../context/session-types.js";
+import type { Ledger } from "../../context/rendered-context.js";
 import type { ActiveTools } from "../../tools/compute-active-tools.js";
 import type { McpServerStatus } from "../../tools/mcp-client/create-mcp-tool-source.js";
 

@@ -1,7 +1,7 @@
 /** Validates the shared `ask`/`chat` flags and opens the conversation, writing errors for people. */
 
-import { PROFILE_NAMES as PROFILES } from "../../context/session-profile.js";
-import type { Placement } from "../../context/session-types.js";
+import { PROFILE_NAMES as PROFILES } from "../../context/profile-name.js";
+import type { Placement } from "../../context/session-options.js";
 import { createSkillAgent } from "../../engine/create-skill-agent.js";
 import { autoSelectModeFrom, maxActiveFrom } from "../../engine/select-skills.js";
 import type { SkillAgent } from "../../engine/skill-agent.js";
@@ -33,6 +33,11 @@ function selectFromEnv(env: Record<string, string | undefined>) {
   return { select: { mode, ...(maxActive === undefined ? {} : { maxActive }) } };
 }
 
+/** `--model-timeout S`: both model deadlines, in ms. */
+function modelTimeoutFlags(seconds: number | undefined) {
+  return seconds === undefined ? {} : { firstByteTimeoutMs: seconds * 1000, idleTimeoutMs: seconds * 1000 };
+}
+
 /**
  * Checks the flags (exit 2 with a usage error when wrong), then opens the agent (exit 1 with the
  * message for a broken configuration or store). Returns the agent or an exit code.
@@ -57,7 +62,7 @@ export async function prepareAgent(
   if (toolGating !== undefined && toolGating !== "open" && toolGating !== "skill")
     return usageError(io, command, `--tool-gating must be open or skill, got '${toolGating}'`);
   const ints: Record<string, number | undefined> = {};
-  for (const name of ["catalog-budget", "context-window", "max-steps"] as const) {
+  for (const name of ["catalog-budget", "context-window", "max-steps", "model-timeout"] as const) {
     const parsed = intFlag(values[name], name);
     if (typeof parsed === "object") return usageError(io, command, parsed.error);
     ints[name] = parsed;
@@ -81,7 +86,7 @@ export async function prepareAgent(
       config: config.file,
       ...cliSessionSettings(config, values),
       run: cliRunSettings(config, { cwd: io.cwd, defaultHostDirs: [io.cwd] }),
-      skills: cliRoots(values.root, io),
+      skills: await cliRoots(values.root, io, values.refresh === true),
       ...(values.session === undefined ? {} : { sessionId: values.session }),
       placement: placement as Placement,
       profile,
@@ -97,6 +102,7 @@ export async function prepareAgent(
         model: values.model,
         baseURL: values["base-url"],
         contextWindow: ints["context-window"],
+        ...modelTimeoutFlags(ints["model-timeout"]),
       },
       onRetry: (notice) => {
         const why = notice.status === undefined ? "a network error" : `HTTP ${notice.status}`;

@@ -44,6 +44,25 @@ function firstLine(value: unknown): string {
   return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }
 
+/**
+ * Lines for tools offered (`+`) or withdrawn (`-`): one per reason, so open gating's fifty server tools are
+ * one line (`+ 50 tools (tool gating is open): mcp__a__x, mcp__a__y, …`), and a single tool keeps its own
+ * line (`+ tool mcp__a__x: granted by skill 'triage' (…)`).
+ */
+export function toolChangeLines(
+  sign: "+" | "-",
+  tools: ReadonlyArray<{ name: string; reason: string }>,
+): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const t of tools) byReason.set(t.reason, [...(byReason.get(t.reason) ?? []), t.name]);
+  return [...byReason].map(([reason, names]) => {
+    if (names.length === 1) return `${sign} tool ${names[0]}: ${reason}`;
+    let list = names.join(", ");
+    if (list.length > 100) list = `${list.slice(0, list.lastIndexOf(", ", 100))}, …`;
+    return `${sign} ${names.length} tools (${reason}): ${list}`;
+  });
+}
+
 /** Options of {@link createHumanRenderer}. */
 export interface HumanRendererOptions {
   /** Where the answer text goes. */
@@ -85,7 +104,7 @@ export function createHumanRenderer(options: HumanRendererOptions): EventRendere
           break;
         case "tool-call":
           line(style.cyan(`→ ${event.toolName} ${summarizeInput(event.input)}`.trimEnd()));
-          spinner.start();
+          spinner.start(`running ${event.toolName}…`);
           break;
         case "tool-result": {
           const failure = event.isError ? event.output : failureText(event.output);
@@ -94,8 +113,8 @@ export function createHumanRenderer(options: HumanRendererOptions): EventRendere
           break;
         }
         case "tools-change":
-          for (const t of event.offered) line(style.dim(`+ tool ${t.name}: ${t.reason}`));
-          for (const t of event.withdrawn) line(style.dim(`- tool ${t.name}: ${t.reason}`));
+          for (const text of toolChangeLines("+", event.offered)) line(style.dim(text));
+          for (const text of toolChangeLines("-", event.withdrawn)) line(style.dim(text));
           break;
         case "tool-source-error":
           line(style.yellow(`! ${event.message}`));

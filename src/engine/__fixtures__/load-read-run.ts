@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { ScriptedStep } from "../scripted-model.js";
+import type { ScriptedStep } from "../../testing/scripted-model.js";
 
 /** The repo's example skills (csv-summary among them). */
 export const examples = path.resolve(import.meta.dirname, "../../../examples/skills");

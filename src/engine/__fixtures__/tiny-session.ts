@@ -1,7 +1,7 @@
 /** A real skill session over in-memory skills (description `about <name>`), for engine unit tests. */
 import { createCatalog } from "../../catalog/create-catalog.js";
 import { createSkillSession } from "../../context/create-skill-session.js";
-import type { Placement } from "../../context/session-types.js";
+import type { Placement } from "../../context/session-options.js";
 import type { SkillSession } from "../../context/skill-session.js";
 import { createSkillTools, type SkillTools } from "../../tools/create-skill-tools.js";
 

@@ -6,15 +6,29 @@
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  ErrorCode,
+  McpError,
+  type Tool as McpTool,
+  ToolSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { isStdioServer, type McpServerConfig } from "../../config/mcp-servers-config.js";
 import { createRedactor } from "../../exec/redact.js";
 import { SKILLRT_VERSION } from "../../util/version.js";
+import { limitServerMessages } from "./limit-server-messages.js";
 import { stripControls } from "./mcp-limits.js";
+import { serverEnvironment } from "./server-environment.js";
 import { substituteEnvRefs } from "./substitute-env-refs.js";
+
+/** Default most ms to start a server and list its tools: long enough for a first `npx -y` to download. */
+export const DEFAULT_START_TIMEOUT_MS = 60_000;
+/** Default most ms of one tool call. */
+export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 
 /** Options of {@link connectMcpServer}. */
 export interface ConnectMcpServerOptions {
@@ -22,10 +36,12 @@ export interface ConnectMcpServerOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Base of a relative `cwd`. Default `process.cwd()`. */
   baseDir?: string;
-  /** Most milliseconds to connect and list tools. Default 30,000. */
+  /** Most ms to connect and list tools when the server's `startTimeoutMs` is unset. Default 60,000. */
   timeoutMs?: number;
   /** Called once when the server stops on its own (not after {@link McpConnection.close}). */
   onExit?: (message: string) => void;
+  /** Called with what the server does wrong later (e.g. floods notifications), once per kind. */
+  onWarning?: (message: string) => void;
   abortSignal?: AbortSignal;
 }
 
@@ -36,7 +52,12 @@ export interface McpConnection {
   transport: "stdio" | "streamable-http" | "sse";
   /** Its tools as it lists them (every page). */
   tools: McpTool[];
-  /** Calls a tool; throws when the server is gone or the call fails at the protocol level. */
+  /** Most ms of one call (`timeoutMs` of the server's config, default 120,000). */
+  callTimeoutMs: number;
+  /**
+   * Calls a tool; throws when the server is gone or the call fails at the protocol level (an
+   * {@link McpError} with `ErrorCode.RequestTimeout` past {@link callTimeoutMs}).
+   */
   callTool(name: string, args: Record<string, unknown>, abortSignal?: AbortSignal): Promise<CallToolResult>;
   /** True until the server stopped or was closed. */
   alive(): boolean;
@@ -71,12 +92,22 @@ export async function connectMcpServer(
     return values;
   };
 
+  const startTimeoutMs = config.startTimeoutMs ?? options.timeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+  const callTimeoutMs = config.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   let stderrTail = "";
+  let envNames: string[] = [];
   const attempt = async (transport: Transport): Promise<{ client: Client } | { error: unknown }> => {
     const client = new Client({ name: "skillrt", version: SKILLRT_VERSION });
+    // What the server sends on its own is rate-limited before the SDK parses it further.
+    limitServerMessages(transport, {
+      onFirstDrop: () =>
+        options.onWarning?.(
+          `MCP server '${name}' sends more notifications than skillrt takes (50 a second after a burst of 200); the rest are dropped`,
+        ),
+    });
     try {
       await client.connect(transport, {
-        timeout: options.timeoutMs ?? 30_000,
+        timeout: startTimeoutMs,
         ...(options.abortSignal === undefined ? {} : { signal: options.abortSignal }),
       });
       return { client };
@@ -89,10 +120,12 @@ export async function connectMcpServer(
   let connected: { client: Client; kind: McpConnection["transport"] } | undefined;
   let failure: unknown;
   if (isStdioServer(config)) {
+    const serverEnv = serverEnvironment(env, resolve("env", config.env), config.inheritEnv);
+    envNames = Object.keys(serverEnv).sort();
     const transport = new StdioClientTransport({
       command: config.command,
       args: config.args ?? [],
-      env: { ...getDefaultEnvironment(), ...resolve("env", config.env) },
+      env: serverEnv,
       stderr: "pipe",
       ...(config.cwd === undefined
         ? {}
@@ -126,13 +159,21 @@ export async function connectMcpServer(
   const redactor = createRedactor(secrets);
   const redact = (text: string): string => redactor.redact(text);
   if (connected === undefined) {
-    return { ok: false, message: redact(startFailure(name, config, failure, stderrTail)), warnings };
+    const message = startFailure(name, config, failure, stderrTail, startTimeoutMs, envNames);
+    return { ok: false, message: redact(message), warnings };
   }
 
   const { client, kind } = connected;
   let tools: McpTool[];
   try {
-    tools = await listAllTools(client, options.timeoutMs ?? 30_000);
+    const listed = await listAllTools(client, startTimeoutMs);
+    tools = listed.tools;
+    for (const { name: tool, problem } of listed.rejected)
+      warnings.push(
+        redact(
+          `tool '${stripControls(tool).slice(0, 100)}' of MCP server '${name}' is left out: ${problem}; its other tools are offered`,
+        ),
+      );
   } catch (error) {
     await client.close().catch(() => {});
     return {
@@ -161,11 +202,12 @@ export async function connectMcpServer(
       name,
       transport: kind,
       tools,
+      callTimeoutMs,
       alive: () => open,
       redact,
       async callTool(tool, args, abortSignal) {
         const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-          timeout: 300_000,
+          timeout: callTimeoutMs,
           ...(abortSignal === undefined ? {} : { signal: abortSignal }),
         });
         return result as CallToolResult;
@@ -179,25 +221,76 @@ export async function connectMcpServer(
   };
 }
 
-async function listAllTools(client: Client, timeout: number): Promise<McpTool[]> {
-  if (client.getServerCapabilities()?.tools === undefined) return [];
+/** A `tools/list` page read leniently: each tool is checked on its own, so one bad tool does not sink the list. */
+const LenientToolList = z.looseObject({
+  tools: z.array(z.unknown()),
+  nextCursor: z.string().optional(),
+});
+
+/** The SDK's client private that remembers tools' output schemas (to check structured results). */
+interface ToolMetadataCache {
+  cacheToolMetadata?: (tools: McpTool[]) => void;
+}
+
+async function listAllTools(
+  client: Client,
+  timeout: number,
+): Promise<{ tools: McpTool[]; rejected: Array<{ name: string; problem: string }> }> {
   const tools: McpTool[] = [];
+  const rejected: Array<{ name: string; problem: string }> = [];
+  if (client.getServerCapabilities()?.tools === undefined) return { tools, rejected };
   let cursor: string | undefined;
   for (let page = 0; page < 100; page++) {
-    const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout });
-    tools.push(...result.tools);
+    const result = await client.request(
+      { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+      LenientToolList,
+      { timeout },
+    );
+    for (const [index, raw] of result.tools.entries()) {
+      const parsed = ToolSchema.safeParse(raw);
+      if (parsed.success) {
+        tools.push(parsed.data);
+        continue;
+      }
+      const rawName = typeof raw === "object" && raw !== null && "name" in raw ? raw.name : undefined;
+      const issue = parsed.error.issues[0];
+      const where = issue === undefined || issue.path.length === 0 ? "" : `${issue.path.join(".")}: `;
+      rejected.push({
+        name: typeof rawName === "string" ? rawName : `#${index + 1}`,
+        problem: `its definition is invalid (${where}${issue?.message ?? "not a tool"})`,
+      });
+    }
     cursor = result.nextCursor;
     if (cursor === undefined) break;
   }
-  return tools;
+  // What `client.listTools` would have remembered: output schemas, to check structured results.
+  (client as unknown as ToolMetadataCache).cacheToolMetadata?.(tools);
+  return { tools, rejected };
 }
 
-function startFailure(name: string, config: McpServerConfig, error: unknown, stderr: string): string {
+function startFailure(
+  name: string,
+  config: McpServerConfig,
+  error: unknown,
+  stderr: string,
+  timeoutMs: number,
+  envNames: string[],
+): string {
   const what = isStdioServer(config)
     ? `'${[config.command, ...(config.args ?? [])].join(" ")}'`
     : withoutCredentials(config.url);
   const tail = lastLine(stderr);
-  return `MCP server '${name}' (${what}) could not start: ${messageOf(error)}${tail === "" ? "" : `; its last output: ${tail}`}`;
+  const why = isTimeout(error)
+    ? `it did not answer within ${timeoutMs / 1000} s (raise mcpServers.${name}.startTimeoutMs if it is only slow, e.g. a first npx -y downloading)`
+    : messageOf(error);
+  const env = isStdioServer(config)
+    ? `. It got the environment variables ${envNames.join(", ")}; pass more with "env" in mcpServers.${name} (values may be \${env:NAME}) or list host variables in "inheritEnv"`
+    : "";
+  return `MCP server '${name}' (${what}) could not start: ${why}${tail === "" ? "" : `; its last output: ${tail}`}${env}`;
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof McpError && error.code === ErrorCode.RequestTimeout;
 }
 
 /** The URL without user info and query (either may carry a credential). */

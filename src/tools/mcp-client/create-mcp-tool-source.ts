@@ -9,9 +9,8 @@
 
 import type { McpServersConfig } from "../../config/mcp-servers-config.js";
 import type { ToolRegistry } from "../tool-registry.js";
-import { type ConnectMcpServerOptions, connectMcpServer, type McpConnection } from "./connect-mcp-server.js";
+import type { ConnectMcpServerOptions, McpConnection } from "./connect-mcp-server.js";
 import { DEFAULT_MCP_LIMITS, type McpLimits, stripControls } from "./mcp-limits.js";
-import { mcpTool, mcpToolName } from "./mcp-tool.js";
 
 /** What the source reports. The CLI prints each once; the engine turns them into events. */
 export type McpSourceEvent =
@@ -41,7 +40,7 @@ export interface McpToolSourceOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Base of relative `cwd` values (the config file's directory). Default `process.cwd()`. */
   baseDir?: string;
-  /** Most milliseconds per server to start and list its tools. Default 30,000. */
+  /** Most ms per server to start and list its tools, when its `startTimeoutMs` is unset. Default 60,000. */
   timeoutMs?: number;
   /** What a server may put in front of the model (result size, descriptions, schemas, tool count). */
   limits?: Partial<McpLimits>;
@@ -89,6 +88,7 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
       ...(options.baseDir === undefined ? {} : { baseDir: options.baseDir }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(abortSignal === undefined ? {} : { abortSignal }),
+      onWarning: (message) => emit({ type: "mcp-server-warning", server: name, message }),
       onExit: (message) => {
         entry.state = "stopped";
         entry.message = message;
@@ -97,6 +97,11 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
         emit({ type: "mcp-server-error", server: name, phase: "exit", message });
       },
     };
+    // The MCP SDK (client, transports, Ajv) loads with the first server, not with `skillrt`.
+    const [{ connectMcpServer }, { mcpTool, mcpToolName }] = await Promise.all([
+      import("./connect-mcp-server.js"),
+      import("./mcp-tool.js"),
+    ]);
     const result = await connectMcpServer(name, config, connectOptions);
     for (const message of result.warnings) emit({ type: "mcp-server-warning", server: name, message });
     if (!result.ok) {

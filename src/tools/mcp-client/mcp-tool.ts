@@ -6,7 +6,7 @@
  * model as text.
  */
 
-import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { type JSONSchema7, jsonSchema, type Tool, tool } from "ai";
 import type { McpConnection } from "./connect-mcp-server.js";
@@ -108,6 +108,12 @@ export function mcpTool(
     try {
       return fromCallToolResult(server, def.name, await connection.callTool(def.name, input, abortSignal));
     } catch (error) {
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && connection.alive())
+        return failedCall(
+          server,
+          def.name,
+          `${name} did not answer within ${connection.callTimeoutMs / 1000} s, so the call was cancelled (the limit is mcpServers.${server}.timeoutMs). Try a smaller request, continue without it, or tell the user.`,
+        );
       const message = error instanceof Error ? error.message : String(error);
       const gone = !connection.alive();
       return failedCall(

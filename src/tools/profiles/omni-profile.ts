@@ -6,7 +6,7 @@
  */
 import { tool } from "ai";
 import { z } from "zod";
-import { isOmniReference } from "../../context/session-profile.js";
+import { isOmniReference } from "../../context/doc-rules.js";
 import type { ProfileContext, ProfileTools } from "../profile-types.js";
 import { toolFailure, toolSuccess } from "../skill-tool-result.js";
 import { paragraphs, pyList } from "../tool-text.js";

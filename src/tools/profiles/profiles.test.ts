@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { makeSkillTree, type SkillTree, standardSkills } from "../../context/__fixtures__/skill-tree.js";
 import { createSkillSession, startSkillSession } from "../../context/create-skill-session.js";
 import { restoreSkillSession } from "../../context/restore-skill-session.js";
-import type { Placement } from "../../context/session-types.js";
+import type { Placement } from "../../context/session-options.js";
 import { createWorkspace } from "../../exec/create-workspace.js";
 import { createLocalExecutor } from "../../exec/local-executor.js";
 import type { Workspace } from "../../exec/workspace.js";

@@ -9,7 +9,7 @@
  */
 import { tool } from "ai";
 import { z } from "zod";
-import type { SessionFailure } from "../../context/session-types.js";
+import type { SessionFailure } from "../../context/session-results.js";
 import type { ProfileContext, ProfileTools } from "../profile-types.js";
 import { toolFailure, toolSuccess } from "../skill-tool-result.js";
 import { paragraphs } from "../tool-text.js";

@@ -4,9 +4,9 @@
  * and the tokens spent.
  */
 import type { SkillSession } from "../context/skill-session.js";
+import { pickLexical } from "../engine/select-skills.js";
+import type { SkillAgent } from "../engine/skill-agent.js";
 import type { EvalCase } from "./eval-cases.js";
-import { pickLexical } from "./select-skills.js";
-import type { SkillAgent } from "./skill-agent.js";
 
 /** What one run of a case did. */
 export interface CaseRun {

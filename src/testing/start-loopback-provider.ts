@@ -10,7 +10,14 @@ import type { AddressInfo } from "node:net";
 /** One scripted reply: an HTTP failure, or an assistant turn with text and/or tool calls. */
 export type ScriptedReply =
   | { status: number; headers?: Record<string, string>; body?: string }
-  | { text?: string; toolCalls?: Array<{ name: string; input: unknown }>; delayMs?: number };
+  | {
+      text?: string;
+      toolCalls?: Array<{ name: string; input: unknown }>;
+      /** Hold the answer this long before sending anything (a slow model, or one that never answers). */
+      delayMs?: number;
+      /** Stream the text, then stall: keep the connection open without finishing (streaming requests only). */
+      stall?: boolean;
+    };
 
 /** A request the server received (`Body`: the parsed JSON body's type, `unknown` unless you say). */
 export interface RecordedRequest<Body = unknown> {
@@ -47,7 +54,7 @@ function splitText(text: string): string[] {
 
 function openaiStream(
   res: ServerResponse,
-  reply: { text?: string; toolCalls?: Array<{ name: string; input: unknown }> },
+  reply: { text?: string; toolCalls?: Array<{ name: string; input: unknown }>; stall?: boolean },
   n: number,
 ): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
@@ -62,6 +69,7 @@ function openaiStream(
   };
   send({ delta: { role: "assistant", content: "" }, finish_reason: null });
   for (const piece of splitText(reply.text ?? "")) send({ delta: { content: piece }, finish_reason: null });
+  if (reply.stall === true) return;
   for (const [index, call] of (reply.toolCalls ?? []).entries()) {
     const args = typeof call.input === "string" ? call.input : JSON.stringify(call.input);
     send({
@@ -121,7 +129,7 @@ function openaiJson(
 
 function anthropicStream(
   res: ServerResponse,
-  reply: { text?: string; toolCalls?: Array<{ name: string; input: unknown }> },
+  reply: { text?: string; toolCalls?: Array<{ name: string; input: unknown }>; stall?: boolean },
   n: number,
 ): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
@@ -145,6 +153,7 @@ function anthropicStream(
     send("content_block_start", { index, content_block: { type: "text", text: "" } });
     for (const piece of splitText(reply.text))
       send("content_block_delta", { index, delta: { type: "text_delta", text: piece } });
+    if (reply.stall === true) return;
     send("content_block_stop", { index });
     index++;
   }

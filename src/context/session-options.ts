@@ -1,0 +1,77 @@
+/**
+ * The options of a {@link SkillSession} (`createSkillSession`), with the names of where loaded content goes
+ * (placement), how the catalog is written and how `system` placement lays out loaded skills.
+ */
+import type { Catalog } from "../catalog/types.js";
+import type { ProfileName } from "./profile-name.js";
+import type { SessionEvent } from "./session-event.js";
+import type { TokenCounter } from "./token-counter.js";
+
+/** Where loaded content is rendered. `history` (default): in tool results. `system`: in the system prompt every step. */
+export type Placement = "history" | "system";
+
+/** L1 catalog formats. `list` (default) is `- name: description`. */
+export type CatalogFormat = "list" | "markdown" | "xml" | "agentskills" | "aworld" | "skillbox";
+
+/**
+ * How `system` placement lays out loaded content. `omni` (default, OmniEmployee): "## Loaded Skill
+ * Instructions" with `### Skill: <name>` sections, then "## Loaded Skill References". `trpc` (trpc-agent-go):
+ * per skill, alphabetically, `[Loaded] <name>` and the body, a `Docs loaded: …` line, then `[Doc] <path>`
+ * blocks.
+ */
+export type SystemLayout = "omni" | "trpc";
+
+/** Options of {@link createSkillSession}. Every field is optional except `catalog`. */
+export interface SkillSessionOptions {
+  catalog: Catalog;
+  /** Conversation id (also `${SESSION_ID}` in bodies). Default: a random UUID. */
+  id?: string;
+  /** Agent namespace; sessions in different namespaces share nothing. Default `default`. */
+  namespace?: string;
+  /** Default: o200k_base via `createTokenCounter()`. */
+  tokenCounter?: TokenCounter;
+  /** Default `history`. */
+  placement?: Placement;
+  /**
+   * The tool profile the model sees: the preamble and the messages written for the model name its tools,
+   * and it picks the catalog format, `system` layout, doc rule and load-call shape (`createSkillTools` builds
+   * this profile's tools). Default `skillrt`.
+   */
+  profile?: ProfileName;
+  /** `false` when no `skill_run` is offered (no executor): the preamble and messages do not name it. Default true. */
+  runTool?: boolean;
+  /** Default: the profile's (`list`; `markdown` for omni, `xml` for agentscope). */
+  catalogFormat?: CatalogFormat;
+  /**
+   * Model context window in tokens. Default 128,000, treated as unknown: leave it out when neither the user
+   * nor the configuration gave one (it changes the catalog budget default; see `ledger().contextWindowKnown`).
+   */
+  contextWindow?: number;
+  /** Fraction of the window above which least-recently-used content is evicted. Default 0.9. */
+  contextThreshold?: number;
+  /** Largest rendered skill body (and single doc) in tokens; larger ones are refused. Default 8,000. */
+  skillBudget?: number;
+  /** Tokens for preamble + catalog. Default 1% of `contextWindow` when it is given, else (window unknown) 2,000. */
+  catalogBudget?: number;
+  /** Layout of loaded content in `system` placement. Default: the profile's (`omni`; `trpc` for trpc). */
+  systemLayout?: SystemLayout;
+  /** Name globs (picomatch); when given, only matching skills are visible to the model. */
+  allow?: string[];
+  /** Name globs hidden from the model (wins over `allow`). */
+  deny?: string[];
+  /** Skills loaded by `init()` besides those with `active: true`. */
+  activeSkills?: string[];
+  /** `skill_search` is always offered above this many visible skills (and whenever the catalog left something out). Default 100. */
+  searchThreshold?: number;
+  /**
+   * Most skills loaded at once (`SKILLS_MAX_ACTIVE`). A model's load beyond it fails with
+   * `too-many-active`, asking it to unload one first; user loads and `init()` are not capped. Default: no cap.
+   */
+  maxActive?: number;
+  /** Most files listed in a loaded skill's `<skill_resources>`. Default 50. */
+  maxResources?: number;
+  /** Receives every event. */
+  onEvent?: (event: SessionEvent) => void;
+  /** Custom preamble (replaces the default text); `""` renders the catalog without one. */
+  preamble?: string;
+}

@@ -1,0 +1,70 @@
+/**
+ * A rate limit on what an MCP server sends on its own (notifications and requests to the client): a
+ * server that floods them — 100,000 log lines or progress updates — would otherwise have every one
+ * validated and dispatched by the SDK, and its memory grows with the flood. Messages over the limit are
+ * dropped at the transport, before the SDK sees them; responses to the client's own requests always pass.
+ */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+
+/** Options of {@link limitServerMessages}. */
+export interface ServerMessageLimit {
+  /** Messages per second a server may send on its own, on average. Default 50. */
+  perSecond?: number;
+  /** Messages it may send at once before the rate applies. Default 200. */
+  burst?: number;
+  /** Called once, the first time messages are dropped. */
+  onFirstDrop?: () => void;
+  /** Clock (tests). Default `Date.now`. */
+  now?: () => number;
+}
+
+/** What {@link limitServerMessages} counts. */
+export interface ServerMessageCounts {
+  /** Messages dropped so far. */
+  dropped(): number;
+}
+
+type OnMessage = NonNullable<Transport["onmessage"]>;
+
+/**
+ * Installs the limit on `transport`: whatever `onmessage` handler the SDK sets (now or later) receives
+ * the server's responses as they come, and its notifications and requests through a token bucket
+ * (`burst` at once, refilled at `perSecond`). Call before `client.connect(transport)`.
+ */
+export function limitServerMessages(
+  transport: Transport,
+  options: ServerMessageLimit = {},
+): ServerMessageCounts {
+  const perSecond = options.perSecond ?? 50;
+  const burst = options.burst ?? 200;
+  const now = options.now ?? Date.now;
+  let tokens = burst;
+  let last = now();
+  let dropped = 0;
+  let handler: OnMessage | undefined;
+
+  const limited: OnMessage = (message, extra) => {
+    if ("method" in message) {
+      const at = now();
+      tokens = Math.min(burst, tokens + ((at - last) / 1000) * perSecond);
+      last = at;
+      if (tokens < 1) {
+        dropped += 1;
+        if (dropped === 1) options.onFirstDrop?.();
+        return;
+      }
+      tokens -= 1;
+    }
+    handler?.(message, extra);
+  };
+
+  Object.defineProperty(transport, "onmessage", {
+    configurable: true,
+    enumerable: true,
+    get: () => (handler === undefined ? undefined : limited),
+    set: (value: OnMessage | undefined) => {
+      handler = value;
+    },
+  });
+  return { dropped: () => dropped };
+}
