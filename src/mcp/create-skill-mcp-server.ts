@@ -6,7 +6,10 @@
  *   `skill_select_docs`, `skill_unload`, `skill_search`, `skill_run`, script tools of loaded skills) with
  *   the engine's input schemas and result text; the catalog is in the server instructions and in the
  *   load tool's description;
- * - **resources**: `skill://<name>/<path>` for every file of every served skill;
+ * - **resources**: `skill://<skill-path>/<path>` for every file of every served skill, paginated;
+ * - **the Skills Extension** (SEP-2640, `io.modelcontextprotocol/skills` with `directoryRead`):
+ *   `skills/list`, `skills/get` and `resources/directory/read`, entries with verbatim frontmatter and
+ *   the SHA-256 of every file;
  * - **prompts**: one per user-invocable skill (`/name args`).
  */
 
@@ -27,6 +30,8 @@ import { mcpSessionView } from "./mcp-session-view.js";
 import { serveSkillPrompts } from "./serve-skill-prompts.js";
 import { serveSkillResources } from "./serve-skill-resources.js";
 import { serveSkillTools } from "./serve-skill-tools.js";
+import { type SkillsExtensionPaging, serveSkillsExtension } from "./serve-skills-extension.js";
+import { createSkillServing } from "./skill-serving.js";
 
 /** Version reported to clients by default. */
 export const SKILLRT_MCP_VERSION = SKILLRT_VERSION;
@@ -67,6 +72,8 @@ export interface SkillMcpServerOptions {
   name?: string;
   /** Server version reported to clients. Default {@link SKILLRT_MCP_VERSION}. */
   version?: string;
+  /** Page sizes: skills per `skills/list` and `resources/list` page, children per directory page. */
+  paging?: SkillsExtensionPaging;
   /** Receives warnings meant for a person (e.g. the sandbox fallback). Default: dropped. */
   onWarning?: (message: string) => void;
 }
@@ -129,12 +136,15 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
 
   const served = serveSkillTools(mcp, { tools, loadToolName: () => view.profile.toolNames.load });
   const prompts = serveSkillPrompts(mcp, view, () => served.refresh());
-  serveSkillResources(mcp, view);
+  const serving = createSkillServing(view);
+  serveSkillResources(mcp, serving, options.paging?.skillsPerPage);
+  serveSkillsExtension(mcp, serving, options.paging);
 
   let stopWatching: (() => void) | undefined;
   if (options.watch === true) {
     stopWatching = session.catalog.watch(() => {
       view.renderer.refreshCatalog();
+      serving.invalidate();
       void served.replace(buildTools()).catch((error: unknown) => {
         options.onWarning?.(`could not refresh the skill tools: ${String(error)}`);
       });

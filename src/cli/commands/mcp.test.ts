@@ -156,6 +156,25 @@ describe("skillrt mcp over stdio", () => {
     expect(stderr).toContain("skillrt mcp: --executor must be one of auto, sandbox, local, container");
   });
 
+  it.each([
+    [["--port", "80"], "--port needs --http"],
+    [["--http", "--port", "70000"], "--port must be a whole number from 0 to 65535"],
+    [["--http", "--host", "10.0.0.5"], "--host 10.0.0.5 is reachable from other machines"],
+    [
+      ["--http", "--token-env", "NO_SUCH_TOKEN_VAR"],
+      "--token-env NO_SUCH_TOKEN_VAR: that environment variable is not set",
+    ],
+  ])("reports HTTP option misuse %j as a usage error", async (args, message) => {
+    const child = spawn(process.execPath, [bin, "mcp", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const [code] = await once(child, "exit");
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+  });
+
   it("takes session filters and execution settings from skillrt.config.json in its cwd", async () => {
     const project = path.join(tmp.dir, "configured");
     await fs.mkdir(project);

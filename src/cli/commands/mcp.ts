@@ -1,4 +1,7 @@
-/** `skillrt mcp`: serve the skills over MCP on stdio (stdout carries only protocol messages; logs go to stderr). */
+/**
+ * `skillrt mcp`: serve the skills over MCP on stdio (stdout carries only protocol messages; logs go to
+ * stderr), or with `--http` over Streamable HTTP (stdout's first line is the URL).
+ */
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
 import { createCatalog } from "../../catalog/create-catalog.js";
@@ -6,6 +9,7 @@ import { PROFILE_NAMES, type ProfileName } from "../../context/profile-name.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
 import { createSkillMcpServer } from "../../mcp/create-skill-mcp-server.js";
 import { createStdioTransport } from "../../mcp/create-stdio-transport.js";
+import { isLoopbackHost, type McpHttpServer, serveMcpHttp } from "../../mcp/serve-mcp-http.js";
 import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { defineCommand, usageError } from "../define-command.js";
@@ -23,15 +27,19 @@ const EXECUTORS: ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
 /** The `mcp` command. */
 export const mcpCommand = defineCommand({
   name: "mcp",
-  summary: "Serve the skills to MCP clients (Claude Desktop, Cursor, Codex) over stdio",
+  summary: "Serve the skills to MCP clients (Claude Desktop, Cursor, Codex) over stdio or HTTP",
   usage: `Usage: skillrt mcp [options]
+       skillrt mcp --http [--port N] [--host H] [--token-env NAME] [--stateless]
 
-Runs an MCP server on stdin/stdout until the client disconnects. Clients get:
+Runs an MCP server on stdin/stdout until the client disconnects, or with --http over Streamable
+HTTP at http://HOST:PORT/mcp until SIGINT/SIGTERM (the URL is the first line on stdout). Clients get:
   tools      skill_load, skill_read, skill_list_docs, skill_select_docs, skill_unload,
              skill_search, skill_run (unless --no-exec) and the scripts of loaded skills;
              the skills catalog is in the server instructions and the skill_load description
   resources  skill://<name>/SKILL.md and skill://<name>/<path> for every skill file
   prompts    one per user-invocable skill (like /name args), with an optional 'args' argument
+  skills     the Skills Extension (SEP-2640, io.modelcontextprotocol/skills): skills/list,
+             skills/get and resources/directory/read, with the SHA-256 of every file
 
 Options:
   --root DIR         Look for skills in DIR instead of the default roots (repeatable).
@@ -45,6 +53,14 @@ Options:
   --allow GLOB       Serve only skills whose name matches GLOB (repeatable; replaces session.allow).
   --deny GLOB        Hide skills whose name matches GLOB (repeatable; replaces session.deny).
   --watch            Re-scan when skills change and notify the client.
+  --http             Serve over Streamable HTTP instead of stdio (one session per client).
+  --port N           HTTP port (default 0: any free port; the URL on stdout says which).
+  --host H           HTTP interface (default 127.0.0.1). Any other than loopback needs --token-env.
+  --token-env NAME   Require 'Authorization: Bearer <token>', the token read from env var NAME.
+  --allowed-host H   Accept Host H too (a name a proxy forwards; repeatable). Host and Origin
+                     are checked on every request against DNS rebinding.
+  --stateless        A fresh server per request, no session id: instances can sit behind a load
+                     balancer (loaded skills do not persist between requests).
   -h, --help         Show this help.
 
 Client configuration (e.g. Claude Desktop's claude_desktop_config.json):
@@ -57,7 +73,8 @@ Configuration: skillrt.config.json in the current directory, then ~/.skillrt/con
 requireLoaded, allowCommands, denyCommands, hostDirs, artifactsDir) and per-skill env. Saved outputs
 go to .skillrt/artifacts under the current directory (see docs/exec.md).
 
-Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
+Exit codes: 0 after the client disconnected (or, with --http, after SIGINT/SIGTERM); 1 bad
+configuration; 2 usage error.
 `,
   options: {
     ...rootOption,
@@ -69,6 +86,12 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
     allow: { type: "string", multiple: true },
     deny: { type: "string", multiple: true },
     watch: { type: "boolean" },
+    http: { type: "boolean" },
+    port: { type: "string" },
+    host: { type: "string" },
+    "token-env": { type: "string" },
+    "allowed-host": { type: "string", multiple: true },
+    stateless: { type: "boolean" },
   },
   maxPositionals: 0,
   async run({ values }, io) {
@@ -77,6 +100,31 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
     const profile = (values.profile ?? "skillrt") as ProfileName;
     if (!PROFILE_NAMES.includes(profile))
       return usageError(io, "mcp", `--profile must be one of ${PROFILE_NAMES.join(", ")}`);
+    const http = values.http === true;
+    if (!http) {
+      for (const flag of ["port", "host", "token-env", "allowed-host", "stateless"] as const)
+        if (values[flag] !== undefined) return usageError(io, "mcp", `--${flag} needs --http`);
+    }
+    const port = values.port === undefined ? 0 : Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      return usageError(io, "mcp", "--port must be a whole number from 0 to 65535");
+    const host = values.host ?? "127.0.0.1";
+    let token: string | undefined;
+    if (values["token-env"] !== undefined) {
+      token = io.env[values["token-env"]];
+      if (token === undefined || token === "")
+        return usageError(
+          io,
+          "mcp",
+          `--token-env ${values["token-env"]}: that environment variable is not set`,
+        );
+    }
+    if (http && !isLoopbackHost(host) && token === undefined)
+      return usageError(
+        io,
+        "mcp",
+        `--host ${host} is reachable from other machines: require a bearer token with --token-env NAME`,
+      );
     const log = (message: string): void => {
       io.stderr.write(`skillrt mcp: ${message}\n`);
     };
@@ -100,15 +148,58 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
     const catalog = await createCatalog(catalogOptions);
     const chosen = exec ? createExecutor({ kind }) : undefined;
     if (chosen?.warning !== undefined) log(`warning: ${chosen.warning}`);
-    const server = await createSkillMcpServer({
-      catalog,
-      sessionOptions: cliSessionSettings(config, values),
-      profile,
-      exec: chosen === undefined ? false : { ...settings, executor: chosen.executor },
-      watch: values.watch === true,
-      onWarning: (message) => log(`warning: ${message}`),
-    });
+    const makeServer = () =>
+      createSkillMcpServer({
+        catalog,
+        sessionOptions: cliSessionSettings(config, values),
+        profile,
+        exec: chosen === undefined ? false : { ...settings, executor: chosen.executor },
+        watch: values.watch === true,
+        onWarning: (message) => log(`warning: ${message}`),
+      });
+    const describe = (transport: string): string => {
+      const problems = catalog.diagnostics().filter((d) => d.severity === "error").length;
+      const roots = catalogOptions.roots.map((r) => r.path);
+      return (
+        `serving ${catalog.list().length} skill(s) from ${roots.join(", ") || "no roots"} over ${transport}` +
+        `${exec ? ` (skill_run: ${chosen?.executor.kind ?? "off"})` : " (no execution)"}` +
+        `${problems > 0 ? `; ${problems} skill problem(s), see 'skillrt validate'` : ""}`
+      );
+    };
 
+    if (http) {
+      let served: McpHttpServer;
+      try {
+        served = await serveMcpHttp({
+          createServer: makeServer,
+          host,
+          port,
+          ...(token === undefined ? {} : { token }),
+          ...(values["allowed-host"] === undefined ? {} : { allowedHosts: values["allowed-host"] }),
+          stateless: values.stateless === true,
+          onError: (error) => log(`warning: ${error.message}`),
+        });
+      } catch (error) {
+        log(error instanceof Error ? error.message : String(error));
+        return 1;
+      }
+      io.stdout.write(`${served.url}\n`);
+      log(describe(`Streamable HTTP at ${served.url}${values.stateless === true ? " (stateless)" : ""}`));
+      await new Promise<void>((resolve) => {
+        const stop = listenForInterrupt(
+          io,
+          () => {
+            stop();
+            resolve();
+          },
+          { signals: ["SIGINT", "SIGTERM"] },
+        );
+      });
+      await served.close();
+      return 0;
+    }
+
+    const server = await makeServer();
     const closed = new Promise<void>((resolve) => {
       const previous = server.server.onclose;
       server.server.onclose = () => {
@@ -125,13 +216,7 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
       // Oversized and malformed messages are skipped, answered with a JSON-RPC error and logged here.
       server.server.onerror = (error) => log(`warning: ${error.message}`);
       await server.connect(createStdioTransport(readable(io), writable(io)));
-      const problems = catalog.diagnostics().filter((d) => d.severity === "error").length;
-      const roots = catalogOptions.roots.map((r) => r.path);
-      log(
-        `serving ${catalog.list().length} skill(s) from ${roots.join(", ") || "no roots"} over stdio` +
-          `${exec ? ` (skill_run: ${chosen?.executor.kind ?? "off"})` : " (no execution)"}` +
-          `${problems > 0 ? `; ${problems} skill problem(s), see 'skillrt validate'` : ""}`,
-      );
+      log(describe("stdio"));
       await closed;
       return 0;
     } finally {

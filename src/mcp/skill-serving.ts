@@ -1,0 +1,126 @@
+/**
+ * The state behind a server's `skill://` resources and SEP-2640 methods: the index of served skills
+ * (rebuilt after `invalidate()`, which the server calls when a watched catalog changes) and the skill
+ * entries of `skills/list` / `skills/get`. File digests and parsed frontmatters are kept per catalog, so
+ * every session of one process (one per HTTP client) shares them.
+ */
+import type { Catalog } from "../catalog/types.js";
+import type { SkillSession } from "../context/skill-session.js";
+import { createFileDigests, type FileDigests } from "./file-digests.js";
+import {
+  createServedSkillIndex,
+  type ServedFile,
+  type ServedSkill,
+  type ServedSkillIndex,
+} from "./served-skill-index.js";
+import { skillFrontmatter } from "./skill-frontmatter.js";
+import { skillFileUri } from "./skill-uri.js";
+
+/** One SEP-2640 skill entry. */
+export interface SkillEntry {
+  /** The URI of the skill's SKILL.md. */
+  uri: string;
+  /** The SKILL.md frontmatter, verbatim, as JSON. */
+  frontmatter: Record<string, unknown>;
+  /** Every file of the skill (nested skills' included), each once, with the SHA-256 of its bytes. */
+  resources: { uri: string; digest: string }[];
+}
+
+/** What one entry could not be made of, or the entry. */
+export type EntryResult = { entry: SkillEntry } | { problem: string };
+
+/** See the module comment. */
+export interface SkillServing {
+  index(): ServedSkillIndex;
+  invalidate(): void;
+  /**
+   * The entry of `skill`, with digests of the files as they are now; with `maxAgeMs`, an entry made
+   * that recently (by any session) is reused — `skills/list` pages asked by many clients at once
+   * check each file once, not once per client.
+   */
+  entry(skill: ServedSkill, maxAgeMs?: number): Promise<EntryResult>;
+}
+
+interface Shared {
+  digests: FileDigests;
+  /** Each skill's own files, listed once (until a watched change). */
+  fileLists: Map<string, Promise<ServedFile[]>>;
+  /** Recent entries by skill path and location, and when they were made. */
+  entries: Map<string, { at: number; result: Promise<EntryResult> }>;
+  /** Parsed frontmatters by the digest of their SKILL.md. */
+  frontmatters: Map<string, Record<string, unknown> | undefined>;
+}
+
+const MAX_FRONTMATTERS = 50_000;
+const shared = new WeakMap<Catalog, Shared>();
+
+function sharedFor(catalog: Catalog): Shared {
+  let state = shared.get(catalog);
+  if (state === undefined) {
+    state = {
+      digests: createFileDigests(),
+      fileLists: new Map(),
+      entries: new Map(),
+      frontmatters: new Map(),
+    };
+    shared.set(catalog, state);
+  }
+  return state;
+}
+
+/** The serving state of `session`. */
+export function createSkillServing(session: SkillSession): SkillServing {
+  const { digests, fileLists, entries, frontmatters } = sharedFor(session.catalog);
+  let index: ServedSkillIndex | undefined;
+  const current = (): ServedSkillIndex => {
+    index ??= createServedSkillIndex(session, digests, fileLists);
+    return index;
+  };
+  return {
+    index: current,
+    invalidate() {
+      index = undefined;
+      fileLists.clear();
+      entries.clear();
+    },
+    entry(skill, maxAgeMs) {
+      const key = `${skill.path}\0${skill.record.location}`;
+      const now = Date.now();
+      const recent = entries.get(key);
+      if (maxAgeMs !== undefined && recent !== undefined && now - recent.at <= maxAgeMs) return recent.result;
+      const result = makeEntry(skill);
+      entries.set(key, { at: now, result });
+      result.catch(() => entries.delete(key));
+      return result;
+    },
+  };
+
+  async function makeEntry(skill: ServedSkill): Promise<EntryResult> {
+    const files = await current().allFiles(skill);
+    const skillMd = files[0];
+    if (skillMd === undefined || skillMd.path !== "SKILL.md" || skillMd.owner !== skill.record)
+      return { problem: `skill '${skill.path}' has no SKILL.md` };
+    // SKILL.md is read only when its content is new: its frontmatter is kept by digest.
+    let mdDigest = await current().digest(skillMd);
+    let frontmatter = frontmatters.get(mdDigest);
+    if (!frontmatters.has(mdDigest)) {
+      const read = await current().read(skillMd);
+      mdDigest = read.digest;
+      frontmatter = skillFrontmatter(read.bytes);
+      if (frontmatters.size >= MAX_FRONTMATTERS) frontmatters.clear();
+      frontmatters.set(mdDigest, frontmatter);
+    }
+    if (frontmatter === undefined) return { problem: `the SKILL.md of '${skill.path}' has no frontmatter` };
+    if (frontmatter["name"] !== skill.record.name)
+      return {
+        problem: `the frontmatter name of '${skill.path}' is not '${skill.record.name}' (SEP-2640 requires the last path segment to equal it)`,
+      };
+    if (typeof frontmatter["description"] !== "string")
+      return { problem: `the frontmatter of '${skill.path}' has no description` };
+    const resources = [{ uri: skillFileUri(skill.path, "SKILL.md"), digest: mdDigest }];
+    for (const file of files.slice(1)) {
+      resources.push({ uri: skillFileUri(skill.path, file.path), digest: await current().digest(file) });
+    }
+    return { entry: { uri: resources[0]!.uri, frontmatter, resources } };
+  }
+}
