@@ -10,8 +10,9 @@ export type CaseFallbackResult = ReadFileResult & { candidates?: string[] };
 
 /** Paths of `available` equal to `wanted` ignoring letter case (never `wanted` itself). */
 export function caseInsensitiveMatches(wanted: string, available: readonly string[]): string[] {
-  const lower = wanted.replace(/^\.\//, "").toLowerCase();
-  return available.filter((p) => p !== wanted && p.toLowerCase() === lower);
+  const exact = wanted.replace(/^\.\//, "");
+  const lower = exact.toLowerCase();
+  return available.filter((p) => p !== exact && p.toLowerCase() === lower);
 }
 
 /**
