@@ -129,7 +129,8 @@ describe("createSkillToolkit", () => {
         model,
         prompt: "weather",
         ...skills,
-        tools: { ...skills.tools, weather },
+        // Typed as a ToolSet (or from plain JavaScript): TypeScript alone rejects the merged names.
+        tools: { ...skills.tools, weather } as ToolSet,
         activeTools: [...skills.activeTools, "weather"],
       });
       await stream.consumeStream();
