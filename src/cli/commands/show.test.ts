@@ -71,6 +71,16 @@ describe("skillrt show", () => {
     expect(outside.out).toBe("");
   });
 
+  it("reads a negative --lines value as the value: '--lines -2' is lines 1 to 2", async () => {
+    expect(await show(["pdf-tools", "references/api.md", "--lines", "-2"])).toMatchObject({
+      code: 0,
+      out: "line 1\nline 2\n",
+    });
+    const typo = await show(["pdf-tools", "--jsn"]);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain("unknown option '--jsn'. Did you mean --json?");
+  });
+
   it("falls back to the one path differing only in case; several are listed (exit 1)", async () => {
     const found = await show(["pdf-tools", "REFERENCES/API.md", "--lines", "2-2"]);
     expect(found).toMatchObject({ code: 0, out: "line 2\n" });
