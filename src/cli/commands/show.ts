@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { Catalog, LineRange, ReadFileResult } from "../../catalog/types.js";
+import type { Catalog, LineRange } from "../../catalog/types.js";
 import { type CaseFallbackResult, readFileCaseFallback } from "../../context/read-with-case-fallback.js";
 import { SkillrtError } from "../../errors/skillrt-error.js";
 import { rootOption } from "../cli-roots.js";
