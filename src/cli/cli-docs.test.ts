@@ -31,9 +31,39 @@ describe("docs/cli.md", () => {
 
   it("has a section for each command this module registers", async () => {
     const docs = await fs.readFile(path.join(repo, "docs", "cli.md"), "utf8");
-    for (const name of ["list", "validate", "show", "prompt", "init", "search"]) {
+    for (const name of ["list", "validate", "show", "prompt", "init", "search", "eval"]) {
       if (commands[name] !== undefined) expect(docs).toContain(`## \`skillrt ${name}\``);
     }
+  });
+});
+
+describe("README install path and CLI table", () => {
+  it("lists every command in the CLI table, with eval and the evals/ folder init writes", async () => {
+    const readme = await fs.readFile(path.join(repo, "README.md"), "utf8");
+    const table = readme.slice(readme.indexOf("## CLI"), readme.indexOf("## Inspector"));
+    expect(Object.keys(commands).filter((name) => !table.includes(`| \`skillrt ${name}`))).toEqual([]);
+    expect(table).toContain("evals/cases.yaml");
+    const docs = await fs.readFile(path.join(repo, "docs", "cli.md"), "utf8");
+    expect(docs).toContain("evals/cases.yaml          example trigger evals");
+  });
+
+  it("installs from a packed tarball or a checkout until the package is published", async () => {
+    const readme = await fs.readFile(path.join(repo, "README.md"), "utf8");
+    const docs = await Promise.all(
+      (await fs.readdir(path.join(repo, "docs")))
+        .filter((f) => f.endsWith(".md") && f !== "mcp.md" && f !== "architecture.md")
+        .map(async (f) => [f, await fs.readFile(path.join(repo, "docs", f), "utf8")] as const),
+    );
+    // The one place that names them says they do not work yet.
+    const unpublished = /`npm install skillrt` and `npx -y skillrt` do not\s+work/;
+    expect(readme).toMatch(unpublished);
+    for (const [file, text] of [["README.md", readme.replace(unpublished, "")] as const, ...docs]) {
+      expect(text, file).not.toMatch(/npm (install|i) skillrt\b|npx -y skillrt/);
+    }
+    expect(readme).toContain("npm install ../skillrt/skillrt-0.1.0.tgz");
+    expect(readme).toContain('"command": "node", "args": ["/path/to/skillrt/bin/skillrt.js", "mcp"');
+    const library = readme.slice(readme.indexOf("## Library"), readme.indexOf("## Adding a skill"));
+    expect(library).toContain('`"type": "module"`');
   });
 });
 

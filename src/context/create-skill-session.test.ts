@@ -153,6 +153,11 @@ describe("files", () => {
       expect(missing.available?.[0]).toBe("SKILL.md");
       expect(missing.message).toMatch(/Available paths:\n1\. SKILL\.md\n/);
     }
+    // A path that differs only in letter case reads the one real file.
+    expect(await session.readFile("pdf", "REFERENCES/API.md")).toMatchObject({
+      ok: true,
+      path: "references/api.md",
+    });
     expect(await session.readFile("pdf", "../docx/SKILL.md")).toMatchObject({
       ok: false,
       code: "path-refused",

@@ -5,6 +5,7 @@
 import type { ReadFileResult } from "../catalog/types.js";
 import { buildReadItem } from "./build-items.js";
 import { enforceBudget } from "./enforce-budget.js";
+import { readFileCaseFallback } from "./read-with-case-fallback.js";
 import { errorText, isFailure, notFoundFailure, resolveSkill, type SessionCore } from "./session-core.js";
 import type { ReadResult } from "./session-results.js";
 import { newItemId, readKey, recordCall, removeItem, touch } from "./session-state.js";
@@ -40,9 +41,10 @@ export async function readFile(
     ...(options.startLine !== undefined ? { startLine: options.startLine } : {}),
     ...(options.endLine !== undefined ? { endLine: options.endLine } : {}),
   };
-  let result: ReadFileResult;
+  let result: ReadFileResult & { candidates?: string[] };
   try {
-    result = await core.catalog.readFile(record.name, path, range);
+    // `REFERENCE.md` finds `reference.md` when that is the only path differing just in case.
+    result = await readFileCaseFallback(core.catalog, record.name, path, range);
   } catch (error) {
     return {
       ok: false,
@@ -57,7 +59,10 @@ export async function readFile(
       return {
         ok: false,
         code: "file-not-found",
-        message: `File '${path}' not found in skill '${record.name}'. Available paths:\n${result.available.map((p, i) => `${i + 1}. ${p}`).join("\n")}`,
+        message:
+          result.candidates !== undefined
+            ? `File '${path}' not found in skill '${record.name}'; these paths differ from it only in letter case: ${result.candidates.join(", ")}. Read one of them by its exact path.`
+            : `File '${path}' not found in skill '${record.name}'. Available paths:\n${result.available.map((p, i) => `${i + 1}. ${p}`).join("\n")}`,
         available: result.available,
       };
     case "refused":

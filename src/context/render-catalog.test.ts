@@ -51,6 +51,26 @@ describe("catalog budget", () => {
     expect(counter.count(bare)).toBeLessThanOrEqual(200);
   });
 
+  it("names only: lists real skills before invalid and template names, which sort first by name", async () => {
+    const junk = ["-broken", "0-template", "Bad_Name", "example-skill", "my-skill", "skill-template"];
+    const real = ["alpha-pdf", "beta-docx", "gamma-xlsx"];
+    const catalog = await createCatalog({
+      roots: [],
+      memory: [...junk, ...real].map((name) => ({
+        name,
+        description: `Does ${name} things for a long time with many words in its description to take tokens.`,
+        body: "b",
+      })),
+    });
+    const session = createSkillSession({ catalog, catalogBudget: 90, preamble: "" });
+    const prompt = session.renderer.systemPrompt();
+    const stats = session.renderer.catalogStats();
+    expect(stats.omitted).toBeGreaterThan(0);
+    expect(stats.listed).toBeGreaterThanOrEqual(real.length);
+    const listed = [...prompt.matchAll(/^- ([^\s:]+)/gm)].map((m) => m[1]);
+    expect(listed.slice(0, real.length)).toEqual(real);
+  });
+
   it("renders the agentskills format byte for byte like skills-ref to-prompt", async () => {
     const catalog = await createCatalog({
       roots: [],

@@ -87,12 +87,13 @@ export function renderCatalog(input: RenderCatalogInput): CatalogRender {
     return sum;
   };
   const frame = counter.count(fmt.header) + counter.count(fmt.footer);
-  const assemble = (variants: (Variant | undefined)[], notice: string): string => {
+  const assemble = (variants: (Variant | undefined)[], notice: string, order?: readonly number[]): string => {
     let body = fmt.header;
-    records.forEach((r, i) => {
+    for (const i of order ?? records.keys()) {
+      const r = records[i];
       const v = variants[i];
-      if (v !== undefined) body += text(r, v);
-    });
+      if (r !== undefined && v !== undefined) body += text(r, v);
+    }
     return body + fmt.footer + notice;
   };
 
@@ -168,7 +169,12 @@ export function renderCatalog(input: RenderCatalogInput): CatalogRender {
     priority.push(e.i);
     seen.add(e.i);
   }
-  for (let i = 0; i < n; i++) if (!seen.has(i)) priority.push(i);
+  // Then name order, invalid and template names last (chosen and shown), so the list opens with real skills.
+  const last: number[] = [];
+  for (let i = 0; i < n; i++) if (!seen.has(i)) (placeholderOrInvalid(records[i]) ? last : priority).push(i);
+  priority.push(...last);
+  const lastSet = new Set(last);
+  const order = [...records.keys()].filter((i) => !lastSet.has(i)).concat(last);
   const variants: (Variant | undefined)[] = new Array(n);
   let spent = 0;
   let listed = 0;
@@ -182,12 +188,22 @@ export function renderCatalog(input: RenderCatalogInput): CatalogRender {
     listed++;
   }
   return {
-    text: assemble(variants, notice(0, listed, n - listed)),
+    text: assemble(variants, notice(0, listed, n - listed), order),
     listed,
     shortened: 0,
     bare: listed,
     omitted: n - listed,
   };
+}
+
+const TEMPLATE_NAME =
+  /(^|[-_])(template|example|sample|boilerplate|placeholder)s?([-_]|$)|^(my|new|your)-skill(-name)?$|^skill-name$/i;
+
+/** A skill whose name is a template's (`template-skill`, `my-skill`) or breaks the spec's name rule, or that has an error. */
+function placeholderOrInvalid(record: SkillRecord | undefined): boolean {
+  if (record === undefined) return false;
+  if (TEMPLATE_NAME.test(record.name) || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(record.name)) return true;
+  return record.diagnostics.some((d) => d.severity === "error");
 }
 
 function sum(values: number[]): number {

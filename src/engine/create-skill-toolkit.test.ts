@@ -19,6 +19,7 @@ describe("createSkillToolkit", () => {
     try {
       expect(Object.keys(skills).sort()).toEqual([
         "activeTools",
+        "experimental_repairToolCall",
         "instructions",
         "prepareStep",
         "stopWhen",
@@ -75,6 +76,69 @@ describe("createSkillToolkit", () => {
       const generated = await generateText({ model: again, prompt: "hi", ...skills });
       expect(generated.text).toBe("plain");
       expect(systemOf(again.calls[0]!)).toContain(BODY_MARK);
+    } finally {
+      await skills.close();
+    }
+  });
+
+  it("takes your own tools in one line: the tool and a skill script run in one streamText loop", async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ name: "weather", input: '{"city":"Oslo"}' }] },
+      loadReadRun[0]!,
+      loadReadRun[2]!,
+      { text: "sunny, and 2 rows" },
+    ]);
+    const weather = tool({
+      description: "Weather of a city",
+      inputSchema: z.object({ city: z.string() }),
+      execute: async ({ city }) => `sunny in ${city}`,
+    });
+    const skills = await createSkillToolkit({ skills: examples, tools: { weather } });
+    try {
+      const stream = streamText({ model, prompt: "weather, then summarise my csv", ...skills });
+      expect(await stream.text).toBe("sunny, and 2 rows");
+      const steps = await stream.steps;
+      expect(steps[0]?.toolResults.map((r) => [r.toolName, r.output])).toEqual([
+        ["weather", "sunny in Oslo"],
+      ]);
+      expect(steps[2]?.toolResults[0]?.toolName).toBe("skill_run");
+      expect(JSON.stringify(steps[2]?.toolResults[0]?.output)).toContain("min=27 max=31 mean=29");
+      // Offered in every step, next to the gated skill tools.
+      for (const call of model.calls) expect(toolNamesOf(call)).toContain("weather");
+      await expect(createSkillToolkit({ skills: examples, tools: { skill_load: weather } })).rejects.toThrow(
+        /tools skill_load have the names of skill tools; rename yours/,
+      );
+    } finally {
+      await skills.close();
+    }
+  });
+
+  it("a tool merged into the spread by hand fails with an error naming the tools option", async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ name: "weather", input: '{"city":"Oslo"}' }] },
+      { text: "ok" },
+    ]);
+    const weather = tool({
+      description: "Weather",
+      inputSchema: z.object({ city: z.string() }),
+      execute: async () => "sunny",
+    });
+    const skills = await createSkillToolkit({ skills: examples, executor: false });
+    try {
+      const stream = streamText({
+        model,
+        prompt: "weather",
+        ...skills,
+        // Typed as a ToolSet (or from plain JavaScript): TypeScript alone rejects the merged names.
+        tools: { ...skills.tools, weather } as ToolSet,
+        activeTools: [...skills.activeTools, "weather"],
+      });
+      await stream.consumeStream();
+      const steps = await stream.steps;
+      const error = steps[0]?.content.find((part) => part.type === "tool-error");
+      expect(String((error as { error?: unknown } | undefined)?.error)).toContain(
+        "pass it as createSkillToolkit({ tools: { weather } })",
+      );
     } finally {
       await skills.close();
     }

@@ -6,9 +6,17 @@
  * history for the skill session. The developer keeps their own loop.
  */
 import { randomUUID } from "node:crypto";
-import { type ModelMessage, type StopCondition, stepCountIs, type ToolSet } from "ai";
+import {
+  type ModelMessage,
+  NoSuchToolError,
+  type StopCondition,
+  stepCountIs,
+  type ToolCallRepairFunction,
+  type ToolSet,
+} from "ai";
 import type { Catalog } from "../catalog/types.js";
 import type { SkillSession } from "../context/skill-session.js";
+import { SkillrtError } from "../errors/skillrt-error.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import type { McpServerStatus } from "../tools/mcp-client/create-mcp-tool-source.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
@@ -24,6 +32,13 @@ export interface SkillToolkitOptions extends SkillLayerOptions {
   sessionId?: string;
   /** Most steps of the loop (`stopWhen` of the spread). Default 20. */
   maxSteps?: number;
+  /**
+   * Your own AI SDK tools, offered in every step beside the skill tools (in `tools` and `activeTools` of
+   * the spread, kept by `prepareStep`) and run without approval questions, as `createSkillAgent`'s
+   * `tools`. Merging them by hand (`tools: { ...toolkit.tools, mine }`) does not work: `prepareStep`
+   * sets the active tools every step and does not know yours. A name a skill tool has is refused.
+   */
+  tools?: ToolSet;
   /**
    * Called once when an MCP server cannot start or stops later (its tools are withdrawn; the loop goes on).
    * Default: passed to `onWarning`.
@@ -58,6 +73,11 @@ export interface SkillToolkit {
   prepareStep(options: { stepNumber: number; messages: ModelMessage[] }): Promise<SkillStepSettings>;
   /** Stops after `maxSteps` steps (default 20): `streamText`/`generateText` alone stop after one. */
   stopWhen: StopCondition<ToolSet>;
+  /**
+   * When the model calls a tool the loop does not offer: a tool you merged into `tools` by hand fails
+   * with an error saying to pass it as `createSkillToolkit({ tools })`; other names fail as usual.
+   */
+  experimental_repairToolCall: ToolCallRepairFunction<ToolSet>;
   /** The disclosure state: what is loaded, the ledger, snapshots. */
   readonly session: SkillSession;
   readonly catalog: Catalog;
@@ -103,7 +123,22 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
   await step.prepare();
-  const first = step.render();
+  const own = Object.keys(options.tools ?? {});
+  const clash = own.filter((name) => name in step.tools);
+  if (clash.length > 0) {
+    await toolSources.close();
+    await layer.dispose();
+    throw new SkillrtError({
+      code: "invalid-argument",
+      message: `createSkillToolkit: tools ${clash.join(", ")} have the names of skill tools; rename yours.`,
+    });
+  }
+  Object.assign(step.tools, options.tools);
+  const render = () => {
+    const rendered = step.render();
+    return { ...rendered, activeTools: [...rendered.activeTools, ...own] };
+  };
+  const first = render();
   const prepareStep = async ({
     stepNumber,
     messages,
@@ -114,7 +149,20 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     // A new call of the loop is a new user turn: the frozen catalog (history placement) may change now.
     if (stepNumber === 0) layer.session.renderer.refreshCatalog();
     await step.prepare();
-    return { ...step.render(), messages: step.messages(messages) };
+    return { ...render(), messages: step.messages(messages) };
+  };
+  const repair: ToolCallRepairFunction<ToolSet> = async ({ toolCall, error }) => {
+    // A tool in the caller's `tools` but not in ours was merged by hand: say how to pass it instead.
+    if (NoSuchToolError.isInstance(error) && !(toolCall.toolName in step.tools)) {
+      throw new SkillrtError({
+        code: "invalid-argument",
+        message:
+          `The model called '${toolCall.toolName}', which is not among the tools offered: the skill ` +
+          "toolkit's prepareStep sets the active tools every step. If it is a tool of yours, pass it as " +
+          `createSkillToolkit({ tools: { ${toolCall.toolName} } }) instead of merging it into the spread's tools.`,
+      });
+    }
+    return null;
   };
   const toolkit = {
     tools: step.tools,
@@ -122,6 +170,7 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     activeTools: first.activeTools,
     prepareStep,
     stopWhen: stepCountIs(options.maxSteps ?? 20),
+    experimental_repairToolCall: repair,
   };
   return Object.defineProperties(toolkit, {
     session: { value: layer.session, enumerable: false },

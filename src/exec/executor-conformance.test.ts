@@ -361,7 +361,7 @@ describe.each(kinds.filter((k) => k.unavailable === undefined))("executor confor
       const result = await runSkillCommand(
         {
           name: "conform",
-          command: "sh scripts/report.sh inputs/rows.csv",
+          command: "sh scripts/report.sh $WORK_DIR/inputs/rows.csv",
           inputs: [{ from: `host://${base}/rows.csv` }],
           outputs: { globs: ["$OUTPUT_DIR/*.txt"], inline: true },
         },

@@ -178,7 +178,8 @@ describe("runSkillCommand", () => {
     const result = await runSkillCommand(
       {
         name: "leaky",
-        command: "cat inputs/host-in.txt inputs/notes.md inputs/report.txt work/old.txt inputs/linked.txt",
+        command:
+          "cd $WORK_DIR && cat inputs/host-in.txt inputs/notes.md inputs/report.txt old.txt inputs/linked.txt",
         inputs: [
           { from: `host://${path.join(base, "host-in.txt")}` },
           { from: "skill://other/notes.md" },

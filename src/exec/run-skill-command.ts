@@ -182,7 +182,8 @@ async function runChecked(input: SkillRunRequest, context: SkillRunContext): Pro
   let repairs: string[];
   try {
     repairs = await serialised(workspace, () => workspace.repair());
-    staged = await workspace.stageSkill(record);
+    // Executors that mount get the real folder read-only; `local` ignores mounts, so it gets a copy.
+    staged = await workspace.stageSkill(record, { copy: context.executor.kind === "local" });
   } catch (error) {
     return refuse(
       input.name,
@@ -290,9 +291,11 @@ async function runChecked(input: SkillRunRequest, context: SkillRunContext): Pro
       ...(context.artifactStore === undefined ? {} : { artifactStore: context.artifactStore }),
     });
   }
-  if (staged.shadowed.length > 0) {
+  const readOnlyHit = staged.copied ? /read-only file system|permission denied/i : /read-only file system/i;
+  if (result.exitCode !== 0 && readOnlyHit.test(result.stderr)) {
     warnings.push(
-      `skill entries ${staged.shadowed.join(", ")} are hidden by the workspace links out/ work/ inputs/`,
+      "the skill folder is read-only: write files to $OUTPUT_DIR (collected as out/…) or $WORK_DIR; " +
+        "staged inputs are in $WORK_DIR/inputs",
     );
   }
   return {

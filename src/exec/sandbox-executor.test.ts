@@ -46,9 +46,9 @@ describe.skipIf(!probe.ok)("sandbox executor isolation (real bubblewrap)", () =>
     });
   }
 
-  it("sees the workspace variables and can write to out/ and work/", async () => {
+  it("sees the workspace variables and can write to $OUTPUT_DIR and $WORK_DIR", async () => {
     const r = await sh(
-      'echo "$WORKSPACE_DIR|$SKILLS_DIR|$WORK_DIR|$OUTPUT_DIR|$RUN_DIR|$SKILL_NAME|$HOME"; echo x > out/a.txt; echo y > "$WORK_DIR/b.txt"; echo z > "$RUN_DIR/c.txt"; pwd',
+      'echo "$WORKSPACE_DIR|$SKILLS_DIR|$WORK_DIR|$OUTPUT_DIR|$RUN_DIR|$SKILL_NAME|$HOME"; echo x > "$OUTPUT_DIR/a.txt"; echo y > "$WORK_DIR/b.txt"; echo z > "$RUN_DIR/c.txt"; pwd',
     );
     expect(r.exitCode).toBe(0);
     const [vars, cwd] = r.stdout.trim().split("\n");

@@ -1,4 +1,4 @@
-import { rm } from "node:fs/promises";
+import { chmod, mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SkillRecord } from "../catalog/types.js";
@@ -52,6 +52,39 @@ describe("script tools", () => {
     expect(
       await listScriptTools({ name: "x".repeat(80), dir: skill.dir }).then((t) => t[0]?.toolName.length),
     ).toBe(64);
+  });
+
+  it("offers entry points only: declared in SKILL.md, executable, #! or a Python main guard; not helper modules", async () => {
+    const helpers = await makeSkill("helpers", {});
+    const scripts = path.join(helpers.dir, "scripts");
+    await mkdir(scripts);
+    const files: Record<string, string> = {
+      "utils.py": "def shared():\n    return 1\n",
+      "__init__.py": "",
+      "main_guard.py":
+        'from scripts.utils import shared\n\nif __name__ == "__main__":\n    print(shared())\n',
+      "named.py": "print('named in SKILL.md')\n",
+      "shebang.py": "#!/usr/bin/env python3\nprint(1)\n",
+      "lib.js": "export const x = 1;\n",
+      "tool.js": "console.log(1);\n",
+    };
+    for (const [name, text] of Object.entries(files)) await writeFile(path.join(scripts, name), text);
+    await chmod(path.join(scripts, "tool.js"), 0o755);
+    await writeFile(
+      path.join(helpers.dir, "SKILL.md"),
+      "---\nname: helpers\ndescription: d\n---\nRun `python3 scripts/named.py`.\n",
+    );
+    try {
+      const tools = await listScriptTools(helpers);
+      expect(tools.map((t) => t.scriptPath)).toEqual([
+        "scripts/main_guard.py",
+        "scripts/named.py",
+        "scripts/shebang.py",
+        "scripts/tool.js",
+      ]);
+    } finally {
+      await rm(path.dirname(helpers.dir), { recursive: true, force: true });
+    }
   });
 
   it("runs a script tool with args and stdin in the workspace", async () => {

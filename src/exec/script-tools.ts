@@ -1,8 +1,11 @@
 /**
- * Script tools: each file in a skill's `scripts/` becomes a tool `<skill>__<stem>` the session can offer
- * while the skill is loaded. Descriptions come from the script's leading docstring or comment block.
+ * Script tools: each entry point in a skill's `scripts/` becomes a tool `<skill>__<stem>` the session can
+ * offer while the skill is loaded. A file is an entry point when SKILL.md names it (`scripts/<file>`), or
+ * it is executable, starts with `#!`, or is a Python file with an `if __name__ == "__main__":` guard;
+ * helper modules other scripts import (`scripts/utils.py`) are not tools. Descriptions come from the
+ * script's leading docstring or comment block.
  */
-import { open, readdir, realpath } from "node:fs/promises";
+import { open, readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { SkillRecord } from "../catalog/types.js";
@@ -101,16 +104,33 @@ function toolNameFor(skill: string, stem: string, taken: Set<string>): string {
   return name;
 }
 
-/** Lists the script tools of a skill from its real `scripts/` directory (top-level files, no dotfiles). */
+/** Whether `text` (a file of `scripts/`) runs as a program: a `#!` line or a Python main guard. */
+function looksLikeEntryPoint(text: string): boolean {
+  return text.startsWith("#!") || /^if\s+__name__\s*==\s*["']__main__["']\s*:/m.test(text);
+}
+
+/** Names of `scripts/` files SKILL.md mentions (`scripts/convert.py`, also as `./scripts/…`). */
+async function declaredScripts(skillDir: string): Promise<Set<string>> {
+  const text = await readFile(path.join(skillDir, "SKILL.md"), "utf8").catch(() => "");
+  return new Set([...text.matchAll(/(?:^|[^\w/.-])\.?\/?scripts\/([\w.-]+)/g)].map((m) => m[1] ?? ""));
+}
+
+/**
+ * Lists the script tools of a skill from its real `scripts/` directory: top-level files, no dotfiles,
+ * only entry points (named in SKILL.md, executable, a `#!` line, or a Python main guard). Python helper
+ * modules without a main guard, and `__init__.py`, stay helpers.
+ */
 export async function listScriptTools(record: Pick<SkillRecord, "name" | "dir">): Promise<ScriptTool[]> {
   if (record.dir.startsWith("memory:")) return [];
-  const scriptsDir = path.join(await realpath(record.dir), "scripts");
+  const skillDir = await realpath(record.dir);
+  const scriptsDir = path.join(skillDir, "scripts");
   let entries: import("node:fs").Dirent[];
   try {
     entries = await readdir(scriptsDir, { withFileTypes: true });
   } catch {
     return [];
   }
+  const declared = await declaredScripts(skillDir);
   const taken = new Set<string>();
   const tools: ScriptTool[] = [];
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
@@ -118,11 +138,14 @@ export async function listScriptTools(record: Pick<SkillRecord, "name" | "dir">)
     if (!entry.isFile() && !entry.isSymbolicLink()) continue;
     const full = path.join(scriptsDir, entry.name);
     let text: string;
+    let executable: boolean;
     try {
       text = await head(full);
+      executable = ((await stat(full)).mode & 0o111) !== 0;
     } catch {
       continue;
     }
+    if (!declared.has(entry.name) && !executable && !looksLikeEntryPoint(text)) continue;
     const stem = entry.name.replace(/\.[^.]+$/, "");
     tools.push({
       toolName: toolNameFor(record.name, stem, taken),

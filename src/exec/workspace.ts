@@ -3,46 +3,60 @@
  *
  * ```
  * <base>/skillrt-ws-<random>/     base: <tmpdir>/skillrt-<uid> (0700) unless given; the workspace is 0700
- *   skills/<name>/   staged skill view: one symlink per top-level entry of the real skill directory,
- *                    plus out → ../../out, work → ../../work, inputs → ../../work/inputs
+ *   skills/<name>/   the skill's folder as it is: the real directory mounted read-only here (sandbox,
+ *                    container, sandbox sessions), or a read-only copy of it (local runs)
  *   work/ work/inputs/   scratch space and staged inputs
  *   out/             outputs to collect
  *   runs/run_<ts>/   one directory per run (RUN_DIR)
  *   home/            HOME of every run;  tmp/  TMPDIR of local runs
  * ```
  *
- * Skills are never copied. In the sandbox the real skill directory is mounted read-only at its own path
- * (so the view's links resolve) and `skills/` itself is read-only; the rest of the workspace is writable.
+ * A script walking its skill folder (`zip -r x .`, `os.walk(".")`) sees exactly the skill's files: no
+ * links to other folders are added to it. `skills/` itself is read-only in the sandbox; the rest of the
+ * workspace is writable.
  *
  * Workspaces are private: a fresh unpredictable directory (mkdtemp, 0700) under a per-user base that
  * is checked before use; an existing one is re-used only through `openWorkspace`, which checks it
  * again. Every host-side change inside (the view, run folders, removal) goes through held directory
  * descriptors (`dir-handle.ts`), so a symlink a script planted is never followed by the host.
  */
-import { mkdir, readdir, realpath } from "node:fs/promises";
+import { mkdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import type { SkillRecord } from "../catalog/types.js";
-import { confinedRealpath, normalizeWorkspacePath } from "./confine.js";
+import { confinedRealpath, isInside, normalizeWorkspacePath } from "./confine.js";
+import { copySkillView, treeFingerprint, unlockIn } from "./copy-skill-view.js";
 import {
   type DirHandle,
+  listDir,
   lstatIn,
   openDirHandle,
   openSubdir,
   openSubpath,
   removeIn,
-  symlinkIn,
 } from "./dir-handle.js";
 import type { ExecMount } from "./executor.js";
 
 /** A skill staged into a workspace. */
 export interface StagedSkill {
   name: string;
-  /** The skill's real directory (mounted read-only in the sandbox). */
+  /** The skill's real directory (mounted read-only at `viewDir`, or copied there). */
   realDir: string;
-  /** `skills/<name>` inside the workspace: the default cwd. */
+  /** `skills/<name>` inside the workspace: the default cwd, where the run sees the skill's folder. */
   viewDir: string;
-  /** Top-level entries of the real skill hidden by the convenience links (`out`, `work`, `inputs`). */
-  shadowed: string[];
+  /**
+   * `true` when `viewDir` holds a read-only copy of the skill (for executors that do not mount, such as
+   * `local`); `false` when it is an empty mount point the executor mounts the real directory on.
+   */
+  copied: boolean;
+}
+
+/** Options of `Workspace.stageSkill`. */
+export interface StageSkillOptions {
+  /**
+   * Copy the skill into its view (read-only) instead of leaving a mount point: for executors that
+   * ignore `mounts`, such as `local`. Default `false`.
+   */
+  copy?: boolean;
 }
 
 /** The per-session workspace. */
@@ -58,10 +72,11 @@ export interface Workspace {
   readonly homeDir: string;
   readonly tmpDir: string;
   /**
-   * Stages (or re-uses) the view of a skill; re-links when the skill's top-level entries changed. Calls
-   * are serialised per workspace, so parallel runs of one skill share one consistent view.
+   * Stages (or re-uses) the view of a skill: an empty mount point, or with `copy` a read-only copy made
+   * again when the skill or the copy changed. Calls are serialised per workspace, so parallel runs of
+   * one skill share one consistent view.
    */
-  stageSkill(record: Pick<SkillRecord, "name" | "dir">): Promise<StagedSkill>;
+  stageSkill(record: Pick<SkillRecord, "name" | "dir">, options?: StageSkillOptions): Promise<StagedSkill>;
   /**
    * Creates `runs/run_<YYYYMMDDTHHMMSS.mmm>[_n]` (a new name for every call, also for parallel runs) and
    * returns its absolute path. Throws when `runs/` was replaced by a symlink or a file.
@@ -75,7 +90,10 @@ export interface Workspace {
    * message when the resolved real path leaves the skill and those directories, or does not exist.
    */
   resolveCwd(staged: StagedSkill, cwd?: string): Promise<{ cwd: string } | { error: string }>;
-  /** Mounts a sandbox needs for a run of `staged`: the workspace read-write, `skills/` and the skill read-only. */
+  /**
+   * Mounts a sandbox needs for a run of `staged`: the workspace read-write, `skills/` read-only and the
+   * real skill directory read-only at `viewDir` (for a copied view, the copy is already there).
+   */
   mounts(staged: StagedSkill): ExecMount[];
   /**
    * Puts back layout folders (`skills/`, `work/`, `work/inputs/`, `out/`, `runs/`, `home/`, `tmp/`) a
@@ -86,8 +104,6 @@ export interface Workspace {
   /** Deletes the workspace (by descriptor: a symlink inside is removed, never followed). */
   dispose(): Promise<void>;
 }
-
-const LINKS: Record<string, string> = { out: "../../out", work: "../../work", inputs: "../../work/inputs" };
 
 /** `name` as one safe path component (anything but `A-Za-z0-9._-` becomes `_`; never `.` or `..`). */
 export function sanitizeName(name: string): string {
@@ -128,7 +144,7 @@ export function workspaceAt(root: string): Workspace {
     homeDir: path.join(root, "home"),
     tmpDir: path.join(root, "tmp"),
   };
-  const staged = new Map<string, StagedSkill & { entries: string }>();
+  const staged = new Map<string, StagedSkill & { fingerprint: string }>();
   const serial = serialiser();
   let lastStamp = "";
   let sameStampCount = 0;
@@ -148,33 +164,46 @@ export function workspaceAt(root: string): Workspace {
     }
   }
 
-  function stageSkill(record: Pick<SkillRecord, "name" | "dir">): Promise<StagedSkill> {
+  function stageSkill(
+    record: Pick<SkillRecord, "name" | "dir">,
+    options: StageSkillOptions = {},
+  ): Promise<StagedSkill> {
     return serial(async () => {
       if (record.dir.startsWith("memory:")) {
         throw new Error(`skill '${record.name}' is built in code and has no directory on disk to run in`);
       }
       const realDir = await realpath(record.dir);
-      const entries = (await readdir(realDir)).sort();
-      const key = entries.join("\0");
-      const cached = staged.get(record.name);
-      if (cached !== undefined && cached.realDir === realDir && cached.entries === key) return cached;
       const name = sanitizeName(record.name);
       const viewDir = path.join(dirs.skillsDir, name);
-      const shadowed: string[] = [];
+      const copied = options.copy === true;
+      // A copy is kept while neither the skill nor the copy changed; a mount point while it is empty.
+      const fingerprint = copied
+        ? `${treeFingerprint(realDir)}\0${treeFingerprint(viewDir, false)}`
+        : "mount";
+      const cached = staged.get(record.name);
+      if (
+        cached?.realDir === realDir &&
+        cached.copied === copied &&
+        cached.fingerprint === fingerprint &&
+        (copied || treeFingerprint(viewDir) === "")
+      )
+        return cached;
       await withLayoutDir("skills", async (skills) => {
-        await removeIn(skills, name); // removes links only, never their targets
-        const view = await openSubdir(skills, name, { create: true });
-        try {
-          for (const entry of entries) {
-            if (entry in LINKS) shadowed.push(entry);
-            else await symlinkIn(view, entry, path.join(realDir, entry));
-          }
-          for (const [link, target] of Object.entries(LINKS)) await symlinkIn(view, link, target);
-        } finally {
-          await view.close();
+        if (copied) {
+          await copySkillView(skills, name, realDir);
+        } else {
+          await unlockIn(skills, name);
+          await removeIn(skills, name); // never follows a link planted there
+          await (await openSubdir(skills, name, { create: true })).close();
         }
       });
-      const result = { name: record.name, realDir, viewDir, shadowed, entries: key };
+      const result = {
+        name: record.name,
+        realDir,
+        viewDir,
+        copied,
+        fingerprint: copied ? `${treeFingerprint(realDir)}\0${treeFingerprint(viewDir, false)}` : "mount",
+      };
       staged.set(record.name, result);
       return result;
     });
@@ -221,9 +250,14 @@ export function workspaceAt(root: string): Workspace {
         : normalized !== cwd.replace(/\\/g, "/")
           ? path.join(root, normalized)
           : path.join(skill.viewDir, normalized);
-      // The skill (view and real directory) and the writable workspace areas; never another skill's view.
+      // On the host a mount point is empty: a folder of the skill is checked in the real directory.
+      const checked =
+        !skill.copied && isInside(skill.viewDir, candidate)
+          ? path.join(skill.realDir, path.relative(skill.viewDir, candidate))
+          : candidate;
+      // The skill and the writable workspace areas; never another skill's view.
       const allowed = [skill.viewDir, skill.realDir, dirs.workDir, dirs.outDir, dirs.runsDir, dirs.homeDir];
-      const real = await confinedRealpath(candidate, allowed);
+      const real = await confinedRealpath(checked, allowed);
       if (real === undefined) {
         return {
           error:
@@ -237,7 +271,7 @@ export function workspaceAt(root: string): Workspace {
       return [
         { source: root, readOnly: false },
         { source: dirs.skillsDir, readOnly: true },
-        { source: skill.realDir, readOnly: true },
+        ...(skill.copied ? [] : [{ source: skill.realDir, target: skill.viewDir, readOnly: true }]),
       ];
     },
     async repair() {
@@ -273,6 +307,9 @@ export function workspaceAt(root: string): Workspace {
       staged.clear();
       const parent = await openDirHandle(path.dirname(root));
       try {
+        await withLayoutDir("skills", async (skills) => {
+          for (const entry of await listDir(skills)) await unlockIn(skills, entry.name);
+        }).catch(() => undefined);
         await removeIn(parent, path.basename(root));
       } finally {
         await parent.close();

@@ -38,7 +38,8 @@ export const describeDiagnosticCodes: Readonly<Record<DiagnosticCode, string>> =
   "name-from-directory": "Lenient: `name` was missing or empty; the directory name is used.",
   "description-from-body": "Lenient: `description` was missing or empty; the body's first paragraph is used.",
   "field-invalid-type": "A field has the wrong type (e.g. `metadata` not a mapping, `license` a list).",
-  "body-separator": "The body contains a '---' line; kept, but some parsers cut the body there.",
+  "body-separator":
+    "The body opens with a second '---' block of 'key: value' lines; kept, but some parsers misread it.",
   "file-unreadable": "SKILL.md could not be read (permissions, I/O error, or it is a directory).",
   "file-binary": "SKILL.md looks like binary data, not Markdown.",
   "file-too-large": "SKILL.md is larger than the 1 MiB limit.",

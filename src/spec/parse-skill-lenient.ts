@@ -6,6 +6,7 @@ import { buildParsedSkill, isMapping } from "./build-parsed-skill.js";
 import { createDiagnostic, type SourcePosition } from "./create-diagnostic.js";
 import { looksBinary } from "./decode-skill-text.js";
 import { fastFrontmatter } from "./fast-frontmatter.js";
+import { findSecondFrontmatter } from "./find-second-frontmatter.js";
 import { firstParagraph } from "./first-paragraph.js";
 import { keyLineInSkillFile, positionInSkillFile } from "./frontmatter-position.js";
 import { type LoadNote, loadFrontmatter } from "./load-frontmatter.js";
@@ -14,12 +15,7 @@ import { codePointLength, isPyBlank, pyStrip } from "./py-text.js";
 import { readUnclosedFrontmatter } from "./read-unclosed-frontmatter.js";
 import type { YamlRepairKind } from "./repair-frontmatter-yaml.js";
 import { type AllowedTools, allowedToolsFrom } from "./split-allowed-tools.js";
-import {
-  extractBody,
-  type FrontmatterSplit,
-  findBodySeparators,
-  splitFrontmatterLenient,
-} from "./split-frontmatter.js";
+import { extractBody, type FrontmatterSplit, splitFrontmatterLenient } from "./split-frontmatter.js";
 import type { DiagnosticCode, FrontmatterValue, ParseSkillResult } from "./types.js";
 import { compareCodePoints } from "./validate-frontmatter.js";
 import {
@@ -147,7 +143,9 @@ export function parseSkillLenient(text: string, ctx: ParseContext): ParseSkillRe
     const extracted = extractBody(text, bodyOffset, bodyOffsetLine);
     body = extracted.body;
     bodyLine = extracted.line;
-    if (split !== undefined) separators = findBodySeparators(text, bodyOffset, bodyOffsetLine);
+    // Only a body that opens with a frontmatter-like block warns: ordinary '---' rules are Markdown.
+    const second = split === undefined ? undefined : findSecondFrontmatter(text, bodyOffset, bodyOffsetLine);
+    if (second !== undefined) separators = [second];
   }
   const skill = buildParsedSkill({ name, description, frontmatter: fm, body, bodyLine, allowed });
   // The extras are exactly the fields outside the spec (what `unknownFields` lists, before sorting).
@@ -164,7 +162,7 @@ export function parseSkillLenient(text: string, ctx: ParseContext): ParseSkillRe
     warn(
       ctx,
       "body-separator",
-      `The body contains a '---' line (line ${separators.join(", ")}); it is kept, but some parsers end the body or the frontmatter there. Use '***' for a horizontal rule.`,
+      `The body opens with a second '---' block of 'key: value' lines (line ${separators.join(", ")}); it is kept as body text, but some parsers read it as the frontmatter or end the body there. Move its fields into the frontmatter, or start the body with something else.`,
       { line: separators[0] },
     );
   }

@@ -139,10 +139,27 @@ describe("parseSkillMd lenient (default) mode", () => {
     expect(warning.message).toContain("kept");
   });
 
-  test("a '---' line in the body is kept, with a warning", () => {
+  test("an ordinary Markdown '---' rule in the body is kept, without a warning", () => {
     const r = parse(fixture("body-separator.txt"));
     expect(r.skill?.body).toBe("# PDF tools\n\nIntro.\n\n---\n\nMore after a horizontal rule.");
-    expect(only(r, "body-separator")).toMatchObject({ severity: "warning", line: 9 });
+    expect(codes(r)).not.toContain("body-separator");
+    // A rule right at the start, followed by prose or a table, is Markdown too.
+    const head = "---\nname: pdf-tools\ndescription: Extracts text.\n---\n";
+    for (const body of [
+      "---\n\n# Title\n\n---\n",
+      "\n---\n| a: b |\n---\n",
+      "---\nJust text: here and\nmore.\n---\n",
+    ])
+      expect(codes(parse(head + body))).not.toContain("body-separator");
+  });
+
+  test("a body opening with a second frontmatter-like block warns on its first '---'", () => {
+    const head = "---\nname: pdf-tools\ndescription: Extracts text.\n---\n";
+    const r = parse(`${head}\n---\nversion: 2\ntags:\n  - pdf\n---\n# PDF tools\n`);
+    expect(r.skill?.body).toContain("version: 2");
+    expect(only(r, "body-separator")).toMatchObject({ severity: "warning", line: 6 });
+    expect(only(r, "body-separator").message).toContain("Move its fields into the frontmatter");
+    expect(only(parse(`${head}---\nlicense: MIT\n---\nBody.\n`), "body-separator").line).toBe(5);
   });
 
   test("non-UTF-8 bytes are an error, but the skill still loads", () => {

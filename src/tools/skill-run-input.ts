@@ -27,4 +27,4 @@ export type SkillRunInput = z.infer<typeof SkillRunInput>;
 
 /** The description of `skill_run` the model reads. */
 export const SKILL_RUN_DESCRIPTION =
-  "Run a command in a skill's directory inside the session workspace (e.g. one of its scripts). Returns exit code, stdout, stderr and collected output files.";
+  "Run a command in a skill's directory inside the session workspace (e.g. one of its scripts). The skill's folder is read-only: write files to $OUTPUT_DIR (collected as out/…) or $WORK_DIR; staged inputs are in $WORK_DIR/inputs. Returns exit code, stdout, stderr and collected output files.";

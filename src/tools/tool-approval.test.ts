@@ -37,6 +37,7 @@ async function setup(approval: ToolApprovalOptions) {
   const registry = createToolRegistry();
   registry.register("mcp__tracker__create_issue", host("create_issue"), { server: "tracker" });
   registry.register("mcp__tracker__delete_repo", host("delete_repo"), { server: "tracker" });
+  registry.register("mcp__tracker__close_issue", host("close_issue"), { server: "tracker" });
   registry.register("deploy", host("deploy"), { group: "ops" });
   const session = createSkillSession({ catalog: tree.catalog });
   const skills = createSkillTools(session, { registry, approval, gating: "open" });
@@ -115,11 +116,11 @@ describe("tool approvals", () => {
       },
     });
     await run("mcp__tracker__create_issue");
-    await run("deploy");
-    await run("deploy");
+    await run("mcp__tracker__close_issue");
+    await run("mcp__tracker__close_issue");
     const denied = await run("mcp__tracker__delete_repo");
-    expect(asked).toEqual(["deploy", "mcp__tracker__delete_repo"]);
-    expect(ran).toEqual(["create_issue", "deploy", "deploy"]);
+    expect(asked).toEqual(["mcp__tracker__close_issue", "mcp__tracker__delete_repo"]);
+    expect(ran).toEqual(["create_issue", "close_issue", "close_issue"]);
     expect(denied.model).toMatchObject({ value: expect.stringContaining("was not approved: not today.") });
   });
 
@@ -141,8 +142,11 @@ describe("tool approvals", () => {
     expect(asked).toEqual(["deploy"]);
 
     const none = await setup({});
-    expect((await none.run("deploy")).output).toMatchObject({ refused: true });
+    expect((await none.run("mcp__tracker__delete_repo")).output).toMatchObject({ refused: true });
     expect(ran).toEqual([]);
+    // The default (unlisted) guards MCP server tools; a tool the program registered in code runs.
+    expect((await none.run("deploy")).output).toEqual({ done: "deploy" });
+    expect(none.skills.preapproval("deploy")).toBe("registered by the program (not from an MCP server)");
   });
 
   it("puts concurrent calls to the user one at a time", async () => {

@@ -1,8 +1,10 @@
 /**
  * Approvals for host tools (MCP server tools and tools registered in code): before a call runs, a call that
  * is not pre-approved is put to the user through `onApproval`. Pre-approved: a tool named by an active
- * skill's `allowed-tools` (Claude Code's meaning), by the config's `tools.allow`, or answered `always`
- * earlier in the conversation. A refused call is a tool result the model reads; it never throws.
+ * skill's `allowed-tools` (Claude Code's meaning), by the config's `tools.allow`, answered `always`
+ * earlier in the conversation, or (in the default `unlisted` mode) registered by the program itself
+ * rather than by an MCP server: approvals guard what servers bring, not the host's own code. A refused
+ * call is a tool result the model reads; it never throws.
  *
  * The check runs inside the tool's `execute`, after the AI SDK has validated the arguments against the
  * tool's schema, so a call with bad arguments is answered with the schema error and never asked about.
@@ -13,7 +15,11 @@ import type { JSONValue, Tool } from "ai";
 import { matchesAllowedTool, parseAllowedTool } from "./match-allowed-tool.js";
 import type { RegisteredTool } from "./tool-registry.js";
 
-/** When calls are put to the user: `never`, `unlisted` (default: calls not pre-approved), `always` (every call not answered `always`). */
+/**
+ * When calls are put to the user: `never`, `unlisted` (default: calls of MCP server tools not
+ * pre-approved; tools registered in code run), `always` (every call not answered `always`, also of tools
+ * registered in code).
+ */
 export type ApprovalMode = "never" | "unlisted" | "always";
 
 /** A call waiting for an answer. */
@@ -87,6 +93,7 @@ export function createToolApprovals(
     if (mode === "always") return undefined;
     const entry = allow.find((e) => e !== undefined && matchesAllowedTool(e, tool));
     if (entry !== undefined) return `listed in tools.allow (${entry.raw})`;
+    if (tool.server === undefined) return "registered by the program (not from an MCP server)";
     return skillGrants(tool);
   };
 

@@ -187,7 +187,7 @@ describe("skillrt ask: execution settings from the config", () => {
             name: "skill_run",
             input: {
               name: "notes",
-              command: "cat inputs/n.txt",
+              command: 'cat "$WORK_DIR/inputs/n.txt"',
               inputs: [{ from: "artifact://out/n.txt@1" }],
             },
           },

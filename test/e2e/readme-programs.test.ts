@@ -27,6 +27,9 @@ let app: string;
 
 beforeAll(async () => {
   ({ dir, app } = await installPacked("skillrt-readme-"));
+  // As the README's Install section says: `npm pkg set type=module`.
+  const manifest = JSON.parse(await readFile(path.join(app, "package.json"), "utf8")) as object;
+  await writeFile(path.join(app, "package.json"), JSON.stringify({ ...manifest, type: "module" }, null, 2));
   await cp(path.join(repo, "examples", "skills", "csv-summary"), path.join(app, "skills", "csv-summary"), {
     recursive: true,
   });
@@ -78,7 +81,10 @@ describe("the README's library programs, installed from the packed tarball", () 
     const file = path.join(app, `program-${index}.ts`);
     await writeFile(file, program);
     await server?.close();
+    // The toolkit program adds its own tool (`clock`): the model calls it first, in the same loop.
+    const own = index === 1 ? [{ toolCalls: [{ name: "clock", input: {} }] }] : [];
     server = await startLoopbackProvider("openai", [
+      ...own,
       { toolCalls: [{ name: "skill_load", input: { name: "csv-summary" } }] },
       {
         toolCalls: [
@@ -103,11 +109,12 @@ describe("the README's library programs, installed from the packed tarball", () 
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`${ANSWER}\n`);
 
-    const bodies = server.requests.map((r) => r.body);
-    expect(bodies).toHaveLength(3);
-    expect(bodies[0].tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(
-      expect.arrayContaining(["skill_load", "skill_run"]),
+    const all = server.requests.map((r) => r.body);
+    expect(all).toHaveLength(3 + own.length);
+    expect(all[0].tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(
+      expect.arrayContaining(["skill_load", "skill_run", ...(index === 1 ? ["clock"] : [])]),
     );
+    const bodies = all.slice(own.length);
     const toolText = (body: { messages: Array<{ role: string; content: unknown }> }): string =>
       body.messages
         .filter((m) => m.role === "tool")
@@ -116,5 +123,6 @@ describe("the README's library programs, installed from the packed tarball", () 
     expect(toolText(bodies[1])).toContain(BODY_MARK); // skill_load succeeded
     expect(toolText(bodies[2])).toContain("min=27 max=31 mean=29"); // the script really ran
     expect(toolText(bodies[2])).not.toMatch(/NoSuchTool|not configured/);
+    if (index === 1) expect(toolText(bodies[0])).toMatch(/\d{4}-\d{2}-\d{2}T/); // clock ran and answered
   });
 });

@@ -31,7 +31,7 @@ describe("parallel runs in one workspace", () => {
           runAndShow(
             {
               name: "attacker",
-              command: `cat inputs/SKILL-${i}.md >/dev/null && echo run-${i} > $RUN_DIR/mark.txt && echo out-${i} > $OUTPUT_DIR/o-${i}.txt && cat $RUN_DIR/mark.txt`,
+              command: `cat $WORK_DIR/inputs/SKILL-${i}.md >/dev/null && echo run-${i} > $RUN_DIR/mark.txt && echo out-${i} > $OUTPUT_DIR/o-${i}.txt && cat $RUN_DIR/mark.txt`,
               inputs: [
                 { from: "skill://attacker/SKILL.md", to: `inputs/SKILL-${i}.md` },
                 { from: "skill://attacker/scripts", to: `inputs/scripts-${i}` },

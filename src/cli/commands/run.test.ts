@@ -95,7 +95,7 @@ describe("skillrt run", () => {
     expect(second.outputFiles[0].artifact).toEqual({ name: "out/note.txt", version: 2 });
 
     const read = (spec: string) =>
-      run(["report", "--root", "skills", "--input", spec, "--", "cat", "inputs/note.txt"]);
+      run(["report", "--root", "skills", "--input", spec, "--", 'cat "$WORK_DIR/inputs/note.txt"']);
     expect((await read("artifact://out/note.txt")).out).toBe("second\n");
     expect((await read("artifact://out/note.txt@v1")).out).toBe("first\n");
     const missing = await read("artifact://out/other.txt");
@@ -132,8 +132,7 @@ describe("skillrt run", () => {
       "--input",
       `host://${path.join(tmp.dir, "data", "in.csv")}`,
       "--",
-      "cat",
-      "inputs/in.csv",
+      'cat "$WORK_DIR/inputs/in.csv"',
     ]);
     expect(inside.out).toBe("a,b\n");
     const outside = await run([

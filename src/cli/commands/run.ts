@@ -21,7 +21,8 @@ export const runCommand = defineCommand({
 
 Runs COMMAND with the skill's directory as the working directory, inside a fresh workspace
 (skills/, work/, out/, runs/) and, by default, inside a bubblewrap sandbox (no network, read-only
-skill, cleared environment, resource limits). A single COMMAND word containing spaces or shell
+skill, cleared environment, resource limits). The skill's folder is exactly its files, read-only:
+write to $OUTPUT_DIR (collected as out/...) or $WORK_DIR; inputs are staged in $WORK_DIR/inputs. A single COMMAND word containing spaces or shell
 syntax (e.g. "python3 x.py | head") runs through a shell; otherwise the words are run directly.
 
 Options:

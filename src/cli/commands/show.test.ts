@@ -71,6 +71,31 @@ describe("skillrt show", () => {
     expect(outside.out).toBe("");
   });
 
+  it("reads a negative --lines value as the value: '--lines -2' is lines 1 to 2", async () => {
+    expect(await show(["pdf-tools", "references/api.md", "--lines", "-2"])).toMatchObject({
+      code: 0,
+      out: "line 1\nline 2\n",
+    });
+    const typo = await show(["pdf-tools", "--jsn"]);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain("unknown option '--jsn'. Did you mean --json?");
+  });
+
+  it("falls back to the one path differing only in case; several are listed (exit 1)", async () => {
+    const found = await show(["pdf-tools", "REFERENCES/API.md", "--lines", "2-2"]);
+    expect(found).toMatchObject({ code: 0, out: "line 2\n" });
+    const dir = path.join(tmp.dir, "skills", "pdf-tools");
+    await fs.writeFile(path.join(dir, "Notes.md"), "upper\n");
+    await fs.writeFile(path.join(dir, "notes.md"), "lower\n");
+    expect((await show(["pdf-tools", "notes.md"])).out).toBe("lower\n");
+    const ambiguous = await show(["pdf-tools", "NOTES.md"]);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.err).toBe(
+      "skillrt show: no file 'NOTES.md' in skill 'pdf-tools'; these differ from it only in letter case: " +
+        "Notes.md, notes.md. Name one of them exactly.\n",
+    );
+  });
+
   it("never reads a huge SKILL.md or reference whole: a clear error, exit 1", async () => {
     const big = path.join(tmp.dir, "skills", "big");
     await fs.mkdir(big);

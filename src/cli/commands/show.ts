@@ -1,5 +1,6 @@
 import path from "node:path";
-import type { Catalog, LineRange, ReadFileResult } from "../../catalog/types.js";
+import type { Catalog, LineRange } from "../../catalog/types.js";
+import { type CaseFallbackResult, readFileCaseFallback } from "../../context/read-with-case-fallback.js";
 import { SkillrtError } from "../../errors/skillrt-error.js";
 import { rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
@@ -70,13 +71,13 @@ Exit codes: 0 printed, 1 unknown skill or file, or a --root does not exist, 2 us
       );
       return code;
     }
-    const result = await catalog.readFile(name, file ?? path.basename(record.location), range);
+    const result = await readFileCaseFallback(catalog, name, file ?? path.basename(record.location), range);
     return Math.max(code, await printFile(result, catalog, name, values.json === true, io));
   },
 });
 
 async function printFile(
-  result: ReadFileResult,
+  result: CaseFallbackResult,
   catalog: Catalog,
   name: string,
   json: boolean,
@@ -96,6 +97,13 @@ async function printFile(
       return 0;
     }
     case "not-found": {
+      if (result.candidates !== undefined) {
+        io.stderr.write(
+          `skillrt show: no file '${result.path}' in skill '${name}'; these differ from it only in letter case: ` +
+            `${result.candidates.join(", ")}. Name one of them exactly.\n`,
+        );
+        return 1;
+      }
       const files = result.available.length > 0 ? ` Files: ${result.available.slice(0, 30).join(", ")}` : "";
       io.stderr.write(`skillrt show: no file '${result.path}' in skill '${name}'.${files}\n`);
       return 1;
