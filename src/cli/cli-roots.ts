@@ -8,12 +8,25 @@ import type { CliIo } from "./command.js";
 export const rootOption = { root: { type: "string", multiple: true } } as const;
 
 /**
+ * The roots of a run, normalised once: the given folders (relative to `cwd`, in order) when any, else the
+ * project (`skills/`, `.agents/skills/`, `.claude/skills/`), user (under `HOME`) and `SKILLS_DIR` roots.
+ * Light on purpose: `skillrt run` and the listing commands import it without the agent's modules.
+ */
+export function environmentRoots(
+  given: readonly string[] | undefined,
+  cwd: string,
+  env: Record<string, string | undefined>,
+): SkillRoot[] {
+  if (given !== undefined && given.length > 0) return normalizeRoots(given, cwd);
+  return defaultRoots({ cwd, env, ...cliHome(env) });
+}
+
+/**
  * The roots a command scans: the `--root` directories (relative to `io.cwd`, in the order given)
  * when any are given, else the default project, user (`HOME` from `io.env`) and `SKILLS_DIR` roots.
  */
 export function cliRoots(rootFlags: readonly string[] | undefined, io: CliIo): SkillRoot[] {
-  if (rootFlags !== undefined && rootFlags.length > 0) return normalizeRoots(rootFlags, io.cwd);
-  return defaultRoots({ cwd: io.cwd, env: io.env, ...cliHome(io.env) });
+  return environmentRoots(rootFlags, io.cwd, io.env);
 }
 
 /**

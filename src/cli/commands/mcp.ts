@@ -1,22 +1,16 @@
 /** `skillrt mcp`: serve the skills over MCP on stdio (stdout carries only protocol messages; logs go to stderr). */
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
-import { createCatalog } from "../../catalog/create-catalog.js";
 import { PROFILE_NAMES, type ProfileName } from "../../context/session-profile.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
 import { createSkillMcpServer } from "../../mcp/create-skill-mcp-server.js";
 import { createStdioTransport } from "../../mcp/create-stdio-transport.js";
-import { cliCatalogOptions, cliRoots, rootOption } from "../cli-roots.js";
+import { rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { defineCommand, usageError } from "../define-command.js";
+import { fromEnvironment, type NodeParts } from "../from-environment.js";
 import { listenForInterrupt } from "../listen-for-interrupt.js";
-import {
-  type CliRunSettings,
-  cliExecutorChoice,
-  cliRunSettings,
-  cliSessionSettings,
-  loadCliConfig,
-} from "../load-cli-config.js";
+import { type CliRunSettings, cliExecutorChoice, cliSessionSettings } from "../load-cli-config.js";
 
 const EXECUTORS: ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
 
@@ -82,21 +76,32 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
     };
     const exec = values["no-exec"] !== true;
 
-    let config: Awaited<ReturnType<typeof loadCliConfig>>;
+    // The Node preset: config files, the roots through the metadata cache; no model, store or MCP servers.
+    let parts: NodeParts;
     try {
-      config = await loadCliConfig({ cwd: io.cwd, env: io.env, warn: (w) => log(`warning: ${w}`) });
+      parts = await fromEnvironment({
+        cwd: io.cwd,
+        env: io.env,
+        roots: values.root,
+        model: false,
+        store: false,
+        tools: false,
+        executor: values.executor as ExecutorChoice | undefined,
+        defaultHostDirs: [],
+        onWarning: (w) => log(`warning: ${w}`),
+      });
     } catch (error) {
       log(error instanceof Error ? error.message : String(error));
       return 1;
     }
+    const { catalog, config } = parts;
     const kind = cliExecutorChoice(config, values.executor as ExecutorChoice | undefined);
     const hostDirFlags = values["host-dir"];
-    const settings: CliRunSettings = cliRunSettings(config, { cwd: io.cwd, defaultHostDirs: [] });
+    const settings: CliRunSettings = parts.run;
     if (hostDirFlags !== undefined) settings.hostDirs = hostDirFlags.map((dir) => path.resolve(io.cwd, dir));
 
-    // Everything below is the library's: the catalog, the executor, and the server (which makes the
-    // session, the workspace it deletes on close, and the tools).
-    const catalog = await createCatalog(cliCatalogOptions(values.root, io));
+    // Everything below is the library's: the executor and the server (which makes the session, the
+    // workspace it deletes on close, and the tools).
     const chosen = exec ? createExecutor({ kind }) : undefined;
     if (chosen?.warning !== undefined) log(`warning: ${chosen.warning}`);
     const server = await createSkillMcpServer({
@@ -125,7 +130,7 @@ Exit codes: 0 after the client disconnected; 1 bad configuration; 2 usage error.
       server.server.onerror = (error) => log(`warning: ${error.message}`);
       await server.connect(createStdioTransport(readable(io), writable(io)));
       const problems = catalog.diagnostics().filter((d) => d.severity === "error").length;
-      const roots = cliRoots(values.root, io).map((r) => r.path);
+      const roots = parts.roots.map((r) => r.path);
       log(
         `serving ${catalog.list().length} skill(s) from ${roots.join(", ") || "no roots"} over stdio` +
           `${exec ? ` (skill_run: ${chosen?.executor.kind ?? "off"})` : " (no execution)"}` +
