@@ -63,6 +63,7 @@ export { ToolsConfig } from "./config/tools-config.js";
 
 export { createCatalog } from "./catalog/create-catalog.js";
 export { discoverSkills } from "./catalog/discover-skills.js";
+export { filterCatalog } from "./catalog/filter-catalog.js";
 export { defineSkill } from "./catalog/memory-source.js";
 export {
   SearchIndex,
@@ -242,6 +243,7 @@ export type {
 } from "./engine/engine-event.js";
 export type { SkillLayerOptions, SkillRunSettings } from "./engine/open-skills.js";
 export type { ToolSourceError, ToolSourceOptions } from "./engine/open-tool-sources.js";
+export { openToolSources, type ToolSources } from "./engine/open-tool-sources.js";
 export { ProviderError } from "./engine/provider-error.js";
 export { type ResolveModelOptions, resolveModel } from "./engine/resolve-model.js";
 export type { RetryNotice } from "./engine/retry-fetch.js";

@@ -4,7 +4,8 @@
  * config, the skill roots (project, user, `SKILLS_DIR`) read through the user's metadata cache and stored
  * search index, the session store (`--store`, `SKILLRT_STORE_URL`, config `store.url`, else
  * `<cwd>/.skillrt/sessions.db`), the configured `mcpServers`, the executor and the run settings. `ask`,
- * `chat`, `mcp` and `inspect` start here; so can a program: `createSkillAgent(await fromEnvironment())`.
+ * `chat`, `mcp` and `inspect` start here; so can a program, from `skillrt/node`:
+ * `createSkillAgent(await fromEnvironment())`.
  */
 import path from "node:path";
 import type { LanguageModel } from "ai";

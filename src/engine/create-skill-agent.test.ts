@@ -5,9 +5,11 @@ import { tool } from "ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createCatalog } from "../catalog/create-catalog.js";
+import { filterCatalog } from "../catalog/filter-catalog.js";
 import { defineSkill } from "../catalog/memory-source.js";
 import type { Catalog } from "../catalog/types.js";
 import { listSkills } from "../context/list-skills.js";
+import { createExecutor } from "../exec/create-executor.js";
 import { createMemoryStore } from "../store/create-memory-store.js";
 import { createMemoryCatalog, scriptedModel, systemOf, toolNamesOf } from "../test-kit.js";
 import { trackerStdio } from "../tools/mcp-client/__fixtures__/tracker.js";
@@ -372,5 +374,39 @@ describe("createSkillAgent is pure composition", () => {
     await second.send("two");
     await second.close();
     await expect(owned.list()).rejects.toThrow(/closed/);
+  });
+});
+
+describe("a child agent from its parent's parts", () => {
+  it("shares the store and executor, sees only its allowlist, and runs a skill without a new scan", async () => {
+    const store = createMemoryStore();
+    const { executor } = createExecutor({ kind: "local" });
+    const parent = await createSkillAgent({
+      model: scriptedModel([{ text: "parent" }]),
+      catalog,
+      store,
+      executor,
+    });
+    const model = scriptedModel(loadReadRun);
+    const child = await createSkillAgent({
+      model,
+      catalog: filterCatalog(catalog, ["csv-*"]),
+      store,
+      executor,
+      cwd,
+    });
+    try {
+      await parent.send("hello");
+      const result = await child.send("summarise my csv");
+      expect(result.text).toBe("2 rows; age from 27 to 31.");
+      expect(String(result.toolCalls[2]?.output)).toContain("min=27 max=31 mean=29"); // the shared executor ran it
+      expect(systemOf(model.calls[0]!)).toContain("csv-summary");
+      expect(systemOf(model.calls[0]!)).not.toContain("markdown-toc");
+      const saved = (await store.list({ namespace: "conversation" })).map((s) => s.id).sort();
+      expect(saved).toEqual([child.sessionId, parent.sessionId].sort());
+    } finally {
+      await child.close();
+      await parent.close();
+    }
   });
 });
