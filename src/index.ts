@@ -71,6 +71,7 @@ export {
   type SearchWeights,
 } from "./catalog/search-index.js";
 export { loadSearchIndex, serializeSearchIndex } from "./catalog/search-index-data.js";
+export { skillKey } from "./catalog/skill-origin.js";
 export type {
   Catalog,
   CatalogChangeEvent,
@@ -84,6 +85,7 @@ export type {
   SearchHit,
   SkillFile,
   SkillFileKind,
+  SkillOrigin,
   SkillRecord,
   SkillRoot,
   SkillScope,
