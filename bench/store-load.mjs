@@ -41,9 +41,11 @@ function timed(store, times) {
 async function worker(url, proc, sessions, turns, schema) {
   const { createSkillAgent } = await import("../dist/engine/create-skill-agent.js");
   const { scriptedModel } = await import("../src/testing/scripted-model.ts");
+  const { createCatalog } = await import("../dist/catalog/create-catalog.js");
   const times = { store: [], lock: [] };
   const cwd = await mkdtemp(path.join(os.tmpdir(), "skillrt-load-"));
   const store = timed(openSessionStore({ url, cwd, schema }), times);
+  const catalog = await createCatalog({ roots: [cwd] });
   const agents = [];
   for (let m = 0; m < sessions; m++) {
     agents.push(
@@ -54,7 +56,7 @@ async function worker(url, proc, sessions, turns, schema) {
         store,
         sessionId: `s${m}`,
         executor: false,
-        skills: [cwd],
+        catalog,
         lockTimeoutMs: 120_000,
       }),
     );

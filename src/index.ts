@@ -36,13 +36,16 @@ export { type ResolveModelOptions, resolveModel } from "./engine/resolve-model.j
 // catalog: where skills come from (more at `skillrt/catalog`)
 
 export { createCatalog } from "./catalog/create-catalog.js";
+export { filterCatalog } from "./catalog/filter-catalog.js";
 export { defineSkill } from "./catalog/memory-source.js";
+export { skillKey } from "./catalog/skill-origin.js";
 export type {
   Catalog,
   CatalogChangeEvent,
   CatalogOptions,
   MemorySkill,
   SearchHit,
+  SkillOrigin,
   SkillRecord,
   SkillRoot,
   SkillScope,
@@ -100,6 +103,7 @@ export type {
 } from "./engine/engine-event.js";
 export type { SkillLayerOptions, SkillRunSettings } from "./engine/open-skills.js";
 export type { ToolSourceError, ToolSourceOptions } from "./engine/open-tool-sources.js";
+export { openToolSources, type ToolSources } from "./engine/open-tool-sources.js";
 export type { RetryNotice } from "./engine/retry-fetch.js";
 export { type RunAgentOptions, type RunAgentResult, runAgent } from "./engine/run-agent.js";
 export type { AutoSelectMode } from "./engine/select-skills.js";

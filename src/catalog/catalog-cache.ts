@@ -7,6 +7,7 @@ import type { FileIdentity } from "./file-identity.js";
 import { ENTRY_LINK, type KnownListing } from "./list-dirs.js";
 import { nameHash } from "./name-hash.js";
 import type { CatalogState, ScannedSkill } from "./scan-catalog.js";
+import { fsOrigin } from "./skill-origin.js";
 import type { SkillRecord, SkillRoot } from "./types.js";
 
 /** Bumped whenever what the cache stores, or what a parse of the same bytes gives, changes. */
@@ -187,6 +188,7 @@ function encodeRootCache(root: SkillRoot, mode: ParseMode, cache: RootCache): Bu
     let record: Record<string, unknown> | null = null;
     if (skill.record !== undefined) {
       record = { ...skill.record };
+      if (record["origin"] === fsOrigin(root.path, root.scope)) record["origin"] = ""; // the root's
       if (record["location"] === skill.file) record["location"] = "";
       if (record["dir"] === dir) record["dir"] = "";
       if (record["scope"] === root.scope) record["scope"] = "";
@@ -315,6 +317,7 @@ function decodeRootCache(parsed: unknown, root: SkillRoot, mode: ParseMode): Roo
       if (record["dir"] === "") record["dir"] = dir;
       if (record["scope"] === "") record["scope"] = root.scope;
       if (record["source"] === "") record["source"] = root.path;
+      if (record["origin"] === "") record["origin"] = fsOrigin(root.path, root.scope);
       if (!isRecord(record)) return undefined;
       // A record names the folder and file it was read from: one naming others is dropped (its folder is
       // read again) and the root is scanned, not reused whole.

@@ -8,6 +8,7 @@ import { SkillrtError } from "../errors/skillrt-error.js";
 import { createCatalog } from "./create-catalog.js";
 import { defineSkill } from "./memory-source.js";
 import { readSkillHead } from "./read-skill-head.js";
+import { skillKey } from "./skill-origin.js";
 
 let tmp: string;
 
@@ -355,5 +356,51 @@ describe("createCatalog: refresh and abort", () => {
     await expect(createCatalog({ roots: [`${tmp}/r`], abortSignal: controller.signal })).rejects.toThrow(
       "stop",
     );
+  });
+});
+
+describe("origins", () => {
+  const write = async (file: string, name: string) => {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, `---\nname: ${name}\ndescription: The ${name} skill.\n---\nBody.\n`);
+  };
+
+  it("every record carries its source's origin, shared by the source's records, also when read from the cache", async () => {
+    await write(`${tmp}/a/alpha/SKILL.md`, "alpha");
+    await write(`${tmp}/a/beta/SKILL.md`, "beta");
+    await write(`${tmp}/b/gamma/SKILL.md`, "gamma");
+    const options = {
+      roots: [`${tmp}/a`, `${tmp}/b`],
+      memory: [defineSkill({ name: "delta", description: "In code.", body: "Delta." })],
+      cacheDir: `${tmp}/cache`,
+    };
+    for (const catalog of [await createCatalog(options), await createCatalog(options)]) {
+      const origin = (name: string) => catalog.get(name)?.origin;
+      expect(origin("alpha")).toEqual({ kind: "fs", id: `${tmp}/a`, label: `root ${tmp}/a` });
+      expect(origin("beta")).toBe(origin("alpha"));
+      expect(origin("gamma")).toMatchObject({ kind: "fs", id: `${tmp}/b` });
+      expect(origin("delta")).toEqual({ kind: "memory", id: "memory", label: "memory" });
+    }
+    // The cache files keep no per-record copy of the origin: an empty mark for "the root's".
+    const files = (await fs.readdir(`${tmp}/cache`)).filter((f) => /^catalog-.*\.cache$/.test(f));
+    expect(files).toHaveLength(2);
+    for (const file of files) {
+      const text = (await fs.readFile(`${tmp}/cache/${file}`)).toString("latin1");
+      expect(text).toContain('"origin":""');
+      expect(text).not.toContain('"label"');
+    }
+  });
+
+  it("identity is origin + path: one name in two roots is two skills with two keys", async () => {
+    await write(`${tmp}/one/pdf/SKILL.md`, "pdf");
+    await write(`${tmp}/two/pdf/SKILL.md`, "pdf");
+    const first = (await createCatalog({ roots: [`${tmp}/one`] })).get("pdf");
+    const second = (await createCatalog({ roots: [`${tmp}/two`] })).get("pdf");
+    expect(first?.name).toBe(second?.name);
+    expect(skillKey(first!)).toBe(`fs:${tmp}/one|${tmp}/one/pdf/SKILL.md`);
+    expect(skillKey(first!)).not.toBe(skillKey(second!));
+    const both = await createCatalog({ roots: [`${tmp}/one`, `${tmp}/two`] });
+    expect(both.get("pdf")?.origin.id).toBe(`${tmp}/one`);
+    expect(both.diagnostics().find((d) => d.code === "name-duplicate")?.path).toBe(`${tmp}/two/pdf/SKILL.md`);
   });
 });

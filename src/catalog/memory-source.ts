@@ -7,6 +7,7 @@ import { normalizeSkillPath } from "./normalize-skill-path.js";
 import { sliceLines } from "./read-skill-file.js";
 import { HEAD_BYTES } from "./read-skill-head.js";
 import { skillFlags } from "./skill-flags.js";
+import { MEMORY_ORIGIN } from "./skill-origin.js";
 import type { LineRange, MemorySkill, ReadFileResult, SkillFile, SkillRecord } from "./types.js";
 
 const encoder = new TextEncoder();
@@ -78,6 +79,7 @@ export function memorySkillRecord(skill: MemorySkill): {
     dir: `memory:${name}`,
     scope: "memory",
     source: "memory",
+    origin: MEMORY_ORIGIN,
     extras,
     ...skillFlags(extras),
     diagnostics: [],

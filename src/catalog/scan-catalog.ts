@@ -9,6 +9,7 @@ import type { KnownListing } from "./list-dirs.js";
 import { memorySkillRecord } from "./memory-source.js";
 import { MAX_SKILL_FILE_BYTES, parserInput, readSkillFull, readSkillHead } from "./read-skill-head.js";
 import { type RankedRecord, resolveCollisions } from "./resolve-collisions.js";
+import { fsOrigin } from "./skill-origin.js";
 import { toSkillRecord } from "./to-skill-record.js";
 import type { DiscoveredSkill, MemorySkill, SkillRecord, SkillRoot } from "./types.js";
 
@@ -129,6 +130,8 @@ export function assembleState(input: ScanInput, parts: StateParts): CatalogState
       continue;
     }
     const scope = rootScope.get(entry.root) ?? entry.record.scope;
+    // Records from the metadata cache are stored without their origin (the root's, shared).
+    entry.record.origin ??= fsOrigin(entry.root, entry.record.scope);
     candidates.push({
       record: entry.record,
       rank: scopeRank(scope) * 100_000 + (rootIndex.get(entry.root) ?? 0),

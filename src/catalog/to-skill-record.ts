@@ -1,6 +1,7 @@
 import type { Diagnostic, ParsedSkill } from "../spec/types.js";
 import type { BodyOpening } from "./body-opening.js";
 import { skillFlags } from "./skill-flags.js";
+import { fsOrigin } from "./skill-origin.js";
 import type { DiscoveredSkill, SkillRecord } from "./types.js";
 
 /**
@@ -30,6 +31,7 @@ export function toSkillRecord(
     dir: found.dir,
     scope: found.scope,
     source: found.root,
+    origin: fsOrigin(found.root, found.scope),
     extras: parsed.extras,
     ...skillFlags(parsed.extras),
     diagnostics,

@@ -7,6 +7,19 @@ import type { Diagnostic, FrontmatterValue, ParseMode } from "../spec/types.js";
 /** Where a skill came from. Precedence on a name collision: project > user > extra; memory and explicit roots rank as configured. */
 export type SkillScope = "project" | "user" | "extra" | "root" | "memory";
 
+/**
+ * The source a skill came from: a filesystem root (`fs`, id: the root's absolute path) or skills defined in
+ * code (`memory`); next, MCP servers serving skills and remote roots. A skill's identity is its origin plus
+ * its path there ({@link skillKey}), never its name alone: two origins may serve the same name.
+ */
+export interface SkillOrigin {
+  kind: "fs" | "memory";
+  /** Unique among the catalog's sources of this kind (the root's absolute path; `memory`). */
+  id: string;
+  /** How to show it to a person (`project root /repo/skills`, `memory`). */
+  label: string;
+}
+
 /** L1 data of one skill: what the catalog holds in memory for every skill. */
 export interface SkillRecord {
   name: string;
@@ -18,6 +31,8 @@ export interface SkillRecord {
   scope: SkillScope;
   /** The root (absolute) the skill was found under, or `memory`. */
   source: string;
+  /** The source it came from; one object per source, shared by its records. */
+  origin: SkillOrigin;
   license?: string;
   compatibility?: string;
   allowedTools?: string[];

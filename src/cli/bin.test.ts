@@ -8,8 +8,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSkills } from "../catalog/__fixtures__/generate-skills.js";
-import { startLoopbackProvider } from "../testing/start-loopback-provider.js";
 import { probeSandbox } from "../exec/sandbox-executor.js";
+import { startLoopbackProvider } from "../testing/start-loopback-provider.js";
 import { makeTempDir } from "./__fixtures__/skill-tree.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

@@ -33,7 +33,7 @@ export interface CliRoots {
  */
 export async function resolveCliRoots(
   rootFlags: readonly string[] | undefined,
-  io: CliIo,
+  io: Pick<CliIo, "cwd" | "env">,
   refresh = false,
 ): Promise<CliRoots> {
   const { home } = cliHome(io.env);
@@ -101,7 +101,7 @@ export async function cliCatalogOptions(
 }
 
 /** The `roots` of the config files, read only when one of the files exists. */
-async function configRoots(io: CliIo, home: string | undefined): Promise<string[]> {
+async function configRoots(io: Pick<CliIo, "cwd" | "env">, home: string | undefined): Promise<string[]> {
   const project = path.join(io.cwd, "skillrt.config.json");
   const user = home === undefined ? undefined : path.join(home, ".skillrt", "config.json");
   if (!existsSync(project) && (user === undefined || !existsSync(user))) return [];

@@ -1,31 +1,40 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { tool } from "ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createCatalog } from "../catalog/create-catalog.js";
+import { filterCatalog } from "../catalog/filter-catalog.js";
+import { defineSkill } from "../catalog/memory-source.js";
+import type { Catalog } from "../catalog/types.js";
+import { listSkills } from "../context/list-skills.js";
+import { createExecutor } from "../exec/create-executor.js";
 import { createMemoryStore } from "../store/create-memory-store.js";
-import { scriptedModel, systemOf, toolNamesOf } from "../test-kit.js";
+import { createMemoryCatalog, scriptedModel, systemOf, toolNamesOf } from "../test-kit.js";
 import { trackerStdio } from "../tools/mcp-client/__fixtures__/tracker.js";
 import type { ToolApprovalAnswer, ToolApprovalRequest } from "../tools/tool-approval.js";
 import { createToolRegistry } from "../tools/tool-registry.js";
 import { examples, loadReadRun } from "./__fixtures__/load-read-run.js";
 import { createSkillAgent } from "./create-skill-agent.js";
 import type { EngineEvent } from "./engine-event.js";
+import { openToolSources } from "./open-tool-sources.js";
 
 let cwd: string;
+let catalog: Catalog;
 beforeEach(async () => {
   cwd = await mkdtemp(path.join(os.tmpdir(), "skillrt-agent-"));
+  catalog = await createCatalog({ roots: [examples] });
 });
 afterEach(async () => {
   await rm(cwd, { recursive: true, force: true });
 });
 
 describe("createSkillAgent", () => {
-  it("load → read → run → answer with the defaults: skill_run offered, the script runs, events stream", async () => {
+  it("load → read → run → answer on the auto executor: skill_run offered, the script runs, events stream", async () => {
     const model = scriptedModel(loadReadRun);
     const store = createMemoryStore();
-    const agent = await createSkillAgent({ model, skills: examples, cwd, store });
+    const agent = await createSkillAgent({ model, catalog, cwd, store, executor: "auto" });
     try {
       const turn = agent.send("summarise my csv");
       const events: EngineEvent[] = [];
@@ -68,7 +77,7 @@ describe("createSkillAgent", () => {
     const store = createMemoryStore();
     const first = await createSkillAgent({
       model: scriptedModel([loadReadRun[0]!, { text: "loaded" }]),
-      skills: examples,
+      catalog,
       cwd,
       store,
       executor: false,
@@ -78,7 +87,7 @@ describe("createSkillAgent", () => {
     await first.close();
 
     const model = scriptedModel([{ text: "still here" }]);
-    const second = await createSkillAgent({ model, skills: examples, cwd, store, sessionId: id });
+    const second = await createSkillAgent({ model, catalog, cwd, store, sessionId: id, executor: "auto" });
     try {
       expect(second.sessionId).toBe(id);
       expect(second.history().length).toBe(4);
@@ -93,7 +102,7 @@ describe("createSkillAgent", () => {
 
   it("loads $name mentions before the model answers, and user loads go to the history", async () => {
     const model = scriptedModel([{ text: "ok" }]);
-    const agent = await createSkillAgent({ model, skills: examples, cwd, store: false, executor: false });
+    const agent = await createSkillAgent({ model, catalog, cwd, executor: false });
     try {
       const events: EngineEvent[] = [];
       const off = agent.subscribe((e) => events.push(e));
@@ -106,7 +115,7 @@ describe("createSkillAgent", () => {
       const load = await agent.loadSkill("json-query", { args: "data.json" });
       expect(load.ok).toBe(true);
       expect(agent.history().at(-1)?.role).toBe("tool");
-      expect(agent.listSkills().find((s) => s.name === "json-query")?.loaded).toBe(true);
+      expect(listSkills(agent.session).find((s) => s.name === "json-query")?.loaded).toBe(true);
       expect((await agent.unloadSkill("json-query")).ok).toBe(true);
     } finally {
       await agent.close();
@@ -117,9 +126,8 @@ describe("createSkillAgent", () => {
     const model = scriptedModel([{ text: "ok" }]);
     const agent = await createSkillAgent({
       model,
-      skills: examples,
+      catalog,
       cwd,
-      store: false,
       executor: false,
       select: { mode: "lexical", maxActive: 1 },
     });
@@ -138,9 +146,8 @@ describe("createSkillAgent", () => {
     ]);
     const agent = await createSkillAgent({
       model,
-      skills: examples,
+      catalog,
       cwd,
-      store: false,
       executor: false,
       maxSteps: 2,
     });
@@ -170,23 +177,30 @@ describe("createSkillAgent", () => {
       mcp__tracker__delete_repo: { deny: "the user keeps that repository" },
       mcp__tracker__create_issue: "always",
     };
-    const agent = await createSkillAgent({
-      model,
-      skills: examples,
-      cwd,
-      store: false,
-      executor: false,
-      mcpServers: { broken: trackerStdio({}, ["--fail"]), tracker: trackerStdio() },
-      toolGating: "open",
-      approval: {
-        onApproval: (request) => {
-          asked.push(request);
-          return answers[request.toolName] ?? "no";
+    // The host opens the sources (MCP server states are theirs) and hands them to the agent, which closes them.
+    const toolSources = openToolSources(
+      {
+        mcpServers: { broken: trackerStdio({}, ["--fail"]), tracker: trackerStdio() },
+        toolGating: "open",
+        approval: {
+          onApproval: (request) => {
+            asked.push(request);
+            return answers[request.toolName] ?? "no";
+          },
         },
       },
+      { env: process.env, cwd },
+    );
+    const agent = await createSkillAgent({
+      model,
+      catalog,
+      cwd,
+      executor: false,
+      toolSources,
+      closeToolSources: true,
     });
     try {
-      expect(agent.mcpServers().map((s) => [s.name, s.state])).toEqual([
+      expect(toolSources.servers().map((s) => [s.name, s.state])).toEqual([
         ["broken", "failed"],
         ["tracker", "running"],
       ]);
@@ -213,7 +227,7 @@ describe("createSkillAgent", () => {
     } finally {
       await agent.close();
     }
-    expect(agent.mcpServers().find((s) => s.name === "tracker")?.state).toBe("stopped");
+    expect(toolSources.servers().find((s) => s.name === "tracker")?.state).toBe("stopped");
   });
 
   it("host tools registered in code with a group bound to a skill pass through the same gating and approvals", async () => {
@@ -241,9 +255,8 @@ describe("createSkillAgent", () => {
     const asked: string[] = [];
     const agent = await createSkillAgent({
       model,
-      skills: examples,
+      catalog,
       cwd,
-      store: false,
       executor: false,
       toolRegistry: registry,
       approval: {
@@ -270,6 +283,130 @@ describe("createSkillAgent", () => {
       );
     } finally {
       await agent.close();
+    }
+  });
+});
+
+describe("createSkillAgent is pure composition", () => {
+  /** Every path under `dir`, relative, sorted. */
+  const tree = async (dir: string): Promise<string[]> =>
+    (await readdir(dir, { recursive: true })).map(String).sort();
+
+  it("reads and writes nothing outside its parts: an empty cwd and HOME stay as they were, and send works", async () => {
+    const home = await mkdtemp(path.join(os.tmpdir(), "skillrt-agent-home-"));
+    // Traps where the CLI's defaults live: directories in place of the config files and the SQLite
+    // database (reading or opening one throws), and skills in the default roots (a scan would list them).
+    for (const dir of [
+      path.join(home, ".skillrt", "config.json"),
+      path.join(home, ".skillrt", "sessions.db"),
+      path.join(home, "skillrt.config.json"),
+      path.join(home, ".agents", "skills", "trap"),
+    ])
+      await mkdir(dir, { recursive: true });
+    const before = await tree(home);
+    const saved = { cwd: process.cwd(), env: process.env };
+    process.chdir(cwd);
+    process.env = {
+      PATH: saved.env["PATH"],
+      HOME: home,
+      XDG_CONFIG_HOME: home,
+      XDG_CACHE_HOME: home,
+      SKILLS_DIR: path.join(home, ".agents", "skills"),
+      SKILLRT_STORE_URL: `sqlite:${path.join(home, ".skillrt", "sessions.db")}`,
+      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+      AGENT_MODEL: "never-used",
+    };
+    try {
+      const model = scriptedModel([
+        { toolCalls: [{ name: "skill_load", input: '{"name":"greeting"}' }] },
+        { text: "Hello from memory." },
+      ]);
+      const agent = await createSkillAgent({
+        model,
+        catalog: await createMemoryCatalog([
+          defineSkill({ name: "greeting", description: "Greets the user.", body: "Say hello warmly." }),
+        ]),
+      });
+      try {
+        const result = await agent.send("greet me");
+        expect(result.text).toBe("Hello from memory.");
+        expect(result.toolCalls.map((c) => [c.toolName, c.isError])).toEqual([["skill_load", false]]);
+        expect(toolNamesOf(model.calls[0]!)).not.toContain("skill_run"); // no executor was given
+        expect(systemOf(model.calls[0]!)).not.toContain("trap");
+      } finally {
+        await agent.close();
+      }
+      expect(await tree(cwd)).toEqual([]);
+      expect(await tree(home)).toEqual(before);
+    } finally {
+      process.chdir(saved.cwd);
+      process.env = saved.env;
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it("a missing catalog or model is a clear SkillrtError, not a scan of the defaults", async () => {
+    const model = scriptedModel([{ text: "never" }]);
+    // @ts-expect-error: the catalog is required
+    await expect(createSkillAgent({ model })).rejects.toMatchObject({
+      code: "invalid-argument",
+      message: expect.stringMatching(/needs a catalog: it reads no config, environment or folders/),
+    });
+    // @ts-expect-error: the model is required
+    await expect(createSkillAgent({ catalog })).rejects.toThrow(/needs a model/);
+    expect(model.calls).toHaveLength(0);
+  });
+
+  it("closes only what it owns: a passed store stays open unless closeStore says so", async () => {
+    const kept = createMemoryStore();
+    const first = await createSkillAgent({ model: scriptedModel([{ text: "a" }]), catalog, store: kept });
+    await first.send("one");
+    await first.close();
+    expect(await kept.list({ namespace: "conversation" })).toHaveLength(1); // still usable
+
+    const owned = createMemoryStore();
+    const second = await createSkillAgent({
+      model: scriptedModel([{ text: "b" }]),
+      catalog,
+      store: owned,
+      closeStore: true,
+    });
+    await second.send("two");
+    await second.close();
+    await expect(owned.list()).rejects.toThrow(/closed/);
+  });
+});
+
+describe("a child agent from its parent's parts", () => {
+  it("shares the store and executor, sees only its allowlist, and runs a skill without a new scan", async () => {
+    const store = createMemoryStore();
+    const { executor } = createExecutor({ kind: "local" });
+    const parent = await createSkillAgent({
+      model: scriptedModel([{ text: "parent" }]),
+      catalog,
+      store,
+      executor,
+    });
+    const model = scriptedModel(loadReadRun);
+    const child = await createSkillAgent({
+      model,
+      catalog: filterCatalog(catalog, ["csv-*"]),
+      store,
+      executor,
+      cwd,
+    });
+    try {
+      await parent.send("hello");
+      const result = await child.send("summarise my csv");
+      expect(result.text).toBe("2 rows; age from 27 to 31.");
+      expect(String(result.toolCalls[2]?.output)).toContain("min=27 max=31 mean=29"); // the shared executor ran it
+      expect(systemOf(model.calls[0]!)).toContain("csv-summary");
+      expect(systemOf(model.calls[0]!)).not.toContain("markdown-toc");
+      const saved = (await store.list({ namespace: "conversation" })).map((s) => s.id).sort();
+      expect(saved).toEqual([child.sessionId, parent.sessionId].sort());
+    } finally {
+      await child.close();
+      await parent.close();
     }
   });
 });

@@ -1,28 +1,24 @@
-/** `createSkillAgent`: builds a {@link SkillAgent} from options whose defaults are the CLI's. */
+/**
+ * `createSkillAgent`: builds a {@link SkillAgent} from its parts — a model, a catalog and, when given, a
+ * store, tool sources and an executor. Pure composition: nothing is read from the working directory, HOME
+ * or the environment (`fromEnvironment()` is the Node preset that gathers those).
+ */
 import { randomUUID } from "node:crypto";
-import type { LanguageModel, ModelMessage } from "ai";
-import type { Catalog } from "../catalog/types.js";
-import { loadModelConfig } from "../config/load-model-config.js";
-import type { ModelConfig } from "../config/model-config.js";
-import { listSkills, skillListing } from "../context/list-skills.js";
+import type { ModelMessage } from "ai";
+import { skillListing } from "../context/list-skills.js";
 import { loadForUser } from "../context/load-for-user.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import type { Workspace } from "../exec/workspace.js";
-import { createSqliteStore } from "../store/create-sqlite-store.js";
-import { defaultStorePath } from "../store/default-store-path.js";
-import type { SessionStore } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import { type AgentTurn, startAgentTurn } from "./agent-turn.js";
 import type { EngineEvent } from "./engine-event.js";
-import { chooseExecutor, openCatalog, openSkillLayer } from "./open-skills.js";
-import { openToolSources } from "./open-tool-sources.js";
+import { chooseExecutor, openSkillLayer } from "./open-skills.js";
+import { openToolSources, type ToolSources } from "./open-tool-sources.js";
 import { recordTurn } from "./record-turn.js";
-import { resolveModel } from "./resolve-model.js";
 import { runTurn } from "./run-turn.js";
 import { loadConversation, saveConversation } from "./saved-conversation.js";
 import type { SendOptions, SkillAgent, SkillAgentOptions, TurnResult } from "./skill-agent.js";
-import { createSkillBodyCosts } from "./skill-body-costs.js";
 
 /** Store namespace of saved conversations. */
 export const CONVERSATION_NAMESPACE = "conversation";
@@ -42,59 +38,80 @@ interface Conversation {
   dispose(): Promise<void>;
 }
 
+/** Inline tool-source options, which a caller's own `toolSources` replaces. */
+const TOOL_SOURCE_OPTIONS = ["toolRegistry", "mcpServers", "toolGating", "approval"] as const;
+
 /**
- * Opens (or, with a `sessionId` saved in the store, resumes) a conversation. Throws `SkillrtError`
- * (`config-invalid`) for a bad model configuration and (`store-error`) for an unreadable saved one.
+ * Opens (or, with a `sessionId` saved in `store`, resumes) a conversation. Throws `SkillrtError`
+ * (`invalid-argument`) without a model or catalog, (`store-error`) for an unreadable saved conversation.
+ * Parts the agent owns (`closeStore`, `closeToolSources`, sources it opened) are closed when it fails.
  */
-export async function createSkillAgent(options: SkillAgentOptions = {}): Promise<SkillAgent> {
-  const cwd = options.cwd ?? process.cwd();
-  const env = options.env ?? process.env;
-  let modelConfig: ModelConfig | undefined;
-  let model: LanguageModel;
-  if (options.model !== undefined) {
-    model = options.model;
-  } else {
-    modelConfig = await loadModelConfig({
-      env,
-      cwd,
-      ...(options.modelOptions === undefined ? {} : { flags: options.modelOptions }),
-      ...(options.config === undefined ? {} : { config: options.config }),
-    });
-    model = resolveModel(modelConfig, options.onRetry === undefined ? {} : { onRetry: options.onRetry });
+export async function createSkillAgent(options: SkillAgentOptions): Promise<SkillAgent> {
+  checkParts(options);
+  const owned: Array<() => Promise<void>> = [];
+  if (options.closeStore === true && options.store !== undefined) {
+    const store = options.store;
+    owned.push(() => store.close());
   }
-  const flagWindow = options.modelOptions?.contextWindow;
-  // Only a window the user or the config gave: an unknown one keeps the session's 2,000-token catalog budget.
+  try {
+    return await composeAgent(options, owned);
+  } catch (error) {
+    for (const close of owned.reverse()) await close().catch(() => undefined);
+    throw error;
+  }
+}
+
+function checkParts(options: SkillAgentOptions): void {
+  const given = options as Partial<SkillAgentOptions> | undefined;
+  const missing = (["model", "catalog"] as const).filter((key) => given?.[key] === undefined);
+  if (missing.length > 0) {
+    throw new SkillrtError({
+      code: "invalid-argument",
+      message:
+        `createSkillAgent needs ${missing.map((m) => `a ${m}`).join(" and ")}: it reads no config, environment ` +
+        "or folders of its own. Pass them in (e.g. `catalog: await createCatalog({ roots: ['./skills'] })`), " +
+        "or take them from the Node preset: `createSkillAgent(await fromEnvironment())`.",
+    });
+  }
+  const inline = TOOL_SOURCE_OPTIONS.filter((key) => options[key] !== undefined);
+  if (options.toolSources !== undefined && inline.length > 0) {
+    throw new SkillrtError({
+      code: "invalid-argument",
+      message: `createSkillAgent: give either toolSources or ${inline.join(", ")} (they configure the sources it would open), not both.`,
+    });
+  }
+}
+
+async function composeAgent(
+  options: SkillAgentOptions,
+  owned: Array<() => Promise<void>>,
+): Promise<SkillAgent> {
+  const { model, catalog, modelConfig } = options;
+  const env = options.env ?? {};
+  // Only a window the caller or the config gave: an unknown one keeps the session's 2,000-token catalog budget.
   const sessionWindow =
-    modelConfig === undefined
-      ? flagWindow
-      : modelConfig.contextWindowConfigured === true
-        ? modelConfig.contextWindow
-        : undefined;
+    options.contextWindow ??
+    (modelConfig?.contextWindowConfigured === true ? modelConfig.contextWindow : undefined);
   const contextWindow = sessionWindow ?? modelConfig?.contextWindow ?? 128_000;
-  const catalog: Catalog = await openCatalog({ ...options, cwd, env });
-  const ownsStore = options.store === undefined;
-  const store: SessionStore | undefined =
-    options.store === false
-      ? undefined
-      : (options.store ?? createSqliteStore({ path: defaultStorePath(cwd) }));
-  const executor = chooseExecutor(options.executor);
-  const bodyCosts = createSkillBodyCosts();
+  const store = options.store;
+  const executor = chooseExecutor(options.executor ?? false);
   const listeners = new Set<(event: EngineEvent) => void>();
   if (options.onEvent !== undefined) listeners.add(options.onEvent);
-  // Tool sources (MCP servers) start with the agent and stop with it; a failure is reported once, as an
-  // event of the running turn or else of the next one.
+  // Tool sources (MCP servers) run while the agent does; a failure is reported once, as an event of the
+  // running turn or else of the next one.
   const pending: EngineEvent[] = [];
   let turnEmit: ((event: EngineEvent) => void) | undefined;
-  const toolSources = openToolSources(options, {
-    env,
-    cwd,
-    ...(options.config === undefined ? {} : { config: options.config }),
-    onSourceError: ({ source, message }) => {
-      const event: EngineEvent = { type: "tool-source-error", step: 0, source, message };
-      if (turnEmit === undefined) pending.push(event);
-      else turnEmit(event);
-    },
+  const toolSources: ToolSources =
+    options.toolSources ??
+    openToolSources(options, { env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+  if (options.toolSources === undefined || options.closeToolSources === true)
+    owned.push(() => toolSources.close());
+  const stopListening = toolSources.onError(({ source, message }) => {
+    const event: EngineEvent = { type: "tool-source-error", step: 0, source, message };
+    if (turnEmit === undefined) pending.push(event);
+    else turnEmit(event);
   });
+  owned.push(async () => stopListening());
 
   const modelInfo =
     modelConfig === undefined
@@ -110,7 +127,8 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
   const open = async (id: string, snapshot: unknown, history: ModelMessage[]): Promise<Conversation> => {
     const layerOptions = {
       ...options,
-      cwd,
+      // host:// inputs only from a directory the caller named.
+      run: { hostDirs: options.cwd === undefined ? [] : [options.cwd], ...options.run },
       ...(sessionWindow === undefined ? {} : { contextWindow: sessionWindow }),
       // SKILLS_MAX_ACTIVE caps the skills active at once, for the model's loads too (not only the pre-pass).
       ...(options.select?.maxActive === undefined ? {} : { maxActive: options.select.maxActive }),
@@ -123,6 +141,7 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
   const saved =
     store === undefined ? undefined : await loadConversation(store, firstId, CONVERSATION_NAMESPACE);
   let conversation = await open(firstId, saved?.skills, saved?.messages ?? []);
+  owned.push(() => conversation.dispose());
   /** Store version of the conversation as this agent last read or wrote it (0: never saved). */
   let savedVersion = saved?.version ?? 0;
   let running = false;
@@ -216,9 +235,6 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
     });
 
   return {
-    catalog,
-    model,
-    modelConfig,
     get sessionId() {
       return conversation.id;
     },
@@ -228,8 +244,6 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
     get skillTools() {
       return conversation.skillTools;
     },
-    toolRegistry: toolSources.registry,
-    mcpServers: () => toolSources.servers(),
     send,
     async loadSkill(name, loadOptions = {}) {
       const listing = skillListing(conversation.session, name);
@@ -258,24 +272,13 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
       await save();
       return { ok: true, message: `Unloaded ${name}. Loaded now: ${result.loaded.join(", ") || "none"}.` };
     },
-    listSkills: () => listSkills(conversation.session),
-    skillBodyTokens: (names) => bodyCosts.measure(conversation.session, names),
-    ledger() {
-      conversation.session.history.measure(conversation.history);
-      return conversation.session.ledger();
-    },
     history: () => conversation.history,
-    async reload() {
-      await catalog.refresh();
-      conversation.session.renderer.refreshCatalog();
-    },
     async reset() {
       await conversation.dispose();
       conversation = await open(randomUUID(), undefined, []);
       savedVersion = 0;
     },
     save,
-    listSessions: async () => (store === undefined ? [] : store.list({ namespace: CONVERSATION_NAMESPACE })),
     subscribe(listener) {
       listeners.add(listener);
       return () => {
@@ -283,9 +286,8 @@ export async function createSkillAgent(options: SkillAgentOptions = {}): Promise
       };
     },
     async close() {
-      await toolSources.close();
-      await conversation.dispose();
-      if (ownsStore) await store?.close();
+      // What the agent owns, last opened first: the workspace, the tool sources, then the store.
+      for (const close of owned.splice(0).reverse()) await close();
     },
   };
 }

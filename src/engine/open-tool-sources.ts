@@ -2,7 +2,8 @@
  * The host's tool sources, set up the same way for the `SkillAgent` and the AI SDK toolkit: the registry of
  * tools registered in code, the configured MCP servers (their tools registered in it while they run), the
  * server-tool gating and the approvals. The sources live as long as the agent or toolkit, across
- * conversations; failures are reported once through `onSourceError`.
+ * conversations; failures are reported once to each `onError` listener (and `onSourceError`). The handle is
+ * what a host keeps: several agents may share it, and it answers for the MCP servers' states.
  */
 import type { McpServersConfig } from "../config/mcp-servers-config.js";
 import type { ToolsConfig } from "../config/tools-config.js";
@@ -52,9 +53,15 @@ export interface ToolSources {
   /** Undefined: the profile's default. */
   gating: ToolGating | undefined;
   approval: ToolApprovalOptions;
-  /** Starts the MCP servers (all in parallel); resolves when each runs or has failed. */
+  /**
+   * Starts the MCP servers (all in parallel); resolves when each runs or has failed. Starts once: later
+   * calls return the first call's promise.
+   */
   start(options?: { abortSignal?: AbortSignal }): Promise<void>;
+  /** The configured MCP servers and their state (`running`, `failed`, `stopped`, `disabled`). */
   servers(): McpServerStatus[];
+  /** Receives each source failure (a server that cannot start or stops later); returns the unsubscribe. */
+  onError(listener: (error: ToolSourceError) => void): () => void;
   /** Stops the MCP servers. */
   close(): Promise<void>;
 }
@@ -69,22 +76,31 @@ export interface ToolSourceError {
 export function openToolSources(
   options: ToolSourceOptions,
   context: {
+    /** Variables for `${env:NAME}` in the servers' `env` and `headers`. */
     env: Readonly<Record<string, string | undefined>>;
-    cwd: string;
+    /** Base of relative server `cwd` values. Default: the process's. */
+    cwd?: string;
     /** The config file's sections, when read. */
     config?: { mcpServers?: McpServersConfig | undefined; tools?: ToolsConfig | undefined };
-    onSourceError: (error: ToolSourceError) => void;
+    /** Receives each failure (besides the `onError` listeners). */
+    onSourceError?: (error: ToolSourceError) => void;
   },
 ): ToolSources {
+  const listeners = new Set<(error: ToolSourceError) => void>();
+  const report = (error: ToolSourceError): void => {
+    context.onSourceError?.(error);
+    for (const listener of listeners) listener(error);
+  };
+  let started: Promise<void> | undefined;
   const registry = options.toolRegistry ?? createToolRegistry();
   const mcp: McpToolSource = createMcpToolSource({
     servers: options.mcpServers ?? context.config?.mcpServers ?? {},
     registry,
     env: context.env,
-    baseDir: context.cwd,
+    ...(context.cwd === undefined ? {} : { baseDir: context.cwd }),
     onEvent: (event) => {
       if (event.type === "mcp-server-error")
-        context.onSourceError({ source: `mcp:${event.server}`, message: event.message });
+        report({ source: `mcp:${event.server}`, message: event.message });
       else if (event.type === "mcp-server-warning") options.onWarning?.(event.message);
     },
   });
@@ -99,8 +115,17 @@ export function openToolSources(
       ...(mode === undefined ? {} : { mode }),
       ...(allow === undefined ? {} : { allow }),
     },
-    start: (startOptions) => mcp.start(startOptions),
+    start: (startOptions) => {
+      started ??= mcp.start(startOptions);
+      return started;
+    },
     servers: () => mcp.servers(),
+    onError(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
     close: () => mcp.close(),
   };
 }

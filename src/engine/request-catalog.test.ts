@@ -38,7 +38,6 @@ describe("a catalog that serves the request, through the SkillAgent", () => {
       model,
       catalog,
       catalogBudget: 1_000,
-      store: false,
       executor: false,
     });
     try {
@@ -68,7 +67,6 @@ describe("a catalog that serves the request, through the SkillAgent", () => {
     const agent = await createSkillAgent({
       model,
       catalog,
-      store: false,
       executor: false,
       select: { mode: "off", maxActive: 1 },
     });

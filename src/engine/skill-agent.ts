@@ -5,39 +5,59 @@
  */
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import type { Catalog } from "../catalog/types.js";
-import type { ModelFlags } from "../config/load-model-config.js";
-import type { SkillrtConfig } from "../config/load-skillrt-config.js";
 import type { ModelConfig } from "../config/model-config.js";
-import type { SkillListing } from "../context/list-skills.js";
 import type { UserLoadOutcome } from "../context/load-for-user.js";
-import type { Ledger } from "../context/rendered-context.js";
 import type { SkillSession } from "../context/skill-session.js";
-import type { SessionStore, StoredSessionInfo } from "../store/session-store.js";
+import type { SessionStore } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
-import type { McpServerStatus } from "../tools/mcp-client/create-mcp-tool-source.js";
-import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { AgentTurn } from "./agent-turn.js";
 import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
 import type { SkillLayerOptions } from "./open-skills.js";
-import type { RetryNotice } from "./retry-fetch.js";
+import type { ToolSources } from "./open-tool-sources.js";
 import type { AutoSelectMode } from "./select-skills.js";
 
-/** Options of `createSkillAgent`. Every field is optional; the defaults are the CLI's. */
-export interface SkillAgentOptions extends Omit<SkillLayerOptions, "contextWindow"> {
+/**
+ * Options of `createSkillAgent`. Only `model` and `catalog` are required; nothing else is looked up: no
+ * config file, environment variable, default folder or database is read or created unless passed here
+ * (`fromEnvironment()` gathers those for a Node process).
+ */
+export interface SkillAgentOptions
+  extends Omit<SkillLayerOptions, "contextWindow" | "skills" | "catalog" | "cwd" | "env"> {
+  /** The model (any AI SDK `LanguageModel`; `resolveModel(await loadModelConfig())` reads the environment). */
+  model: LanguageModel;
+  /** The skills (`createCatalog`, `createMemoryCatalog`, a parent's `filterCatalog`). */
+  catalog: Catalog;
   /**
-   * The model. Default: resolved from {@link modelOptions}, the environment (`OPENAI_BASE_URL` +
-   * `AGENT_MODEL`, `ANTHROPIC_API_KEY`, …) and the config files, like the CLI (a local Ollama when
-   * nothing is configured).
+   * What {@link model} was resolved from, when it was (`loadModelConfig`): names the model in saved
+   * conversations and turn records, and gives the context window when it was configured.
    */
-  model?: LanguageModel;
-  /** Provider, model id, endpoint, context window (highest precedence when {@link model} is not given). */
-  modelOptions?: ModelFlags;
-  /** The config files as read (`loadSkillrtConfig`). Default: read from `cwd` and `HOME` when needed. */
-  config?: SkillrtConfig;
+  modelConfig?: ModelConfig;
+  /**
+   * The model's context window in tokens, when known (catalog budget, eviction). Default: the configured
+   * window of {@link modelConfig}; unknown otherwise (compaction then counts 128,000).
+   */
+  contextWindow?: number;
+  /** Directory `skill_run` may stage `host://` inputs from (unless `run.hostDirs` says). Default: none. */
+  cwd?: string;
   /** Conversation id: an id saved in the store is resumed (history and loaded skills). Default: a new UUID. */
   sessionId?: string;
-  /** Where conversations are saved. Default SQLite at `<cwd>/.skillrt/sessions.db`; `false`: not saved. */
-  store?: SessionStore | false;
+  /** Where conversations are saved. Default: none (the conversation is not persisted). */
+  store?: SessionStore;
+  /** Close {@link store} with the agent (`close()`, or a failed creation). Default false: the caller owns it. */
+  closeStore?: boolean;
+  /**
+   * Tool sources opened by the caller (`openToolSources`), e.g. shared with other agents; then
+   * `toolRegistry`, `mcpServers`, `toolGating` and `approval` must not be given. They are started (once)
+   * when the agent is created. Default: sources opened from those options and closed with the agent.
+   */
+  toolSources?: ToolSources;
+  /** Close {@link toolSources} (stop its MCP servers) with the agent. Default false: the caller owns them. */
+  closeToolSources?: boolean;
+  /**
+   * The process environment, when the host wants it used: secret-looking values (`*_KEY`, `*_TOKEN`, …) are
+   * redacted from turn records, and `${env:NAME}` in {@link mcpServers} entries read it. Default: none.
+   */
+  env?: Record<string, string | undefined>;
   /**
    * How long a turn waits for another engine (process, replica) in the middle of a turn on the same session,
    * in ms, before failing with a `SessionBusyError`. Default 30,000.
@@ -53,8 +73,6 @@ export interface SkillAgentOptions extends Omit<SkillLayerOptions, "contextWindo
   tools?: ToolSet;
   /** Receives every event of every turn (same as {@link SkillAgent.subscribe}). */
   onEvent?: EngineEventListener;
-  /** Called before a provider request is retried (only for the default model). */
-  onRetry?: (notice: RetryNotice) => void;
 }
 
 /** Options of one {@link SkillAgent.send}. */
@@ -95,22 +113,18 @@ export interface TurnResult {
   messages: ModelMessage[];
 }
 
-/** A live conversation with skills. */
+/**
+ * A live conversation with skills: what a turn needs. The parts it was made from (catalog, model, store,
+ * tool sources) stay with whoever composed it: session listing is the store's (`store.list`), MCP server
+ * states the tool sources' (`toolSources.servers()`), the skill listing and ledger the session's.
+ */
 export interface SkillAgent {
-  readonly catalog: Catalog;
-  readonly model: LanguageModel;
-  /** The resolved model configuration; undefined when a `model` was passed in. */
-  readonly modelConfig: ModelConfig | undefined;
   /** Id under which the conversation is saved (changes on {@link reset}). */
   readonly sessionId: string;
   /** The skill session of the current conversation (replaced on {@link reset}). */
   readonly session: SkillSession;
-  /** The skill tools of the current conversation. */
+  /** The skill tools of the current conversation (their gating decision: what `/context` shows). */
   readonly skillTools: SkillTools;
-  /** Host tools (registered in code, and the MCP servers' tools while their server runs). */
-  readonly toolRegistry: ToolRegistry;
-  /** The configured MCP servers and their state. */
-  mcpServers(): McpServerStatus[];
   /**
    * Runs one user turn: `$name` mentions load those skills, the selection pre-pass runs (when
    * configured), long history is compacted, then the model loop runs with the skill context re-rendered
@@ -125,24 +139,17 @@ export interface SkillAgent {
   loadSkill(name: string, options?: { args?: string }): Promise<UserLoadOutcome>;
   /** Unloads a skill on the user's behalf. Saved. */
   unloadSkill(name: string): Promise<{ ok: boolean; message: string }>;
-  /** The catalog with load markers and costs, sorted by name. */
-  listSkills(): SkillListing[];
-  /** Approximate body tokens of skills (measured once per skill record); unreadable skills are left out. */
-  skillBodyTokens(names: readonly string[]): Promise<Map<string, number>>;
-  /** Token ledger of the context, with the history measured now. */
-  ledger(): Ledger;
   /** The conversation so far. */
   history(): readonly ModelMessage[];
-  /** Re-scans the skill folders. */
-  reload(): Promise<void>;
   /** Starts a new conversation (new id, empty history, fresh skill session, new workspace). */
   reset(): Promise<void>;
   /** Saves the conversation now (a no-op without a store). */
   save(): Promise<void>;
-  /** Saved conversations, most recent first (`[]` without a store). */
-  listSessions(): Promise<StoredSessionInfo[]>;
   /** Subscribes to the events of every turn; returns the unsubscribe function. */
   subscribe(listener: (event: EngineEvent) => void): () => void;
-  /** Stops the MCP servers, deletes the workspace and closes the store (when the agent opened it). */
+  /**
+   * Deletes the workspace, and closes the store and tool sources when the agent owns them (`closeStore`,
+   * `closeToolSources`, or sources it opened from `mcpServers`/`toolRegistry`).
+   */
   close(): Promise<void>;
 }

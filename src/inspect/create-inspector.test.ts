@@ -103,7 +103,8 @@ describe("createInspector", () => {
       { toolCalls: [{ name: "skill_load", input: '{"name":"csv-summary"}' }] },
       { text: "Loaded; the key is sk-inspector-test-secret." },
     ]);
-    const agent = await createSkillAgent({ model, skills: examples, cwd, store, executor: false });
+    const catalog = await createCatalog({ roots: [examples] });
+    const agent = await createSkillAgent({ model, catalog, cwd, store });
     const detach = attach(agent);
     try {
       const events = await readEvents(
@@ -127,7 +128,8 @@ describe("createInspector", () => {
       expect(detail).not.toContain("sk-inspector-test-secret");
       expect(detail).toContain("[redacted]");
       const parsed = JSON.parse(detail);
-      const ledger = agent.ledger();
+      agent.session.history.measure(agent.history());
+      const ledger = agent.session.ledger();
       expect(parsed.turnRecords[0].segments.map((s: any) => [s.key, s.tokens])).toEqual(
         ledger.entries.map((e) => [e.key, e.tokens]),
       );

@@ -4,7 +4,8 @@
  * racing on one session without losing a turn, and one clear line for a store that cannot be used.
  */
 
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -86,6 +87,29 @@ describe("skillrt ask --store postgres://…", () => {
     expect(sent).toContain("First answer.");
     expect(await userTurns(store, "s1")).toEqual(["first question", "second question"]);
     await store.close();
+  }, 120_000);
+
+  it("writes no local SQLite file: nothing under .skillrt/ in the project or HOME", async (context) => {
+    if (pgUrl === undefined) return context.skip();
+    const { url, schema, store } = postgres();
+    const home = await mkdtemp(path.join(os.tmpdir(), "skillrt-ask-home-"));
+    try {
+      await writeFile(path.join(cwd, "skillrt.config.json"), JSON.stringify({ store: { schema } }));
+      server = await startLoopbackProvider("openai", [{ text: "Saved in Postgres." }]);
+      const run = await runCli(["ask", "--store", url, "--session", "pg-only", "a question"], {
+        cwd,
+        env: { ...env(server), HOME: home, SKILLRT_CACHE: "0" },
+      });
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(await userTurns(store, "pg-only")).toEqual(["a question"]);
+      expect(existsSync(path.join(cwd, ".skillrt", "sessions.db"))).toBe(false);
+      expect(existsSync(path.join(cwd, ".skillrt"))).toBe(false);
+      expect((await readdir(cwd)).sort()).toEqual(["skillrt.config.json"]);
+    } finally {
+      await store.close();
+      await rm(home, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it("8 concurrent processes on 8 sessions all save", async (context) => {

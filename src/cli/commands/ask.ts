@@ -36,12 +36,13 @@ export const askCommand: Command = defineCommand({
   minPositionals: 1,
   async run({ values, positionals }, io) {
     // ask cannot put a question to the user: a call that needs approval is refused, saying how to allow it.
-    const agent = await prepareAgent("ask", values, io, (request) => {
+    const prepared = await prepareAgent("ask", values, io, (request) => {
       const how = `rerun with --yes to approve tool calls, or add "${request.toolName}" to tools.allow in skillrt.config.json`;
       io.stderr.write(`skillrt ask: refused ${request.toolName} (it needs approval): ${how}\n`);
       return { deny: `skillrt ask cannot ask the user for approval; ${how}` };
     });
-    if (typeof agent === "number") return agent;
+    if (typeof prepared === "number") return prepared;
+    const { agent, parts } = prepared;
     const prompt = positionals.join(" ");
     const style = createStyle(io.stderr, io.env);
     const renderer =
@@ -94,7 +95,7 @@ export const askCommand: Command = defineCommand({
         return 1;
       }
       if (!ProviderError.isInstance(error)) throw error;
-      io.stderr.write(`skillrt ask: ${providerFailureMessage(error, agent.modelConfig?.configured ?? true)}`);
+      io.stderr.write(`skillrt ask: ${providerFailureMessage(error, parts.modelConfig.configured)}`);
       io.stderr.write(`Session saved as ${agent.sessionId}; resume with --session ${agent.sessionId}.\n`);
       return 1;
     } finally {

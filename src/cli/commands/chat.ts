@@ -25,12 +25,13 @@ export const chatCommand: Command = defineCommand({
   async run({ values }, io) {
     // Calls that need approval are put to the user inline by the REPL (y/n/always).
     let ask: OnToolApproval = () => "no";
-    const agent = await prepareAgent("chat", values, io, (request) => ask(request));
-    if (typeof agent === "number") return agent;
+    const prepared = await prepareAgent("chat", values, io, (request) => ask(request));
+    if (typeof prepared === "number") return prepared;
+    const { agent } = prepared;
     try {
       return await runRepl({
         io,
-        agent,
+        ...prepared,
         json: values.json === true,
         setApprovalPrompt: (prompt) => {
           ask = prompt;

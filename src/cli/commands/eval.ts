@@ -1,8 +1,10 @@
 /** `skillrt eval CASES`: headless trigger evals — do the right skills load for these requests? */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { loadModelConfig } from "../../config/load-model-config.js";
 import { createSkillSession } from "../../context/create-skill-session.js";
 import { createSkillAgent } from "../../engine/create-skill-agent.js";
+import { resolveModel } from "../../engine/resolve-model.js";
 import { autoSelectModeFrom, maxActiveFrom } from "../../engine/select-skills.js";
 import { SkillrtError } from "../../errors/skillrt-error.js";
 import { parseEvalCases } from "../../eval/eval-cases.js";
@@ -121,18 +123,12 @@ cannot be read, a missing --root or a broken model configuration, 2 usage error.
         ...(values.provider === undefined ? {} : { provider: values.provider }),
         ...(values["base-url"] === undefined ? {} : { baseURL: values["base-url"] }),
       };
-      const create = () =>
-        createSkillAgent({
-          catalog,
-          cwd: io.cwd,
-          env: io.env,
-          modelOptions,
-          store: false,
-          executor: false,
-          ...select,
-        });
+      let create: () => ReturnType<typeof createSkillAgent>;
       try {
         // Fail early, once, on a broken model configuration.
+        const modelConfig = await loadModelConfig({ env: io.env, cwd: io.cwd, flags: modelOptions });
+        const model = resolveModel(modelConfig);
+        create = () => createSkillAgent({ model, modelConfig, catalog, cwd: io.cwd, env: io.env, ...select });
         await (await create()).close();
       } catch (error) {
         if (!SkillrtError.isInstance(error)) throw error;

@@ -1,16 +1,17 @@
 /** `skillrt inspect`: a local web page showing sessions, what each turn cost, and the catalog. */
 import { spawn } from "node:child_process";
-import { createCatalog } from "../../catalog/create-catalog.js";
+import path from "node:path";
 import { createCatalogViewer } from "../../inspect/build-catalog-view.js";
 import { createInspector } from "../../inspect/create-inspector.js";
 import { isLoopbackHost } from "../../inspect/is-loopback-host.js";
-import { openInspectStore } from "../../inspect/open-inspect-store.js";
-import { cliCatalogOptions, rootOption } from "../cli-roots.js";
+import { openInspectStore, type StoreOpener } from "../../inspect/open-inspect-store.js";
+import { rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { defineCommand, usageError } from "../define-command.js";
+import { fromEnvironment, type NodeParts, type StoreLocation, storeLocation } from "../from-environment.js";
 import { intFlag } from "../int-flag.js";
 import { listenForInterrupt } from "../listen-for-interrupt.js";
-import { cliSessionSettings, loadCliConfig } from "../load-cli-config.js";
+import { cliSessionSettings } from "../load-cli-config.js";
 
 const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)/i;
 
@@ -31,7 +32,8 @@ Pages update live while 'skillrt chat' or 'skillrt ask' writes to the same store
 
 Options:
   --store URL            Session store: a SQLite file (PATH or sqlite:PATH) or
-                         postgres://USER:PASSWORD@HOST:PORT/DATABASE. Default .skillrt/sessions.db
+                         postgres://USER:PASSWORD@HOST:PORT/DATABASE. Default as in ask and chat:
+                         SKILLRT_STORE_URL, the config's store section, else .skillrt/sessions.db
                          under the current directory.
   --root DIR             Look for skills in DIR instead of the default roots (repeatable).
   --port N               Port to listen on (default 7420; 0 picks a free port).
@@ -68,20 +70,33 @@ Stops on Ctrl-C. Exit codes: 0 stopped; 1 the store or the address could not be 
     if (typeof contextWindow === "object") return usageError(io, "inspect", contextWindow.error);
     const host = values.host ?? "127.0.0.1";
 
-    let config: Awaited<ReturnType<typeof loadCliConfig>>;
+    // The Node preset (config files, the roots through the metadata cache), and the store ask and chat
+    // write to: --store, SKILLRT_STORE_URL, the config's store section, else .skillrt/sessions.db.
+    let parts: NodeParts;
     try {
-      config = await loadCliConfig({
+      parts = await fromEnvironment({
         cwd: io.cwd,
         env: io.env,
-        warn: (w) => io.stderr.write(`skillrt inspect: warning: ${w}\n`),
+        roots: values.root,
+        refresh: values.refresh === true,
+        model: false,
+        store: false,
+        tools: false,
+        executor: false,
+        onWarning: (w) => io.stderr.write(`skillrt inspect: warning: ${w}\n`),
       });
     } catch (error) {
       return fail(error instanceof Error ? error.message : String(error));
     }
-    const opened = await openInspectStore({ url: values.store, cwd: io.cwd });
+    const { catalog, config } = parts;
+    const location = storeLocation(values.store, io.env, config.file, io.cwd);
+    const opened = await openInspectStore({
+      url: inspectUrl(location),
+      cwd: location.cwd,
+      ...(location.schema === undefined ? {} : { openers: postgresOpeners(location.schema) }),
+    });
     if (!opened.ok) return fail(opened.message);
     const { store } = opened;
-    const catalog = await createCatalog(await cliCatalogOptions(values.root, io, values.refresh === true));
     const viewer = createCatalogViewer({
       catalog,
       ...cliSessionSettings(config),
@@ -126,6 +141,31 @@ Stops on Ctrl-C. Exit codes: 0 stopped; 1 the store or the address could not be 
     return 0;
   },
 });
+
+/** The URL `openInspectStore` takes for a location: a relative `sqlite:` path resolved from its directory. */
+function inspectUrl(location: StoreLocation): string | undefined {
+  const { url } = location;
+  if (url === undefined || url.trim() === "") return undefined;
+  if (!url.startsWith("sqlite:")) return url;
+  const file = url.slice("sqlite:".length).replace(/^\/\/(?=\/)/, "");
+  return file === ":memory:" ? url : `sqlite:${path.resolve(location.cwd, file)}`;
+}
+
+/** Postgres openers using the config's schema (as ask and chat do), checked by one listing. */
+function postgresOpeners(schema: string): Record<string, StoreOpener> {
+  const open: StoreOpener = async (url) => {
+    const { createPostgresStore } = await import("../../store/create-postgres-store.js");
+    const store = createPostgresStore({ url, schema });
+    try {
+      await store.list({ limit: 1 });
+    } catch (error) {
+      await store.close().catch(() => {});
+      throw error;
+    }
+    return store;
+  };
+  return { postgres: open, postgresql: open };
+}
 
 function openBrowser(url: string, io: CliIo): void {
   const command =

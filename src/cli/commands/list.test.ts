@@ -39,6 +39,7 @@ function record(name: string, fields: Partial<SkillRecord> = {}): SkillRecord {
     dir: `/skills/${name}`,
     scope: "project",
     source: "/skills",
+    origin: { kind: "fs", id: "/skills", label: "project root /skills" },
     extras: {},
     disableModelInvocation: false,
     userInvocable: true,

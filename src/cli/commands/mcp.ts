@@ -4,23 +4,17 @@
  */
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
-import { createCatalog } from "../../catalog/create-catalog.js";
 import { PROFILE_NAMES, type ProfileName } from "../../context/profile-name.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
 import { createSkillMcpServer } from "../../mcp/create-skill-mcp-server.js";
 import { createStdioTransport } from "../../mcp/create-stdio-transport.js";
 import { isLoopbackHost, type McpHttpServer, serveMcpHttp } from "../../mcp/serve-mcp-http.js";
-import { cliCatalogOptions, rootOption } from "../cli-roots.js";
+import { rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { defineCommand, usageError } from "../define-command.js";
+import { fromEnvironment, type NodeParts } from "../from-environment.js";
 import { listenForInterrupt } from "../listen-for-interrupt.js";
-import {
-  type CliRunSettings,
-  cliExecutorChoice,
-  cliRunSettings,
-  cliSessionSettings,
-  loadCliConfig,
-} from "../load-cli-config.js";
+import { type CliRunSettings, cliExecutorChoice, cliSessionSettings } from "../load-cli-config.js";
 
 const EXECUTORS: ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
 
@@ -130,22 +124,33 @@ configuration; 2 usage error.
     };
     const exec = values["no-exec"] !== true;
 
-    let config: Awaited<ReturnType<typeof loadCliConfig>>;
+    // The Node preset: config files, the roots through the metadata cache; no model, store or MCP servers.
+    let parts: NodeParts;
     try {
-      config = await loadCliConfig({ cwd: io.cwd, env: io.env, warn: (w) => log(`warning: ${w}`) });
+      parts = await fromEnvironment({
+        cwd: io.cwd,
+        env: io.env,
+        roots: values.root,
+        refresh: values.refresh === true,
+        model: false,
+        store: false,
+        tools: false,
+        executor: values.executor as ExecutorChoice | undefined,
+        defaultHostDirs: [],
+        onWarning: (w) => log(`warning: ${w}`),
+      });
     } catch (error) {
       log(error instanceof Error ? error.message : String(error));
       return 1;
     }
+    const { catalog, config } = parts;
     const kind = cliExecutorChoice(config, values.executor as ExecutorChoice | undefined);
     const hostDirFlags = values["host-dir"];
-    const settings: CliRunSettings = cliRunSettings(config, { cwd: io.cwd, defaultHostDirs: [] });
+    const settings: CliRunSettings = parts.run;
     if (hostDirFlags !== undefined) settings.hostDirs = hostDirFlags.map((dir) => path.resolve(io.cwd, dir));
 
-    // Everything below is the library's: the catalog, the executor, and the server (which makes the
-    // session, the workspace it deletes on close, and the tools).
-    const catalogOptions = await cliCatalogOptions(values.root, io, values.refresh === true);
-    const catalog = await createCatalog(catalogOptions);
+    // Everything below is the library's: the executor and the server (which makes the session, the
+    // workspace it deletes on close, and the tools).
     const chosen = exec ? createExecutor({ kind }) : undefined;
     if (chosen?.warning !== undefined) log(`warning: ${chosen.warning}`);
     const makeServer = () =>
@@ -159,7 +164,7 @@ configuration; 2 usage error.
       });
     const describe = (transport: string): string => {
       const problems = catalog.diagnostics().filter((d) => d.severity === "error").length;
-      const roots = catalogOptions.roots.map((r) => r.path);
+      const roots = parts.roots.map((r) => r.path);
       return (
         `serving ${catalog.list().length} skill(s) from ${roots.join(", ") || "no roots"} over ${transport}` +
         `${exec ? ` (skill_run: ${chosen?.executor.kind ?? "off"})` : " (no execution)"}` +

@@ -1,5 +1,6 @@
 /** Options shared by `skillrt ask` and `skillrt chat`, and their help text. */
-import type { SkillAgent } from "../../engine/skill-agent.js";
+import type { LanguageModel } from "ai";
+import type { ModelConfig } from "../../config/model-config.js";
 import type { CommandValues } from "../define-command.js";
 
 /** The `parseArgs` option table of `ask` and `chat`. */
@@ -91,9 +92,12 @@ export function providerFailureMessage(
 }
 
 /** The model as the chat banner names it: `model-id (provider)`. */
-export function agentModelName(agent: Pick<SkillAgent, "model" | "modelConfig">): string {
-  if (agent.modelConfig !== undefined) return `${agent.modelConfig.modelId} (${agent.modelConfig.provider})`;
-  return typeof agent.model === "string" ? agent.model : `${agent.model.modelId} (${agent.model.provider})`;
+export function agentModelName(parts: {
+  model: LanguageModel;
+  modelConfig?: ModelConfig | undefined;
+}): string {
+  if (parts.modelConfig !== undefined) return `${parts.modelConfig.modelId} (${parts.modelConfig.provider})`;
+  return typeof parts.model === "string" ? parts.model : `${parts.model.modelId} (${parts.model.provider})`;
 }
 
 /** The line saying a turn stopped at the step limit. */

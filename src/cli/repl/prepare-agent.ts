@@ -3,34 +3,31 @@
 import { PROFILE_NAMES as PROFILES } from "../../context/profile-name.js";
 import type { Placement } from "../../context/session-options.js";
 import { createSkillAgent } from "../../engine/create-skill-agent.js";
-import { autoSelectModeFrom, maxActiveFrom } from "../../engine/select-skills.js";
 import type { SkillAgent } from "../../engine/skill-agent.js";
 import { SkillrtError } from "../../errors/skillrt-error.js";
 import type { ExecutorChoice } from "../../exec/create-executor.js";
-import type { SessionStore } from "../../store/session-store.js";
 import type { OnToolApproval } from "../../tools/tool-approval.js";
-import { cliRoots } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { createStyle } from "../create-style.js";
 import { usageError } from "../define-command.js";
+import { fromEnvironment, type NodeAgentParts } from "../from-environment.js";
 import { intFlag } from "../int-flag.js";
-import { cliExecutorChoice, cliRunSettings, cliSessionSettings, loadCliConfig } from "../load-cli-config.js";
-import { openCliStore } from "../open-cli-store.js";
 import type { AgentOptionValues } from "./agent-options.js";
+
+/**
+ * The conversation of `ask`/`chat` and the parts it was composed from (the catalog, the store, the tool
+ * sources, the model's configuration), which the commands read directly. The agent owns the store and
+ * tool sources: `agent.close()` closes them.
+ */
+export interface PreparedAgent {
+  agent: SkillAgent;
+  parts: NodeAgentParts;
+}
 
 const EXECUTORS: readonly ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
 
 function isOneOf<T extends string>(list: readonly T[], value: string): value is T {
   return (list as readonly string[]).includes(value);
-}
-
-/** The selection pre-pass the environment asks for (`SKILLS_AUTO_SELECT`, `SKILLS_MAX_ACTIVE`). */
-function selectFromEnv(env: Record<string, string | undefined>) {
-  const mode = autoSelectModeFrom(env["SKILLS_AUTO_SELECT"]);
-  const maxActive = maxActiveFrom(env["SKILLS_MAX_ACTIVE"]);
-  // The cap holds with the pre-pass off too (it caps the model's loads).
-  if (mode === "off" && maxActive === undefined) return {};
-  return { select: { mode, ...(maxActive === undefined ? {} : { maxActive }) } };
 }
 
 /** `--model-timeout S`: both model deadlines, in ms. */
@@ -47,7 +44,7 @@ export async function prepareAgent(
   values: AgentOptionValues,
   io: CliIo,
   onApproval?: OnToolApproval,
-): Promise<SkillAgent | number> {
+): Promise<PreparedAgent | number> {
   const placement = values.placement ?? "history";
   if (placement !== "history" && placement !== "system") {
     return usageError(io, command, `--placement must be history or system, got '${placement}'`);
@@ -68,36 +65,16 @@ export async function prepareAgent(
     ints[name] = parsed;
   }
   const style = createStyle(io.stderr, io.env);
-  let store: SessionStore | undefined;
+  const warn = (message: string) => io.stderr.write(`skillrt: warning: ${message}\n`);
+  let parts: NodeAgentParts | undefined;
   try {
-    const config = await loadCliConfig({
+    parts = await fromEnvironment({
       cwd: io.cwd,
       env: io.env,
-      warn: (message) => io.stderr.write(`skillrt: warning: ${message}\n`),
-    });
-    const executor = cliExecutorChoice(config, executorFlag);
-    store = openCliStore(values.store, io.env, config.file, io.cwd);
-    const catalogBudget = ints["catalog-budget"];
-    const maxSteps = ints["max-steps"];
-    const agent = await createSkillAgent({
-      cwd: io.cwd,
-      env: io.env,
-      store,
-      config: config.file,
-      ...cliSessionSettings(config, values),
-      run: cliRunSettings(config, { cwd: io.cwd, defaultHostDirs: [io.cwd] }),
-      skills: await cliRoots(values.root, io, values.refresh === true),
-      ...(values.session === undefined ? {} : { sessionId: values.session }),
-      placement: placement as Placement,
-      profile,
-      executor,
-      ...(catalogBudget === undefined ? {} : { catalogBudget }),
-      ...(maxSteps === undefined ? {} : { maxSteps }),
-      ...selectFromEnv(io.env),
-      ...(toolGating === undefined ? {} : { toolGating }),
-      approval: { onApproval: values.yes === true ? () => "yes" : (onApproval ?? (() => "no")) },
-      onWarning: (message) => io.stderr.write(`skillrt: warning: ${message}\n`),
-      modelOptions: {
+      roots: values.root,
+      refresh: values.refresh === true,
+      store: values.store,
+      model: {
         provider: values.provider,
         model: values.model,
         baseURL: values["base-url"],
@@ -110,17 +87,27 @@ export async function prepareAgent(
           `${style.dim(`provider answered ${why}; retrying in ${(notice.delayMs / 1000).toFixed(1)} s (attempt ${notice.attempt + 1})`)}\n`,
         );
       },
+      executor: executorFlag as ExecutorChoice | undefined,
+      session: values,
+      tools: {
+        ...(toolGating === undefined ? {} : { toolGating }),
+        approval: { onApproval: values.yes === true ? () => "yes" : (onApproval ?? (() => "no")) },
+      },
+      onWarning: warn,
     });
-    // The agent leaves a store it was given open: close it with the agent.
-    const opened = store;
-    const closeAgent = agent.close.bind(agent);
-    agent.close = async () => {
-      await closeAgent();
-      await opened.close();
-    };
-    return agent;
+    const catalogBudget = ints["catalog-budget"];
+    const maxSteps = ints["max-steps"];
+    // The agent takes over the store and the tool sources (closeStore, closeToolSources).
+    const agent = await createSkillAgent({
+      ...parts,
+      ...(values.session === undefined ? {} : { sessionId: values.session }),
+      placement: placement as Placement,
+      profile,
+      ...(catalogBudget === undefined ? {} : { catalogBudget }),
+      ...(maxSteps === undefined ? {} : { maxSteps }),
+    });
+    return { agent, parts };
   } catch (error) {
-    await store?.close();
     if (SkillrtError.isInstance(error)) {
       io.stderr.write(`skillrt ${command}: ${error.message}\n`);
       return 1;

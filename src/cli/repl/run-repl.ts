@@ -2,6 +2,7 @@
 import { createInterface } from "node:readline";
 import { ProviderError } from "../../engine/provider-error.js";
 import type { SkillAgent } from "../../engine/skill-agent.js";
+import { createSkillBodyCosts } from "../../engine/skill-body-costs.js";
 import type { OnToolApproval, ToolApprovalAnswer } from "../../tools/tool-approval.js";
 import type { CliIo } from "../command.js";
 import { createStyle } from "../create-style.js";
@@ -10,12 +11,14 @@ import { terminalWidth } from "../terminal-width.js";
 import { agentModelName, providerFailureMessage, stepLimitMessage } from "./agent-options.js";
 import { createSpinner } from "./create-spinner.js";
 import { createHumanRenderer, createJsonRenderer } from "./render-events.js";
-import { runSlashCommand } from "./slash-commands.js";
+import { type ChatParts, runSlashCommand } from "./slash-commands.js";
 
 /** Options of {@link runRepl}. */
 export interface ReplOptions {
   io: CliIo;
   agent: SkillAgent;
+  /** The parts the agent was composed from (catalog, store, tool sources, model). */
+  parts: ChatParts;
   /** Events as JSON lines instead of rendered text. */
   json?: boolean;
   /**
@@ -33,7 +36,9 @@ export interface ReplOptions {
  * Returns the exit code (0; 1 when the last turn ended with a provider failure and input ended).
  */
 export async function runRepl(options: ReplOptions): Promise<number> {
-  const { io, agent } = options;
+  const { io, agent, parts } = options;
+  // Body tokens of /skills, measured once per skill record for the whole chat.
+  const bodyCosts = createSkillBodyCosts();
   const out = io.stdout;
   const tty = io.stdout.isTTY === true && io.stdin.isTTY === true;
   const style = createStyle(io.stdout, io.env);
@@ -73,7 +78,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   // Without a terminal, readline never sees ^C: listen on the process (when we own its stdin), every time.
   const stopListening = listenForInterrupt(io, onInterrupt, { once: false });
 
-  out.write(`skillrt chat — ${agentModelName(agent)}, session ${agent.sessionId}. /help for commands.\n`);
+  out.write(`skillrt chat — ${agentModelName(parts)}, session ${agent.sessionId}. /help for commands.\n`);
   prompt();
   try {
     // One iterator over the input lines: the approval prompt reads its answer from it during a turn.
@@ -101,7 +106,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         continue;
       }
       if (line.startsWith("/")) {
-        const outcome = await runSlashCommand(line, agent, out, style, width);
+        const outcome = await runSlashCommand(line, { ...parts, agent, bodyCosts }, out, style, width);
         if (outcome === "exit") break;
         prompt();
         continue;
@@ -123,7 +128,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       } catch (error) {
         renderer.finish();
         const message = ProviderError.isInstance(error)
-          ? providerFailureMessage(error, agent.modelConfig?.configured ?? true).trimEnd()
+          ? providerFailureMessage(error, parts.modelConfig?.configured ?? true).trimEnd()
           : error instanceof Error
             ? error.message
             : String(error);

@@ -1,5 +1,13 @@
 /** The chat REPL's `/commands`. Each writes its output and says whether the REPL should go on. */
+import type { LanguageModel } from "ai";
+import type { Catalog } from "../../catalog/types.js";
+import type { ModelConfig } from "../../config/model-config.js";
+import { listSkills } from "../../context/list-skills.js";
+import { CONVERSATION_NAMESPACE } from "../../engine/create-skill-agent.js";
+import type { ToolSources } from "../../engine/open-tool-sources.js";
 import type { SkillAgent } from "../../engine/skill-agent.js";
+import type { SkillBodyCosts } from "../../engine/skill-body-costs.js";
+import type { SessionStore } from "../../store/session-store.js";
 import type { Style } from "../create-style.js";
 import { formatContext, formatSkills, formatTools } from "./format-context.js";
 
@@ -17,6 +25,23 @@ export const REPL_HELP = `Commands:
 Mention $name in a message to load that skill before the model answers.
 Ctrl-C cancels the current answer; at the prompt, press it twice to quit.
 `;
+
+/** The parts the chat's agent was composed from, which commands like `/sessions` and `/reload` use. */
+export interface ChatParts {
+  catalog: Catalog;
+  model: LanguageModel;
+  modelConfig?: ModelConfig | undefined;
+  /** Where conversations are saved (`/sessions`); none: not saved. */
+  store?: SessionStore | undefined;
+  /** The MCP servers and host tools (`/context`). */
+  toolSources?: ToolSources | undefined;
+}
+
+/** What a slash command runs against: the agent, its parts, and the body costs measured so far. */
+export interface ChatContext extends ChatParts {
+  agent: SkillAgent;
+  bodyCosts: SkillBodyCosts;
+}
 
 /** Outcome of a slash command. */
 export type SlashOutcome = "continue" | "exit";
@@ -50,7 +75,7 @@ async function loadSkill(
     return;
   }
   const argText = rest.slice(name.length).trim();
-  const listing = agent.listSkills().find((s) => s.name === name);
+  const listing = listSkills(agent.session).find((s) => s.name === name);
   if (listing !== undefined && !listing.userInvocable) {
     out.write(`${style.red(notUserInvocable(name))}\n`);
     return;
@@ -71,12 +96,13 @@ async function loadSkill(
  */
 export async function runSlashCommand(
   line: string,
-  agent: SkillAgent,
+  chat: ChatContext,
   out: NodeJS.WritableStream,
   style: Style,
   width = 100,
 ): Promise<SlashOutcome> {
   const { name, rest } = parseSlash(line);
+  const { agent } = chat;
   switch (name) {
     case "exit":
     case "quit":
@@ -86,9 +112,9 @@ export async function runSlashCommand(
       out.write(REPL_HELP);
       return "continue";
     case "skills": {
-      const skills = agent.listSkills();
+      const skills = listSkills(agent.session);
       const unloaded = skills.filter((s) => !s.loaded).map((s) => s.name);
-      const bodies = await agent.skillBodyTokens(unloaded);
+      const bodies = await chat.bodyCosts.measure(agent.session, unloaded);
       out.write(formatSkills(skills, width, bodies));
       return "continue";
     }
@@ -105,12 +131,15 @@ export async function runSlashCommand(
       return "continue";
     }
     case "context":
-      out.write(formatContext(agent.ledger()));
-      out.write(formatTools(agent.skillTools.gating(), agent.mcpServers()));
+      // The ledger with the history measured now.
+      agent.session.history.measure(agent.history());
+      out.write(formatContext(agent.session.ledger()));
+      out.write(formatTools(agent.skillTools.gating(), chat.toolSources?.servers() ?? []));
       return "continue";
     case "reload": {
-      await agent.reload();
-      out.write(`Re-scanned: ${agent.listSkills().length} skills.\n`);
+      await chat.catalog.refresh();
+      agent.session.renderer.refreshCatalog();
+      out.write(`Re-scanned: ${listSkills(agent.session).length} skills.\n`);
       return "continue";
     }
     case "new":
@@ -119,7 +148,7 @@ export async function runSlashCommand(
       out.write(`New conversation ${agent.sessionId}.\n`);
       return "continue";
     case "sessions": {
-      const sessions = await agent.listSessions();
+      const sessions = (await chat.store?.list({ namespace: CONVERSATION_NAMESPACE })) ?? [];
       if (sessions.length === 0) out.write("No saved conversations.\n");
       for (const s of sessions) {
         const mark = s.id === agent.sessionId ? "*" : " ";
@@ -131,7 +160,7 @@ export async function runSlashCommand(
       return "continue";
     }
     default: {
-      const skill = agent.listSkills().find((s) => s.name === name);
+      const skill = listSkills(agent.session).find((s) => s.name === name);
       if (skill?.userInvocable === true) {
         await loadSkill(agent, out, style, `${name} ${rest}`.trim());
         return "continue";

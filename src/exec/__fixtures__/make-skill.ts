@@ -29,6 +29,7 @@ export async function makeSkill(
     dir,
     scope: "root",
     source: base,
+    origin: { kind: "fs", id: base, label: `root ${base}` },
     extras: {},
     disableModelInvocation: false,
     userInvocable: true,
