@@ -2,8 +2,8 @@
  * Approvals for host tools (MCP server tools and tools registered in code): before a call runs, a call that
  * is not pre-approved is put to the user through `onApproval`. Pre-approved: a tool named by an active
  * skill's `allowed-tools` (Claude Code's meaning), by the config's `tools.allow`, answered `always`
- * earlier in the conversation, or (in the default `unlisted` mode) registered by the program itself
- * rather than by an MCP server: approvals guard what servers bring, not the host's own code. A refused
+ * earlier in the conversation, or (in the default `unlisted` mode, with no `onApproval` to ask)
+ * registered by the program itself rather than by an MCP server. A refused
  * call is a tool result the model reads; it never throws.
  *
  * The check runs inside the tool's `execute`, after the AI SDK has validated the arguments against the
@@ -16,9 +16,9 @@ import { matchesAllowedTool, parseAllowedTool } from "./match-allowed-tool.js";
 import type { RegisteredTool } from "./tool-registry.js";
 
 /**
- * When calls are put to the user: `never`, `unlisted` (default: calls of MCP server tools not
- * pre-approved; tools registered in code run), `always` (every call not answered `always`, also of tools
- * registered in code).
+ * When calls are put to the user: `never`, `unlisted` (default: calls not pre-approved; without
+ * `onApproval`, tools registered in code run and MCP server tools are refused), `always` (every call not
+ * answered `always`).
  */
 export type ApprovalMode = "never" | "unlisted" | "always";
 
@@ -93,7 +93,9 @@ export function createToolApprovals(
     if (mode === "always") return undefined;
     const entry = allow.find((e) => e !== undefined && matchesAllowedTool(e, tool));
     if (entry !== undefined) return `listed in tools.allow (${entry.raw})`;
-    if (tool.server === undefined) return "registered by the program (not from an MCP server)";
+    // Without a callback to ask, a tool the program registered itself runs; MCP server tools are refused.
+    if (tool.server === undefined && options.onApproval === undefined)
+      return "registered by the program (not from an MCP server)";
     return skillGrants(tool);
   };
 
