@@ -1,3 +1,4 @@
+import { describeMissingRequirements, type SkillRequirements } from "../catalog/skill-requirements.js";
 import type { SkillRecord } from "../catalog/types.js";
 import type { Diagnostic } from "../spec/types.js";
 import type { CliIo } from "./command.js";
@@ -14,14 +15,16 @@ const SHOWN_DIAGNOSTICS = 20;
  * (descriptions on one line, cut to the terminal width when known), then on stderr a note when there
  * are no skills, up to 20 scan problems with a count, and how many listed skills loaded with problems
  * (their own errors and warnings, which `skillrt validate` details). Loaded only without `--json`, so the JSON path
- * does not import the styling and formatting helpers.
+ * does not import the styling and formatting helpers. A skill whose declared requirements are unmet ends
+ * its line with `[unmet: env FOO_TOKEN, bin foo]` (names only).
  */
 export async function writeListText(
   records: readonly SkillRecord[],
   diagnostics: readonly Diagnostic[],
   io: CliIo,
+  requirements: ReadonlyMap<string, SkillRequirements> = new Map(),
 ): Promise<void> {
-  await writeOutput(io.stdout, renderTable(records, terminalWidth(io.stdout, io.env)));
+  await writeOutput(io.stdout, renderTable(records, terminalWidth(io.stdout, io.env), requirements));
   writeDiagnosticsSummary(diagnostics, records.length, io);
   writeSkillProblems(records, io);
 }
@@ -47,12 +50,21 @@ function writeSkillProblems(records: readonly SkillRecord[], io: CliIo): void {
   );
 }
 
-function renderTable(records: readonly SkillRecord[], width: number | undefined): string {
+function renderTable(
+  records: readonly SkillRecord[],
+  width: number | undefined,
+  requirements: ReadonlyMap<string, SkillRequirements>,
+): string {
   if (records.length === 0) return "";
   let nameWidth = 0;
   for (const r of records) nameWidth = Math.max(nameWidth, r.name.length);
-  const descWidth = width === undefined ? undefined : Math.max(width - nameWidth - 2, 10);
-  const lines = records.map((r) => `${r.name.padEnd(nameWidth)}  ${truncateText(r.description, descWidth)}`);
+  const lines = records.map((r) => {
+    const req = requirements.get(r.name);
+    const mark =
+      req === undefined || req.eligible ? "" : `  [unmet: ${describeMissingRequirements(req.missing)}]`;
+    const descWidth = width === undefined ? undefined : Math.max(width - nameWidth - 2 - mark.length, 10);
+    return `${r.name.padEnd(nameWidth)}  ${truncateText(r.description, descWidth)}${mark}`;
+  });
   return `${lines.join("\n")}\n`;
 }
 

@@ -55,7 +55,9 @@ export type DiagnosticCode =
   | "depth-limit"
   | "scan-limit"
   | "name-shadowed"
-  | "name-duplicate";
+  | "name-duplicate"
+  // requirements (warnings)
+  | "requirements-unmet";
 
 /** One finding about a skill, in both parsing modes and in discovery. */
 export interface Diagnostic {

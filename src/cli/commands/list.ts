@@ -1,5 +1,10 @@
 import { createCatalog } from "../../catalog/create-catalog.js";
+import {
+  readSkillRequirementDeclarations,
+  type SkillRequirements,
+} from "../../catalog/skill-requirements.js";
 import type { SkillRecord } from "../../catalog/types.js";
+import { cliRequirementsChecker } from "../cli-requirements.js";
 import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import { defineCommand } from "../define-command.js";
 import { missingRootErrors } from "../open-cli-catalog.js";
@@ -25,6 +30,8 @@ export interface ListedSkill {
   warnings: number;
   /** Number of errors found while reading the skill that still let it load (e.g. `encoding-invalid`). */
   errors: number;
+  /** Declared requirements checked here (names only); absent when the skill declares none. */
+  requirements?: SkillRequirements;
 }
 
 /** `skillrt list`: every visible skill of the configured roots. */
@@ -57,13 +64,24 @@ Exit codes: 0 listed (also when some skills are broken), 1 a --root does not exi
     // An explicit --root that does not exist is the user's mistake: fail, but still print what was found
     // (the human output lists it with the scan problems, the JSON in `diagnostics`).
     const code = missingRootErrors(values.root, roots, diagnostics).length > 0 ? 1 : 0;
+    const check = cliRequirementsChecker(io);
+    const requirements = new Map<string, SkillRequirements>();
+    for (const record of records) {
+      const result = await check(record.name, readSkillRequirementDeclarations(record));
+      if (result !== undefined) requirements.set(record.name, result);
+    }
     if (values.json === true) {
-      await writeJsonList(io.stdout, "skills", records.map(toListedSkill), { diagnostics });
+      const rows = records.map((r) => {
+        const row = toListedSkill(r);
+        const req = requirements.get(r.name);
+        return req === undefined ? row : { ...row, requirements: req };
+      });
+      await writeJsonList(io.stdout, "skills", rows, { diagnostics });
       return code;
     }
     // Human output only: its styling and formatting helpers stay out of the `--json` start-up path.
     const { writeListText } = await import("../write-list-text.js");
-    await writeListText(records, diagnostics, io);
+    await writeListText(records, diagnostics, io, requirements);
     return code;
   },
 });
@@ -103,5 +121,6 @@ export function toListedSkill(record: SkillRecord): ListedSkillRow {
     active: record.active,
     warnings,
     errors,
+    requirements: undefined,
   };
 }
