@@ -1,3 +1,4 @@
+import { describeMissingRequirements, type SkillRequirements } from "../catalog/skill-requirements.js";
 import type { SkillRecord } from "../catalog/types.js";
 import type { Diagnostic } from "../spec/types.js";
 import type { CliIo } from "./command.js";
@@ -15,15 +16,17 @@ const SHOWN_DIAGNOSTICS = 20;
  * are no skills, up to 20 scan problems with a count, and how many listed skills loaded with problems
  * (their own errors and warnings, which `skillrt validate` details). A skill of a remote root (`origins`,
  * keyed by the root's folder) gets a `from <URL>` line under its own. Loaded only without `--json`, so the JSON path
- * does not import the styling and formatting helpers.
+ * does not import the styling and formatting helpers. A skill whose declared requirements are unmet ends
+ * its line with `[unmet: env FOO_TOKEN, bin foo]` (names only).
  */
 export async function writeListText(
   records: readonly SkillRecord[],
   diagnostics: readonly Diagnostic[],
   io: CliIo,
   origins?: ReadonlyMap<string, { source: string }>,
+  requirements: ReadonlyMap<string, SkillRequirements> = new Map(),
 ): Promise<void> {
-  await writeOutput(io.stdout, renderTable(records, terminalWidth(io.stdout, io.env), origins));
+  await writeOutput(io.stdout, renderTable(records, terminalWidth(io.stdout, io.env), origins, requirements));
   writeDiagnosticsSummary(diagnostics, records.length, io);
   writeSkillProblems(records, io);
 }
@@ -53,13 +56,17 @@ function renderTable(
   records: readonly SkillRecord[],
   width: number | undefined,
   origins: ReadonlyMap<string, { source: string }> | undefined,
+  requirements: ReadonlyMap<string, SkillRequirements>,
 ): string {
   if (records.length === 0) return "";
   let nameWidth = 0;
   for (const r of records) nameWidth = Math.max(nameWidth, r.name.length);
-  const descWidth = width === undefined ? undefined : Math.max(width - nameWidth - 2, 10);
   const lines = records.map((r) => {
-    const line = `${r.name.padEnd(nameWidth)}  ${truncateText(r.description, descWidth)}`;
+    const req = requirements.get(r.name);
+    const mark =
+      req === undefined || req.eligible ? "" : `  [unmet: ${describeMissingRequirements(req.missing)}]`;
+    const descWidth = width === undefined ? undefined : Math.max(width - nameWidth - 2 - mark.length, 10);
+    const line = `${r.name.padEnd(nameWidth)}  ${truncateText(r.description, descWidth)}${mark}`;
     // A skill of a remote root: where it came from, on its own line (URLs do not fit a column).
     const origin = origins?.get(r.source);
     return origin === undefined ? line : `${line}\n${" ".repeat(nameWidth)}  from ${origin.source}`;

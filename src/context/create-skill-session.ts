@@ -87,6 +87,7 @@ export function openSkillSession(
     measured,
     skillBudget: options.skillBudget ?? DEFAULT_SKILL_BUDGET,
     ...(options.maxActive === undefined ? {} : { maxActive: options.maxActive }),
+    ...(options.skillEnv === undefined ? {} : { skillEnv: options.skillEnv }),
     contextWindow,
     contextWindowKnown,
     catalogBudget,

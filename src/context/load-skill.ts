@@ -3,6 +3,7 @@
  * for, within the per-skill budget, `maxActive` and the context threshold (least-recently-used content is
  * evicted to make room).
  */
+import { describeMissingRequirements, evaluateSkillRequirements } from "../catalog/skill-requirements.js";
 import { buildSkillEntry } from "./build-items.js";
 import { enforceBudget } from "./enforce-budget.js";
 import { selectDocsFor } from "./select-docs.js";
@@ -119,8 +120,19 @@ export async function loadSkill(
     content,
     docs,
     evicted: budget.evicted,
-    notice: joinNotices(budget.notice, docs?.ok === true ? docs.notice : ""),
+    notice: joinNotices(requirementsNotice(core, entry), budget.notice, docs?.ok === true ? docs.notice : ""),
   });
+}
+
+/**
+ * What an ineligible skill lacks, for the model: names only (never a value), and that the user has to
+ * provide them. Empty when the skill declares nothing or everything is there.
+ */
+function requirementsNotice(core: SessionCore, entry: SkillEntry): string {
+  const skillEnv = core.skillEnv?.[entry.record.name];
+  const requirements = evaluateSkillRequirements(entry.record, skillEnv === undefined ? {} : { skillEnv });
+  if (requirements === undefined || requirements.eligible) return "";
+  return `Requirements not met: this skill needs ${describeMissingRequirements(requirements.missing)}, which this machine does not provide. Commands relying on them will fail. Tell the user exactly which of these to provide (set the variable, e.g. in skills.${entry.record.name}.env of skillrt.config.json, or install the program); never ask for or repeat a secret's value.`;
 }
 
 function success(

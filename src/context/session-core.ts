@@ -35,6 +35,8 @@ export interface SessionCore {
   maxResources: number;
   /** Most skills a model's load may bring the session to (see `SkillSessionOptions.maxActive`). */
   maxActive?: number;
+  /** See `SkillSessionOptions.skillEnv`. */
+  skillEnv?: Record<string, Record<string, string>>;
   /** Skills `init()` loads besides `active: true` ones. */
   activeSkills: readonly string[];
   /** Set once `init()` ran (or the session was restored). */

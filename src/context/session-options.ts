@@ -70,6 +70,11 @@ export interface SkillSessionOptions {
   maxActive?: number;
   /** Most files listed in a loaded skill's `<skill_resources>`. Default 50. */
   maxResources?: number;
+  /**
+   * Per-skill environments from config (`loadSkillEnvConfig().skills`): a variable set there counts as set
+   * when a load checks the skill's declared requirements. Only names ever reach the model. Default: none.
+   */
+  skillEnv?: Record<string, Record<string, string>>;
   /** Receives every event. */
   onEvent?: (event: SessionEvent) => void;
   /** Custom preamble (replaces the default text); `""` renders the catalog without one. */

@@ -200,6 +200,7 @@ export async function openSkillLayer(
     ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
     ...(options.catalogBudget === undefined ? {} : { catalogBudget: options.catalogBudget }),
     ...(options.maxActive === undefined ? {} : { maxActive: options.maxActive }),
+    ...(options.run?.skillEnv === undefined ? {} : { skillEnv: options.run.skillEnv }),
   };
   let session: SkillSession;
   if (conversation.snapshot !== undefined && conversation.snapshot !== null) {

@@ -47,6 +47,8 @@ export const describeDiagnosticCodes: Readonly<Record<DiagnosticCode, string>> =
   "symlink-loop": "Symbolic links form a loop.",
   "watch-polling":
     "Too many folders to watch (or the system watch limit hit): changes are picked up by polling.",
+  "requirements-unmet":
+    "The skill declares requirements (metadata.*.requires, required_environment_variables) this machine does not meet; the message names them.",
   "depth-limit": "Discovery stopped at the maximum directory depth.",
   "scan-limit": "Discovery stopped after scanning the maximum number of directories.",
   "name-shadowed": "A skill with the same name in a higher-precedence scope hides this one.",

@@ -58,7 +58,10 @@ export type DiagnosticCode =
   | "name-duplicate"
   | "root-fetch-failed"
   | "root-digest-mismatch"
-  | "archive-entry-rejected";
+  | "archive-entry-rejected"
+
+  // requirements (warnings)
+  | "requirements-unmet";
 
 /** One finding about a skill, in both parsing modes and in discovery. */
 export interface Diagnostic {

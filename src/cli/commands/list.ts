@@ -1,5 +1,10 @@
 import { createCatalog } from "../../catalog/create-catalog.js";
+import {
+  readSkillRequirementDeclarations,
+  type SkillRequirements,
+} from "../../catalog/skill-requirements.js";
 import type { SkillRecord } from "../../catalog/types.js";
+import { cliRequirementsChecker } from "../cli-requirements.js";
 import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import { defineCommand } from "../define-command.js";
 import { missingRootErrors } from "../open-cli-catalog.js";
@@ -26,6 +31,8 @@ export interface ListedSkill {
   warnings: number;
   /** Number of errors found while reading the skill that still let it load (e.g. `encoding-invalid`). */
   errors: number;
+  /** Declared requirements checked here (names only); absent when the skill declares none. */
+  requirements?: SkillRequirements;
 }
 
 /** `skillrt list`: every visible skill of the configured roots. */
@@ -62,15 +69,25 @@ or could not be fetched, 2 usage error.
     // An explicit --root that does not exist is the user's mistake: fail, but still print what was found
     // (the human output lists it with the scan problems, the JSON in `diagnostics`).
     const code = missingRootErrors(values.root, roots, diagnostics).length > 0 ? 1 : 0;
+    const check = cliRequirementsChecker(io);
+    const requirements = new Map<string, SkillRequirements>();
+    for (const record of records) {
+      const result = await check(record.name, readSkillRequirementDeclarations(record));
+      if (result !== undefined) requirements.set(record.name, result);
+    }
     if (values.json === true) {
       const source = (record: SkillRecord) => origins.get(record.source)?.source ?? record.source;
-      const rows = records.map((record) => listedSkillFrom(record, source(record)));
+      const rows = records.map((record) => {
+        const row = listedSkillFrom(record, source(record));
+        const req = requirements.get(record.name);
+        return req === undefined ? row : { ...row, requirements: req };
+      });
       await writeJsonList(io.stdout, "skills", rows, { diagnostics });
       return code;
     }
     // Human output only: its styling and formatting helpers stay out of the `--json` start-up path.
     const { writeListText } = await import("../write-list-text.js");
-    await writeListText(records, diagnostics, io, origins);
+    await writeListText(records, diagnostics, io, origins, requirements);
     return code;
   },
 });
@@ -115,5 +132,6 @@ export function listedSkillFrom(record: SkillRecord, source: string): ListedSkil
     active: record.active,
     warnings,
     errors,
+    requirements: undefined,
   };
 }

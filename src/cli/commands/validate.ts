@@ -1,4 +1,8 @@
+import path from "node:path";
+import { describeMissingRequirements, requirementDeclarationsOf } from "../../catalog/skill-requirements.js";
 import { validateSkillDir } from "../../catalog/validate-skill-dir.js";
+import { createDiagnostic } from "../../spec/create-diagnostic.js";
+import { cliRequirementsChecker } from "../cli-requirements.js";
 import { cliRoots, rootOption } from "../cli-roots.js";
 import { collectValidation, type ValidationReport } from "../collect-validation.js";
 import type { CliIo } from "../command.js";
@@ -35,13 +39,29 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
   options: { ...rootOption, strict: { type: "boolean" }, json: { type: "boolean" } },
   async run({ values, positionals }, io) {
     let progress: Progress | undefined;
+    const check = cliRequirementsChecker(io);
     const report = await collectValidation(
       positionals.length > 0
         ? { kind: "paths", paths: positionals, cwd: io.cwd }
         : { kind: "roots", roots: await cliRoots(values.root, io, values.refresh === true) },
       {
         mode: values.strict === true ? "strict" : "lenient",
-        validate: validateSkillDir,
+        async validate(dir, options) {
+          const result = validateSkillDir(dir, options);
+          const skill = result.skill;
+          if (skill === undefined) return result;
+          const req = await check(skill.name, requirementDeclarationsOf(skill.frontmatter));
+          if (req === undefined || req.eligible) return result;
+          const message = `Requirements not met: ${describeMissingRequirements(req.missing)}. Provide them (a variable may be set in skills.${skill.name}.env of skillrt.config.json).`;
+          const file = path.join(dir, "SKILL.md");
+          return {
+            ...result,
+            diagnostics: [
+              ...result.diagnostics,
+              createDiagnostic("requirements-unmet", "warning", message, file),
+            ],
+          };
+        },
         onProgress(done, total) {
           if (total < PROGRESS_MIN_SKILLS) return;
           progress ??= createProgress(io.stderr, { label: "validating", total });
