@@ -146,7 +146,8 @@ Stops on Ctrl-C. Exit codes: 0 stopped; 1 the store or the address could not be 
 function inspectUrl(location: StoreLocation): string | undefined {
   const { url } = location;
   if (url === undefined || url.trim() === "") return undefined;
-  if (!url.startsWith("sqlite:")) return url;
+  // Another kind, or `sqlite://HOST/…` (refused, redacted, by the store opener): passed on as given.
+  if (!url.startsWith("sqlite:") || /^sqlite:\/\/(?!\/)/i.test(url)) return url;
   const file = url.slice("sqlite:".length).replace(/^\/\/(?=\/)/, "");
   return file === ":memory:" ? url : `sqlite:${path.resolve(location.cwd, file)}`;
 }
