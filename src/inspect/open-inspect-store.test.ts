@@ -3,7 +3,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { testPostgres } from "../store/__fixtures__/test-postgres.js";
 import { createMemoryStore } from "../store/create-memory-store.js";
+import { createPostgresStore } from "../store/create-postgres-store.js";
 import { createSqliteStore } from "../store/create-sqlite-store.js";
 import { openInspectStore } from "./open-inspect-store.js";
 
@@ -91,4 +93,27 @@ describe("openInspectStore", () => {
       message: "cannot open store 'postgres://user:***@db/skillrt': connection refused",
     });
   });
+});
+
+describe("openInspectStore with Postgres", () => {
+  it("reads the schema it is given (the config's store.schema, as ask writes it), not public", async (context) => {
+    const server = await testPostgres();
+    if ("skip" in server) {
+      context.skip();
+      return;
+    }
+    const writer = createPostgresStore({ url: server.url, schema: "inspect_schema" });
+    await writer.put("written-by-ask", { messages: [] }, { namespace: "conversation" });
+    await writer.close();
+    const inSchema = await openInspectStore({ url: server.url, cwd, schema: "inspect_schema" });
+    const inPublic = await openInspectStore({ url: server.url, cwd });
+    expect(inSchema.ok && inPublic.ok).toBe(true);
+    if (!inSchema.ok || !inPublic.ok) return;
+    const ids = async (store: typeof inSchema.store) =>
+      (await store.list({ namespace: "conversation" })).map((s) => s.id);
+    expect(await ids(inSchema.store)).toEqual(["written-by-ask"]);
+    expect(await ids(inPublic.store)).not.toContain("written-by-ask");
+    await inSchema.store.close();
+    await inPublic.store.close();
+  }, 180_000);
 });

@@ -26,6 +26,8 @@ export interface OpenInspectStoreOptions {
   cwd: string;
   /** Openers by URL scheme (without `:`), replacing or adding to the built-in `postgres`/`postgresql` one. */
   openers?: Record<string, StoreOpener>;
+  /** Schema of the built-in Postgres opener (the config's `store.schema`, as `ask` uses). Default `public`. */
+  schema?: string;
 }
 
 function sqlitePath(url: string, cwd: string): string {
@@ -43,9 +45,10 @@ export async function openInspectStore(options: OpenInspectStoreOptions): Promis
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   const isDrive = scheme !== undefined && scheme.length === 1; // C:\… on Windows
   if (scheme !== undefined && !isDrive && scheme !== "sqlite" && scheme !== "file") {
+    const postgres: StoreOpener = (postgresUrl) => openPostgres(postgresUrl, options.schema);
     const openers: Record<string, StoreOpener> = {
-      postgres: openPostgres,
-      postgresql: openPostgres,
+      postgres,
+      postgresql: postgres,
       ...options.openers,
     };
     const opener = openers[scheme];
@@ -85,9 +88,9 @@ export async function openInspectStore(options: OpenInspectStoreOptions): Promis
 }
 
 /** A Postgres store (loaded only when asked for), checked by one listing so a bad URL fails here. */
-async function openPostgres(url: string): Promise<SessionStore> {
+async function openPostgres(url: string, schema: string | undefined): Promise<SessionStore> {
   const { createPostgresStore } = await import("../store/create-postgres-store.js");
-  const store = createPostgresStore({ url });
+  const store = createPostgresStore({ url, ...(schema === undefined ? {} : { schema }) });
   try {
     await store.list({ limit: 1 });
   } catch (error) {

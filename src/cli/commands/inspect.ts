@@ -4,7 +4,7 @@ import path from "node:path";
 import { createCatalogViewer } from "../../inspect/build-catalog-view.js";
 import { createInspector } from "../../inspect/create-inspector.js";
 import { isLoopbackHost } from "../../inspect/is-loopback-host.js";
-import { openInspectStore, type StoreOpener } from "../../inspect/open-inspect-store.js";
+import { openInspectStore } from "../../inspect/open-inspect-store.js";
 import { rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { defineCommand, usageError } from "../define-command.js";
@@ -93,7 +93,7 @@ Stops on Ctrl-C. Exit codes: 0 stopped; 1 the store or the address could not be 
     const opened = await openInspectStore({
       url: inspectUrl(location),
       cwd: location.cwd,
-      ...(location.schema === undefined ? {} : { openers: postgresOpeners(location.schema) }),
+      ...(location.schema === undefined ? {} : { schema: location.schema }),
     });
     if (!opened.ok) return fail(opened.message);
     const { store } = opened;
@@ -150,22 +150,6 @@ function inspectUrl(location: StoreLocation): string | undefined {
   if (!url.startsWith("sqlite:") || /^sqlite:\/\/(?!\/)/i.test(url)) return url;
   const file = url.slice("sqlite:".length).replace(/^\/\/(?=\/)/, "");
   return file === ":memory:" ? url : `sqlite:${path.resolve(location.cwd, file)}`;
-}
-
-/** Postgres openers using the config's schema (as ask and chat do), checked by one listing. */
-function postgresOpeners(schema: string): Record<string, StoreOpener> {
-  const open: StoreOpener = async (url) => {
-    const { createPostgresStore } = await import("../../store/create-postgres-store.js");
-    const store = createPostgresStore({ url, schema });
-    try {
-      await store.list({ limit: 1 });
-    } catch (error) {
-      await store.close().catch(() => {});
-      throw error;
-    }
-    return store;
-  };
-  return { postgres: open, postgresql: open };
 }
 
 function openBrowser(url: string, io: CliIo): void {
