@@ -2,12 +2,10 @@
 // answers instantly. Prints { skills, loaded, steps, p50_ms, p95_ms } as JSON.
 // Run after `npm run build`: npx node bench/engine.mjs [--skills N] [--loaded N] [--runs N] [--steps N]
 import { performance } from "node:perf_hooks";
-import { simulateReadableStream, tool } from "ai";
-import { MockLanguageModelV4 } from "ai/test";
-import { z } from "zod";
 import { createCatalog } from "../dist/catalog/create-catalog.js";
 import { createSkillSession } from "../dist/context/create-skill-session.js";
 import { runAgent } from "../dist/engine/run-agent.js";
+import { instantModel, noop } from "./mock-model.mjs";
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -34,36 +32,8 @@ try {
   options = (session) => ({ tools: {}, systemPrompt: () => session.renderer.systemPrompt() });
 }
 
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 1, text: 1, reasoning: undefined },
-};
-function instantModel(steps) {
-  let call = 0;
-  return new MockLanguageModelV4({
-    doStream: async () => {
-      const n = call++;
-      const chunks =
-        n < steps - 1
-          ? [
-              { type: "tool-call", toolCallId: `c${n}`, toolName: "noop", input: `{"n":${n}}` },
-              { type: "finish", usage, finishReason: { unified: "tool-calls", raw: undefined } },
-            ]
-          : [
-              { type: "text-start", id: "t" },
-              { type: "text-delta", id: "t", delta: "done" },
-              { type: "text-end", id: "t" },
-              { type: "finish", usage, finishReason: { unified: "stop", raw: undefined } },
-            ];
-      return { stream: simulateReadableStream({ chunks, chunkDelayInMs: null, initialDelayInMs: null }) };
-    },
-  });
-}
-const noop = tool({
-  description: "no-op",
-  inputSchema: z.object({ n: z.number() }),
-  execute: async ({ n }) => n,
-});
+const stepsModel = (steps) =>
+  instantModel((n) => (n < steps - 1 ? { toolName: "noop", input: { n } } : undefined));
 
 const samples = [];
 for (let run = 0; run < RUNS + 3; run++) {
@@ -73,7 +43,7 @@ for (let run = 0; run < RUNS + 3; run++) {
   const starts = [];
   let end = 0;
   await runAgent({
-    model: instantModel(STEPS),
+    model: stepsModel(STEPS),
     session,
     skillTools,
     tools: { noop },

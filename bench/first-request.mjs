@@ -55,7 +55,8 @@ const libScript = path.join(tmp, "library-agent.mjs");
 fs.writeFileSync(
   libScript,
   `import { createSkillAgent } from ${JSON.stringify(path.join(here, "..", "dist/index.js"))};
-const agent = await createSkillAgent({ skills: process.argv[2] });
+import { fromEnvironment } from ${JSON.stringify(path.join(here, "..", "dist/cli/from-environment.js"))};
+const agent = await createSkillAgent(await fromEnvironment({ roots: [process.argv[2]], store: false }));
 try {
   await agent.send("hi");
 } finally {

@@ -12,42 +12,19 @@ import { spawnSync } from "node:child_process";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { simulateReadableStream, stepCountIs, streamText, tool } from "ai";
-import { MockLanguageModelV4 } from "ai/test";
+import { stepCountIs, streamText, tool } from "ai";
 import { z } from "zod";
 import { createCatalog } from "../dist/catalog/create-catalog.js";
 import { createSkillAgent } from "../dist/engine/create-skill-agent.js";
+import { instantModel } from "./mock-model.mjs";
 import { median, round, skillTree } from "./skill-trees.mjs";
 
 const n = Number(process.argv[2] ?? 10000);
 const rounds = Number(process.argv[3] ?? 5);
 const root = skillTree(n);
 
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 1, text: 1, reasoning: undefined },
-};
 /** Calls `toolName` with `input`, then answers. */
-function searchingModel(toolName, input) {
-  let call = 0;
-  return new MockLanguageModelV4({
-    doStream: async () => {
-      const chunks =
-        call++ === 0
-          ? [
-              { type: "tool-call", toolCallId: "c0", toolName, input: JSON.stringify(input) },
-              { type: "finish", usage, finishReason: { unified: "tool-calls", raw: undefined } },
-            ]
-          : [
-              { type: "text-start", id: "t" },
-              { type: "text-delta", id: "t", delta: "done" },
-              { type: "text-end", id: "t" },
-              { type: "finish", usage, finishReason: { unified: "stop", raw: undefined } },
-            ];
-      return { stream: simulateReadableStream({ chunks, chunkDelayInMs: null, initialDelayInMs: null }) };
-    },
-  });
-}
+const searchingModel = (toolName, input) => instantModel((n) => (n === 0 ? { toolName, input } : undefined));
 
 /** Runs `work` with a 1 ms timer ticking; the longest gap between ticks (or to the end) in ms. */
 async function longestStall(work) {
@@ -90,7 +67,6 @@ async function round1() {
     createSkillAgent({
       model: searchingModel("skill_search", query),
       catalog,
-      store: false,
       executor: false,
       env: {},
     }),

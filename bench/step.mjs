@@ -13,11 +13,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { simulateReadableStream, stepCountIs, streamText, tool } from "ai";
-import { MockLanguageModelV4 } from "ai/test";
-import { z } from "zod";
+import { stepCountIs, streamText } from "ai";
 import { createCatalog } from "../dist/catalog/create-catalog.js";
 import { createSkillAgent } from "../dist/engine/create-skill-agent.js";
+import { instantModel, noop } from "./mock-model.mjs";
 import { median, round, skillTree } from "./skill-trees.mjs";
 
 const sizes = process.argv.slice(2).map(Number);
@@ -26,37 +25,9 @@ const TURNS = Number(process.env.TURNS) || 20;
 const STEPS = Number(process.env.STEPS) || 3;
 const WARMUP = 3;
 
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 1, text: 1, reasoning: undefined },
-};
 /** A model that calls `noop` until the last step of each turn, then answers; no delay. */
-function instantModel() {
-  let call = 0;
-  return new MockLanguageModelV4({
-    doStream: async () => {
-      const n = call++;
-      const chunks =
-        n % STEPS < STEPS - 1
-          ? [
-              { type: "tool-call", toolCallId: `c${n}`, toolName: "noop", input: `{"n":${n}}` },
-              { type: "finish", usage, finishReason: { unified: "tool-calls", raw: undefined } },
-            ]
-          : [
-              { type: "text-start", id: "t" },
-              { type: "text-delta", id: "t", delta: "done" },
-              { type: "text-end", id: "t" },
-              { type: "finish", usage, finishReason: { unified: "stop", raw: undefined } },
-            ];
-      return { stream: simulateReadableStream({ chunks, chunkDelayInMs: null, initialDelayInMs: null }) };
-    },
-  });
-}
-const noop = tool({
-  description: "no-op",
-  inputSchema: z.object({ n: z.number() }),
-  execute: async ({ n }) => n,
-});
+const stepModel = () =>
+  instantModel((n) => (n % STEPS < STEPS - 1 ? { toolName: "noop", input: { n } } : undefined));
 
 async function floorTurn(model, messages) {
   messages.push({ role: "user", content: "go" });
@@ -77,15 +48,14 @@ for (const n of sizes) {
   const catalog = await createCatalog({ roots: [skillTree(n)] });
   const names = catalog.list().map((r) => r.name);
   const agent = await createSkillAgent({
-    model: instantModel(),
+    model: stepModel(),
     catalog,
-    store: false,
     executor: false,
     cwd: empty,
     env: { HOME: empty },
     tools: { noop },
   });
-  const floorModel = instantModel();
+  const floorModel = stepModel();
   const floorMessages = [];
   const agentMs = [];
   const floorMs = [];
