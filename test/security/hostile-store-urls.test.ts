@@ -4,7 +4,6 @@
  * the redaction itself, `openSessionStore` and a first read against a Postgres port nobody listens on,
  * the inspector's opener, and the real CLI's `ask` and `inspect` — no output holds the password.
  */
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
@@ -15,9 +14,8 @@ import { openInspectStore } from "../../src/inspect/open-inspect-store.js";
 import { openSessionStore } from "../../src/store/open-session-store.js";
 import { redactStoreUrl } from "../../src/store/redact-store-url.js";
 import { type LoopbackProvider, startLoopbackProvider } from "../e2e/support/loopback-provider.js";
-import { assertBuilt } from "../e2e/support/run-cli.js";
+import { assertBuilt, type CliRun, runCli } from "../e2e/support/run-cli.js";
 
-const bin = path.resolve(import.meta.dirname, "../../bin/skillrt.js");
 
 /** Twenty URLs (PORT: a closed local port) and the secrets none of the outputs may hold. */
 const HOSTILE: Array<{ url: string; secrets: string[] }> = [
@@ -150,25 +148,7 @@ describe("hostile store URLs", () => {
   }, 240_000);
 });
 
-function cli(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += String(d);
-    });
-    child.stderr.on("data", (d) => {
-      stderr += String(d);
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+/** The built CLI in the test's directory with exactly `env`, killed after 30 s. */
+function cli(args: string[], env: Record<string, string>): Promise<CliRun> {
+  return runCli(args, { cwd, env, timeoutMs: 30_000 });
 }

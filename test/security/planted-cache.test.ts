@@ -5,15 +5,14 @@
  * /etc. The real CLI (dist/) must then list, search, render, show and run exactly what the root holds,
  * promptly, warn about a directory it refuses, and write nothing there.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checksum } from "../../src/catalog/checksummed-file.js";
-import { assertBuilt } from "../e2e/support/run-cli.js";
+import { assertBuilt, type CliRun, runCli } from "../e2e/support/run-cli.js";
 import { asNobody, secondUid, snapshot, tempDir } from "./support.js";
 
-const bin = path.resolve(import.meta.dirname, "../../bin/skillrt.js");
 /** What /etc/passwd starts with here: never in any output. */
 const PASSWD = fs.readFileSync("/etc/passwd", "utf8").split("\n")[0]!;
 const INJECTED = "INJECTED-description-from-a-planted-cache";
@@ -29,42 +28,14 @@ const COMMANDS: Record<string, string[]> = {
   run: ["run", "alpha", "--root", "root", "--executor", "local", "--", "ls"],
 };
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
 /** Runs the CLI in `cwd` with the cache at `cacheDir`; killed after 20 s (a hang fails the test). */
-function cli(args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd,
-      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: cwd, NO_COLOR: "1", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += String(d);
-    });
-    child.stderr.on("data", (d) => {
-      stderr += String(d);
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
-    });
-  });
+function cli(args: string[], cwd: string, env: Record<string, string>): Promise<CliRun> {
+  return runCli(args, { cwd, env, timeoutMs: 20_000 });
 }
 
 describe.runIf(secondUid.ok)("planted caches (second uid 65534)", () => {
   let base: string;
-  let expected: Record<string, Run>;
+  let expected: Record<string, CliRun>;
   let good: { catalog: Buffer; catalogName: string; search: Buffer; searchName: string };
   const results: Array<{ attack: string; slowestMs: number; warned: boolean }> = [];
 

@@ -11,6 +11,8 @@ export interface CliRun {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** Wall time of the run in ms. */
+  ms: number;
 }
 
 /** Fails with a clear message when `dist/` is missing or older than the engine sources. */
@@ -26,11 +28,15 @@ export function assertBuilt(): void {
   if (source > builtAt) throw new Error("dist/ is older than src/: run `npm run build` first.");
 }
 
-/** Runs `skillrt ...args` in `cwd` with exactly `env` (plus PATH and HOME=cwd unless given). */
+/**
+ * Runs `skillrt ...args` in `cwd` with exactly `env` (plus PATH and HOME=cwd unless given); with
+ * `timeoutMs`, a run still going then is killed (SIGKILL; `code` null), so a hang fails its test quickly.
+ */
 export function runCli(
   args: string[],
-  options: { cwd: string; env: Record<string, string> },
+  options: { cwd: string; env: Record<string, string>; timeoutMs?: number },
 ): Promise<CliRun> {
+  const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {
       cwd: options.cwd,
@@ -45,7 +51,14 @@ export function runCli(
     child.stderr.on("data", (d) => {
       stderr += String(d);
     });
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
   });
 }
