@@ -16,7 +16,6 @@ import { redactStoreUrl } from "../../src/store/redact-store-url.js";
 import { type LoopbackProvider, startLoopbackProvider } from "../e2e/support/loopback-provider.js";
 import { assertBuilt, type CliRun, runCli } from "../e2e/support/run-cli.js";
 
-
 /** Twenty URLs (PORT: a closed local port) and the secrets none of the outputs may hold. */
 const HOSTILE: Array<{ url: string; secrets: string[] }> = [
   { url: "postgres://app:pa/ss/word@127.0.0.1:PORT/app", secrets: ["pa/ss/word"] },
