@@ -30,11 +30,14 @@ export interface CliRoots {
  * and `git+…` URLs, in the order given) when any are given; else the default project, user (`HOME` from
  * `io.env`) and `SKILLS_DIR` roots, then the config files' `roots`. Remote and archive roots are fetched
  * into the cache (`refresh`: again, even when cached); the remote module loads only when one is named.
+ * `fileRoots`: the config files' `roots` when the caller has read them already (else read here, only when
+ * a config file exists).
  */
 export async function resolveCliRoots(
   rootFlags: readonly string[] | undefined,
   io: Pick<CliIo, "cwd" | "env">,
   refresh = false,
+  fileRoots?: readonly string[],
 ): Promise<CliRoots> {
   const { home } = cliHome(io.env);
   let specs: ReadonlyArray<string | SkillRoot>;
@@ -42,7 +45,7 @@ export async function resolveCliRoots(
   else
     specs = [
       ...defaultRoots({ cwd: io.cwd, env: io.env, ...cliHome(io.env) }),
-      ...(await configRoots(io, home)),
+      ...(fileRoots ?? (await configRoots(io, home))),
     ];
   const remote = specs.some((spec) => typeof spec === "string" && isRemoteRootSpec(spec));
   if (!remote) return { roots: normalizeRoots(specs, io.cwd), origins: new Map(), diagnostics: [] };

@@ -123,7 +123,13 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     );
     modelParts = { model, modelConfig };
   }
-  const resolved = await resolveCliRoots(options.roots, { cwd, env }, options.refresh === true);
+  // The config files were read above: their `roots` are not read again.
+  const resolved = await resolveCliRoots(
+    options.roots,
+    { cwd, env },
+    options.refresh === true,
+    config.file.roots ?? [],
+  );
   for (const d of resolved.diagnostics) warn(d.message);
   const { roots } = resolved;
   const { home } = cliHome(env);
