@@ -137,7 +137,24 @@ describe("ledger property", () => {
           expect(restored.ledger().total).toBe(session.ledger().total);
         },
       ),
-      { numRuns: 60 },
+      {
+        numRuns: 60,
+        // Random runs evict only when they happen to load enough; this one always does, so the
+        // eviction path is exercised on every run of the suite.
+        examples: [
+          [
+            [
+              { t: "history", tokens: 1_200 },
+              ...NAMES.map((name) => ({ t: "load" as const, name, args: undefined })),
+              { t: "read", name: "delta", path: "references/a.md", start: undefined },
+            ],
+            "system",
+            2_500,
+            "list",
+            "omni",
+          ],
+        ],
+      },
     );
     expect(evictions).toBeGreaterThan(0);
   });
