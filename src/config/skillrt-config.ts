@@ -15,6 +15,7 @@
  * ```
  */
 import { z } from "zod";
+import { AGENT_NAME, AgentSpec } from "./agent-definition.js";
 import { McpServersConfig } from "./mcp-servers-config.js";
 import { ToolsConfig } from "./tools-config.js";
 
@@ -156,6 +157,10 @@ export const SkillrtConfigFile = z.looseObject({
   mcpServers: McpServersConfig.optional(),
   /** Gating and approvals of host tools. */
   tools: ToolsConfig.optional(),
+  /** Subagents by name (besides the `agents/*.md` files next to the skill roots, which these override). */
+  agents: z
+    .record(z.string().regex(AGENT_NAME, "must be lowercase letters, digits and hyphens"), AgentSpec)
+    .optional(),
 });
 /** A whole config file. */
 export type SkillrtConfigFile = z.infer<typeof SkillrtConfigFile>;
