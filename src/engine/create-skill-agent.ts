@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ModelMessage } from "ai";
+import { type AgentDefinition, mergeAgents } from "../config/agent-definition.js";
 import { skillListing } from "../context/list-skills.js";
 import { loadForUser } from "../context/load-for-user.js";
 import type { SkillSession } from "../context/skill-session.js";
@@ -12,6 +13,8 @@ import { SkillrtError } from "../errors/skillrt-error.js";
 import type { Workspace } from "../exec/workspace.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import { type AgentTurn, startAgentTurn } from "./agent-turn.js";
+import { createDelegator } from "./delegate-to-agent.js";
+import { createDelegationTool } from "./delegation-tool.js";
 import type { EngineEvent } from "./engine-event.js";
 import { chooseExecutor, openSkillLayer } from "./open-skills.js";
 import { openToolSources, type ToolSources } from "./open-tool-sources.js";
@@ -58,6 +61,19 @@ export async function createSkillAgent(options: SkillAgentOptions): Promise<Skil
   } catch (error) {
     for (const close of owned.reverse()) await close().catch(() => undefined);
     throw error;
+  }
+}
+
+/** The agents of `options`, checked: an invalid spec is an `invalid-argument` error naming it. */
+function agentDefinitions(options: SkillAgentOptions): Record<string, AgentDefinition> {
+  try {
+    return mergeAgents({}, options.agents ?? {});
+  } catch (error) {
+    throw new SkillrtError({
+      code: "invalid-argument",
+      message: `createSkillAgent: an entry of agents is invalid: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
   }
 }
 
@@ -123,6 +139,20 @@ async function composeAgent(
           modelId: modelConfig.modelId,
           ...(modelConfig.baseURL === undefined ? {} : { baseURL: modelConfig.baseURL }),
         };
+
+  const delegator = createDelegator({
+    options,
+    definitions: agentDefinitions(options),
+    create: createSkillAgent,
+    executor,
+    toolSources,
+    conversation: () => conversation,
+    emit: () => turnEmit,
+  });
+  const delegationTools = createDelegationTool(delegator, options.profile);
+  const hostTools =
+    Object.keys(delegationTools).length === 0 ? options.tools : { ...options.tools, ...delegationTools };
+  let delegations = 0;
 
   const open = async (id: string, snapshot: unknown, history: ModelMessage[]): Promise<Conversation> => {
     const layerOptions = {
@@ -221,7 +251,7 @@ async function composeAgent(
             instructions,
             ...(options.select === undefined ? {} : { select: options.select }),
             ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-            ...(options.tools === undefined ? {} : { tools: options.tools }),
+            ...(hostTools === undefined ? {} : { tools: hostTools }),
             ...(modelConfig === undefined ? {} : { modelConfig }),
             ...(sendOptions.abortSignal === undefined ? {} : { abortSignal: sendOptions.abortSignal }),
           }),
@@ -243,6 +273,17 @@ async function composeAgent(
     },
     get skillTools() {
       return conversation.skillTools;
+    },
+    get workspace() {
+      return conversation.workspace;
+    },
+    delegate(name, task, delegateOptions = {}) {
+      // Outside a turn the child's events go to the subscribers directly.
+      const onEvent = (event: EngineEvent): void => {
+        delegateOptions.onEvent?.(event);
+        if (turnEmit === undefined) for (const listener of listeners) listener(event);
+      };
+      return delegator.run(name, task, `delegate-${++delegations}`, { ...delegateOptions, onEvent });
     },
     send,
     async loadSkill(name, loadOptions = {}) {
