@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import {
+  type LanguageModel,
   type ModelMessage,
   NoSuchToolError,
   type StopCondition,
@@ -15,13 +16,24 @@ import {
   type ToolSet,
 } from "ai";
 import type { Catalog } from "../catalog/types.js";
+import { type AgentDefinition, type AgentSpec, mergeAgents } from "../config/agent-definition.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
+import type { Executor } from "../exec/executor.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import type { McpServerStatus } from "../tools/mcp-client/create-mcp-tool-source.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
-import { chooseExecutor, openCatalog, openSkillLayer, type SkillLayerOptions } from "./open-skills.js";
-import { openToolSources, type ToolSourceError } from "./open-tool-sources.js";
+import { createDelegator, type DelegationOptions } from "./delegate-to-agent.js";
+import { createDelegationTool } from "./delegation-tool.js";
+import type { EngineEventListener } from "./engine-event.js";
+import {
+  chooseExecutor,
+  openCatalog,
+  openSkillLayer,
+  type SkillLayer,
+  type SkillLayerOptions,
+} from "./open-skills.js";
+import { openToolSources, type ToolSourceError, type ToolSources } from "./open-tool-sources.js";
 import { createSkillStep } from "./skill-step.js";
 
 /** Options of {@link createSkillToolkit}. */
@@ -44,6 +56,18 @@ export interface SkillToolkitOptions extends SkillLayerOptions {
    * Default: passed to `onWarning`.
    */
   onToolSourceError?: (error: ToolSourceError) => void;
+  /**
+   * Subagents the model may delegate to (as `createSkillAgent`'s `agents`): the spread's tools then hold the
+   * delegation tool (`agent_run`; `Task` under the claude profile). Children run on {@link model} unless
+   * their definition names another (`delegation.models`). Default: none.
+   */
+  agents?: Readonly<Record<string, AgentSpec | AgentDefinition>>;
+  /** Depth and concurrency limits of delegation, and the models of agents that name one. */
+  delegation?: DelegationOptions;
+  /** The model subagents inherit (your loop's model). Needed with {@link agents} that say `model: inherit`. */
+  model?: LanguageModel;
+  /** Receives the subagents' events (`agent-start`, `agent-event`, `agent-end`). */
+  onAgentEvent?: EngineEventListener;
 }
 
 /** What the toolkit's `prepareStep` returns every step. */
@@ -107,9 +131,10 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
       options.onToolSourceError ??
       ((error) => options.onWarning?.(`tool source ${error.source}: ${error.message}`)),
   });
+  const executor = chooseExecutor(options.executor);
   const layer = await openSkillLayer(catalog, options, {
     id: options.sessionId ?? randomUUID(),
-    executor: chooseExecutor(options.executor),
+    executor,
     toolSources,
   });
   try {
@@ -123,7 +148,10 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
   await step.prepare();
-  const own = Object.keys(options.tools ?? {});
+  const own = [
+    ...Object.keys(options.tools ?? {}),
+    ...(options.agents === undefined ? [] : ["agent_run", "Task"]),
+  ];
   const clash = own.filter((name) => name in step.tools);
   if (clash.length > 0) {
     await toolSources.close();
@@ -133,10 +161,14 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
       message: `createSkillToolkit: tools ${clash.join(", ")} have the names of skill tools; rename yours.`,
     });
   }
-  Object.assign(step.tools, options.tools);
+  Object.assign(
+    step.tools,
+    options.tools,
+    delegationTools(options, { catalog, layer, toolSources, executor }),
+  );
   const render = () => {
     const rendered = step.render();
-    return { ...rendered, activeTools: [...rendered.activeTools, ...own] };
+    return { ...rendered, activeTools: [...rendered.activeTools, ...own.filter((n) => n in step.tools)] };
   };
   const first = render();
   const prepareStep = async ({
@@ -186,4 +218,36 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
       enumerable: false,
     },
   }) as unknown as SkillToolkit;
+}
+
+/** The delegation tool of the toolkit's agents (none without agents). */
+function delegationTools(
+  options: SkillToolkitOptions,
+  parts: { catalog: Catalog; layer: SkillLayer; toolSources: ToolSources; executor: Executor | undefined },
+): ToolSet {
+  const { catalog, layer, toolSources, executor } = parts;
+  if (options.agents === undefined) return {};
+  const definitions = mergeAgents({}, options.agents);
+  const inherits = Object.values(definitions).filter((d) => d.model === "inherit");
+  if (options.model === undefined && inherits.length > 0) {
+    throw new SkillrtError({
+      code: "invalid-argument",
+      message:
+        `createSkillToolkit: agents ${inherits.map((d) => d.name).join(", ")} inherit the model; ` +
+        "pass the model of your loop as createSkillToolkit({ model, agents }).",
+    });
+  }
+  const { agents: _agents, tools: _tools, ...rest } = options;
+  const delegator = createDelegator({
+    // A model is needed only by agents that inherit it: checked above.
+    options: { ...rest, model: options.model ?? "unused", catalog },
+    definitions,
+    // Children are full agents; imported lazily so the toolkit does not load the agent for nothing.
+    create: async (childOptions) => (await import("./create-skill-agent.js")).createSkillAgent(childOptions),
+    executor,
+    toolSources,
+    conversation: () => ({ id: layer.session.id, workspace: layer.workspace }),
+    emit: () => options.onAgentEvent,
+  });
+  return createDelegationTool(delegator, options.profile);
 }

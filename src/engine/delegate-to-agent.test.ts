@@ -1,6 +1,7 @@
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { generateText } from "ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCatalog } from "../catalog/create-catalog.js";
 import type { Catalog } from "../catalog/types.js";
@@ -9,6 +10,7 @@ import { createMemoryStore } from "../store/create-memory-store.js";
 import { scriptedModel, systemOf, toolNamesOf } from "../testing/scripted-model.js";
 import { examples } from "./__fixtures__/load-read-run.js";
 import { createSkillAgent } from "./create-skill-agent.js";
+import { createSkillToolkit } from "./create-skill-toolkit.js";
 import type { EngineEvent } from "./engine-event.js";
 
 const csv = "name,age\nann,31\nbob,27\n";
@@ -162,6 +164,47 @@ describe("delegation to a subagent", () => {
       );
     } finally {
       await agent.close();
+    }
+  });
+
+  it("createSkillToolkit({ agents }): the AI SDK spread carries the delegation tool", async () => {
+    // One scripted model serves the loop and the child in turn: parent call, child call, parent call.
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          {
+            name: "Task",
+            input: JSON.stringify({ description: "toc", prompt: "Outline it.", subagent_type: "outliner" }),
+          },
+        ],
+      },
+      { text: "outline: a, b" },
+      { text: "Here is the outline: a, b" },
+    ]);
+    const events: EngineEvent[] = [];
+    const toolkit = await createSkillToolkit({
+      catalog,
+      executor: false,
+      profile: "claude",
+      model,
+      agents: { outliner: { description: "Outlines documents.", skills: ["markdown-toc"] } },
+      onAgentEvent: (e) => events.push(e),
+    });
+    try {
+      expect(toolkit.activeTools).toContain("Task");
+      const result = await generateText({ model, prompt: "Outline my doc.", ...toolkit });
+      expect(result.text).toBe("Here is the outline: a, b");
+      expect(systemOf(model.calls[1]!)).toContain("markdown-toc");
+      expect(systemOf(model.calls[1]!)).not.toContain("csv-summary");
+      const next = JSON.stringify(model.calls[2]!.prompt);
+      expect(next).toContain("outline: a, b");
+      expect(next).toContain("[agent outliner: 1 step; 15 tokens]");
+      expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["agent-start", "agent-end"]));
+      await expect(
+        createSkillToolkit({ catalog, executor: false, agents: { x: { description: "X." } } }),
+      ).rejects.toThrow("pass the model of your loop");
+    } finally {
+      await toolkit.close();
     }
   });
 });
