@@ -7,15 +7,16 @@ import { randomUUID } from "node:crypto";
 import type { ModelMessage } from "ai";
 import { type AgentDefinition, mergeAgents } from "../config/agent-definition.js";
 import { skillListing } from "../context/list-skills.js";
-import { loadForUser } from "../context/load-for-user.js";
+import { loadForUser, type UserLoadOutcome } from "../context/load-for-user.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import type { Workspace } from "../exec/workspace.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import { type AgentTurn, startAgentTurn } from "./agent-turn.js";
 import { createDelegator } from "./delegate-to-agent.js";
-import { createDelegationTool } from "./delegation-tool.js";
+import { answerText, createDelegationTool } from "./delegation-tool.js";
 import type { EngineEvent } from "./engine-event.js";
+import { forkOnLoad, isForkSkill, runForkSkill } from "./fork-skill.js";
 import { chooseExecutor, openSkillLayer } from "./open-skills.js";
 import { openToolSources, type ToolSources } from "./open-tool-sources.js";
 import { recordTurn } from "./record-turn.js";
@@ -164,6 +165,7 @@ async function composeAgent(
       ...(options.select?.maxActive === undefined ? {} : { maxActive: options.select.maxActive }),
     };
     const layer = await openSkillLayer(catalog, layerOptions, { id, snapshot, executor, toolSources });
+    forkOnLoad(layer.skillTools, { delegator, catalog, session: layer.session });
     return { id, history, ...layer };
   };
 
@@ -216,6 +218,29 @@ async function composeAgent(
       throw error;
     }
     return () => lock.release();
+  };
+
+  /** `/skill NAME args` of a fork skill: the child runs now; the history gets the load call and its answer. */
+  const forkForUser = async (name: string, args: string | undefined): Promise<UserLoadOutcome> => {
+    const { session } = conversation;
+    const toolCallId = `user-fork-${randomUUID()}`;
+    try {
+      const result = await runForkSkill({ delegator, catalog, session }, name, args, toolCallId);
+      const { toolName, input } = session.history.loadCall(name, args);
+      const value = answerText(result);
+      const messages: ModelMessage[] = [
+        { role: "assistant", content: [{ type: "tool-call", toolCallId, toolName, input }] },
+        {
+          role: "tool",
+          content: [{ type: "tool-result", toolCallId, toolName, output: { type: "text", value } }],
+        },
+      ];
+      conversation.history.push(...messages);
+      await save();
+      return { ok: true, name, messages, tokens: session.counter.count(value) };
+    } catch (error) {
+      return { ok: false, name, message: error instanceof Error ? error.message : String(error) };
+    }
   };
 
   const send = (input: string, sendOptions: SendOptions = {}): AgentTurn<TurnResult> =>
@@ -296,6 +321,10 @@ async function composeAgent(
             `Skill '${name}' cannot be loaded by the user: it sets 'user-invocable: false'. ` +
             "The model can still load it when a task needs it.",
         };
+      }
+      const record = listing === undefined ? undefined : catalog.get(name);
+      if (record !== undefined && isForkSkill(record, conversation.session.profile.name)) {
+        return forkForUser(name, loadOptions.args);
       }
       const outcome = await loadForUser(conversation.session, name, {
         by: "user",

@@ -74,6 +74,13 @@ export interface Delegator {
    * or past the depth limit; a provider failure of the child rejects with its `ProviderError`.
    */
   run(name: string, task: string, parentCallId: string, options?: DelegateOptions): Promise<DelegationResult>;
+  /** As {@link run}, with a definition outside the listed agents (the default agent of a forked skill). */
+  runDefinition(
+    definition: AgentDefinition,
+    task: string,
+    parentCallId: string,
+    options?: DelegateOptions,
+  ): Promise<DelegationResult>;
 }
 
 /** What the delegator takes from the parent agent. */
@@ -88,6 +95,18 @@ export interface DelegationParent {
   /** The parent's current turn's emitter, when a turn runs. */
   emit: () => ((event: EngineEvent) => void) | undefined;
 }
+
+/**
+ * The agent a `context: fork` skill runs in when its `agent:` names none: every skill and tool of its
+ * parent, the parent's model.
+ */
+export const GENERAL_AGENT: AgentDefinition = Object.freeze({
+  name: "general-purpose",
+  description: "General-purpose agent for self-contained tasks.",
+  instructions: "",
+  model: "inherit",
+  source: "default",
+});
 
 /** Instructions of an agent whose definition has none (the default general agent among them). */
 export const DEFAULT_AGENT_INSTRUCTIONS =
@@ -112,6 +131,16 @@ export function createDelegator(parent: DelegationParent): Delegator {
         message: `No agent named '${name}'. Available agents: ${agents.map((a) => a.name).join(", ") || "none"}.`,
       });
     }
+    return runDefinition(definition, task, parentCallId, runOptions);
+  };
+
+  const runDefinition: Delegator["runDefinition"] = async (
+    definition,
+    task,
+    parentCallId,
+    runOptions = {},
+  ) => {
+    const { name } = definition;
     if (depth + 1 > maxDepth) {
       throw new SkillrtError({
         code: "invalid-argument",
@@ -219,7 +248,7 @@ export function createDelegator(parent: DelegationParent): Delegator {
     }
   };
 
-  return { agents, depth, maxDepth, run };
+  return { agents, depth, maxDepth, run, runDefinition };
 }
 
 /** The parent's settings a child keeps: how skills are shown and run, never its conversation or store lock. */
