@@ -14,6 +14,7 @@ import { completeSlash } from "./complete-slash.js";
 import { createSpinner } from "./create-spinner.js";
 import { createHumanRenderer, createJsonRenderer } from "./render-events.js";
 import { type ChatParts, runSlashCommand } from "./slash-commands.js";
+import { watchSkills } from "./watch-skills.js";
 
 /** Options of {@link runRepl}. */
 export interface ReplOptions {
@@ -127,6 +128,16 @@ export async function runRepl(options: ReplOptions): Promise<number> {
 
   out.write(`skillrt chat — ${agentModelName(parts)}, session ${agent.sessionId}. /help for commands.\n`);
   prompt();
+  // Skills added, edited or removed on disk reach the next request; the change is announced (at the prompt,
+  // on a line of its own, then the prompt again).
+  const stopWatching = watchSkills(
+    parts.catalog,
+    () => agent.session,
+    (line) => {
+      out.write(`${tty ? "\n" : ""}${style.dim(line)}\n`);
+      if (running === undefined) prompt();
+    },
+  );
   try {
     // One iterator over the input lines: the approval prompt reads its answer from it during a turn.
     const lines = rl[Symbol.asyncIterator]();
@@ -166,6 +177,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       prompt();
     }
   } finally {
+    stopWatching();
     stopListening();
     spinner.stop();
     rl.close();

@@ -18,7 +18,7 @@ export const REPL_HELP = `Commands:
   /skill NAME [args]   the same; without arguments it only loads the skill for the next messages
   /unload NAME         unload a skill
   /context             tokens in context: catalog, bodies, docs, history, free
-  /reload              re-scan the skill folders
+  /reload              re-scan the skill folders now (changes on disk are picked up as they happen)
   /new                 start a new conversation
   /sessions            list saved conversations
   /help                this help
