@@ -76,8 +76,10 @@ export interface FromEnvironmentOptions {
 }
 
 /** What the Node process provides, beyond the agent's options. */
-export interface NodeParts extends Omit<SkillAgentOptions, "model"> {
+export interface NodeParts extends Omit<SkillAgentOptions, "model" | "store"> {
   catalog: Catalog;
+  /** The store the preset opened (none with `store: false`). */
+  store?: SessionStore;
   /** The roots the catalog scanned, normalised once (absolute, deduplicated, in precedence order). */
   roots: SkillRoot[];
   cwd: string;
