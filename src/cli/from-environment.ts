@@ -76,8 +76,10 @@ export interface FromEnvironmentOptions {
 }
 
 /** What the Node process provides, beyond the agent's options. */
-export interface NodeParts extends Omit<SkillAgentOptions, "model"> {
+export interface NodeParts extends Omit<SkillAgentOptions, "model" | "store"> {
   catalog: Catalog;
+  /** The store the preset opened (none with `store: false`). */
+  store?: SessionStore;
   /** The roots the catalog scanned, normalised once (absolute, deduplicated, in precedence order). */
   roots: SkillRoot[];
   cwd: string;
@@ -117,10 +119,14 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
       config: config.file,
       ...(options.model === undefined ? {} : { flags: options.model }),
     });
-    const model = resolveModel(
-      modelConfig,
-      options.onRetry === undefined ? {} : { onRetry: options.onRetry },
-    );
+    const model = resolveModel(modelConfig, {
+      ...(options.onRetry === undefined ? {} : { onRetry: options.onRetry }),
+      // A fallback provider taking a call is said as a warning (which provider failed, how).
+      onFallback: ({ from, to, status }) =>
+        warn(
+          `${from} failed (${status === undefined ? "no answer" : `HTTP ${status}`}); ${to} takes the call`,
+        ),
+    });
     modelParts = { model, modelConfig };
   }
   // The config files were read above: their `roots` are not read again.

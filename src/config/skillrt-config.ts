@@ -41,6 +41,25 @@ export const ModelConfigFile = z
     firstByteTimeoutSeconds: z.number().positive().optional(),
     /** Most seconds of silence between two chunks of a streamed answer (default 120). */
     idleTimeoutSeconds: z.number().positive().optional(),
+    /**
+     * Providers that take a call, in order, when the one before fails with a retryable error (408, 409,
+     * 429, 5xx, no answer) after its retries. Each names its provider, model and endpoint; the key comes
+     * from `apiKeyEnv` (else the provider's usual variable); limits are the main model's unless given.
+     */
+    fallback: z
+      .array(
+        z
+          .object({
+            provider: ProviderName,
+            model: z.string().min(1),
+            baseURL: z.string().url().optional(),
+            apiKeyEnv: z.string().min(1).optional(),
+            maxAttempts: z.number().int().min(1).max(20).optional(),
+          })
+          .strict(),
+      )
+      .max(8)
+      .optional(),
   })
   .strict();
 /** The `model` section (every field optional). */

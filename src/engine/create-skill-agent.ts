@@ -11,6 +11,9 @@ import { loadForUser, type UserLoadOutcome } from "../context/load-for-user.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import type { Workspace } from "../exec/workspace.js";
+import { openSessionStore } from "../store/open-session-store.js";
+import { redactStoreUrl } from "../store/redact-store-url.js";
+import type { SessionStore } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import { type AgentTurn, startAgentTurn } from "./agent-turn.js";
 import { createDelegator } from "./delegate-to-agent.js";
@@ -53,12 +56,13 @@ const TOOL_SOURCE_OPTIONS = ["toolRegistry", "mcpServers", "toolGating", "approv
 export async function createSkillAgent(options: SkillAgentOptions): Promise<SkillAgent> {
   checkParts(options);
   const owned: Array<() => Promise<void>> = [];
-  if (options.closeStore === true && options.store !== undefined) {
-    const store = options.store;
+  const store = typeof options.store === "string" ? openStoreUrl(options.store, options.cwd) : options.store;
+  if (store !== undefined && (options.closeStore === true || typeof options.store === "string")) {
     owned.push(() => store.close());
   }
   try {
-    return await composeAgent(options, owned);
+    const { store: _url, ...parts } = options;
+    return await composeAgent({ ...parts, ...(store === undefined ? {} : { store }) }, owned);
   } catch (error) {
     for (const close of owned.reverse()) await close().catch(() => undefined);
     throw error;
@@ -99,8 +103,28 @@ function checkParts(options: SkillAgentOptions): void {
   }
 }
 
+/**
+ * The store a URL names (as `--store` takes it). A relative `sqlite:` path is resolved from `cwd` only when
+ * one was passed: the agent never falls back to the process's working directory.
+ */
+function openStoreUrl(url: string, cwd: string | undefined): SessionStore {
+  const trimmed = url.trim();
+  const relativeSqlite =
+    trimmed.startsWith("sqlite:") && !trimmed.startsWith("sqlite:/") && trimmed !== "sqlite::memory:";
+  if (trimmed === "" || (relativeSqlite && cwd === undefined)) {
+    throw new SkillrtError({
+      code: "invalid-argument",
+      message:
+        trimmed === ""
+          ? "createSkillAgent: store is an empty URL; give sqlite:PATH, sqlite:///absolute/path or postgres://…, or leave it out for no store."
+          : `createSkillAgent: store '${redactStoreUrl(trimmed)}' is a relative path; pass cwd to resolve it from, or use sqlite:///absolute/path.`,
+    });
+  }
+  return openSessionStore({ url: trimmed, cwd: cwd ?? "/" });
+}
+
 async function composeAgent(
-  options: SkillAgentOptions,
+  options: Omit<SkillAgentOptions, "store"> & { store?: SessionStore },
   owned: Array<() => Promise<void>>,
 ): Promise<SkillAgent> {
   const { model, catalog, modelConfig } = options;

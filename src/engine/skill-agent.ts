@@ -44,8 +44,13 @@ export interface SkillAgentOptions
   cwd?: string;
   /** Conversation id: an id saved in the store is resumed (history and loaded skills). Default: a new UUID. */
   sessionId?: string;
-  /** Where conversations are saved. Default: none (the conversation is not persisted). */
-  store?: SessionStore;
+  /**
+   * Where conversations are saved: a store, or the URL of one as the CLI's `--store` takes it —
+   * `sqlite:PATH` (relative to {@link cwd}, which must then be given), `sqlite:///absolute/path`,
+   * `sqlite::memory:`, `postgres://USER@HOST:PORT/DATABASE`. A store opened from a URL is the agent's: it
+   * is closed with it. Default: none (the conversation is not persisted).
+   */
+  store?: SessionStore | string;
   /** Close {@link store} with the agent (`close()`, or a failed creation). Default false: the caller owns it. */
   closeStore?: boolean;
   /**
