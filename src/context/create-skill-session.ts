@@ -57,6 +57,7 @@ export function openSkillSession(
     ...(options.runTool === undefined ? {} : { run: options.runTool }),
     ...(options.catalogFormat === undefined ? {} : { catalogFormat: options.catalogFormat }),
     ...(options.systemLayout === undefined ? {} : { systemLayout: options.systemLayout }),
+    ...(options.skillTools === undefined ? {} : { skillTools: options.skillTools }),
   });
   const contextWindowKnown = options.contextWindow !== undefined;
   const contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
@@ -73,6 +74,7 @@ export function openSkillSession(
     catalogBudget,
     searchThreshold: options.searchThreshold ?? 100,
     ...(options.preamble === undefined ? {} : { preamble: options.preamble }),
+    ...(options.maxOverviewSkills === undefined ? {} : { maxOverviewSkills: options.maxOverviewSkills }),
   });
   const listeners = new Map<string, Set<(event: SessionEvent) => void>>();
 

@@ -40,6 +40,16 @@ export interface SkillSessionOptions {
   profile?: ProfileName;
   /** `false` when no `skill_run` is offered (no executor): the preamble and messages do not name it. Default true. */
   runTool?: boolean;
+  /**
+   * The profile's tools offered to the model, by name (trpc's `WithAllowedSkillTools`); the others are not
+   * registered, and the `trpc` overview's guidance blocks follow the set. Default: all of them.
+   */
+  skillTools?: string[];
+  /**
+   * `trpc` profile: most skills its overview lists with their descriptions (trpc's `WithMaxOverviewSkills`);
+   * the rest are named under "Additional skills". Default: as many as the catalog budget holds.
+   */
+  maxOverviewSkills?: number;
   /** Default: the profile's (`list`; `markdown` for omni, `xml` for agentscope). */
   catalogFormat?: CatalogFormat;
   /**

@@ -134,8 +134,8 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     });
   }
   Object.assign(step.tools, options.tools);
-  const render = () => {
-    const rendered = step.render();
+  const render = (messages?: ModelMessage[]) => {
+    const rendered = step.render(messages);
     return { ...rendered, activeTools: [...rendered.activeTools, ...own] };
   };
   const first = render();
@@ -149,7 +149,7 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     // A new call of the loop is a new user turn: the frozen catalog (history placement) may change now.
     if (stepNumber === 0) layer.session.renderer.refreshCatalog();
     await step.prepare();
-    return { ...render(), messages: step.messages(messages) };
+    return { ...render(messages), messages: step.messages(messages) };
   };
   const repair: ToolCallRepairFunction<ToolSet> = async ({ toolCall, error }) => {
     // A tool in the caller's `tools` but not in ours was merged by hand: say how to pass it instead.

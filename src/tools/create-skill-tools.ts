@@ -183,8 +183,10 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     afterLoad,
   });
   if (profile.renderRun !== undefined) renderRun = profile.renderRun;
-  for (const [name, t] of Object.entries(profile.tools)) add(name, t);
-  const profileToolNames = Object.keys(profile.tools);
+  // A session may offer only some of its profile's tools (trpc's WithAllowedSkillTools).
+  const offered = (name: string): boolean => session.profile.skillTools?.includes(name) ?? true;
+  for (const [name, t] of Object.entries(profile.tools)) if (offered(name)) add(name, t);
+  const profileToolNames = Object.keys(profile.tools).filter(offered);
 
   add(
     "skill_search",
@@ -205,7 +207,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     }),
   );
 
-  if (run !== undefined) {
+  if (run !== undefined && offered("skill_run")) {
     const execute = async (
       request: SkillRunInput,
       abortSignal: AbortSignal | undefined,
@@ -238,7 +240,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     if (session.renderer.catalogStats().visible === 0 && loaded.length === 0) return [];
     const names = [...profileToolNames];
     if (session.renderer.searchOffered()) names.push("skill_search");
-    if (run !== undefined) names.push("skill_run");
+    if (run !== undefined && offered("skill_run")) names.push("skill_run");
     for (const name of loaded) for (const script of scripts.get(name) ?? []) names.push(script.toolName);
     return names;
   };
