@@ -6,6 +6,7 @@
  */
 import { SkillrtError } from "../errors/skillrt-error.js";
 import { isDefaultDoc, isOmniReference } from "./doc-rules.js";
+import type { LoadMode } from "./load-mode.js";
 import { PROFILE_NAMES, type ProfileName } from "./profile-name.js";
 import { DEFAULT_TOOL_NAMES } from "./render-preamble.js";
 import type { CatalogFormat, SystemLayout } from "./session-options.js";
@@ -30,13 +31,27 @@ export interface SessionProfile {
    * all of them.
    */
   skillTools?: readonly string[];
+  /** How long loaded skills stay (`load-mode.ts`): `turn` for `trpc`, else `session`, unless the session says. */
+  loadMode: LoadMode;
+  /**
+   * Most skills loaded at once; a load past it unloads the least recently touched one (trpc's
+   * `WithMaxLoadedSkills`). Undefined: no such limit.
+   */
+  maxLoadedSkills?: number;
   /** `trpc` only: which of trpc's tools are registered; its overview and guidance blocks depend on them. */
   trpcTools?: TrpcToolFlags;
 }
 
 type ProfileVocabulary = Omit<
   SessionProfile,
-  "name" | "catalogFormat" | "systemLayout" | "isDoc" | "skillTools" | "trpcTools"
+  | "name"
+  | "catalogFormat"
+  | "systemLayout"
+  | "isDoc"
+  | "skillTools"
+  | "trpcTools"
+  | "loadMode"
+  | "maxLoadedSkills"
 > &
   Partial<Pick<SessionProfile, "catalogFormat" | "systemLayout" | "isDoc">>;
 
@@ -101,6 +116,8 @@ export function sessionProfile(
     catalogFormat?: CatalogFormat;
     systemLayout?: SystemLayout;
     skillTools?: readonly string[];
+    loadMode?: LoadMode;
+    maxLoadedSkills?: number;
   } = {},
 ): SessionProfile {
   const profile = PROFILES[name];
@@ -121,6 +138,10 @@ export function sessionProfile(
     isDoc: profile.isDoc ?? isDefaultDoc,
     loadInput: profile.loadInput,
     ...(options.skillTools === undefined ? {} : { skillTools: options.skillTools }),
+    loadMode: options.loadMode ?? (name === "trpc" ? "turn" : "session"),
+    ...(options.maxLoadedSkills === undefined || options.maxLoadedSkills <= 0
+      ? {}
+      : { maxLoadedSkills: options.maxLoadedSkills }),
     ...(name === "trpc"
       ? {
           trpcTools: {

@@ -15,6 +15,7 @@ import {
   type ToolSet,
 } from "ai";
 import type { Catalog } from "../catalog/types.js";
+import { beginTurn } from "../context/load-mode.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
@@ -147,7 +148,10 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     messages: ModelMessage[];
   }): Promise<SkillStepSettings> => {
     // A new call of the loop is a new user turn: the frozen catalog (history placement) may change now.
-    if (stepNumber === 0) layer.session.renderer.refreshCatalog();
+    if (stepNumber === 0) {
+      layer.session.renderer.refreshCatalog();
+      beginTurn(layer.session);
+    }
     await step.prepare();
     return { ...render(messages), messages: step.messages(messages) };
   };

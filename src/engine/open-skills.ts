@@ -77,10 +77,10 @@ export interface SkillLayerOptions extends ToolSourceOptions {
   /** Settings of `skill_run`. Default: `host://` inputs from `cwd` only. */
   run?: SkillRunSettings;
   /**
-   * Further session settings: the profile tools offered (`skillTools`), and the `trpc` profile's overview
-   * cap (`maxOverviewSkills`).
+   * Further session settings: the profile tools offered (`skillTools`), the `trpc` profile's overview cap
+   * (`maxOverviewSkills`), how long loads stay (`loadMode`) and the LRU limit (`maxLoadedSkills`).
    */
-  session?: Pick<SkillSessionOptions, "skillTools" | "maxOverviewSkills">;
+  session?: Pick<SkillSessionOptions, "skillTools" | "maxOverviewSkills" | "loadMode" | "maxLoadedSkills">;
 }
 
 /** A conversation's skill layer. */

@@ -4,6 +4,7 @@
  * active tools, and the history as the model should see it. `runAgent` and `createSkillToolkit` use it.
  */
 import type { ModelMessage, ToolSet } from "ai";
+import { beginRequest } from "../context/load-mode.js";
 import type { SessionEvent, SessionEventType } from "../context/session-event.js";
 import type { SkillSession } from "../context/skill-session.js";
 import type { ActiveTools } from "../tools/compute-active-tools.js";
@@ -62,7 +63,11 @@ export function createSkillStep(
       for (const [name, t] of Object.entries(skillTools.allTools())) if (!(name in tools)) tools[name] = t;
     },
     render: (history) => {
-      if (history !== undefined) session.renderer.setRequest(latestUserText(history));
+      if (history !== undefined) {
+        // A request: `once` mode unloads what the previous one showed.
+        beginRequest(session);
+        session.renderer.setRequest(latestUserText(history));
+      }
       return {
         instructions: joinInstructions([options.instructions, skillTools.systemPrompt()]),
         activeTools: skillTools.activeToolNames().filter((n) => n in tools),

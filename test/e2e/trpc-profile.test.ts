@@ -131,3 +131,73 @@ describe("trpc overview (prioritizeSummariesForRequest, WithMaxOverviewSkills, g
     );
   });
 });
+
+const LOADED_CSV = "[Loaded] csv-summary\n\nRead the CSV and report.\n";
+
+describe("trpc load modes (WithSkillLoadMode) and WithMaxLoadedSkills", () => {
+  const loadCsv = { toolCalls: [{ name: "skill_load", input: '{"skill":"csv-summary"}' }] };
+  const listDocs = { toolCalls: [{ name: "skill_list_docs", input: '{"skill":"pdf-merge"}' }] };
+
+  it("turn (the default): loaded content lasts the turn, and is gone when the next turn starts", async () => {
+    const model = scriptedModel([loadCsv, listDocs, { text: "done" }, { text: "next" }]);
+    const a = await trpcAgent(model, { placement: "system" });
+    await a.send("summarise the csv");
+    expect(a.session.loadedSkills()).toEqual(["csv-summary"]);
+    await a.send("anything else?");
+    const systems = model.calls.map((c) => systemOf(c));
+    expect(systems[0]).not.toContain(LOADED_CSV);
+    expect(systems[1]).toContain(LOADED_CSV);
+    expect(systems[2]).toContain(LOADED_CSV); // still the same turn
+    expect(systems[3]).not.toContain(LOADED_CSV);
+    expect(a.session.loadedSkills()).toEqual([]);
+  });
+
+  it("once: loaded content is shown in the one request after the load, then offloaded", async () => {
+    const model = scriptedModel([loadCsv, listDocs, { text: "done" }]);
+    const a = await trpcAgent(model, { placement: "system", session: { loadMode: "once" } });
+    await a.send("summarise the csv");
+    const systems = model.calls.map((c) => systemOf(c));
+    expect(systems[1]).toContain(LOADED_CSV);
+    expect(systems[2]).not.toContain(LOADED_CSV);
+    expect(a.session.loadedSkills()).toEqual([]);
+  });
+
+  it("once, history placement: the load's tool result is shown once, then stubbed", async () => {
+    const model = scriptedModel([loadCsv, listDocs, { text: "done" }]);
+    const a = await trpcAgent(model, { session: { loadMode: "once" } });
+    await a.send("summarise the csv");
+    const prompts = model.calls.map((c) => JSON.stringify(c.prompt));
+    expect(prompts[1]).toContain("Read the CSV and report.");
+    expect(prompts[2]).not.toContain("Read the CSV and report.");
+  });
+
+  it("session: loaded content stays across turns", async () => {
+    const model = scriptedModel([loadCsv, { text: "done" }, { text: "next" }]);
+    const a = await trpcAgent(model, { placement: "system", session: { loadMode: "session" } });
+    await a.send("summarise the csv");
+    await a.send("anything else?");
+    expect(systemOf(model.calls[2]!)).toContain(LOADED_CSV);
+    expect(a.session.loadedSkills()).toEqual(["csv-summary"]);
+  });
+
+  it("maxLoadedSkills evicts the least recently touched skill instead of refusing (select_docs touches)", async () => {
+    const load = (skill: string) => ({
+      toolCalls: [{ name: "skill_load", input: JSON.stringify({ skill }) }],
+    });
+    const model = scriptedModel([
+      load("csv-summary"),
+      load("pdf-merge"),
+      { toolCalls: [{ name: "skill_select_docs", input: '{"skill":"csv-summary","mode":"clear"}' }] },
+      load("slide-maker"),
+      { text: "done" },
+    ]);
+    const a = await trpcAgent(model, { placement: "system", session: { maxLoadedSkills: 2 } });
+    const result = await a.send("do it all");
+    expect(result.toolCalls.map((c) => c.isError)).toEqual([false, false, false, false]);
+    expect(String(result.toolCalls[3]?.output)).toContain("loaded: slide-maker");
+    expect(a.session.loadedSkills().sort()).toEqual(["csv-summary", "slide-maker"]);
+    const last = systemOf(model.calls[4]!);
+    expect(last).toContain("[Loaded] slide-maker");
+    expect(last).not.toContain("[Loaded] pdf-merge");
+  });
+});
