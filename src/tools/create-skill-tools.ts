@@ -181,6 +181,15 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     session,
     nameSchema: (description) => skillNameSchema(visibleNames, description),
     afterLoad,
+    ...(run === undefined
+      ? {}
+      : {
+          run: {
+            setup: run,
+            execute: (request, abortSignal) =>
+              runSkillCommand(request, runContext(abortSignal) as SkillRunContext),
+          },
+        }),
   });
   if (profile.renderRun !== undefined) renderRun = profile.renderRun;
   // A session may offer only some of its profile's tools (trpc's WithAllowedSkillTools).
@@ -207,7 +216,15 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     }),
   );
 
-  if (run !== undefined && offered("skill_run")) {
+  // The profile's own command tools (trpc's interactive sessions; its skill_run replaces the default).
+  const ownRunTools = run === undefined ? [] : Object.keys(profile.runTools ?? {}).filter(offered);
+  for (const name of ownRunTools) {
+    const t = profile.runTools?.[name];
+    if (t === undefined) continue;
+    runTools.add(name);
+    add(name, t);
+  }
+  if (run !== undefined && offered("skill_run") && !ownRunTools.includes("skill_run")) {
     const execute = async (
       request: SkillRunInput,
       abortSignal: AbortSignal | undefined,
@@ -241,6 +258,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     const names = [...profileToolNames];
     if (session.renderer.searchOffered()) names.push("skill_search");
     if (run !== undefined && offered("skill_run")) names.push("skill_run");
+    for (const name of ownRunTools) if (name !== "skill_run") names.push(name);
     for (const name of loaded) for (const script of scripts.get(name) ?? []) names.push(script.toolName);
     return names;
   };

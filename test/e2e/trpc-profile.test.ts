@@ -2,35 +2,47 @@
  * The `trpc` profile end to end: a SkillAgent over a scripted model, asserting the texts of trpc-agent-go
  * (`internal/flow/processor/skills.go`, seed-systems.md §1.5) in the requests the model receives.
  */
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { defineSkill } from "../../src/catalog/memory-source.js";
+import { makeSkillTree, type SkillSpec, type SkillTree } from "../../src/context/__fixtures__/skill-tree.js";
 import { createSkillAgent } from "../../src/engine/create-skill-agent.js";
 import type { SkillAgent, SkillAgentOptions } from "../../src/engine/skill-agent.js";
-import { createMemoryCatalog, scriptedModel, systemOf, toolNamesOf } from "../../src/test-kit.js";
+import { createFsArtifactStore } from "../../src/exec/artifact-store.js";
+import { scriptedModel, systemOf, toolNamesOf } from "../../src/test-kit.js";
 
-const skills = [
-  defineSkill({
+const skills: SkillSpec[] = [
+  {
     name: "csv-summary",
     description: "Summarise a CSV table: columns, counts and totals.",
     body: "Read the CSV and report.",
-  }),
-  defineSkill({ name: "pdf-merge", description: "Merge PDF documents into one.", body: "Use qpdf." }),
-  defineSkill({ name: "slide-maker", description: "Build slide decks from notes.", body: "Use pptx." }),
+  },
+  { name: "pdf-merge", description: "Merge PDF documents into one.", body: "Use qpdf." },
+  { name: "slide-maker", description: "Build slide decks from notes.", body: "Use pptx." },
 ];
 
 const TOP_CSV =
   "Top recommended skill for this request: `csv-summary`. If this skill matches the task family, call skill_load on it as your first tool call before any domain tool.\n";
 
 let agent: SkillAgent | undefined;
+let tree: SkillTree | undefined;
 afterEach(async () => {
   await agent?.close();
+  await tree?.cleanup();
   agent = undefined;
+  tree = undefined;
 });
+
+async function skillTree(): Promise<SkillTree> {
+  tree ??= await makeSkillTree(skills);
+  return tree;
+}
 
 async function trpcAgent(model: ReturnType<typeof scriptedModel>, extra: Partial<SkillAgentOptions> = {}) {
   agent = await createSkillAgent({
     model,
-    catalog: await createMemoryCatalog(skills),
+    catalog: (await skillTree()).catalog,
     profile: "trpc",
     executor: false,
     ...extra,
@@ -199,5 +211,148 @@ describe("trpc load modes (WithSkillLoadMode) and WithMaxLoadedSkills", () => {
     const last = systemOf(model.calls[4]!);
     expect(last).toContain("[Loaded] slide-maker");
     expect(last).not.toContain("[Loaded] pdf-merge");
+  });
+});
+
+describe("trpc skill_run: output_files, editor_text, artifacts, inputs[].pin, primary_output and warnings", () => {
+  const runCall = (input: Record<string, unknown>) => ({
+    toolCalls: [{ name: "skill_run", input: JSON.stringify({ skill: "csv-summary", ...input }) }],
+  });
+  const WORKSPACE_ONLY =
+    "output_files are workspace-relative; prefer output_files content; when you need a stable reference, use output_files[*].ref (workspace://...)";
+
+  async function runs(calls: Record<string, unknown>[], extra: Partial<SkillAgentOptions> = {}) {
+    const model = scriptedModel([...calls.map(runCall), { text: "done" }]);
+    const a = await trpcAgent(model, { executor: "local", ...extra });
+    const result = await a.send("summarise the csv");
+    return result.toolCalls.map((c) => ({
+      isError: c.isError,
+      text: String(c.output),
+      json: () => JSON.parse(String(c.output)) as Record<string, unknown>,
+    }));
+  }
+
+  it("returns output_files inline, the first text file by name as primary_output, and trpc's warning", async () => {
+    const [run] = await runs([
+      {
+        command: "printf 'b\\n' > $OUTPUT_DIR/b.txt; printf 'a\\n' > $OUTPUT_DIR/a.txt",
+        output_files: ["$OUTPUT_DIR/*.txt"],
+      },
+    ]);
+    const out = run!.json();
+    expect(out["exit_code"]).toBe(0);
+    expect(out["output_files"]).toMatchObject([
+      {
+        name: "out/a.txt",
+        content: "a\n",
+        mime_type: expect.stringMatching(/^text\/plain/),
+        ref: "workspace://out/a.txt",
+      },
+      { name: "out/b.txt", content: "b\n" },
+    ]);
+    expect(out["primary_output"]).toMatchObject({ name: "out/a.txt", content: "a\n" });
+    expect(out["warnings"]).toEqual([WORKSPACE_ONLY]);
+  });
+
+  it("a failed run drops empty output files with trpc's warning; without outputs out/** gives the primary_output", async () => {
+    const [failed, auto] = await runs([
+      {
+        command: "touch $OUTPUT_DIR/empty.txt; echo partial > $OUTPUT_DIR/x.txt; exit 3",
+        output_files: ["out/*.txt"],
+      },
+      { command: "echo report > $OUTPUT_DIR/report.md" },
+    ]);
+    const out = failed!.json();
+    expect(out["exit_code"]).toBe(3);
+    expect((out["output_files"] as { name: string }[]).map((f) => f.name)).toEqual(["out/x.txt"]);
+    expect(out["warnings"]).toEqual([
+      "empty output_files omitted because command failed; shell redirections can create empty files before execution fails",
+      WORKSPACE_ONLY,
+    ]);
+    const second = auto!.json();
+    expect(second["output_files"]).toEqual([]);
+    expect(second["primary_output"]).toMatchObject({ name: "out/report.md", content: "report\n" });
+  });
+
+  it("save_as_artifacts without a store says so in trpc's words; with one, artifact_prefix names them and omit_inline_content keeps sizes only", async () => {
+    const [unsaved] = await runs([
+      { command: "echo x > $OUTPUT_DIR/r.txt", output_files: ["out/r.txt"], save_as_artifacts: true },
+    ]);
+    expect(unsaved!.json()["warnings"]).toEqual([
+      "save_as_artifacts requested but artifact service is not configured; outputs are not persisted",
+      WORKSPACE_ONLY,
+    ]);
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "trpc-artifacts-"));
+    try {
+      const [saved] = await runs(
+        [
+          {
+            command: "echo hello > $OUTPUT_DIR/r.txt",
+            output_files: ["out/r.txt"],
+            save_as_artifacts: true,
+            artifact_prefix: "reports/",
+            omit_inline_content: true,
+          },
+        ],
+        { run: { artifactStore: createFsArtifactStore(dir) } },
+      );
+      const out = saved!.json();
+      expect(out["artifact_files"]).toMatchObject([{ name: "reports/out/r.txt", version: 1 }]);
+      expect(out["output_files"]).toMatchObject([{ name: "out/r.txt", content: "", size_bytes: 6 }]);
+      expect(out["warnings"]).toEqual([]);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("editor_text: $EDITOR and $VISUAL write the text into the file they are given; env.EDITOR conflicts", async () => {
+    const [edited, visual, conflict] = await runs([
+      {
+        command: '"$EDITOR" $OUTPUT_DIR/msg.txt && cat $OUTPUT_DIR/msg.txt',
+        editor_text: "commit message\n",
+      },
+      { command: '"$VISUAL" $OUTPUT_DIR/v.txt && cat $OUTPUT_DIR/v.txt', editor_text: "it's quoted" },
+      { command: "true", editor_text: "x", env: { EDITOR: "vi" } },
+    ]);
+    expect(edited!.json()["stdout"]).toBe("commit message\n");
+    expect(visual!.json()["stdout"]).toBe("it's quoted");
+    expect(conflict).toMatchObject({ isError: true, text: "editor_text cannot be combined with env.EDITOR" });
+  });
+
+  it("inputs[].pin reuses the artifact version the input first resolved to", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "trpc-pin-"));
+    try {
+      const store = createFsArtifactStore(dir);
+      await store.save("data.txt", new TextEncoder().encode("v1"), "text/plain");
+      const model = scriptedModel([
+        runCall({
+          command: "cat $WORK_DIR/inputs/data.txt",
+          inputs: [{ from: "artifact://data.txt", pin: true }],
+        }),
+        { text: "saved" },
+        runCall({
+          command: "cat $WORK_DIR/inputs/data.txt",
+          inputs: [{ from: "artifact://data.txt", pin: true }],
+        }),
+        runCall({ command: "cat $WORK_DIR/inputs/data.txt", inputs: [{ from: "artifact://data.txt" }] }),
+        { text: "done" },
+      ]);
+      const a = await trpcAgent(model, { executor: "local", run: { artifactStore: store } });
+      const first = await a.send("stage it");
+      await store.save("data.txt", new TextEncoder().encode("v2"), "text/plain");
+      const second = await a.send("again");
+      const stdout = [...first.toolCalls, ...second.toolCalls].map(
+        (c) => (JSON.parse(String(c.output)) as { stdout: string }).stdout,
+      );
+      expect(stdout).toEqual(["v1", "v1", "v2"]);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses unknown fields, as the skillrt profile's tools refuse bad input", async () => {
+    const [bad] = await runs([{ command: "true", output_file: ["out/x"] }]);
+    expect(bad!.isError).toBe(true);
+    expect(bad!.text).toMatch(/output_file/);
   });
 });

@@ -15,6 +15,7 @@ import type { ProfileContext, ProfileTools } from "../profile-types.js";
 import { toolFailure, toolSuccess } from "../skill-tool-result.js";
 import { paragraphs } from "../tool-text.js";
 import { normalizeMode } from "./skillrt-profile.js";
+import { trpcSkillRun } from "./trpc-skill-run.js";
 
 /** trpc's error text for a failure (unknown names keep the exact seed text, plus the closest names). */
 function trpcError(failure: SessionFailure, name: string): string {
@@ -49,6 +50,7 @@ export function trpcProfile(ctx: ProfileContext): ProfileTools {
     runParam: "skill",
     // trpc-agent-go's skill_run answers with its result object as JSON.
     renderRun: (run) => JSON.stringify(run),
+    ...(ctx.run === undefined ? {} : { runTools: { skill_run: trpcSkillRun(ctx.run) } }),
     tools: {
       skill_load: tool({
         description:
