@@ -3,6 +3,7 @@
  * (placement), how the catalog is written and how `system` placement lays out loaded skills.
  */
 import type { Catalog } from "../catalog/types.js";
+import type { LoadMode } from "./load-mode.js";
 import type { ProfileName } from "./profile-name.js";
 import type { SessionEvent } from "./session-event.js";
 import type { TokenCounter } from "./token-counter.js";
@@ -40,6 +41,27 @@ export interface SkillSessionOptions {
   profile?: ProfileName;
   /** `false` when no `skill_run` is offered (no executor): the preamble and messages do not name it. Default true. */
   runTool?: boolean;
+  /**
+   * The profile's tools offered to the model, by name (trpc's `WithAllowedSkillTools`); the others are not
+   * registered, and the `trpc` overview's guidance blocks follow the set. Default: all of them.
+   */
+  skillTools?: string[];
+  /**
+   * `trpc` profile: most skills its overview lists with their descriptions (trpc's `WithMaxOverviewSkills`);
+   * the rest are named under "Additional skills". Default: as many as the catalog budget holds.
+   */
+  maxOverviewSkills?: number;
+  /**
+   * How long loaded skills stay: `session` (until unloaded), `turn` (unloaded at the start of the next user
+   * turn) or `once` (unloaded after the one model request that showed them); skills `init()` loads stay.
+   * Default `turn` under the `trpc` profile (trpc-agent-go's default), else `session`.
+   */
+  loadMode?: LoadMode;
+  /**
+   * Most skills loaded at once under the `trpc` profile: a load past it unloads the least recently loaded or
+   * doc-selected skill (trpc's `WithMaxLoadedSkills`; `maxActive` refuses instead). Default: no limit.
+   */
+  maxLoadedSkills?: number;
   /** Default: the profile's (`list`; `markdown` for omni, `xml` for agentscope). */
   catalogFormat?: CatalogFormat;
   /**

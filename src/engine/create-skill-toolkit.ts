@@ -17,6 +17,7 @@ import {
 } from "ai";
 import type { Catalog } from "../catalog/types.js";
 import { type AgentDefinition, type AgentSpec, mergeAgents } from "../config/agent-definition.js";
+import { beginTurn } from "../context/load-mode.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import type { Executor } from "../exec/executor.js";
@@ -166,8 +167,8 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     options.tools,
     delegationTools(options, { catalog, layer, toolSources, executor }),
   );
-  const render = () => {
-    const rendered = step.render();
+  const render = (messages?: ModelMessage[]) => {
+    const rendered = step.render(messages);
     return { ...rendered, activeTools: [...rendered.activeTools, ...own.filter((n) => n in step.tools)] };
   };
   const first = render();
@@ -179,9 +180,12 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     messages: ModelMessage[];
   }): Promise<SkillStepSettings> => {
     // A new call of the loop is a new user turn: the frozen catalog (history placement) may change now.
-    if (stepNumber === 0) layer.session.renderer.refreshCatalog();
+    if (stepNumber === 0) {
+      layer.session.renderer.refreshCatalog();
+      beginTurn(layer.session);
+    }
     await step.prepare();
-    return { ...render(), messages: step.messages(messages) };
+    return { ...render(messages), messages: step.messages(messages) };
   };
   const repair: ToolCallRepairFunction<ToolSet> = async ({ toolCall, error }) => {
     // A tool in the caller's `tools` but not in ours was merged by hand: say how to pass it instead.

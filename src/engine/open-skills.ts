@@ -13,7 +13,7 @@ import { isRemoteRootSpec } from "../catalog/remote/root-spec.js";
 import type { Catalog, SkillRoot } from "../catalog/types.js";
 import { createSkillSession } from "../context/create-skill-session.js";
 import { restoreSkillSession } from "../context/restore-skill-session.js";
-import type { Placement } from "../context/session-options.js";
+import type { Placement, SkillSessionOptions } from "../context/session-options.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { createExecutor, type ExecutorChoice } from "../exec/create-executor.js";
 import { createWorkspace } from "../exec/create-workspace.js";
@@ -76,6 +76,11 @@ export interface SkillLayerOptions extends ToolSourceOptions {
   executor?: ExecutorChoice | Executor | Experimental_SandboxSession | false;
   /** Settings of `skill_run`. Default: `host://` inputs from `cwd` only. */
   run?: SkillRunSettings;
+  /**
+   * Further session settings: the profile tools offered (`skillTools`), the `trpc` profile's overview cap
+   * (`maxOverviewSkills`), how long loads stay (`loadMode`) and the LRU limit (`maxLoadedSkills`).
+   */
+  session?: Pick<SkillSessionOptions, "skillTools" | "maxOverviewSkills" | "loadMode" | "maxLoadedSkills">;
 }
 
 /** A conversation's skill layer. */
@@ -201,6 +206,7 @@ export async function openSkillLayer(
     ...(options.catalogBudget === undefined ? {} : { catalogBudget: options.catalogBudget }),
     ...(options.maxActive === undefined ? {} : { maxActive: options.maxActive }),
     ...(options.run?.skillEnv === undefined ? {} : { skillEnv: options.run.skillEnv }),
+    ...options.session,
   };
   let session: SkillSession;
   if (conversation.snapshot !== undefined && conversation.snapshot !== null) {

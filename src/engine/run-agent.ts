@@ -181,8 +181,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
   const syncTools = (): void => {
     for (const [name, t] of Object.entries(skills?.tools ?? {})) if (!(name in tools)) tools[name] = t;
   };
-  const render = (): { instructions: string; activeTools: string[] } => {
-    const view = skills?.render();
+  const render = (history: readonly ModelMessage[]): { instructions: string; activeTools: string[] } => {
+    const view = skills?.render(history);
     return {
       instructions: view?.instructions ?? options.system ?? "",
       activeTools: [...new Set([...(view?.activeTools ?? []), ...Object.keys(hostTools)])].filter(
@@ -196,7 +196,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
   };
   const rewrite = (messages: ModelMessage[]): ModelMessage[] => skills?.messages(messages) ?? messages;
   await prepare();
-  const initial = render();
+  const initial = render(options.messages);
 
   try {
     const result = streamText({
@@ -211,8 +211,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       prepareStep: async ({ stepNumber, initialMessages, responseMessages }) => {
         step = stepNumber;
         if (stepNumber > 0) await prepare();
-        const view = stepNumber === 0 ? initial : render();
         const history: ModelMessage[] = capToolCallInputs([...initialMessages, ...responseMessages]);
+        const view = stepNumber === 0 ? initial : render(history);
         const messages = rewrite(history);
         rendered.set(stepNumber, {
           activeTools: view.activeTools,

@@ -181,10 +181,21 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     session,
     nameSchema: (description) => skillNameSchema(visibleNames, description),
     afterLoad,
+    ...(run === undefined
+      ? {}
+      : {
+          run: {
+            setup: run,
+            execute: (request, abortSignal) =>
+              runSkillCommand(request, runContext(abortSignal) as SkillRunContext),
+          },
+        }),
   });
   if (profile.renderRun !== undefined) renderRun = profile.renderRun;
-  for (const [name, t] of Object.entries(profile.tools)) add(name, t);
-  const profileToolNames = Object.keys(profile.tools);
+  // A session may offer only some of its profile's tools (trpc's WithAllowedSkillTools).
+  const offered = (name: string): boolean => session.profile.skillTools?.includes(name) ?? true;
+  for (const [name, t] of Object.entries(profile.tools)) if (offered(name)) add(name, t);
+  const profileToolNames = Object.keys(profile.tools).filter(offered);
 
   add(
     "skill_search",
@@ -205,7 +216,15 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     }),
   );
 
-  if (run !== undefined) {
+  // The profile's own command tools (trpc's interactive sessions; its skill_run replaces the default).
+  const ownRunTools = run === undefined ? [] : Object.keys(profile.runTools ?? {}).filter(offered);
+  for (const name of ownRunTools) {
+    const t = profile.runTools?.[name];
+    if (t === undefined) continue;
+    runTools.add(name);
+    add(name, t);
+  }
+  if (run !== undefined && offered("skill_run") && !ownRunTools.includes("skill_run")) {
     const execute = async (
       request: SkillRunInput,
       abortSignal: AbortSignal | undefined,
@@ -238,7 +257,8 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     if (session.renderer.catalogStats().visible === 0 && loaded.length === 0) return [];
     const names = [...profileToolNames];
     if (session.renderer.searchOffered()) names.push("skill_search");
-    if (run !== undefined) names.push("skill_run");
+    if (run !== undefined && offered("skill_run")) names.push("skill_run");
+    for (const name of ownRunTools) if (name !== "skill_run") names.push(name);
     for (const name of loaded) for (const script of scripts.get(name) ?? []) names.push(script.toolName);
     return names;
   };

@@ -4,6 +4,8 @@
  */
 import type { Tool } from "ai";
 import type { SkillSession } from "../context/skill-session.js";
+import type { SkillRunRequest, SkillRunResult } from "../exec/run-skill-command.js";
+import type { SkillRunSetup } from "./create-skill-tools.js";
 import type { SkillRunOutput } from "./skill-run-output.js";
 
 export type { ProfileName } from "../context/profile-name.js";
@@ -15,6 +17,11 @@ export interface ProfileContext {
   nameSchema(description: string): import("zod").ZodType<string>;
   /** Call after a successful load (offers the skill's script tools). */
   afterLoad(name: string): Promise<void>;
+  /** Execution, when configured: the run setup and `skill_run`'s semantics (`runSkillCommand`) over it. */
+  run?: {
+    setup: SkillRunSetup;
+    execute(request: SkillRunRequest, abortSignal?: AbortSignal): Promise<SkillRunResult>;
+  };
 }
 
 /**
@@ -33,4 +40,9 @@ export interface ProfileTools {
   readActivates?: boolean;
   /** The profile's tools, by the names the model calls them; each returns a `SkillToolResult`. */
   tools: Record<string, Tool>;
+  /**
+   * The profile's own tools that run commands (offered only with execution; a `skill_run` here replaces
+   * the default one). Each returns a `SkillToolResult`.
+   */
+  runTools?: Record<string, Tool>;
 }
