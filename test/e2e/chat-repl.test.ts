@@ -94,7 +94,7 @@ describe("skillrt chat", () => {
     const window = figure(out, "window");
     expect(window).toEqual([50000, 50000]);
     for (const i of [0, 1]) {
-      const parts = ["catalog", "bodies", "docs", "history"].map((l) => figure(out, l)[i]!);
+      const parts = ["catalog", "bodies", "docs", "history", "tools"].map((l) => figure(out, l)[i]!);
       const used = figure(out, "used")[i]!;
       const free = figure(out, "free")[i]!;
       expect(parts.reduce((a, b) => a + b, 0)).toBe(used);

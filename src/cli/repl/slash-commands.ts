@@ -8,6 +8,7 @@ import type { ToolSources } from "../../engine/open-tool-sources.js";
 import type { SkillAgent } from "../../engine/skill-agent.js";
 import type { SkillBodyCosts } from "../../engine/skill-body-costs.js";
 import type { SessionStore } from "../../store/session-store.js";
+import { toolDefinitionTokens } from "../../tools/tool-definition-tokens.js";
 import type { Style } from "../create-style.js";
 import { formatContext, formatSkills, formatTools } from "./format-context.js";
 
@@ -130,12 +131,18 @@ export async function runSlashCommand(
       out.write(result.ok ? `${style.dim(`- unloaded ${rest}`)}\n` : `${style.red(result.message)}\n`);
       return "continue";
     }
-    case "context":
-      // The ledger with the history measured now.
+    case "context": {
+      // The ledger with the history measured now, as the next request would carry it.
       agent.session.history.measure(agent.history());
-      out.write(formatContext(agent.session.ledger()));
+      const tools = await toolDefinitionTokens(
+        agent.skillTools.allTools(),
+        agent.skillTools.activeToolNames(),
+        agent.session.counter,
+      );
+      out.write(formatContext(agent.session.ledger(), tools));
       out.write(formatTools(agent.skillTools.gating(), chat.toolSources?.servers() ?? []));
       return "continue";
+    }
     case "reload": {
       await chat.catalog.refresh();
       agent.session.renderer.refreshCatalog();
