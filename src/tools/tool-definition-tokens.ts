@@ -11,6 +11,10 @@ export interface ToolTokens {
   tokens: number;
 }
 
+// A tool object's definition does not change: its count is kept per tool and tokenizer, so the loop can
+// count every step's tools without converting schemas again.
+const counted = new WeakMap<object, Map<string, number>>();
+
 /**
  * Tokens of the definitions of `names` in `tools` (unknown names are left out), in the order given: the
  * JSON of `{ name, description, parameters }`, as an OpenAI-compatible request carries it (other providers'
@@ -25,6 +29,11 @@ export async function toolDefinitionTokens(
   for (const name of names) {
     const tool = tools[name];
     if (tool === undefined) continue;
+    const known = counted.get(tool)?.get(`${counter.name}\u0000${name}`);
+    if (known !== undefined) {
+      out.push({ name, tokens: known });
+      continue;
+    }
     let parameters: unknown = {};
     try {
       parameters = await asSchema(tool.inputSchema).jsonSchema;
@@ -32,7 +41,11 @@ export async function toolDefinitionTokens(
       // A schema that cannot be converted is counted without its parameters rather than failing the count.
     }
     const text = JSON.stringify({ name, description: tool.description ?? "", parameters }) ?? "";
-    out.push({ name, tokens: counter.count(text) });
+    const tokens = counter.count(text);
+    const byCounter = counted.get(tool) ?? new Map<string, number>();
+    byCounter.set(`${counter.name}\u0000${name}`, tokens);
+    counted.set(tool, byCounter);
+    out.push({ name, tokens });
   }
   return out;
 }

@@ -113,6 +113,9 @@ describe("skillrt chat", () => {
     expect(out).toContain("Unknown command /bogus");
     const listings = out.split("Resume one with");
     expect(listings.length).toBe(3);
+    // Each conversation is listed with the first thing the user said.
+    expect(listings[0]).toMatch(/^\* [0-9a-f-]{36} {2}\S+ {2}hi$/m);
+    expect(listings[1]).toMatch(/^ {2}[0-9a-f-]{36} {2}\S+ {2}hi$/m);
     expect(out).toMatch(/New conversation [0-9a-f-]{36}/);
   });
 

@@ -4,7 +4,9 @@ import type { Catalog } from "../../catalog/types.js";
 import type { ModelConfig } from "../../config/model-config.js";
 import { listSkills } from "../../context/list-skills.js";
 import { CONVERSATION_NAMESPACE } from "../../engine/create-skill-agent.js";
+import { firstUserText } from "../../engine/first-user-text.js";
 import type { ToolSources } from "../../engine/open-tool-sources.js";
+import { loadConversation } from "../../engine/saved-conversation.js";
 import type { SkillAgent } from "../../engine/skill-agent.js";
 import type { SkillBodyCosts } from "../../engine/skill-body-costs.js";
 import type { SessionStore } from "../../store/session-store.js";
@@ -159,8 +161,14 @@ export async function runSlashCommand(
       if (sessions.length === 0) out.write("No saved conversations.\n");
       for (const s of sessions) {
         const mark = s.id === agent.sessionId ? "*" : " ";
+        // The first thing the user said tells conversations apart better than their ids.
+        const saved =
+          s.corrupt === undefined && chat.store !== undefined
+            ? await loadConversation(chat.store, s.id, CONVERSATION_NAMESPACE).catch(() => undefined)
+            : undefined;
+        const first = saved === undefined ? undefined : firstUserText(saved.messages, 60);
         out.write(
-          `${mark} ${s.id}  ${s.updatedAt}${s.corrupt === undefined ? "" : `  (corrupt: ${s.corrupt})`}\n`,
+          `${mark} ${s.id}  ${s.updatedAt}${first === undefined ? "" : `  ${first}`}${s.corrupt === undefined ? "" : `  (corrupt: ${s.corrupt})`}\n`,
         );
       }
       out.write("Resume one with: skillrt chat --session ID\n");
