@@ -47,6 +47,7 @@ export { SessionSnapshot } from "./context/session-snapshot.js";
 export type { LoadedSkillInfo, LoadOptions, ReadOptions, SkillSession } from "./context/skill-session.js";
 export { approximateTokenCounter, createTokenCounter, type TokenCounter } from "./context/token-counter.js";
 export type { LoadInputShape, SkillToolNames, ToolCallShape } from "./context/tool-call-shape.js";
+export { userFirstHistory } from "./context/user-first-history.js";
 export {
   type CompactHistoryOptions,
   type CompactHistoryResult,
@@ -61,7 +62,6 @@ export {
   selectSkills,
 } from "./engine/select-skills.js";
 export { createSkillStep, type SkillStep, type SkillStepView } from "./engine/skill-step.js";
-export { userFirstHistory } from "./engine/user-first-history.js";
 export {
   type ActiveTools,
   type AllowedToolsPolicy,

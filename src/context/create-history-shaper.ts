@@ -11,6 +11,7 @@ import type { SessionProfile } from "./session-profile.js";
 import type { SessionState } from "./session-state.js";
 import type { TokenCounter } from "./token-counter.js";
 import type { ToolCallShape } from "./tool-call-shape.js";
+import { userFirstHistory } from "./user-first-history.js";
 
 /** The session's view of the conversation's messages. */
 export interface HistoryShaper {
@@ -25,7 +26,15 @@ export interface HistoryShaper {
   loadCall(name: string, args?: string): ToolCallShape;
   /** Replaces tool results whose content has left the context with short stubs (never mutates input). */
   rewrite(messages: readonly ModelMessage[]): ModelMessage[];
-  /** Counts the conversation (minus tool results the session already counts) into the ledger's `history`. */
+  /**
+   * The history as sent to the model: {@link rewrite}, then the user first with the {@link openingMessages}
+   * after the first user message (`userFirstHistory`). The engine builds every request from it.
+   */
+  sent(messages: ModelMessage[]): ModelMessage[];
+  /**
+   * Counts the conversation as {@link sent} (stubs, not unloaded bodies), minus the tool results the session
+   * already counts as loaded content, into the ledger's `history`.
+   */
   measure(messages: readonly ModelMessage[]): number;
   /** Sets the `history` ledger entry directly. */
   setTokens(tokens: number): void;
@@ -49,10 +58,14 @@ export function createHistoryShaper(
     loadCall: (name, args) => ({ toolName: profile.toolNames.load, input: profile.loadInput(name, args) }),
     rewrite: (messages) =>
       rewriteHistory(messages, state.calls, (id) => state.live.get(id)?.text, profile.toolNames),
+    sent: (messages) => userFirstHistory(shaper.rewrite(messages), shaper.openingMessages()),
     measure(messages) {
       const isLive = (callId: string): boolean =>
         state.calls.get(callId)?.some((c) => state.live.has(c.id)) ?? false;
-      const tokens = historyText(messages, isLive).reduce((sum, t) => sum + counter.count(t), 0);
+      const tokens = historyText(shaper.sent([...messages]), isLive).reduce(
+        (sum, t) => sum + counter.count(t),
+        0,
+      );
       state.historyTokens = tokens;
       return tokens;
     },

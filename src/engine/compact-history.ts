@@ -4,6 +4,7 @@
  */
 import { generateText, type LanguageModel, type ModelMessage } from "ai";
 import type { SkillSession } from "../context/skill-session.js";
+import { SUMMARY_PREFIX } from "../context/summary-prefix.js";
 import { messageText, transcript } from "./message-text.js";
 
 /** Options of {@link compactHistory}. */
@@ -30,8 +31,7 @@ export interface CompactHistoryResult {
   tokensAfter: number;
 }
 
-/** Marks the summary message so a later compaction folds it in again. */
-export const SUMMARY_PREFIX = "[Summary of the earlier conversation]";
+export { SUMMARY_PREFIX } from "../context/summary-prefix.js";
 
 /** Tokens of a conversation's text. */
 export function historyTokens(

@@ -2,7 +2,9 @@
  * Typed events of one agent run (DESIGN decision 11). The engine never prints; the CLI (or a library
  * user) renders these. Every event carries the 0-based `step` it belongs to.
  */
+
 import type { SessionEvent } from "../context/session-event.js";
+import type { ToolTokens } from "../tools/tool-definition-tokens.js";
 
 /** Token usage of one step or of a whole run. Figures the provider did not report are 0. */
 export interface EngineUsage {
@@ -19,7 +21,14 @@ export interface EngineUsage {
 export type EngineEvent =
   | (SessionEvent & { step: number })
   /** A model call is about to be made; `activeTools` are the tools offered this step. */
-  | { type: "step-start"; step: number; activeTools: string[]; systemTokens: number }
+  | {
+      type: "step-start";
+      step: number;
+      activeTools: string[];
+      systemTokens: number;
+      /** Tokens of each active tool's definition this step's request carries (when a session counts them). */
+      tools?: ToolTokens[];
+    }
   /** A piece of the answer text, in arrival order. */
   | { type: "text-delta"; step: number; text: string }
   /** The model asked for a tool; `input` is the parsed input (or the raw text when it was not valid JSON). */

@@ -15,6 +15,7 @@ import type { SkillSession } from "../context/skill-session.js";
 import { createSkillTools, type SkillTools } from "../tools/create-skill-tools.js";
 import { capToolCallInputs } from "../tools/guard-tool-input.js";
 import { toolOutputSeen } from "../tools/skill-tool-result.js";
+import { type ToolTokens, toolDefinitionTokens } from "../tools/tool-definition-tokens.js";
 import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
 import { toProviderError } from "./provider-error.js";
 import { createSkillStep, onSessionEvents, type SkillStep } from "./skill-step.js";
@@ -103,7 +104,12 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
   let streamStep = -1;
   const rendered = new Map<
     number,
-    { activeTools: string[]; systemTokens: number; toolsChange?: EngineEvent | undefined }
+    {
+      activeTools: string[];
+      systemTokens: number;
+      tools?: ToolTokens[];
+      toolsChange?: EngineEvent | undefined;
+    }
   >();
   // Gated host tools offered at the previous step, with the reason each was offered.
   let offeredGated = new Map<string, string>();
@@ -216,7 +222,11 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
         const messages = rewrite(history);
         rendered.set(stepNumber, {
           activeTools: view.activeTools,
-          systemTokens: Math.ceil(view.instructions.length / 4),
+          // Counted as the ledger counts (the session's tokenizer); a loop without a session estimates.
+          systemTokens: session?.counter.count(view.instructions) ?? Math.ceil(view.instructions.length / 4),
+          ...(session === undefined
+            ? {}
+            : { tools: await toolDefinitionTokens(tools, view.activeTools, session.counter) }),
           toolsChange: toolsChange(stepNumber, view.activeTools),
         });
         return { instructions: view.instructions, activeTools: view.activeTools, messages };

@@ -9,7 +9,6 @@ import type { SessionEvent, SessionEventType } from "../context/session-event.js
 import type { SkillSession } from "../context/skill-session.js";
 import type { ActiveTools } from "../tools/compute-active-tools.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
-import { userFirstHistory } from "./user-first-history.js";
 
 /** One step's view of the skill layer. */
 export interface SkillStepView {
@@ -74,8 +73,7 @@ export function createSkillStep(
       };
     },
     gating: () => skillTools.gating(),
-    messages: (history) =>
-      userFirstHistory(session.history.rewrite(history), session.history.openingMessages()),
+    messages: (history) => session.history.sent(history),
   };
 }
 

@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { SkillSession } from "../context/skill-session.js";
 import { createRedactor, NO_REDACTION, type Redactor } from "../exec/redact.js";
 import type { SessionStore } from "../store/session-store.js";
+import type { ToolTokens } from "../tools/tool-definition-tokens.js";
 import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
 
 /** Store namespace of turn logs (same ids as the conversations they describe). */
@@ -65,6 +66,11 @@ export const TurnRecord = z.object({
   ledgerTotal: z.number().int().nonnegative(),
   /** The host's instructions before the skill context (not part of the skill ledger). */
   host: z.object({ tokens: z.number().int().nonnegative(), textId: z.string() }).optional(),
+  /**
+   * Tokens of each tool definition the turn's last request carried (not part of the skill ledger). Absent in
+   * records written before tools were counted.
+   */
+  tools: z.array(z.object({ name: z.string(), tokens: z.number().int().nonnegative() })).optional(),
   /** Part of the `history` segment that is tool results (not counted elsewhere in the ledger). */
   toolResultTokens: z.number().int().nonnegative(),
   events: z.array(TurnEvent),
@@ -144,7 +150,8 @@ function liveCallIds(session: SkillSession): Set<string> {
 function toolResultTokens(messages: readonly ModelMessage[], session: SkillSession): number {
   const live = liveCallIds(session);
   let tokens = 0;
-  for (const message of messages) {
+  // As sent: a result whose skill was unloaded or evicted went as its stub.
+  for (const message of session.history.sent([...messages])) {
     if (message.role !== "tool") continue;
     for (const part of message.content) {
       if (part.type !== "tool-result" || live.has(part.toolCallId)) continue;
@@ -167,6 +174,7 @@ export function createTurnRecorder(options: TurnRecorderOptions): TurnRecorder {
   const clean = (value: unknown): string => cut(redactor.redact(textOf(value)));
   const events: TurnEvent[] = [];
   const usage: EngineUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  let tools: ToolTokens[] | undefined;
   const record = (event: EngineEvent): void => {
     const at = now() - start;
     switch (event.type) {
@@ -181,6 +189,13 @@ export function createTurnRecorder(options: TurnRecorderOptions): TurnRecorder {
       case "error":
         events.push({ ...event, at, message: redactor.redact(event.message) });
         return;
+      case "step-start": {
+        // The definitions are kept once per turn (the last request's), not in every step's event.
+        const { tools: stepTools, ...rest } = event;
+        if (stepTools !== undefined) tools = stepTools;
+        events.push({ ...rest, at });
+        return;
+      }
       case "step-end":
         usage.inputTokens += event.usage.inputTokens;
         usage.outputTokens += event.usage.outputTokens;
@@ -233,6 +248,7 @@ export function createTurnRecorder(options: TurnRecorderOptions): TurnRecorder {
         ...(system === undefined || system === ""
           ? {}
           : { host: { tokens: session.counter.count(system), textId: keep(system) } }),
+        ...(tools === undefined ? {} : { tools }),
         toolResultTokens: toolResultTokens(messages, session),
         events,
         usage,

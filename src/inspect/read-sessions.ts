@@ -4,6 +4,7 @@
  */
 import { SessionSnapshot } from "../context/session-snapshot.js";
 import { CONVERSATION_NAMESPACE } from "../engine/create-skill-agent.js";
+import { firstUserText } from "../engine/first-user-text.js";
 import { SavedConversation } from "../engine/saved-conversation.js";
 import { readTurnLog, TURN_LOG_NAMESPACE, type TurnRecord } from "../engine/turn-record.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -22,6 +23,8 @@ export interface SessionSummary {
   tokens: number;
   contextWindow?: number;
   messages: number;
+  /** The first thing the user said, on one line (absent before the first message). */
+  firstMessage?: string;
   /** Set when the stored value is not a readable conversation. */
   problem?: string;
 }
@@ -127,6 +130,7 @@ async function readOne(
   const snapshot = SessionSnapshot.safeParse(parsed.success ? parsed.data.skills : undefined);
   const last = log.turns.at(-1);
   const model = parsed.success ? modelLabel(parsed.data.model) : undefined;
+  const first = parsed.success ? firstUserText(parsed.data.messages) : undefined;
   const summary: SessionSummary = {
     id,
     createdAt: stored.createdAt,
@@ -138,6 +142,7 @@ async function readOne(
     tokens: last?.ledgerTotal ?? 0,
     ...(last === undefined ? {} : { contextWindow: last.contextWindow }),
     messages: parsed.success ? parsed.data.messages.length : 0,
+    ...(first === undefined ? {} : { firstMessage: first }),
     ...(parsed.success ? {} : { problem: "not a saved skillrt conversation (version 1)" }),
   };
   return {

@@ -73,7 +73,8 @@ describe("skillrt ask --store postgres://…", () => {
       cwd,
       env: env(server),
     });
-    expect(first.stderr).toBe("");
+    // Success says nothing on stderr but the session to continue.
+    expect(first.stderr).toBe("skillrt ask: session s1 (continue it with --session s1)\n");
     expect(first.code).toBe(0);
     const second = await runCli(["ask", "--store", url, "--session", "s1", "second question"], {
       cwd,
@@ -100,7 +101,7 @@ describe("skillrt ask --store postgres://…", () => {
         cwd,
         env: { ...env(server), HOME: home, SKILLRT_CACHE: "0" },
       });
-      expect(run.stderr).toBe("");
+      expect(run.stderr).toBe("skillrt ask: session pg-only (continue it with --session pg-only)\n");
       expect(run.code).toBe(0);
       expect(await userTurns(store, "pg-only")).toEqual(["a question"]);
       expect(existsSync(path.join(cwd, ".skillrt", "sessions.db"))).toBe(false);

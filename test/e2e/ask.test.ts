@@ -117,6 +117,12 @@ describe("skillrt ask (OpenAI chat-completions wire format)", () => {
     expect(events.filter((e) => e.type === "step-end").at(-1)).toMatchObject({
       usage: { inputTokens: 100, outputTokens: 20, totalTokens: 120 },
     });
+    // The last line names the saved session, as stderr does.
+    const last = events.at(-1);
+    expect(last).toEqual({ type: "session", sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(run.stderr).toBe(
+      `skillrt ask: session ${last.sessionId} (continue it with --session ${last.sessionId})\n`,
+    );
   });
 
   it("retries a 429 after its Retry-After delay, then answers", async () => {
@@ -254,6 +260,7 @@ describe("sessions across processes", () => {
     const args = ["ask", "--root", examples, "--placement", "system", "--session", "keep"];
     const first = await runCli([...args, "load the json skill"], { cwd, env });
     expect(first.code).toBe(0);
+    expect(first.stderr).toContain("skillrt ask: session keep (continue it with --session keep)\n");
     const second = await runCli([...args, "are you still there?"], { cwd, env });
     expect(second.code).toBe(0);
     expect(second.stdout).toBe("Still here.\n");

@@ -94,7 +94,7 @@ describe("skillrt chat", () => {
     const window = figure(out, "window");
     expect(window).toEqual([50000, 50000]);
     for (const i of [0, 1]) {
-      const parts = ["catalog", "bodies", "docs", "history"].map((l) => figure(out, l)[i]!);
+      const parts = ["catalog", "bodies", "docs", "history", "tools"].map((l) => figure(out, l)[i]!);
       const used = figure(out, "used")[i]!;
       const free = figure(out, "free")[i]!;
       expect(parts.reduce((a, b) => a + b, 0)).toBe(used);
@@ -113,6 +113,9 @@ describe("skillrt chat", () => {
     expect(out).toContain("Unknown command /bogus");
     const listings = out.split("Resume one with");
     expect(listings.length).toBe(3);
+    // Each conversation is listed with the first thing the user said.
+    expect(listings[0]).toMatch(/^\* [0-9a-f-]{36} {2}\S+ {2}hi$/m);
+    expect(listings[1]).toMatch(/^ {2}[0-9a-f-]{36} {2}\S+ {2}hi$/m);
     expect(out).toMatch(/New conversation [0-9a-f-]{36}/);
   });
 

@@ -18,6 +18,7 @@ import { readTurnLog } from "../../src/engine/turn-record.js";
 import { createSqliteStore } from "../../src/store/create-sqlite-store.js";
 import { hasChromium, launchChromium } from "./support/chromium.mjs";
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
+import { counter, requestHistoryTokens, requestToolTokens, writeBigSkill } from "./support/request-tokens.js";
 import { assertBuilt, runCli } from "./support/run-cli.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
@@ -233,6 +234,63 @@ describe.skipIf(!hasChromium)(
         .waitFor();
       expect(await page.locator("#catalog tbody tr").count()).toBeLessThan(catalog.list().length);
       await page.screenshot({ path: path.join(shots, "inspect-catalog.png") });
+    }, 90_000);
+
+    it("after /unload: the last turn's history is what the request carried, tool definitions listed; the dialog closes on navigation; sessions show their first message", async () => {
+      const root = path.join(cwd, "skills");
+      const bodyTokens = await writeBigSkill(root, "ledger-audit", 7000);
+      provider = await startLoopbackProvider("openai", [{ text: "Loaded and read." }, { text: "Done." }]);
+      const chat = spawn(process.execPath, [bin, "chat", "--root", root], {
+        cwd,
+        env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: cwd, NO_COLOR: "1", ...env(provider) },
+      });
+      children.push(chat);
+      let out = "";
+      chat.stdout.on("data", (d) => {
+        out += String(d);
+      });
+      chat.stdin.end(
+        ["/skill ledger-audit", "audit it", "/unload ledger-audit", "and now?", "/exit", ""].join("\n"),
+      );
+      await new Promise((resolve) => chat.on("close", resolve));
+      expect(out).toContain("Done.");
+      const request = provider.requests[1]!.body;
+      const sent = requestHistoryTokens(request);
+      const toolTokens = requestToolTokens(request);
+      const toolsTotal = [...toolTokens.values()].reduce((a, b) => a + b, 0);
+
+      const { url } = await startInspect(["--root", root, "--port", "0"]);
+      const page = await newPage();
+      await page.goto(url);
+      const row = page.locator("#sessions tbody tr").first();
+      await row.waitFor();
+      expect(await row.locator(".first-message").textContent()).toBe("audit it");
+      await row.locator("a").click();
+
+      const first = page.locator('section.turn[data-turn="1"]');
+      const last = page.locator('section.turn[data-turn="2"]');
+      await last.waitFor();
+      const tokensOf = async (turn: typeof last, key: string): Promise<number> =>
+        Number(await turn.locator(`.bar .seg[data-key="${key}"]`).getAttribute("data-tokens"));
+      // Turn 1 had the body in context; turn 2 only its stub, in a history within 5% of the request's.
+      expect(await tokensOf(first, "skill:ledger-audit")).toBeGreaterThanOrEqual(bodyTokens);
+      expect(await last.locator('.bar .seg[data-key="skill:ledger-audit"]').count()).toBe(0);
+      const history = await tokensOf(last, "history");
+      expect(Math.abs(history - sent) / sent).toBeLessThan(0.05 + counter.count("Done.") / sent);
+      expect(history).toBe(sent + counter.count("Done."));
+      // The tool definitions: their total in the bar, one line per tool in the block.
+      expect(await tokensOf(last, "tools")).toBe(toolsTotal);
+      await last.locator('.bar .seg[data-key="tools"]').click();
+      await page.locator("dialog#block[open]").waitFor();
+      const listed = (await page.locator("#block-text").textContent()) ?? "";
+      for (const [name, tokens] of toolTokens)
+        expect(listed).toMatch(new RegExp(`^${name}\\s+${tokens}$`, "m"));
+      await page.screenshot({ path: path.join(shots, "inspect-tools.png") });
+
+      // Navigating away (the browser's Back) closes the dialog.
+      await page.goBack();
+      await page.locator("#sessions tbody tr").first().waitFor();
+      await page.locator("dialog#block[open]").waitFor({ state: "detached" });
     }, 90_000);
 
     it("live: a second turn of a running chat appears on the open page within 2 s, without a reload", async () => {

@@ -19,14 +19,20 @@ import { watchSkills } from "../repl/watch-skills.js";
 const usage = `Usage: skillrt ask PROMPT [options]
 
 Runs one turn of the agent (as many model steps as it needs) with the skills of the catalog, and
-streams the answer to stdout. Tool calls are shown on stderr (→ call, ✓ result). With --json, every
-engine event is printed as one JSON line on stdout instead.
+streams the answer to stdout. Tool calls are shown on stderr (→ call, ✓ result), and at the end the
+session id to continue the conversation with (--session ID). With --json, every engine event is printed
+as one JSON line on stdout instead, the last one {"type":"session","sessionId":ID}.
 
 ${AGENT_OPTIONS_HELP}
 Exit codes: 0 answered, 1 provider or configuration failure or the step limit reached (the session is
 saved first), or a session store failure (unreachable, or the session busy in another process past the
 wait), 2 usage error, 130 cancelled (Ctrl-C), 143 terminated (SIGTERM); a cancelled turn is saved too.
 `;
+
+/** The stderr line of a saved, answered `ask`: the session id and how to continue it. */
+export function sessionLine(id: string): string {
+  return `skillrt ask: session ${id} (continue it with --session ${id})`;
+}
 
 /** The `ask` command. */
 export const askCommand: Command = defineCommand({
@@ -92,6 +98,13 @@ export const askCommand: Command = defineCommand({
           `skillrt ask: ${stepLimitMessage(result.steps)}; session saved as ${agent.sessionId}.\n`,
         );
         return 1;
+      }
+      // The id to resume with (a saved conversation only): the last stderr line, and with --json the last
+      // stdout line, so a script can pick it up.
+      if (parts.store !== undefined) {
+        if (values.json === true)
+          io.stdout.write(`${JSON.stringify({ type: "session", sessionId: agent.sessionId })}\n`);
+        io.stderr.write(`${sessionLine(agent.sessionId)}\n`);
       }
       return 0;
     } catch (error) {

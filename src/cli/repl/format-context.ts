@@ -3,6 +3,7 @@ import type { SkillListing } from "../../context/list-skills.js";
 import type { Ledger } from "../../context/rendered-context.js";
 import type { ActiveTools } from "../../tools/compute-active-tools.js";
 import type { McpServerStatus } from "../../tools/mcp-client/create-mcp-tool-source.js";
+import type { ToolTokens } from "../../tools/tool-definition-tokens.js";
 
 /** Totals of a ledger grouped as `/context` shows them; `free` makes them add up to the window. */
 export interface ContextFigures {
@@ -10,12 +11,17 @@ export interface ContextFigures {
   bodies: number;
   docs: number;
   history: number;
+  /** Tool definitions the next request carries (name, description, input schema of each offered tool). */
+  tools: number;
   free: number;
   contextWindow: number;
 }
 
-/** Groups ledger entries: catalog (catalog + frame), bodies (skill), docs (doc + read), history (the rest). */
-export function contextFigures(ledger: Ledger): ContextFigures {
+/**
+ * Groups ledger entries: catalog (catalog + frame), bodies (skill), docs (doc + read), history (the rest),
+ * plus the tool definitions `tools` (not a session ledger entry: the tools are the loop's).
+ */
+export function contextFigures(ledger: Ledger, tools: readonly ToolTokens[] = []): ContextFigures {
   let catalog = 0;
   let bodies = 0;
   let docs = 0;
@@ -26,12 +32,14 @@ export function contextFigures(ledger: Ledger): ContextFigures {
     else if (entry.kind === "doc" || entry.kind === "read") docs += entry.tokens;
     else history += entry.tokens;
   }
-  const used = catalog + bodies + docs + history;
+  const toolTokens = tools.reduce((sum, t) => sum + t.tokens, 0);
+  const used = catalog + bodies + docs + history + toolTokens;
   return {
     catalog,
     bodies,
     docs,
     history,
+    tools: toolTokens,
     free: ledger.contextWindow - used,
     contextWindow: ledger.contextWindow,
   };
@@ -39,14 +47,18 @@ export function contextFigures(ledger: Ledger): ContextFigures {
 
 const num = (n: number): string => n.toLocaleString("en-US");
 
-/** The `/context` table: one row per group, a share of the window each, and the loaded items. */
-export function formatContext(ledger: Ledger): string {
-  const f = contextFigures(ledger);
+/**
+ * The `/context` table: one row per group, a share of the window each, the loaded items, and the tool
+ * definitions one by one (largest first).
+ */
+export function formatContext(ledger: Ledger, tools: readonly ToolTokens[] = []): string {
+  const f = contextFigures(ledger, tools);
   const rows: Array<[string, number]> = [
     ["catalog", f.catalog],
     ["bodies", f.bodies],
     ["docs", f.docs],
     ["history", f.history],
+    ["tools", f.tools],
     ["free", f.free],
   ];
   const width = Math.max(...rows.map(([, n]) => num(n).length), num(f.contextWindow).length);
@@ -62,6 +74,11 @@ export function formatContext(ledger: Ledger): string {
   if (items.length > 0) {
     lines.push("In context:");
     for (const e of items) lines.push(`  ${e.key} ${num(e.tokens)}`);
+  }
+  if (tools.length > 0) {
+    lines.push(`Tool definitions (${tools.length} tools, ${num(f.tools)} tokens):`);
+    for (const t of [...tools].sort((a, b) => b.tokens - a.tokens))
+      lines.push(`  ${t.name} ${num(t.tokens)}`);
   }
   return `${lines.join("\n")}\n`;
 }

@@ -4,10 +4,13 @@ import type { Catalog } from "../../catalog/types.js";
 import type { ModelConfig } from "../../config/model-config.js";
 import { listSkills } from "../../context/list-skills.js";
 import { CONVERSATION_NAMESPACE } from "../../engine/create-skill-agent.js";
+import { firstUserText } from "../../engine/first-user-text.js";
 import type { ToolSources } from "../../engine/open-tool-sources.js";
+import { loadConversation } from "../../engine/saved-conversation.js";
 import type { SkillAgent } from "../../engine/skill-agent.js";
 import type { SkillBodyCosts } from "../../engine/skill-body-costs.js";
 import type { SessionStore } from "../../store/session-store.js";
+import { toolDefinitionTokens } from "../../tools/tool-definition-tokens.js";
 import type { Style } from "../create-style.js";
 import { formatContext, formatSkills, formatTools } from "./format-context.js";
 
@@ -141,12 +144,18 @@ export async function runSlashCommand(
       out.write(result.ok ? `${style.dim(`- unloaded ${rest}`)}\n` : `${style.red(result.message)}\n`);
       return "continue";
     }
-    case "context":
-      // The ledger with the history measured now.
+    case "context": {
+      // The ledger with the history measured now, as the next request would carry it.
       agent.session.history.measure(agent.history());
-      out.write(formatContext(agent.session.ledger()));
+      const tools = await toolDefinitionTokens(
+        agent.skillTools.allTools(),
+        agent.skillTools.activeToolNames(),
+        agent.session.counter,
+      );
+      out.write(formatContext(agent.session.ledger(), tools));
       out.write(formatTools(agent.skillTools.gating(), chat.toolSources?.servers() ?? []));
       return "continue";
+    }
     case "reload": {
       await chat.catalog.refresh();
       agent.session.renderer.refreshCatalog();
@@ -163,8 +172,14 @@ export async function runSlashCommand(
       if (sessions.length === 0) out.write("No saved conversations.\n");
       for (const s of sessions) {
         const mark = s.id === agent.sessionId ? "*" : " ";
+        // The first thing the user said tells conversations apart better than their ids.
+        const saved =
+          s.corrupt === undefined && chat.store !== undefined
+            ? await loadConversation(chat.store, s.id, CONVERSATION_NAMESPACE).catch(() => undefined)
+            : undefined;
+        const first = saved === undefined ? undefined : firstUserText(saved.messages, 60);
         out.write(
-          `${mark} ${s.id}  ${s.updatedAt}${s.corrupt === undefined ? "" : `  (corrupt: ${s.corrupt})`}\n`,
+          `${mark} ${s.id}  ${s.updatedAt}${first === undefined ? "" : `  ${first}`}${s.corrupt === undefined ? "" : `  (corrupt: ${s.corrupt})`}\n`,
         );
       }
       out.write("Resume one with: skillrt chat --session ID\n");

@@ -13,6 +13,7 @@ const KIND_LABEL = {
   doc: "selected doc",
   read: "read file",
   history: "history & tool results",
+  tools: "tool definitions",
 };
 const STATUS_LABEL = {
   full: "full",
@@ -87,20 +88,23 @@ async function renderSessions() {
     type: "search",
     id: "session-search",
     value: sessionFilter,
-    placeholder: "part of a session id",
+    placeholder: "part of an id or of the first message",
     autocomplete: "off",
   });
   const body = h("tbody");
   const count = h("p", { class: "muted", role: "status" });
   const fill = () => {
     const q = sessionFilter.trim().toLowerCase();
-    const shown = sessions.filter((s) => s.id.toLowerCase().includes(q));
+    const shown = sessions.filter(
+      (s) => s.id.toLowerCase().includes(q) || (s.firstMessage ?? "").toLowerCase().includes(q),
+    );
     body.replaceChildren(
       ...shown.map((s) =>
         h(
           "tr",
           { dataset: { session: s.id } },
           h("td", { class: "id" }, h("a", { href: `#/session/${encodeURIComponent(s.id)}` }, s.id)),
+          h("td", { class: "first-message" }, s.firstMessage ?? "—"),
           h("td", { class: "hide-narrow" }, when(s.createdAt)),
           h("td", {}, when(s.updatedAt)),
           h("td", { class: "num" }, num(s.turns)),
@@ -128,7 +132,11 @@ async function renderSessions() {
   setView(
     "Sessions",
     h("h1", {}, "Sessions"),
-    h("div", { class: "toolbar" }, h("label", { for: "session-search" }, "Search by id", search)),
+    h(
+      "div",
+      { class: "toolbar" },
+      h("label", { for: "session-search" }, "Search by id or first message", search),
+    ),
     count,
     h(
       "div",
@@ -144,6 +152,7 @@ async function renderSessions() {
             "tr",
             {},
             h("th", { scope: "col" }, "Session"),
+            h("th", { scope: "col" }, "First message"),
             h("th", { scope: "col", class: "hide-narrow" }, "Started"),
             h("th", { scope: "col" }, "Last activity"),
             h("th", { scope: "col", class: "num" }, "Turns"),
@@ -182,7 +191,21 @@ function segmentsOf(turn) {
       textId: turn.host.textId,
       ledger: false,
     });
+  if (turn.tools && turn.tools.length > 0)
+    segments.push({
+      key: "tools",
+      kind: "tools",
+      tokens: turn.tools.reduce((sum, t) => sum + t.tokens, 0),
+      ledger: false,
+    });
   return segments;
+}
+
+/** The tool definitions of a turn's last request, one line per tool, largest first. */
+function toolsText(turn) {
+  const rows = [...turn.tools].sort((a, b) => b.tokens - a.tokens);
+  const width = Math.max(...rows.map((t) => t.name.length));
+  return rows.map((t) => `${t.name.padEnd(width)}  ${num(t.tokens)}`).join("\n");
 }
 
 function segmentLabel(s) {
@@ -195,8 +218,15 @@ function openSegment(session, turn, s) {
   const text =
     s.kind === "history"
       ? historyText(session, turn.messageEnd)
-      : (session.texts[s.textId] ?? "(text not recorded)");
-  const extra = s.kind === "history" ? ` · of which tool results ${num(turn.toolResultTokens)}` : "";
+      : s.kind === "tools"
+        ? toolsText(turn)
+        : (session.texts[s.textId] ?? "(text not recorded)");
+  const extra =
+    s.kind === "history"
+      ? ` · of which tool results ${num(turn.toolResultTokens)}`
+      : s.kind === "tools"
+        ? ` · ${turn.tools.length} tools, as the last request of the turn carried them`
+        : "";
   showBlock(
     `Turn ${turn.turn}: ${KIND_LABEL[s.kind] ?? s.kind} ${s.kind === "skill" || s.kind === "doc" || s.kind === "read" ? segmentLabel(s) : ""}`.trim(),
     `${num(s.tokens)} tokens (${turn.counter})${extra}${s.ledger ? "" : " · not part of the skill ledger"}`,
@@ -234,7 +264,8 @@ function compositionBar(session, turn) {
 }
 
 function gauge(turn) {
-  const total = turn.ledgerTotal + (turn.host?.tokens ?? 0);
+  const toolTokens = (turn.tools ?? []).reduce((sum, t) => sum + t.tokens, 0);
+  const total = turn.ledgerTotal + (turn.host?.tokens ?? 0) + toolTokens;
   const window = turn.contextWindow;
   const pct = (n) => `${Math.min(100, (n / window) * 100).toFixed(2)}%`;
   return [
@@ -825,7 +856,11 @@ function render({ focus = false } = {}) {
   return rendering;
 }
 
-window.addEventListener("hashchange", () => render({ focus: true }));
+window.addEventListener("hashchange", () => {
+  // The block dialog belongs to the view it was opened from: leaving the view closes it.
+  if (dialog.open) dialog.close();
+  render({ focus: true });
+});
 
 function connect() {
   const events = new EventSource("/api/events");

@@ -1,6 +1,6 @@
 import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { SUMMARY_PREFIX } from "./compact-history.js";
+import { SUMMARY_PREFIX } from "./summary-prefix.js";
 import { userFirstHistory } from "./user-first-history.js";
 
 function load(id: string): ModelMessage[] {

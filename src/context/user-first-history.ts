@@ -5,7 +5,7 @@
  * assistant and tool messages.
  */
 import type { ModelMessage } from "ai";
-import { SUMMARY_PREFIX } from "./compact-history.js";
+import { SUMMARY_PREFIX } from "./summary-prefix.js";
 
 /** Tool call ids of the assistant messages in `messages`. */
 function callIds(messages: readonly ModelMessage[]): string[] {
