@@ -79,6 +79,8 @@ export const ExecConfigFile = z
     hostDirs: z.array(z.string().min(1)).optional(),
     /** Directory of the versioned artifact store (relative: from the file's directory). Default `<cwd>/.skillrt/artifacts`. */
     artifactsDir: z.string().min(1).optional(),
+    /** Run a trusted skill's `` !`cmd` `` and ```` ```! ```` blocks when it loads, output in place. Default true. */
+    shellPreRender: z.boolean().optional(),
   })
   .strict();
 /** The `exec` section. */
@@ -156,6 +158,12 @@ export const SkillrtConfigFile = z.looseObject({
   mcpServers: McpServersConfig.optional(),
   /** Gating and approvals of host tools. */
   tools: ToolsConfig.optional(),
+  /**
+   * Trust of project and remote roots without `skillrt trust`: `true` trusts every root, a list the roots
+   * (folders, URLs) named. Read from the user's `~/.skillrt/config.json` only: a project's own file cannot
+   * trust itself.
+   */
+  trust: z.union([z.boolean(), z.array(z.string().min(1))]).optional(),
 });
 /** A whole config file. */
 export type SkillrtConfigFile = z.infer<typeof SkillrtConfigFile>;
