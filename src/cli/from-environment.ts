@@ -27,6 +27,7 @@ import type { SessionStore } from "../store/session-store.js";
 import { checkCacheDir, untrustedCacheWarning } from "../util/trusted-cache.js";
 import { cliHome } from "./cli-home.js";
 import { resolveCliRoots } from "./cli-roots.js";
+import { skillsLockDiagnostics } from "./cli-skills-lock.js";
 import { openCliTrust } from "./cli-trust.js";
 import {
   type CliConfig,
@@ -151,6 +152,8 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     cacheDir = undefined;
   }
   const catalog = await createCatalog({ roots, cwd, env, ...(cacheDir === undefined ? {} : { cacheDir }) });
+  // Skills that drifted from the project's skills-lock.json (edited after `npx skills add`) are warned about.
+  for (const d of await skillsLockDiagnostics(cwd, catalog.list(), "warning")) warn(d.message);
   const store =
     options.store === false ? undefined : openEnvironmentStore(options.store, env, config.file, cwd);
   const toolSources: ToolSources | undefined =
