@@ -11,6 +11,7 @@ import path from "node:path";
 import type { LanguageModel } from "ai";
 import { defaultCacheDir } from "../catalog/cache-dir.js";
 import { createCatalog } from "../catalog/create-catalog.js";
+import type { UntrustedRoot } from "../catalog/recorded-trust.js";
 import type { Catalog, SkillRoot } from "../catalog/types.js";
 import { loadModelConfig, type ModelFlags } from "../config/load-model-config.js";
 import type { SkillrtConfig } from "../config/load-skillrt-config.js";
@@ -26,6 +27,8 @@ import type { SessionStore } from "../store/session-store.js";
 import { checkCacheDir, untrustedCacheWarning } from "../util/trusted-cache.js";
 import { cliHome } from "./cli-home.js";
 import { resolveCliRoots } from "./cli-roots.js";
+import { skillsLockDiagnostics } from "./cli-skills-lock.js";
+import { openCliTrust } from "./cli-trust.js";
 import {
   type CliConfig,
   type CliRunSettings,
@@ -73,6 +76,13 @@ export interface FromEnvironmentOptions {
   cache?: boolean;
   /** Receives warnings (an unset `${env:X}`, an MCP server entry problem). */
   onWarning?: (message: string) => void;
+  /**
+   * Trust every skill root for this run (`--trust`). Default: project-scope and remote roots are trusted
+   * as the user's trust file (`skillrt trust`) or `~/.skillrt/config.json`'s `trust` say.
+   */
+  trust?: boolean;
+  /** Asks a person whether to trust an untrusted root the first time it matters (`chat`); a yes is recorded. */
+  askTrust?: (root: UntrustedRoot) => Promise<boolean>;
 }
 
 /** What the Node process provides, beyond the agent's options. */
@@ -148,6 +158,8 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     cacheDir = undefined;
   }
   const catalog = await createCatalog({ roots, cwd, env, ...(cacheDir === undefined ? {} : { cacheDir }) });
+  // Skills that drifted from the project's skills-lock.json (edited after `npx skills add`) are warned about.
+  for (const d of await skillsLockDiagnostics(cwd, catalog.list(), "warning")) warn(d.message);
   const store =
     options.store === false ? undefined : openEnvironmentStore(options.store, env, config.file, cwd);
   const toolSources: ToolSources | undefined =
@@ -155,6 +167,15 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
       ? undefined
       : openToolSources({ onWarning: warn, ...options.tools }, { env, cwd, config: config.file });
   const executor = options.executor === false ? false : cliExecutorChoice(config, options.executor);
+  const skillTrust = await openCliTrust({
+    roots,
+    origins: resolved.origins,
+    env,
+    config: config.file,
+    warn,
+    ...(options.trust === undefined ? {} : { trustAll: options.trust }),
+    ...(options.askTrust === undefined ? {} : { ask: options.askTrust }),
+  });
   return {
     ...modelParts,
     catalog,
@@ -165,6 +186,10 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     ...(store === undefined ? {} : { store, closeStore: true }),
     ...(toolSources === undefined ? {} : { toolSources, closeToolSources: true }),
     executor,
+    trust: skillTrust,
+    ...(config.file.exec.shellPreRender === undefined
+      ? {}
+      : { shellPreRender: config.file.exec.shellPreRender }),
     run: cliRunSettings(config, { cwd, defaultHostDirs: options.defaultHostDirs ?? [cwd] }),
     ...cliSessionSettings(config, options.session),
     ...selectFromEnv(env),

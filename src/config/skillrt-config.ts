@@ -99,6 +99,8 @@ export const ExecConfigFile = z
     hostDirs: z.array(z.string().min(1)).optional(),
     /** Directory of the versioned artifact store (relative: from the file's directory). Default `<cwd>/.skillrt/artifacts`. */
     artifactsDir: z.string().min(1).optional(),
+    /** Run a trusted skill's `` !`cmd` `` and ```` ```! ```` blocks when it loads, output in place. Default true. */
+    shellPreRender: z.boolean().optional(),
   })
   .strict();
 /** The `exec` section. */
@@ -180,6 +182,12 @@ export const SkillrtConfigFile = z.looseObject({
   agents: z
     .record(z.string().regex(AGENT_NAME, "must be lowercase letters, digits and hyphens"), AgentSpec)
     .optional(),
+  /**
+   * Trust of project and remote roots without `skillrt trust`: `true` trusts every root, a list the roots
+   * (folders, URLs) named. Read from the user's `~/.skillrt/config.json` only: a project's own file cannot
+   * trust itself.
+   */
+  trust: z.union([z.boolean(), z.array(z.string().min(1))]).optional(),
 });
 /** A whole config file. */
 export type SkillrtConfigFile = z.infer<typeof SkillrtConfigFile>;

@@ -25,7 +25,8 @@ export async function buildSkillEntry(
 ): Promise<SkillEntry> {
   const loaded = await core.catalog.load(record.name);
   const files = await safeFiles(core, record.name);
-  const body = substituteArguments(loaded.body, {
+  const written = core.preRender === undefined ? loaded.body : await core.preRender(record, loaded.body);
+  const body = substituteArguments(written, {
     ...(args !== undefined ? { args } : {}),
     skillDir: record.dir,
     sessionId: core.state.id,

@@ -93,6 +93,7 @@ export function openSkillSession(
     skillBudget: options.skillBudget ?? DEFAULT_SKILL_BUDGET,
     ...(options.maxActive === undefined ? {} : { maxActive: options.maxActive }),
     ...(options.skillEnv === undefined ? {} : { skillEnv: options.skillEnv }),
+    ...(options.preRender === undefined ? {} : { preRender: options.preRender }),
     contextWindow,
     contextWindowKnown,
     catalogBudget,

@@ -2,7 +2,7 @@
  * The options of a {@link SkillSession} (`createSkillSession`), with the names of where loaded content goes
  * (placement), how the catalog is written and how `system` placement lays out loaded skills.
  */
-import type { Catalog } from "../catalog/types.js";
+import type { Catalog, SkillRecord } from "../catalog/types.js";
 import type { LoadMode } from "./load-mode.js";
 import type { ProfileName } from "./profile-name.js";
 import type { SessionEvent } from "./session-event.js";
@@ -97,6 +97,11 @@ export interface SkillSessionOptions {
    * when a load checks the skill's declared requirements. Only names ever reach the model. Default: none.
    */
   skillEnv?: Record<string, Record<string, string>>;
+  /**
+   * Transforms a skill's body when it is loaded, before `$ARGUMENTS` are substituted: the engine's shell
+   * pre-render (`` !`cmd` `` and ```` ```! ```` blocks of trusted skills). Default: the body as written.
+   */
+  preRender?: (record: SkillRecord, body: string) => Promise<string>;
   /** Receives every event. */
   onEvent?: (event: SessionEvent) => void;
   /** Custom preamble (replaces the default text); `""` renders the catalog without one. */

@@ -5,6 +5,8 @@
  */
 import { type Tool, tool } from "ai";
 import { z } from "zod";
+import { ensureTrusted, type SkillTrust, skillTrust, untrustedMessage } from "../catalog/skill-trust.js";
+import type { SkillRecord } from "../catalog/types.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { runSkillCommand, type SkillRunContext, type SkillRunResult } from "../exec/run-skill-command.js";
 import { listScriptTools, runScriptTool, type ScriptTool } from "../exec/script-tools.js";
@@ -74,6 +76,12 @@ export interface SkillToolsOptions {
    * Default {@link MAX_TOOL_INPUT_BYTES} (1 MiB).
    */
   maxInputBytes?: number;
+  /**
+   * Which skills are trusted (`skillTrust`): an untrusted skill's commands are refused (`skill_run`, its
+   * script tools) with a message naming `skillrt trust`, and its `allowed-tools` pre-approve nothing.
+   * Default: the default rule (project-scope skills are untrusted).
+   */
+  trust?: SkillTrust;
 }
 
 /** The skill tools of one session. */
@@ -121,6 +129,12 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
   const profileName = session.profile.name;
   const run = options.run;
   const maxInputBytes = options.maxInputBytes ?? MAX_TOOL_INPUT_BYTES;
+  const trust = skillTrust(options.trust);
+  /** The refusal of running `record`'s commands when it is untrusted (asked once where a person can answer). */
+  const untrusted = async (record: SkillRecord | undefined): Promise<SkillToolResult | undefined> => {
+    if (record === undefined || (await ensureTrusted(trust, record))) return undefined;
+    return toolFailure(untrustedMessage(trust, record, "Commands"));
+  };
   const scripts = new Map<string, ScriptTool[]>();
   const tools: Record<string, Tool> = {};
   const runTools = new Set<string>();
@@ -169,6 +183,8 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
             if (context === undefined || session.loadedSkill(name) === undefined) {
               return toolFailure(`${script.toolName} is only available while skill '${name}' is loaded.`);
             }
+            const refused = await untrusted(context.getSkill(name));
+            if (refused !== undefined) return refused;
             return runResult(await runScriptTool(script, input, context));
           },
         }),
@@ -231,6 +247,8 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     ): Promise<SkillToolResult> => {
       const context = runContext(abortSignal);
       if (context === undefined) return toolFailure("skill_run is not configured.");
+      const refused = await untrusted(context.getSkill(request.name));
+      if (refused !== undefined) return refused;
       return runResult(await runSkillCommand(request, context));
     };
     runTools.add("skill_run");
@@ -304,6 +322,8 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
   const skillGrants = (tool: RegisteredTool): string | undefined => {
     for (const name of activeSkills()) {
       const record = session.loadedSkill(name)?.record ?? session.catalog.get(name);
+      // An untrusted skill's allowed-tools grant nothing without asking.
+      if (record !== undefined && !trust.isTrusted(record)) continue;
       for (const raw of record?.allowedTools ?? []) {
         const entry = parseAllowedTool(raw);
         if (entry !== undefined && entry.pattern === undefined && matchesAllowedTool(entry, tool))

@@ -25,6 +25,7 @@ export const agentOptions = {
   deny: { type: "string", multiple: true },
   "tool-gating": { type: "string" },
   yes: { type: "boolean" },
+  trust: { type: "boolean" },
 } as const;
 
 /** Parsed values of {@link agentOptions}. */
@@ -57,6 +58,8 @@ export const AGENT_OPTIONS_HELP = `Options:
   --tool-gating MODE     MCP server tools: open (always offered) or skill (only while an active skill grants
                          them); default tools.gating, else skill for aworld/agentscope and open otherwise
   --yes                  approve every tool call that would need approval (ask cannot ask; chat asks inline)
+  --trust                trust every skill root for this run: project and remote skills may run scripts and
+                         !\`cmd\` (default: only roots trusted with \`skillrt trust\`; chat asks once per root)
   -h, --help             show this help
 
 Environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, ZAI_API_KEY (Z.ai GLM), MOONSHOT_API_KEY (Kimi), AGENT_MODEL,

@@ -1,5 +1,6 @@
 /** Validates the shared `ask`/`chat` flags and opens the conversation, writing errors for people. */
 
+import type { UntrustedRoot } from "../../catalog/recorded-trust.js";
 import { PROFILE_NAMES as PROFILES } from "../../context/profile-name.js";
 import type { Placement } from "../../context/session-options.js";
 import { createSkillAgent } from "../../engine/create-skill-agent.js";
@@ -44,6 +45,7 @@ export async function prepareAgent(
   values: AgentOptionValues,
   io: CliIo,
   onApproval?: OnToolApproval,
+  askTrust?: (root: UntrustedRoot) => Promise<boolean>,
 ): Promise<PreparedAgent | number> {
   const placement = values.placement ?? "history";
   if (placement !== "history" && placement !== "system") {
@@ -94,6 +96,8 @@ export async function prepareAgent(
         approval: { onApproval: values.yes === true ? () => "yes" : (onApproval ?? (() => "no")) },
       },
       onWarning: warn,
+      ...(values.trust === true ? { trust: true } : {}),
+      ...(askTrust === undefined ? {} : { askTrust }),
     });
     const catalogBudget = ints["catalog-budget"];
     const maxSteps = ints["max-steps"];

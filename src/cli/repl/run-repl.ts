@@ -29,6 +29,11 @@ export interface ReplOptions {
    * the same input; the agent's `onApproval` should call it.
    */
   setApprovalPrompt?: (prompt: OnToolApproval) => void;
+  /**
+   * Receives the REPL's trust prompt (`Trust the skills of ROOT …? [y]es / [n]o`), asked once per untrusted
+   * root the first time it matters; the answer is read from the same input.
+   */
+  setTrustPrompt?: (prompt: (root: { display: string }) => Promise<boolean>) => void;
   /** Window for a second Ctrl-C at the prompt to exit, in ms. Default 2,000. */
   exitWindowMs?: number;
 }
@@ -152,6 +157,19 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         if (next.done === true) return "no";
         const answer = parseApproval(next.value);
         if (answer !== undefined) return answer;
+      }
+    });
+    options.setTrustPrompt?.(async (root) => {
+      spinner.stop();
+      for (;;) {
+        out.write(
+          `${style.yellow(`Skills from ${root.display} are not trusted yet. Trust them (run their scripts and commands; recorded as \`skillrt trust\` does)?`)} [y]es / [n]o: `,
+        );
+        const next = await lines.next();
+        if (next.done === true) return false;
+        const answer = next.value.trim().toLowerCase();
+        if (answer === "y" || answer === "yes") return true;
+        if (answer === "n" || answer === "no") return false;
       }
     });
     for (;;) {
