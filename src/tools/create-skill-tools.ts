@@ -45,8 +45,9 @@ export interface SkillToolsOptions {
   policy?: AllowedToolsPolicy;
   /**
    * How server tools (MCP) are offered: `open` (every one, always) or `skill` (only while a loaded skill grants
-   * it through `allowed-tools` or `tool_list`). Default `skill` under the `aworld` and `agentscope` profiles
-   * (as in their seed systems), `open` under the others.
+   * it through `allowed-tools` or `tool_list`) or `tool-list` (AWorld's filter: only servers an active skill's
+   * `tool_list` names are narrowed). Default `tool-list` under `aworld` and `skill` under `agentscope` (as in
+   * their seed systems), `open` under the others.
    */
   gating?: ToolGating;
   /**
@@ -102,9 +103,12 @@ export interface SkillTools {
   effects(name: string): ToolEffects | undefined;
 }
 
-/** The server-tool gating a profile's seed system has: `skill` for AWorld and AgentScope, else `open`. */
+/**
+ * The server-tool gating a profile's seed system has: `tool-list` (AWorld's `_filter_tools`) for aworld,
+ * `skill` for AgentScope, else `open`.
+ */
 export function defaultGating(profile: ProfileName): ToolGating {
-  return profile === "aworld" || profile === "agentscope" ? "skill" : "open";
+  return profile === "aworld" ? "tool-list" : profile === "agentscope" ? "skill" : "open";
 }
 
 const PROFILES: Record<ProfileName, (ctx: ProfileContext) => ProfileTools> = {

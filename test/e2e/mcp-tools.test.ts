@@ -127,9 +127,9 @@ describe("skillrt ask with MCP servers", { timeout: 180_000 }, () => {
     });
   }
 
-  it("aworld profile: no skill → no MCP tools; active_skill → its tool_list; offload_skill → withdrawn", async () => {
+  it("aworld profile with two servers: no active skill → every tool of both; active_skill → server A's listed tool and all of server B; offload_skill → every tool again", async () => {
     await config({
-      mcpServers: { tracker: trackerStdio({ TRACKER_LOG: log }) },
+      mcpServers: { tracker: trackerStdio({ TRACKER_LOG: log }), board: trackerStdio({ TRACKER_LOG: log }) },
       tools: { allow: ["mcp__tracker__snapshot"] },
     });
     server = await startLoopbackProvider("openai", [
@@ -142,15 +142,20 @@ describe("skillrt ask with MCP servers", { timeout: 180_000 }, () => {
       cwd,
       env: env(server),
     });
+    expect(run.stderr).not.toMatch(/internal error/);
     expect(run.code).toBe(0);
     const bodies = server.requests.map((r) => r.body);
-    expect(mcpOffered(bodies[0])).toEqual([]);
-    expect(mcpOffered(bodies[1])).toEqual(["mcp__tracker__snapshot"]);
+    const board = ALL.map((n) => n.replace("tracker", "board"));
+    // seed-systems §3.4: "With no skill_configs, or no active skills, **all** tools are returned."
+    expect(mcpOffered(bodies[0]).sort()).toEqual([...ALL, ...board].sort());
+    // browse's tool_list is {"tracker": ["snapshot"]}: "For a selected server, only the listed tools are
+    // kept"; "Tools of known servers that no active skill references are kept."
+    expect(mcpOffered(bodies[1]).sort()).toEqual(["mcp__tracker__snapshot", ...board].sort());
     expect(toolMessages(bodies[1]).join("\n")).toMatch(
       /skill browse activated, current skills: \['browse'\]\n\n<skill_guide>/,
     );
     expect(toolMessages(bodies[2]).join("\n")).toContain("[image, image/png, 14 B; not shown]");
-    expect(mcpOffered(bodies[3])).toEqual([]);
+    expect(mcpOffered(bodies[3]).sort()).toEqual([...ALL, ...board].sort());
   });
 
   it("ask without --yes refuses an unlisted tool naming --yes and tools.allow; with --yes it runs", async () => {

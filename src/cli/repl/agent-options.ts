@@ -54,8 +54,10 @@ export const AGENT_OPTIONS_HELP = `Options:
   --active NAME          load skill NAME when the session starts (repeatable; replaces session.activeSkills)
   --allow GLOB           only skills whose name matches GLOB are offered (repeatable; replaces session.allow)
   --deny GLOB            hide skills whose name matches GLOB (repeatable; replaces session.deny)
-  --tool-gating MODE     MCP server tools: open (always offered) or skill (only while an active skill grants
-                         them); default tools.gating, else skill for aworld/agentscope and open otherwise
+  --tool-gating MODE     MCP server tools: open (always offered), skill (only while an active skill grants
+                         them) or tool-list (AWorld: only servers an active skill's tool_list names are
+                         narrowed); default tools.gating, else tool-list for aworld, skill for agentscope,
+                         open otherwise
   --yes                  approve every tool call that would need approval (ask cannot ask; chat asks inline)
   -h, --help             show this help
 

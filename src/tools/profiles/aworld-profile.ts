@@ -2,19 +2,29 @@
  * The `aworld` profile (AWorld): `active_skill { skill_name }` answering `skill X activated, current
  * skills: [...]` with `<skill_guide>` (the usage) and `<skill_path>`, `offload_skill { skill_name }`
  * answering `skill X offloaded, current skills: [...]`, and `read_skill_file { skill_name, file_path }`
- * (an `@` / `@<dir>/` prefix is stripped). Messages are AWorld's, word for word.
+ * (an `@` / `@<dir>/` prefix is stripped), `list_skill_file_tree { skill_name }` and
+ * `list_skill_directory { skill_name, dir_path? }` (see `aworld-skill-files.ts`). Messages are AWorld's,
+ * word for word.
  */
+import { basename } from "node:path";
 import { tool } from "ai";
 import { z } from "zod";
 import type { ProfileContext, ProfileTools } from "../profile-types.js";
 import { toolFailure, toolSuccess } from "../skill-tool-result.js";
 import { paragraphs, pyList } from "../tool-text.js";
+import { renderSkillDirectory, renderSkillFileTree } from "./aworld-skill-files.js";
 
 /** Builds the AWorld-style tools. */
 export function aworldProfile(ctx: ProfileContext): ProfileTools {
   const { session } = ctx;
   const skillName = ctx.nameSchema("Name of the skill.");
   const current = (): string => pyList(session.loadedSkills());
+  const visible = (name: string) => {
+    const found = session.findSkill(name);
+    return found?.forModel === true ? found.record : undefined;
+  };
+  const notFound = (name: string) =>
+    toolFailure(`Skill '${name}' not found in namespace '${session.namespace}'`);
   return {
     tools: {
       active_skill: tool({
@@ -69,6 +79,35 @@ export function aworldProfile(ctx: ProfileContext): ProfileTools {
               `文件不存在: skill=${input.skill_name}, file_path=${input.file_path}\n${result.message}`,
             );
           return toolFailure(result.message);
+        },
+      }),
+      list_skill_file_tree: tool({
+        description: "list the complete file tree structure of a skill directory",
+        inputSchema: z.object({ skill_name: skillName }),
+        execute: async (input) => {
+          const record = visible(input.skill_name);
+          if (record === undefined) return notFound(input.skill_name);
+          const files = await session.catalog.files(record.name);
+          return toolSuccess(renderSkillFileTree(basename(record.dir), files));
+        },
+      }),
+      list_skill_directory: tool({
+        description: "list files and subdirectories in a specified directory of a skill",
+        inputSchema: z.object({
+          skill_name: skillName,
+          dir_path: z
+            .string()
+            .optional()
+            .describe(
+              "relative directory path within the skill directory, defaults to root if not specified",
+            ),
+        }),
+        execute: async (input) => {
+          const record = visible(input.skill_name);
+          if (record === undefined) return notFound(input.skill_name);
+          const files = await session.catalog.files(record.name);
+          const listing = renderSkillDirectory(record.name, record.dir, input.dir_path, files);
+          return listing.ok ? toolSuccess(listing.text) : toolFailure(listing.message);
         },
       }),
     },

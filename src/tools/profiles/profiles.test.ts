@@ -302,25 +302,78 @@ describe("aworld profile (AWorld flow)", () => {
     );
   });
 
+  it("list_skill_file_tree and list_skill_directory answer in AWorld's shapes", async () => {
+    const { skills } = await setup("aworld");
+    const t = skills.tools;
+    // context_skill_tool.py `_build_file_tree`: "<folder>/", directories first, `├── ` / `└── `, `│   `.
+    expect(await call(t, "list_skill_file_tree", { skill_name: "pdf" })).toBe(
+      [
+        "pdf/",
+        "├── assets/",
+        "│   └── logo.png",
+        "├── references/",
+        "│   ├── api.md",
+        "│   └── forms.md",
+        "├── scripts/",
+        "│   └── extract.py",
+        "├── SKILL.md",
+        "└── notes.txt",
+      ].join("\n"),
+    );
+    // `_list_skill_directory`: "Directory: <dir>/", "", "Contents:", "  Directories:", "  📁 x/", "  Files:", "  📄 y".
+    expect(await call(t, "list_skill_directory", { skill_name: "pdf" })).toBe(
+      [
+        "Directory: pdf/",
+        "",
+        "Contents:",
+        "  Directories:",
+        "  📁 assets/",
+        "  📁 references/",
+        "  📁 scripts/",
+        "  Files:",
+        "  📄 SKILL.md",
+        "  📄 notes.txt",
+      ].join("\n"),
+    );
+    expect(await call(t, "list_skill_directory", { skill_name: "pdf", dir_path: "@pdf/references" })).toBe(
+      "Directory: references/\n\nContents:\n  Files:\n  📄 api.md\n  📄 forms.md",
+    );
+    expect(await call(t, "list_skill_directory", { skill_name: "pdf", dir_path: "../docx" })).toBe(
+      "Directory path ../docx is outside skill directory",
+    );
+    expect(await call(t, "list_skill_directory", { skill_name: "pdf", dir_path: "nope" })).toMatch(
+      /^Directory not found: \/.*\/pdf\/nope \(skill: pdf, relative path: nope\)$/,
+    );
+    expect(await call(t, "list_skill_file_tree", { skill_name: "zzz" })).toBe(
+      "Skill 'zzz' not found in namespace 'default'",
+    );
+  });
+
   it("a forced instruction-only skill disables the host tools while it is active (forcedSkills)", async () => {
     const registry = createToolRegistry();
     registry.register("calc", noop);
     registry.register("search", noop, { server: "web" });
     const { skills } = await setup("aworld", "history", { registry, forcedSkills: ["docx"] });
     const t = skills.tools;
-    const skillTools = ["active_skill", "offload_skill", "read_skill_file"];
-    // As in AWorld: with no skill active, only the non-MCP tools.
-    expect(skills.activeToolNames()).toEqual(["calc", ...skillTools]);
+    const skillTools = [
+      "active_skill",
+      "offload_skill",
+      "read_skill_file",
+      "list_skill_file_tree",
+      "list_skill_directory",
+    ];
+    // As in AWorld: with no skill active, every tool.
+    expect(skills.activeToolNames()).toEqual(["calc", "search", ...skillTools]);
     await call(t, "active_skill", { skill_name: "pdf" }); // not forced: nothing disabled
-    expect(skills.activeToolNames()).toEqual(["calc", ...skillTools]);
+    expect(skills.activeToolNames()).toEqual(["calc", "search", ...skillTools]);
     await call(t, "active_skill", { skill_name: "docx" });
     expect(skills.activeToolNames()).toEqual(skillTools);
     expect(skills.gating().reasons.calc).toMatch(/forced skill\(s\) 'docx' are instruction-only/);
     await call(t, "offload_skill", { skill_name: "docx" });
-    expect(skills.activeToolNames()).toEqual(["calc", ...skillTools]);
+    expect(skills.activeToolNames()).toEqual(["calc", "search", ...skillTools]);
   });
 
-  it("reproduces the seed's tool filter: no skill → no MCP tools, active_skill → its tool_list, offload_skill → withdrawn", async () => {
+  it("reproduces AWorld's _filter_tools: no active skill → every tool, a named server → its tool_list, an unnamed server → all of it", async () => {
     const registry = createToolRegistry();
     registry.register("calc", noop);
     for (const name of ["navigate", "click", "screenshot"])
@@ -336,24 +389,49 @@ describe("aworld profile (AWorld flow)", () => {
     ]);
     const session = createSkillSession({ catalog: tree.catalog, profile: "aworld" });
     const skills = createSkillTools(session, { registry });
-    const skillTools = ["active_skill", "offload_skill", "read_skill_file"];
-    expect(skills.activeToolNames()).toEqual(["calc", ...skillTools]);
+    const skillTools = [
+      "active_skill",
+      "offload_skill",
+      "read_skill_file",
+      "list_skill_file_tree",
+      "list_skill_directory",
+    ];
+    const every = [
+      "calc",
+      "mcp__browser__navigate",
+      "mcp__browser__click",
+      "mcp__browser__screenshot",
+      "mcp__tracker__create_issue",
+      ...skillTools,
+    ];
+    // seed-systems §3.4: "With no skill_configs, or no active skills, **all** tools are returned."
+    expect(skills.activeToolNames()).toEqual(every);
     expect(await call(skills.tools, "active_skill", { skill_name: "browser" })).toMatch(
       /^skill browser activated, current skills: \['browser'\]\n\n<skill_guide>/,
     );
+    // "Tools of known servers that no active skill references are kept. For a selected server, only the
+    // listed tools are kept."
     expect(skills.activeToolNames()).toEqual([
       "calc",
       "mcp__browser__navigate",
       "mcp__browser__click",
+      "mcp__tracker__create_issue",
       ...skillTools,
     ]);
-    expect(skills.gating().granted?.["mcp__browser__click"]).toBe(
-      "granted by skill 'browser' (tool_list: browser: click)",
+    expect(skills.gating().reasons["mcp__browser__screenshot"]).toBe(
+      "the loaded skills' tool_list for server 'browser' lists only navigate, click",
     );
     await call(skills.tools, "active_skill", { skill_name: "notes" });
-    expect(skills.activeToolNames()).toContain("mcp__browser__navigate");
+    expect(skills.activeToolNames()).not.toContain("mcp__browser__screenshot");
     await call(skills.tools, "offload_skill", { skill_name: "browser" });
-    expect(skills.activeToolNames()).toEqual(["calc", ...skillTools]);
+    expect(skills.activeToolNames()).toEqual(every);
+  });
+
+  it("keeps skillrt's fail-closed gating as an option (gating: skill)", async () => {
+    const registry = createToolRegistry();
+    registry.register("mcp__tracker__create_issue", noop, { server: "tracker" });
+    const { skills } = await setup("aworld", "history", { registry, gating: "skill" });
+    expect(skills.activeToolNames()).not.toContain("mcp__tracker__create_issue");
   });
 });
 
