@@ -63,7 +63,10 @@ export function createSessionRenderer(input: SessionRendererInput): SessionRende
   let catalogMemo: CatalogMemo | undefined;
   const catalogBlock = (): CatalogMemo => {
     const records = input.visible();
-    const key = state.placement === "history" ? `e${epoch}` : `v${state.version}|e${epoch}`;
+    // History placement keeps the catalog byte-stable across loads, except where the format states what is
+    // active (AWorld's active_status, rebuilt on every call by its SkillsNeuron).
+    const followsLoads = state.placement === "system" || profile.catalogFormat === "aworld";
+    const key = followsLoads ? `v${state.version}|e${epoch}` : `e${epoch}`;
     if (catalogMemo !== undefined && catalogMemo.key === key && sameRecords(catalogMemo.list, records))
       return catalogMemo;
     if (records.length === 0) {

@@ -4,8 +4,10 @@
  * counts add up):
  *
  * - `aworld`: AWorld's SkillsNeuron — `<skills_guide>` holding a `<skill_guide>` on how to call
- *   `active_skill` / `offload_skill`, then `<skills_info>` with one `<skill id="…">` per skill carrying
- *   `<skill_name>` and `<skill_desc>`.
+ *   `active_skill` / `offload_skill` with AWorld's six guidelines, then `<skills_info>` with one
+ *   `<skill id="…" active_status="True|False">` per skill carrying `<skill_name>` and `<skill_desc>`. (AWorld
+ *   calls the actions through one `context` tool; here they are tools of their own, so the two call lines
+ *   name them. The active skills' `<skill_file_content><skill_usage>` is the `aworld` system layout's.)
  * - `skillbox`: AgentScope's SkillBox (`AgentSkillPromptProvider`) — `## Available Skills`, its `<usage>`
  *   block on `load_skill_through_path(skillId="<skill-id>", path="SKILL.md")`, then `<available_skills>`
  *   with one `<skill>` of `<name>`, `<description>` and `<skill-id>` per skill.
@@ -44,16 +46,17 @@ export const AWORLD_CATALOG: SeedCatalogTemplate = {
     "    Guidelines:",
     "    - Only activate skills needed for current task",
     "    - Offload skills when no longer needed",
-    "    - Do not activate a skill again while it is active",
-    "    - A skill's tools are offered only while it is active",
+    "    - Skills are scoped to current agent namespace",
     "    - only support skills_info internal skills",
+    '    - do not repeat activate or load skills if active status is True <skill id="xxx" active_status="True">',
+    "    - If <skill_file_content> already contains <skill_usage> content, do NOT read skill.md file again",
     "  </skill_guide>",
     "  <skills_info>",
     "",
   ].join("\n"),
   footer: "  </skills_info>\n</skills_guide>\n",
-  entry: (r, d) =>
-    `  <skill id="${escapeHtml(r.name)}">\n    <skill_name>${escapeHtml(r.name)}</skill_name>\n` +
+  entry: (r, d, active) =>
+    `  <skill id="${escapeHtml(r.name)}" active_status="${active ? "True" : "False"}">\n    <skill_name>${escapeHtml(r.name)}</skill_name>\n` +
     (d === undefined ? "" : `    <skill_desc>${flat(d)}</skill_desc>\n`) +
     "  </skill>\n",
 };

@@ -74,6 +74,7 @@ const PROFILES: Record<ProfileName, ProfileVocabulary> = {
       run: "skill_run",
     },
     catalogFormat: "aworld",
+    systemLayout: "aworld",
     loadInput: (name) => ({ skill_name: name }),
   },
 };

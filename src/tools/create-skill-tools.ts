@@ -318,7 +318,13 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     },
     activeToolNames: () => gating().active,
     gating,
-    systemPrompt: () => session.renderer.systemPrompt(),
+    systemPrompt: () => {
+      const base = session.renderer.systemPrompt();
+      const forced = [...forcedNames()];
+      return profile.systemPrompt === undefined || forced.length === 0
+        ? base
+        : profile.systemPrompt(base, forced);
+    },
     async prepare() {
       for (const name of session.loadedSkills()) await afterLoad(name);
     },

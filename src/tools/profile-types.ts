@@ -31,6 +31,11 @@ export interface ProfileTools {
    * gating (its `<skill>_skill_tools` group and bound groups), as AgentScope's loader does on any success.
    */
   readActivates?: boolean;
+  /**
+   * The system prompt the model reads, from the session's and the skills the user forced for the task
+   * (AWorld's `<forced_skill_contract>`). Default: the session's, unchanged.
+   */
+  systemPrompt?: (base: string, forced: readonly string[]) => string;
   /** The profile's tools, by the names the model calls them; each returns a `SkillToolResult`. */
   tools: Record<string, Tool>;
 }

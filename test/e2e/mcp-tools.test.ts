@@ -158,6 +158,41 @@ describe("skillrt ask with MCP servers", { timeout: 180_000 }, () => {
     expect(mcpOffered(bodies[3]).sort()).toEqual([...ALL, ...board].sort());
   });
 
+  it("aworld profile: ask --skill NAME (repeatable) forces skills: active from the first request, named in the contract, instruction-only ones switch host tools off", async () => {
+    await config({ mcpServers: { tracker: trackerStdio({ TRACKER_LOG: log }) } });
+    const system = (body: any): string =>
+      body.messages
+        .filter((m: any) => m.role === "system")
+        .map((m: any) => String(m.content))
+        .join("\n");
+    server = await startLoopbackProvider("openai", [{ text: "done" }]);
+    const args = ["ask", "--root", "skills", "--profile", "aworld", "--skill", "triage", "file it"];
+    const one = await runCli(args, { cwd, env: env(server) });
+    expect(one.code).toBe(0);
+    const first = server.requests[0]?.body;
+    expect(system(first)).toContain(
+      "  <forced_skill_contract>\n    The user explicitly requested these skill(s) for this task: triage.\n    These skills are already activated for this task.\n",
+    );
+    expect(system(first)).toContain('  <skill id="triage" active_status="True">');
+    // seed-systems §3.4: "If every forced, active skill is instruction-only (`tool_list` empty and not of
+    // type agent), **all tools are disabled**."
+    expect(mcpOffered(first)).toEqual([]);
+    await server.close();
+
+    server = await startLoopbackProvider("openai", [{ text: "done" }]);
+    const two = await runCli([...args.slice(0, -1), "--skill", "browse", "file it"], {
+      cwd,
+      env: env(server),
+    });
+    expect(two.code).toBe(0);
+    const body = server.requests[0]?.body;
+    expect(system(body)).toContain(
+      "The user explicitly requested these skill(s) for this task: triage, browse.",
+    );
+    expect(system(body)).toContain('  <skill id="browse" active_status="True">');
+    expect(mcpOffered(body)).toEqual(["mcp__tracker__snapshot"]);
+  });
+
   it("ask without --yes refuses an unlisted tool naming --yes and tools.allow; with --yes it runs", async () => {
     await config({ mcpServers: { tracker: trackerStdio({ TRACKER_LOG: log }) }, tools: { gating: "open" } });
     const script = () => [

@@ -96,7 +96,7 @@ describe("skillrt prompt", () => {
     expect(aworld.code).toBe(0);
     expect(aworld.out.startsWith("<skills_guide>\n  <skill_guide>\n")).toBe(true);
     expect(aworld.out).toContain(
-      '  <skills_info>\n  <skill id="plain">\n    <skill_name>plain</skill_name>\n    <skill_desc>Plain skill.</skill_desc>\n  </skill>\n  </skills_info>\n</skills_guide>',
+      '  <skills_info>\n  <skill id="plain" active_status="False">\n    <skill_name>plain</skill_name>\n    <skill_desc>Plain skill.</skill_desc>\n  </skill>\n  </skills_info>\n</skills_guide>',
     );
     const skillbox = await prompt(["skills/plain", "-f", "skillbox"]);
     expect(skillbox.code).toBe(0);

@@ -21,6 +21,7 @@ export const agentOptions = {
   "max-steps": { type: "string" },
   "model-timeout": { type: "string" },
   active: { type: "string", multiple: true },
+  skill: { type: "string", multiple: true },
   allow: { type: "string", multiple: true },
   deny: { type: "string", multiple: true },
   "tool-gating": { type: "string" },
@@ -52,6 +53,9 @@ export const AGENT_OPTIONS_HELP = `Options:
   --model-timeout S      most seconds the model may stay silent, before its first byte and between chunks;
                          past it the step fails (default model.firstByteTimeoutSeconds 300, idleTimeoutSeconds 120)
   --active NAME          load skill NAME when the session starts (repeatable; replaces session.activeSkills)
+  --skill NAME           force skill NAME for the task: loaded at the start and, under --profile aworld, named
+                         in the forced-skill contract; instruction-only forced skills switch host tools off
+                         (repeatable)
   --allow GLOB           only skills whose name matches GLOB are offered (repeatable; replaces session.allow)
   --deny GLOB            hide skills whose name matches GLOB (repeatable; replaces session.deny)
   --tool-gating MODE     MCP server tools: open (always offered), skill (only while an active skill grants

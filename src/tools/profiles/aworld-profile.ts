@@ -26,6 +26,7 @@ export function aworldProfile(ctx: ProfileContext): ProfileTools {
   const notFound = (name: string) =>
     toolFailure(`Skill '${name}' not found in namespace '${session.namespace}'`);
   return {
+    systemPrompt: withForcedSkillContract,
     tools: {
       active_skill: tool({
         description:
@@ -43,7 +44,9 @@ export function aworldProfile(ctx: ProfileContext): ProfileTools {
           const guide =
             session.placement === "history"
               ? result.body
-              : "(in the system prompt under Loaded Skill Instructions)";
+              : session.profile.systemLayout === "aworld"
+                ? `(in the system prompt in <skill_file_content id="${result.name}">)`
+                : "(in the system prompt under Loaded Skill Instructions)";
           return toolSuccess(
             paragraphs(
               `skill ${result.name} activated, current skills: ${current()}\n\n<skill_guide>${guide}</skill_guide>\n<skill_path>${result.dir}</skill_path>`,
@@ -112,6 +115,23 @@ export function aworldProfile(ctx: ProfileContext): ProfileTools {
       }),
     },
   };
+}
+
+/**
+ * AWorld's `<forced_skill_contract>` (SkillsNeuron `_forced_skill_contract`), placed as AWorld places it:
+ * after `</skill_guide>`, before `<skills_info>`.
+ */
+export function withForcedSkillContract(base: string, forced: readonly string[]): string {
+  const contract =
+    "  <forced_skill_contract>\n" +
+    `    The user explicitly requested these skill(s) for this task: ${forced.join(", ")}.\n` +
+    "    These skills are already activated for this task.\n" +
+    "    Their active <skill_usage> instructions override conflicting generic workflow.\n" +
+    "    You MUST complete the forced-skill workflow before falling back to generic planning, delegation, or tool usage.\n" +
+    "    If a forced skill is instruction-only, respond directly and do not call unrelated tools or subagents before following that skill.\n" +
+    "  </forced_skill_contract>\n";
+  const at = base.indexOf("  <skills_info>\n");
+  return at < 0 ? `${base}${contract}` : base.slice(0, at) + contract + base.slice(at);
 }
 
 function escapeRegExp(text: string): string {

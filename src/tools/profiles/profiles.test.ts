@@ -277,7 +277,20 @@ describe("aworld profile (AWorld flow)", () => {
       /<skills_guide>\n {2}<skill_guide>\n[\s\S]*active_skill[\s\S]*offload_skill[\s\S]*<\/skill_guide>\n {2}<skills_info>\n/,
     );
     expect(system).toMatch(
-      / {2}<skill id="docx">\n {4}<skill_name>docx<\/skill_name>\n {4}<skill_desc>[^<]+<\/skill_desc>\n {2}<\/skill>\n/,
+      / {2}<skill id="docx" active_status="False">\n {4}<skill_name>docx<\/skill_name>\n {4}<skill_desc>[^<]+<\/skill_desc>\n {2}<\/skill>\n/,
+    );
+    // skill_neuron.py's six guidelines, word for word.
+    expect(system).toContain(
+      [
+        "    Guidelines:",
+        "    - Only activate skills needed for current task",
+        "    - Offload skills when no longer needed",
+        "    - Skills are scoped to current agent namespace",
+        "    - only support skills_info internal skills",
+        '    - do not repeat activate or load skills if active status is True <skill id="xxx" active_status="True">',
+        "    - If <skill_file_content> already contains <skill_usage> content, do NOT read skill.md file again",
+        "  </skill_guide>",
+      ].join("\n"),
     );
     expect(system).toMatch(/ {2}<\/skill>\n {2}<\/skills_info>\n<\/skills_guide>\n/);
     const active = await call(t, "active_skill", { skill_name: "docx" });
@@ -287,6 +300,9 @@ describe("aworld profile (AWorld flow)", () => {
     expect(await call(t, "active_skill", { skill_name: "docx" })).toBe(
       "skill docx already activated, current skills: ['docx']",
     );
+    // AWorld's SkillsNeuron rebuilds the list on every call: active_status follows activation in history
+    // placement too.
+    expect(session.renderer.systemPrompt()).toContain('  <skill id="docx" active_status="True">');
     expect(await call(t, "active_skill", { skill_name: "zzz" })).toMatch(/^skill not found/);
     expect(
       await call(t, "read_skill_file", { skill_name: "pdf", file_path: "@references/forms.md" }),
@@ -299,6 +315,28 @@ describe("aworld profile (AWorld flow)", () => {
     );
     expect(await call(t, "offload_skill", { skill_name: "docx" })).toBe(
       "skill docx not found, current skills: []",
+    );
+  });
+
+  it('system placement: an active skill is active_status="True" with its usage in <skill_file_content><skill_usage>', async () => {
+    const { session, skills } = await setup("aworld", "system");
+    expect(await call(skills.tools, "active_skill", { skill_name: "docx" })).toBe(
+      `skill docx activated, current skills: ['docx']\n\n<skill_guide>(in the system prompt in <skill_file_content id="docx">)</skill_guide>\n<skill_path>${tree?.root}/skills/docx</skill_path>`,
+    );
+    const system = skills.systemPrompt();
+    expect(system).toContain('  <skill id="docx" active_status="True">\n    <skill_name>docx</skill_name>');
+    expect(system).toContain('  <skill id="pdf" active_status="False">');
+    expect(system).toContain(
+      '</skills_guide>\n<skill_file_content id="docx">\n    <skill_usage># docx\n\nDo the docx thing.</skill_usage>\n</skill_file_content>\n',
+    );
+    expect(system).not.toContain("Loaded Skill Instructions");
+    expect(session.renderer.systemPrompt()).toBe(system); // no forced skills: no contract
+  });
+
+  it("forced skills: the <forced_skill_contract> sits between </skill_guide> and <skills_info>", async () => {
+    const { skills } = await setup("aworld", "history", { forcedSkills: ["docx", "pdf"] });
+    expect(skills.systemPrompt()).toContain(
+      "  </skill_guide>\n  <forced_skill_contract>\n    The user explicitly requested these skill(s) for this task: docx, pdf.\n    These skills are already activated for this task.\n    Their active <skill_usage> instructions override conflicting generic workflow.\n    You MUST complete the forced-skill workflow before falling back to generic planning, delegation, or tool usage.\n    If a forced skill is instruction-only, respond directly and do not call unrelated tools or subagents before following that skill.\n  </forced_skill_contract>\n  <skills_info>\n",
     );
   });
 
