@@ -11,7 +11,14 @@ import type { TokenCounter } from "./token-counter.js";
 export type Placement = "history" | "system";
 
 /** L1 catalog formats. `list` (default) is `- name: description`. */
-export type CatalogFormat = "list" | "markdown" | "xml" | "agentskills" | "aworld" | "skillbox";
+export type CatalogFormat =
+  | "list"
+  | "markdown"
+  | "xml"
+  | "agentskills"
+  | "aworld"
+  | "skillbox"
+  | "skillbox-exec";
 
 /**
  * How `system` placement lays out loaded content. `omni` (default, OmniEmployee): "## Loaded Skill

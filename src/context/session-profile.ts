@@ -99,7 +99,11 @@ export function sessionProfile(
   return {
     name,
     toolNames: options.run === false ? withoutRun : profile.toolNames,
-    catalogFormat: options.catalogFormat ?? profile.catalogFormat ?? "list",
+    catalogFormat:
+      options.catalogFormat ??
+      (profile.catalogFormat === "skillbox" && options.run === true ? "skillbox-exec" : undefined) ??
+      profile.catalogFormat ??
+      "list",
     systemLayout: options.systemLayout ?? profile.systemLayout ?? "omni",
     isDoc: profile.isDoc ?? isDefaultDoc,
     loadInput: profile.loadInput,

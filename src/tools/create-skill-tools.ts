@@ -3,11 +3,13 @@
  * one {@link SkillSession}. The engine calls `systemPrompt()` and `activeToolNames()` every step and
  * passes `tools` (a live record: script tools are added when their skill first loads).
  */
+import path from "node:path";
 import { type Tool, tool } from "ai";
 import { z } from "zod";
 import type { SkillSession } from "../context/skill-session.js";
 import { runSkillCommand, type SkillRunContext, type SkillRunResult } from "../exec/run-skill-command.js";
 import { listScriptTools, runScriptTool, type ScriptTool } from "../exec/script-tools.js";
+import { sanitizeName } from "../exec/workspace.js";
 import {
   type ActiveTools,
   type AllowedToolsPolicy,
@@ -185,6 +187,20 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     session,
     nameSchema: (description) => skillNameSchema(visibleNames, description),
     afterLoad,
+    ...(run === undefined
+      ? {}
+      : {
+          run: {
+            exec: async (request, abortSignal) => {
+              const context = runContext(abortSignal);
+              if (context === undefined)
+                return { status: "refused", name: request.name, message: "no executor" };
+              return runSkillCommand(request, context);
+            },
+            viewDir: (name) => path.join(run.workspace.skillsDir, sanitizeName(name)),
+            workDir: run.workspace.workDir,
+          },
+        }),
   });
   if (profile.renderRun !== undefined) renderRun = profile.renderRun;
   for (const [name, t] of Object.entries(profile.tools)) add(name, t);

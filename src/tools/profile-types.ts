@@ -4,6 +4,7 @@
  */
 import type { Tool } from "ai";
 import type { SkillSession } from "../context/skill-session.js";
+import type { SkillRunRequest, SkillRunResult } from "../exec/run-skill-command.js";
 import type { SkillRunOutput } from "./skill-run-output.js";
 
 export type { ProfileName } from "../context/profile-name.js";
@@ -15,6 +16,21 @@ export interface ProfileContext {
   nameSchema(description: string): import("zod").ZodType<string>;
   /** Call after a successful load (offers the skill's script tools). */
   afterLoad(name: string): Promise<void>;
+  /**
+   * Command execution in the session's workspace (the `skill_run` machinery: sandbox, limits, policy,
+   * redaction), for profiles with a shell tool of their own; absent when no executor is configured.
+   */
+  run?: ProfileRun;
+}
+
+/** See {@link ProfileContext.run}. */
+export interface ProfileRun {
+  /** Runs `request` as `skill_run` would (in the skill's staged folder unless `cwd` says otherwise). */
+  exec(request: SkillRunRequest, abortSignal?: AbortSignal): Promise<SkillRunResult>;
+  /** Absolute path of a skill's staged folder in the workspace, as commands see it. */
+  viewDir(name: string): string;
+  /** Absolute path of the workspace's `work/` folder. */
+  workDir: string;
 }
 
 /**

@@ -101,8 +101,9 @@ describe("skillrt prompt", () => {
     const skillbox = await prompt(["skills/plain", "-f", "skillbox"]);
     expect(skillbox.code).toBe(0);
     expect(skillbox.out.startsWith("## Available Skills\n\n<usage>\n")).toBe(true);
-    expect(skillbox.out).toContain(
-      "<skill>\n<name>plain</name>\n<description>Plain skill.</description>\n<skill-id>plain</skill-id>\n</skill>",
+    // AgentSkillPromptProvider: metadata as indented XML, then `<skill-id>` (`name_source`).
+    expect(skillbox.out).toMatch(
+      /<skill>\n {2}<name>plain<\/name>\n {2}<description>Plain skill\.<\/description>\n {2}<skill-id>plain_filesystem-[^<]+<\/skill-id>\n<\/skill>/,
     );
   });
 

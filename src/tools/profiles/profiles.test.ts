@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import path from "node:path";
 import type { Tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSkillTree, type SkillTree, standardSkills } from "../../context/__fixtures__/skill-tree.js";
@@ -164,9 +165,13 @@ describe("agentscope profile (AgentScope Java flow)", () => {
     expect(system).toContain(
       '- Load skill: load_skill_through_path(skillId="<skill-id>", path="SKILL.md")\n',
     );
-    expect(system).toContain("</usage>\n\n<available_skills>\n\n<skill>\n<name>background</name>\n");
-    expect(system).toMatch(
-      /<skill>\n<name>pdf<\/name>\n<description>[^<]+<\/description>\n<skill-id>pdf<\/skill-id>\n<\/skill>\n\n/,
+    expect(system).toContain(
+      "Metadata is rendered as XML under each <skill> element:\n- scalar metadata becomes a simple child element\n- nested maps become nested XML elements\n- lists become repeated <item> elements\n- <skill-id> is always appended for tool loading\n</usage>\n\n<available_skills>\n\n<skill>\n  <name>background</name>\n",
+    );
+    // FileSystemSkillRepository's source `filesystem-<parent>_<dir>`; the id is `name_source`.
+    const source = `filesystem-${path.basename(tree?.root ?? "")}_skills`;
+    expect(system).toContain(
+      `<skill>\n  <name>pdf</name>\n  <description>Extract text and tables from PDF files, fill PDF forms, merge documents.</description>\n  <skill-id>pdf_${source}</skill-id>\n</skill>\n\n`,
     );
     expect(system).toMatch(/<\/skill>\n\n<\/available_skills>\n/);
     expect(await call(t, "load_skill_through_path", { skillId: "nope", path: "SKILL.md" })).toBe(
@@ -186,9 +191,9 @@ describe("agentscope profile (AgentScope Java flow)", () => {
       /refused/,
     );
     expect(session.loadedSkills()).toEqual([]);
-    const loaded = await call(t, "load_skill_through_path", { skillId: "pdf", path: "SKILL.md" });
+    const loaded = await call(t, "load_skill_through_path", { skillId: `pdf_${source}`, path: "SKILL.md" });
     expect(loaded).toMatch(
-      /^Successfully loaded skill: pdf\n\nName: pdf\nDescription: Extract text.*\nSource: .*\n\nContent:\n---\n# PDF\n/,
+      /^Successfully loaded skill: pdf_filesystem-.*_skills\n\nName: pdf\nDescription: Extract text.*\nSource: filesystem-.*_skills\n\nContent:\n---\n# PDF\n/,
     );
     expect(loaded).toMatch(/\n---\n$/);
     expect(session.loadedSkills()).toEqual(["pdf"]);
@@ -196,7 +201,9 @@ describe("agentscope profile (AgentScope Java flow)", () => {
       /^Successfully loaded resource from skill: pdf\nResource path: references\/forms\.md\n\nContent:\n---\n/,
     );
     expect(skills.jsonSchemas().load_skill_through_path).toMatchObject({
-      properties: { skillId: { enum: ["background", "docx", "forms", "pdf"] } },
+      properties: {
+        skillId: { enum: ["background", "docx", "forms", "pdf"].map((n) => `${n}_${source}`) },
+      },
     });
   });
 
