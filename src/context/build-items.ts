@@ -3,6 +3,7 @@
  * operations and by restore, which passes the instance ids it saved.
  */
 import type { ReadFileResult, SkillRecord } from "../catalog/types.js";
+import { renderAworldSkill } from "./render-aworld-layout.js";
 import {
   renderBinaryBlock,
   renderDocBlock,
@@ -92,6 +93,7 @@ function skillItemText(
       maxResources: core.maxResources,
     });
   }
+  if (core.profile.systemLayout === "aworld") return renderAworldSkill(record.name, body);
   return core.profile.systemLayout === "trpc"
     ? renderTrpcSkill(record.name, body)
     : renderSystemSkill(record.name, record.dir, body);

@@ -69,7 +69,10 @@ export function createSessionRenderer(input: SessionRendererInput): SessionRende
   const catalogBlock = (): CatalogMemo => {
     const records = input.visible();
     const trpc = profile.trpcTools !== undefined;
-    const base = state.placement === "history" ? `e${epoch}` : `v${state.version}|e${epoch}`;
+    // History placement keeps the catalog byte-stable across loads, except where the format states what is
+    // active (AWorld's active_status, rebuilt on every call by its SkillsNeuron).
+    const followsLoads = state.placement === "system" || profile.catalogFormat === "aworld";
+    const base = followsLoads ? `v${state.version}|e${epoch}` : `e${epoch}`;
     // trpc ranks its overview for each request (its system prompt changes with the user's message).
     const key = trpc ? `${base}|r${request}` : base;
     if (catalogMemo !== undefined && catalogMemo.key === key && sameRecords(catalogMemo.list, records))

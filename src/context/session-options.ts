@@ -12,15 +12,23 @@ import type { TokenCounter } from "./token-counter.js";
 export type Placement = "history" | "system";
 
 /** L1 catalog formats. `list` (default) is `- name: description`. */
-export type CatalogFormat = "list" | "markdown" | "xml" | "agentskills" | "aworld" | "skillbox";
+export type CatalogFormat =
+  | "list"
+  | "markdown"
+  | "xml"
+  | "agentskills"
+  | "aworld"
+  | "skillbox"
+  | "skillbox-exec";
 
 /**
  * How `system` placement lays out loaded content. `omni` (default, OmniEmployee): "## Loaded Skill
  * Instructions" with `### Skill: <name>` sections, then "## Loaded Skill References". `trpc` (trpc-agent-go):
  * per skill, alphabetically, `[Loaded] <name>` and the body, a `Docs loaded: …` line, then `[Doc] <path>`
- * blocks.
+ * blocks. `aworld` (AWorld's SkillsNeuron): per active skill, `<skill_file_content>` holding its
+ * `<skill_usage>`; docs as in `omni`.
  */
-export type SystemLayout = "omni" | "trpc";
+export type SystemLayout = "omni" | "trpc" | "aworld";
 
 /** Options of {@link createSkillSession}. Every field is optional except `catalog`. */
 export interface SkillSessionOptions {

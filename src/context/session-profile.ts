@@ -100,6 +100,7 @@ const PROFILES: Record<ProfileName, ProfileVocabulary> = {
       run: "skill_run",
     },
     catalogFormat: "aworld",
+    systemLayout: "aworld",
     loadInput: (name) => ({ skill_name: name }),
   },
 };
@@ -133,7 +134,11 @@ export function sessionProfile(
   return {
     name,
     toolNames: run ? profile.toolNames : withoutRun,
-    catalogFormat: options.catalogFormat ?? profile.catalogFormat ?? "list",
+    catalogFormat:
+      options.catalogFormat ??
+      (profile.catalogFormat === "skillbox" && options.run === true ? "skillbox-exec" : undefined) ??
+      profile.catalogFormat ??
+      "list",
     systemLayout: options.systemLayout ?? profile.systemLayout ?? "omni",
     isDoc: profile.isDoc ?? isDefaultDoc,
     loadInput: profile.loadInput,

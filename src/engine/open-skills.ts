@@ -62,6 +62,12 @@ export interface SkillLayerOptions extends ToolSourceOptions {
   contextWindow?: number;
   /** Skills loaded when the conversation starts (besides `active: true` ones). */
   activeSkills?: string[];
+  /**
+   * Skills the user forced for this task (AWorld's `requested_skill_names`, `ask --skill NAME`): loaded when
+   * the conversation starts, named in the aworld profile's `<forced_skill_contract>`, and, when every one
+   * is instruction-only, no host tool is offered while they are active. Default none.
+   */
+  forcedSkills?: string[];
   /** Most skills active at once (a model's load past it is refused). Default: no cap. */
   maxActive?: number;
   /** Only skills whose name matches one of these globs are offered. */
@@ -221,7 +227,9 @@ export async function openSkillLayer(
     catalog,
     profile: options.profile ?? "skillrt",
     runTool: executor !== undefined,
-    ...(options.activeSkills === undefined ? {} : { activeSkills: options.activeSkills }),
+    ...(options.activeSkills === undefined && options.forcedSkills === undefined
+      ? {}
+      : { activeSkills: [...new Set([...(options.activeSkills ?? []), ...(options.forcedSkills ?? [])])] }),
     ...(options.allow === undefined ? {} : { allow: options.allow }),
     ...(options.deny === undefined ? {} : { deny: options.deny }),
     ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
@@ -256,6 +264,7 @@ export async function openSkillLayer(
   const skillTools = createSkillTools(session, {
     trust,
     ...(runLayer === undefined ? {} : { run: runLayer.run }),
+    ...(options.forcedSkills === undefined ? {} : { forcedSkills: options.forcedSkills }),
     ...(sources === undefined
       ? {}
       : {

@@ -32,9 +32,10 @@ export interface ToolSourceOptions {
    */
   mcpServers?: McpServersConfig;
   /**
-   * Server-tool gating: `open` (every server tool offered) or `skill` (only while an active skill grants it
-   * through `allowed-tools`, `tool_list` or a bound group). Default: the config's `tools.gating`, else the
-   * profile's (`skill` for aworld and agentscope, `open` otherwise).
+   * Server-tool gating: `open` (every server tool offered), `skill` (only while an active skill grants it
+   * through `allowed-tools`, `tool_list` or a bound group) or `tool-list` (AWorld's filter). Default: the
+   * config's `tools.gating`, else the profile's (`tool-list` for aworld, `skill` for agentscope, `open`
+   * otherwise).
    */
   toolGating?: ToolGating;
   /**

@@ -3,6 +3,7 @@
  * one {@link SkillSession}. The engine calls `systemPrompt()` and `activeToolNames()` every step and
  * passes `tools` (a live record: script tools are added when their skill first loads).
  */
+import path from "node:path";
 import { type Tool, tool } from "ai";
 import { z } from "zod";
 import { ensureTrusted, type SkillTrust, skillTrust, untrustedMessage } from "../catalog/skill-trust.js";
@@ -10,6 +11,7 @@ import type { SkillRecord } from "../catalog/types.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { runSkillCommand, type SkillRunContext, type SkillRunResult } from "../exec/run-skill-command.js";
 import { listScriptTools, runScriptTool, type ScriptTool } from "../exec/script-tools.js";
+import { sanitizeName } from "../exec/workspace.js";
 import {
   type ActiveTools,
   type AllowedToolsPolicy,
@@ -47,8 +49,9 @@ export interface SkillToolsOptions {
   policy?: AllowedToolsPolicy;
   /**
    * How server tools (MCP) are offered: `open` (every one, always) or `skill` (only while a loaded skill grants
-   * it through `allowed-tools` or `tool_list`). Default `skill` under the `aworld` and `agentscope` profiles
-   * (as in their seed systems), `open` under the others.
+   * it through `allowed-tools` or `tool_list`) or `tool-list` (AWorld's filter: only servers an active skill's
+   * `tool_list` names are narrowed). Default `tool-list` under `aworld` and `skill` under `agentscope` (as in
+   * their seed systems), `open` under the others.
    */
   gating?: ToolGating;
   /**
@@ -110,9 +113,12 @@ export interface SkillTools {
   effects(name: string): ToolEffects | undefined;
 }
 
-/** The server-tool gating a profile's seed system has: `skill` for AWorld and AgentScope, else `open`. */
+/**
+ * The server-tool gating a profile's seed system has: `tool-list` (AWorld's `_filter_tools`) for aworld,
+ * `skill` for AgentScope, else `open`.
+ */
 export function defaultGating(profile: ProfileName): ToolGating {
-  return profile === "aworld" || profile === "agentscope" ? "skill" : "open";
+  return profile === "aworld" ? "tool-list" : profile === "agentscope" ? "skill" : "open";
 }
 
 const PROFILES: Record<ProfileName, (ctx: ProfileContext) => ProfileTools> = {
@@ -202,8 +208,21 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
       : {
           run: {
             setup: run,
-            execute: (request, abortSignal) =>
-              runSkillCommand(request, runContext(abortSignal) as SkillRunContext),
+            execute: async (request, abortSignal) => {
+              const context = runContext(abortSignal);
+              if (context === undefined)
+                return { status: "refused", name: request.name, message: "no executor" };
+              const record = context.getSkill(request.name);
+              if (record !== undefined && !(await ensureTrusted(trust, record)))
+                return {
+                  status: "refused",
+                  name: request.name,
+                  message: untrustedMessage(trust, record, "Commands"),
+                };
+              return runSkillCommand(request, context);
+            },
+            viewDir: (name) => path.join(run.workspace.skillsDir, sanitizeName(name)),
+            workDir: run.workspace.workDir,
           },
         }),
   });
@@ -354,7 +373,13 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     },
     activeToolNames: () => gating().active,
     gating,
-    systemPrompt: () => session.renderer.systemPrompt(),
+    systemPrompt: () => {
+      const base = session.renderer.systemPrompt();
+      const forced = [...forcedNames()];
+      return profile.systemPrompt === undefined || forced.length === 0
+        ? base
+        : profile.systemPrompt(base, forced);
+    },
     async prepare() {
       for (const name of session.loadedSkills()) await afterLoad(name);
     },

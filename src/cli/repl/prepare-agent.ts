@@ -58,8 +58,13 @@ export async function prepareAgent(
   if (executorFlag !== undefined && !isOneOf(EXECUTORS, executorFlag))
     return usageError(io, command, `--executor must be one of ${EXECUTORS.join(", ")}`);
   const toolGating = values["tool-gating"];
-  if (toolGating !== undefined && toolGating !== "open" && toolGating !== "skill")
-    return usageError(io, command, `--tool-gating must be open or skill, got '${toolGating}'`);
+  if (
+    toolGating !== undefined &&
+    toolGating !== "open" &&
+    toolGating !== "skill" &&
+    toolGating !== "tool-list"
+  )
+    return usageError(io, command, `--tool-gating must be open, skill or tool-list, got '${toolGating}'`);
   const ints: Record<string, number | undefined> = {};
   for (const name of ["catalog-budget", "context-window", "max-steps", "model-timeout"] as const) {
     const parsed = intFlag(values[name], name);
