@@ -11,6 +11,7 @@ import path from "node:path";
 import type { LanguageModel } from "ai";
 import { defaultCacheDir } from "../catalog/cache-dir.js";
 import { createCatalog } from "../catalog/create-catalog.js";
+import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
 import type { Catalog, SkillRoot } from "../catalog/types.js";
 import { loadModelConfig, type ModelFlags } from "../config/load-model-config.js";
 import type { SkillrtConfig } from "../config/load-skillrt-config.js";
@@ -141,13 +142,23 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     warn(untrustedCacheWarning(trust));
     cacheDir = undefined;
   }
-  const catalog = await createCatalog({ roots, cwd, env, ...(cacheDir === undefined ? {} : { cacheDir }) });
+  const localCatalog = await createCatalog({
+    roots,
+    cwd,
+    env,
+    ...(cacheDir === undefined ? {} : { cacheDir }),
+  });
   const store =
     options.store === false ? undefined : openEnvironmentStore(options.store, env, config.file, cwd);
   const toolSources: ToolSources | undefined =
     options.tools === false
       ? undefined
-      : openToolSources({ onWarning: warn, ...options.tools }, { env, cwd, config: config.file });
+      : openToolSources(
+          { onWarning: warn, ...options.tools },
+          { env, cwd, config: config.file, ...(cacheDir === undefined ? {} : { cacheDir }) },
+        );
+  // Skills the MCP servers serve (SEP-2640) join the catalog once `toolSources.start()` has run.
+  const catalog = toolSources === undefined ? localCatalog : withMcpSkills(localCatalog, toolSources.skills);
   const executor = options.executor === false ? false : cliExecutorChoice(config, options.executor);
   return {
     ...modelParts,

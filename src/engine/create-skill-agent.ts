@@ -3,8 +3,10 @@
  * store, tool sources and an executor. Pure composition: nothing is read from the working directory, HOME
  * or the environment (`fromEnvironment()` is the Node preset that gathers those).
  */
+
 import { randomUUID } from "node:crypto";
 import type { ModelMessage } from "ai";
+import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
 import { skillListing } from "../context/list-skills.js";
 import { loadForUser } from "../context/load-for-user.js";
 import type { SkillSession } from "../context/skill-session.js";
@@ -86,7 +88,7 @@ async function composeAgent(
   options: SkillAgentOptions,
   owned: Array<() => Promise<void>>,
 ): Promise<SkillAgent> {
-  const { model, catalog, modelConfig } = options;
+  const { model, modelConfig } = options;
   const env = options.env ?? {};
   // Only a window the caller or the config gave: an unknown one keeps the session's 2,000-token catalog budget.
   const sessionWindow =
@@ -106,6 +108,8 @@ async function composeAgent(
     openToolSources(options, { env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
   if (options.toolSources === undefined || options.closeToolSources === true)
     owned.push(() => toolSources.close());
+  // Skills the MCP servers serve (SEP-2640) join the catalog as their servers start.
+  const catalog = withMcpSkills(options.catalog, toolSources.skills);
   const stopListening = toolSources.onError(({ source, message }) => {
     const event: EngineEvent = { type: "tool-source-error", step: 0, source, message };
     if (turnEmit === undefined) pending.push(event);

@@ -5,6 +5,7 @@
  * instructions, the active tools and a `prepareStep` that re-renders both every step and rewrites the
  * history for the skill session. The developer keeps their own loop.
  */
+
 import { randomUUID } from "node:crypto";
 import {
   type ModelMessage,
@@ -14,6 +15,7 @@ import {
   type ToolCallRepairFunction,
   type ToolSet,
 } from "ai";
+import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
 import type { Catalog } from "../catalog/types.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
@@ -99,7 +101,6 @@ export interface SkillToolkit {
  * conversation's turns, and `close()` it.
  */
 export async function createSkillToolkit(options: SkillToolkitOptions = {}): Promise<SkillToolkit> {
-  const catalog = await openCatalog(options);
   const toolSources = openToolSources(options, {
     env: options.env ?? process.env,
     cwd: options.cwd ?? process.cwd(),
@@ -107,6 +108,8 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
       options.onToolSourceError ??
       ((error) => options.onWarning?.(`tool source ${error.source}: ${error.message}`)),
   });
+  // Skills the MCP servers serve (SEP-2640) join the catalog as their servers start.
+  const catalog = withMcpSkills(await openCatalog(options), toolSources.skills);
   const layer = await openSkillLayer(catalog, options, {
     id: options.sessionId ?? randomUUID(),
     executor: chooseExecutor(options.executor),

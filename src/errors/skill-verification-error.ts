@@ -1,0 +1,28 @@
+import { SkillrtError } from "./skillrt-error.js";
+
+/**
+ * Thrown when content an MCP server served for a skill is not what its entry promised (a digest or
+ * frontmatter mismatch, a file the entry does not list). The content was not used; tools turn it into a
+ * tool error for the model, and the entry was refreshed from the server (`skills/get`) before it was thrown.
+ */
+export class SkillVerificationError extends SkillrtError {
+  readonly skillName: string;
+  /** The host's label of the server. */
+  readonly server: string;
+  readonly uri: string;
+
+  constructor({ name, server, uri, reason }: { name: string; server: string; uri: string; reason: string }) {
+    super({
+      code: "skill-verification-failed",
+      message: `verification of ${uri} from MCP server '${server}' failed (${reason}); its content was not used`,
+    });
+    this.name = "SkillVerificationError";
+    this.skillName = name;
+    this.server = server;
+    this.uri = uri;
+  }
+
+  static override isInstance(error: unknown): error is SkillVerificationError {
+    return SkillrtError.isInstance(error) && error.code === "skill-verification-failed";
+  }
+}
