@@ -11,10 +11,19 @@ export class SkillVerificationError extends SkillrtError {
   readonly server: string;
   readonly uri: string;
 
-  constructor({ name, server, uri, reason }: { name: string; server: string; uri: string; reason: string }) {
+  constructor({
+    name,
+    server,
+    uri,
+    reason,
+    refreshed,
+  }: { name: string; server: string; uri: string; reason: string; refreshed: boolean }) {
+    const next = refreshed
+      ? "the skill's entry was refreshed from the server (skills/get): try again"
+      : "the server could not refresh the skill's entry";
     super({
       code: "skill-verification-failed",
-      message: `verification of ${uri} from MCP server '${server}' failed (${reason}); its content was not used`,
+      message: `${uri} from MCP server '${server}' failed verification: ${reason}. Its content was not used; ${next}`,
     });
     this.name = "SkillVerificationError";
     this.skillName = name;

@@ -112,4 +112,58 @@ describe("skillrt ask with a Hugging Face skills server", { timeout: 180_000 }, 
     const refused = toolMessages(bodies[3]).at(-1) ?? "";
     expect(refused).toMatch(/scripts\/secret\.sh' is not in the skill's manifest from MCP server 'hf'/);
   });
+
+  it("a file changed behind the listing's back: the load is refused clearly, then succeeds from the refreshed entry", async () => {
+    const before = await hf("old", { pdf: pdfSkill() });
+    const after = await hf("new", {
+      pdf: pdfSkill(PDF_MD.replace("Run scripts/extract.sh", "Run scripts/extract.sh --v2")),
+    });
+    proxy = await startRecordingProxy(before.url);
+    // The distribution is redeployed right after skillrt listed it.
+    proxy.switchAfterListing(after.url);
+    await config({ hf: proxy.url });
+    provider = await startLoopbackProvider("openai", [
+      { toolCalls: [{ name: "skill_load", input: { name: "pdf" } }] },
+      { toolCalls: [{ name: "skill_load", input: { name: "pdf" } }] },
+      { text: "done" },
+    ]);
+    const run = await runCli(["ask", "extract the pdf"], { cwd, env: env(provider) });
+    expect(run.code).toBe(0);
+    const bodies = provider.requests.map((r) => r.body);
+    const refused = toolMessages(bodies[1]).at(-1) ?? "";
+    expect(refused).toMatch(
+      /skill:\/\/pdf\/SKILL\.md from MCP server 'hf' failed verification: its digest is sha256:[0-9a-f]{64}, the listing promised sha256:[0-9a-f]{64}\. Its content was not used; the skill's entry was refreshed from the server \(skills\/get\): try again/,
+    );
+    expect(refused).not.toContain("Run scripts/extract.sh");
+    expect(toolMessages(bodies[2]).at(-1)).toContain("Run scripts/extract.sh --v2 on the file.");
+    const methods = proxy.log.map((r) => r.method);
+    expect(methods.indexOf("skills/get")).toBeGreaterThan(methods.indexOf("resources/read"));
+  });
+
+  it("one name on two servers and locally: three entries, each loadable by its shown name", async () => {
+    const one = await hf("one", { pdf: pdfSkill(PDF_MD.replace("# PDF", "# PDF from one")) });
+    const two = await hf("two", { pdf: pdfSkill(PDF_MD.replace("# PDF", "# PDF from two")) });
+    await config({ one: one.url, two: two.url });
+    await mkdir(path.join(cwd, "skills", "pdf"), { recursive: true });
+    await writeFile(
+      path.join(cwd, "skills", "pdf", "SKILL.md"),
+      "---\nname: pdf\ndescription: The local PDF skill.\n---\n\n# PDF from here\n",
+    );
+    provider = await startLoopbackProvider("openai", [
+      { toolCalls: [{ name: "skill_load", input: { name: "pdf" } }] },
+      { toolCalls: [{ name: "skill_load", input: { name: "one:pdf" } }] },
+      { toolCalls: [{ name: "skill_load", input: { name: "two:pdf" } }] },
+      { text: "done" },
+    ]);
+    const run = await runCli(["ask", "--root", "skills", "extract the pdf"], { cwd, env: env(provider) });
+    expect(run.code).toBe(0);
+    const bodies = provider.requests.map((r) => r.body);
+    const catalog = systemText(bodies[0]);
+    expect(catalog).toMatch(/\bpdf\b.*The local PDF skill\./);
+    expect(catalog).toMatch(/one:pdf.*\(from MCP server one\)/);
+    expect(catalog).toMatch(/two:pdf.*\(from MCP server two\)/);
+    expect(toolMessages(bodies[1]).at(-1)).toContain("# PDF from here");
+    expect(toolMessages(bodies[2]).at(-1)).toContain("# PDF from one");
+    expect(toolMessages(bodies[3]).at(-1)).toContain("# PDF from two");
+  });
 });

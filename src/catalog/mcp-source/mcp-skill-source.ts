@@ -95,22 +95,33 @@ export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSk
     return state;
   };
 
-  /** Re-reads the entry with `skills/get` (a skill the server no longer serves leaves the catalog). */
-  const refresh = async (state: ServerState, skill: McpServedSkill, abortSignal?: AbortSignal) => {
+  /**
+   * Re-reads the entry with `skills/get` (a skill the server no longer serves leaves the catalog); false
+   * when the server gave no valid entry.
+   */
+  const refresh = async (
+    state: ServerState,
+    skill: McpServedSkill,
+    abortSignal?: AbortSignal,
+  ): Promise<boolean> => {
+    let refreshed = false;
     try {
       const raw = await state.server.request("skills/get", { uri: skill.entry.uri }, abortSignal);
       const parsed = SkillsGetResult.safeParse(raw);
-      if (parsed.success && parsed.data.skill.uri === skill.entry.uri) skill.entry = parsed.data.skill;
-      else
-        warn(
-          `MCP server '${state.server.label}' answered skills/get for ${skill.entry.uri} with no valid entry`,
-        );
+      if (parsed.success && parsed.data.skill.uri === skill.entry.uri) {
+        skill.entry = parsed.data.skill;
+        refreshed = true;
+      } else
+        warn(`MCP server '${state.server.label}' answered skills/get ${skill.entry.uri} with no valid entry`);
     } catch (error) {
-      if (isInvalidParams(error)) state.skills = state.skills.filter((s) => s !== skill);
-      else
+      if (isInvalidParams(error)) {
+        state.skills = state.skills.filter((s) => s !== skill);
+        refreshed = true;
+      } else
         warn(`MCP server '${state.server.label}': skills/get ${skill.entry.uri} failed: ${messageOf(error)}`);
     }
     changed();
+    return refreshed;
   };
 
   const fail = async (
@@ -120,12 +131,13 @@ export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSk
     reason: string,
     abortSignal?: AbortSignal,
   ): Promise<never> => {
-    await refresh(state, skill, abortSignal);
+    const refreshed = await refresh(state, skill, abortSignal);
     throw new SkillVerificationError({
       name: String(skill.entry.frontmatter.name),
       server: skill.server,
       uri,
-      reason: `${reason}. The entry was refreshed from the server; try again`,
+      reason,
+      refreshed,
     });
   };
 
