@@ -166,4 +166,34 @@ describe("skillrt ask with a Hugging Face skills server", { timeout: 180_000 }, 
     expect(toolMessages(bodies[2]).at(-1)).toContain("# PDF from one");
     expect(toolMessages(bodies[3]).at(-1)).toContain("# PDF from two");
   });
+
+  it("a served skill's script runs only with approval: ask refuses naming --yes and tools.allow; with --yes it runs from verified bytes", async () => {
+    const server = await hf("hf", { pdf: pdfSkill() });
+    proxy = await startRecordingProxy(server.url);
+    await config({ hf: proxy.url });
+    const script = () => [
+      { toolCalls: [{ name: "skill_load", input: { name: "pdf" } }] },
+      { toolCalls: [{ name: "skill_run", input: { name: "pdf", command: "sh scripts/extract.sh" } }] },
+      { text: "done" },
+    ];
+    provider = await startLoopbackProvider("openai", script());
+    const refused = await runCli(["ask", "extract the pdf"], { cwd, env: env(provider) });
+    expect(refused.code).toBe(0);
+    expect(refused.stderr).toMatch(/refused skill_run:pdf .*--yes.*"skill_run:pdf" to tools\.allow/);
+    const seen = toolMessages(provider.requests[2]?.body).at(-1) ?? "";
+    expect(seen).toMatch(
+      /Running commands of skill 'pdf' \(served by MCP server hf\) needs the user's approval.*nothing was run/,
+    );
+    expect(seen).not.toContain("extracted");
+    // Refused before anything of the script was fetched.
+    expect(proxy.log.some((r) => r.uri === "skill://pdf/scripts/extract.sh")).toBe(false);
+    await provider.close();
+
+    provider = await startLoopbackProvider("openai", script());
+    const approved = await runCli(["ask", "--yes", "extract the pdf"], { cwd, env: env(provider) });
+    expect(approved.code).toBe(0);
+    const ran = toolMessages(provider.requests[2]?.body).at(-1) ?? "";
+    expect(ran).toContain("extracted");
+    expect(proxy.log.some((r) => r.uri === "skill://pdf/scripts/extract.sh")).toBe(true);
+  });
 });
