@@ -12,6 +12,7 @@ import type { LanguageModel } from "ai";
 import { defaultCacheDir } from "../catalog/cache-dir.js";
 import { createCatalog } from "../catalog/create-catalog.js";
 import type { UntrustedRoot } from "../catalog/recorded-trust.js";
+import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
 import type { Catalog, SkillRoot } from "../catalog/types.js";
 import { loadModelConfig, type ModelFlags } from "../config/load-model-config.js";
 import type { SkillrtConfig } from "../config/load-skillrt-config.js";
@@ -157,15 +158,25 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     warn(untrustedCacheWarning(trust));
     cacheDir = undefined;
   }
-  const catalog = await createCatalog({ roots, cwd, env, ...(cacheDir === undefined ? {} : { cacheDir }) });
+  const localCatalog = await createCatalog({
+    roots,
+    cwd,
+    env,
+    ...(cacheDir === undefined ? {} : { cacheDir }),
+  });
   // Skills that drifted from the project's skills-lock.json (edited after `npx skills add`) are warned about.
-  for (const d of await skillsLockDiagnostics(cwd, catalog.list(), "warning")) warn(d.message);
+  for (const d of await skillsLockDiagnostics(cwd, localCatalog.list(), "warning")) warn(d.message);
   const store =
     options.store === false ? undefined : openEnvironmentStore(options.store, env, config.file, cwd);
   const toolSources: ToolSources | undefined =
     options.tools === false
       ? undefined
-      : openToolSources({ onWarning: warn, ...options.tools }, { env, cwd, config: config.file });
+      : openToolSources(
+          { onWarning: warn, ...options.tools },
+          { env, cwd, config: config.file, ...(cacheDir === undefined ? {} : { cacheDir }) },
+        );
+  // Skills the MCP servers serve (SEP-2640) join the catalog once `toolSources.start()` has run.
+  const catalog = toolSources === undefined ? localCatalog : withMcpSkills(localCatalog, toolSources.skills);
   const executor = options.executor === false ? false : cliExecutorChoice(config, options.executor);
   const skillTrust = await openCliTrust({
     roots,

@@ -3,9 +3,11 @@
  * store, tool sources and an executor. Pure composition: nothing is read from the working directory, HOME
  * or the environment (`fromEnvironment()` is the Node preset that gathers those).
  */
+
 import { randomUUID } from "node:crypto";
 import type { ModelMessage } from "ai";
 import { type AgentDefinition, mergeAgents } from "../config/agent-definition.js";
+import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
 import { skillListing } from "../context/list-skills.js";
 import { loadForUser, type UserLoadOutcome } from "../context/load-for-user.js";
 import type { SkillSession } from "../context/skill-session.js";
@@ -127,7 +129,7 @@ async function composeAgent(
   options: Omit<SkillAgentOptions, "store"> & { store?: SessionStore },
   owned: Array<() => Promise<void>>,
 ): Promise<SkillAgent> {
-  const { model, catalog, modelConfig } = options;
+  const { model, modelConfig } = options;
   const env = options.env ?? {};
   // Only a window the caller or the config gave: an unknown one keeps the session's 2,000-token catalog budget.
   const sessionWindow =
@@ -147,6 +149,8 @@ async function composeAgent(
     openToolSources(options, { env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
   if (options.toolSources === undefined || options.closeToolSources === true)
     owned.push(() => toolSources.close());
+  // Skills the MCP servers serve (SEP-2640) join the catalog as their servers start.
+  const catalog = withMcpSkills(options.catalog, toolSources.skills);
   const stopListening = toolSources.onError(({ source, message }) => {
     const event: EngineEvent = { type: "tool-source-error", step: 0, source, message };
     if (turnEmit === undefined) pending.push(event);

@@ -5,6 +5,7 @@
  * instructions, the active tools and a `prepareStep` that re-renders both every step and rewrites the
  * history for the skill session. The developer keeps their own loop.
  */
+
 import { randomUUID } from "node:crypto";
 import {
   type LanguageModel,
@@ -15,6 +16,7 @@ import {
   type ToolCallRepairFunction,
   type ToolSet,
 } from "ai";
+import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
 import type { Catalog } from "../catalog/types.js";
 import { type AgentDefinition, type AgentSpec, mergeAgents } from "../config/agent-definition.js";
 import { beginTurn } from "../context/load-mode.js";
@@ -124,7 +126,6 @@ export interface SkillToolkit {
  * conversation's turns, and `close()` it.
  */
 export async function createSkillToolkit(options: SkillToolkitOptions = {}): Promise<SkillToolkit> {
-  const catalog = await openCatalog(options);
   const toolSources = openToolSources(options, {
     env: options.env ?? process.env,
     cwd: options.cwd ?? process.cwd(),
@@ -133,6 +134,8 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
       ((error) => options.onWarning?.(`tool source ${error.source}: ${error.message}`)),
   });
   const executor = chooseExecutor(options.executor);
+  // Skills the MCP servers serve (SEP-2640) join the catalog as their servers start.
+  const catalog = withMcpSkills(await openCatalog(options), toolSources.skills);
   const layer = await openSkillLayer(catalog, options, {
     id: options.sessionId ?? randomUUID(),
     executor,

@@ -20,6 +20,7 @@ import {
 } from "./compute-active-tools.js";
 import { guardToolInput, MAX_TOOL_INPUT_BYTES } from "./guard-tool-input.js";
 import { matchesAllowedTool, parseAllowedTool } from "./match-allowed-tool.js";
+import { createMcpSkillRuns, prepareMcpSkillRun } from "./mcp-client/prepare-mcp-skill-run.js";
 import type { ProfileContext, ProfileName, ProfileTools } from "./profile-types.js";
 import { agentscopeProfile } from "./profiles/agentscope-profile.js";
 import { aworldProfile } from "./profiles/aworld-profile.js";
@@ -260,14 +261,32 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     add(name, t);
   }
   if (run !== undefined && offered("skill_run") && !ownRunTools.includes("skill_run")) {
+    const mcpRuns = createMcpSkillRuns();
     const execute = async (
       request: SkillRunInput,
-      abortSignal: AbortSignal | undefined,
+      { abortSignal, toolCallId }: { abortSignal?: AbortSignal | undefined; toolCallId: string },
     ): Promise<SkillToolResult> => {
       const context = runContext(abortSignal);
       if (context === undefined) return toolFailure("skill_run is not configured.");
-      const refused = await untrusted(context.getSkill(request.name));
-      if (refused !== undefined) return refused;
+      // An MCP-served skill runs only once the user approved it, from its verified files.
+      const record = context.getSkill(request.name);
+      if (record?.origin.kind === "mcp") {
+        const prepared = await prepareMcpSkillRun({
+          record,
+          catalog: session.catalog,
+          approval: options.approval,
+          runs: mcpRuns,
+          toolCallId,
+          command: request.command,
+          ...(abortSignal === undefined ? {} : { abortSignal }),
+        }).catch((error: unknown) => ({ ok: false as const, message: errorMessage(error) }));
+        if (!prepared.ok) return toolFailure(prepared.message);
+        const getSkill = context.getSkill;
+        context.getSkill = (name) => (name === request.name ? prepared.record : getSkill(name));
+      } else {
+        const refused = await untrusted(record);
+        if (refused !== undefined) return refused;
+      }
       return runResult(await runSkillCommand(request, context));
     };
     runTools.add("skill_run");
@@ -279,12 +298,12 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
             inputSchema: SkillRunInput.omit({ name: true }).extend({
               skill: z.string().describe("Skill name."),
             }),
-            execute: ({ skill, ...rest }, { abortSignal }) => execute({ ...rest, name: skill }, abortSignal),
+            execute: ({ skill, ...rest }, callOptions) => execute({ ...rest, name: skill }, callOptions),
           })
         : tool({
             description: SKILL_RUN_DESCRIPTION,
             inputSchema: SkillRunInput,
-            execute: (input, { abortSignal }) => execute(input, abortSignal),
+            execute: (input, callOptions) => execute(input, callOptions),
           }),
     );
   }
@@ -395,4 +414,8 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
         ? undefined
         : toolEffects(runTools.has(name) ? "run" : "disclose", run?.executor.kind),
   };
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
