@@ -18,6 +18,7 @@ import { toolOutputSeen } from "../tools/skill-tool-result.js";
 import { type ToolTokens, toolDefinitionTokens } from "../tools/tool-definition-tokens.js";
 import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
 import { toProviderError } from "./provider-error.js";
+import { addToolsOnce } from "./schema-once.js";
 import { createSkillStep, onSessionEvents, type SkillStep } from "./skill-step.js";
 
 /** Options of {@link runAgent}. */
@@ -97,7 +98,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
         });
   const emit = (event: EngineEvent): void => options.onEvent?.(event);
   const hostTools = options.tools ?? {};
-  const tools: ToolSet = { ...hostTools };
+  const tools: ToolSet = {};
+  addToolsOnce(tools, hostTools);
   const maxSteps = options.maxSteps ?? 20;
   const extraStops = options.stopWhen === undefined ? [] : [options.stopWhen].flat();
   let step = 0;
@@ -185,7 +187,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
   // The skill layer's tool set can grow (script tools of newly loaded skills): copy new entries into the
   // object streamText holds before each step.
   const syncTools = (): void => {
-    for (const [name, t] of Object.entries(skills?.tools ?? {})) if (!(name in tools)) tools[name] = t;
+    addToolsOnce(tools, skills?.tools ?? {});
   };
   const render = (history: readonly ModelMessage[]): { instructions: string; activeTools: string[] } => {
     const view = skills?.render(history);

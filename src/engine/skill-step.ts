@@ -9,6 +9,7 @@ import type { SessionEvent, SessionEventType } from "../context/session-event.js
 import type { SkillSession } from "../context/skill-session.js";
 import type { ActiveTools } from "../tools/compute-active-tools.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
+import { addToolsOnce } from "./schema-once.js";
 
 /** One step's view of the skill layer. */
 export interface SkillStepView {
@@ -53,13 +54,15 @@ export function createSkillStep(
   skillTools: SkillTools,
   options: { instructions?: string } = {},
 ): SkillStep {
-  const tools: ToolSet = { ...skillTools.allTools() };
+  // Each tool's input schema is converted to JSON Schema once, not at every step (see schemaOnce).
+  const tools: ToolSet = {};
+  addToolsOnce(tools, skillTools.allTools());
   return {
     tools,
     async prepare() {
       await session.init();
       await skillTools.prepare();
-      for (const [name, t] of Object.entries(skillTools.allTools())) if (!(name in tools)) tools[name] = t;
+      addToolsOnce(tools, skillTools.allTools());
     },
     render: (history) => {
       if (history !== undefined) {
