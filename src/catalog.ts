@@ -4,8 +4,10 @@
  * prompt block. The search index's on-disk format is not part of it.
  */
 export { createCatalog } from "./catalog/create-catalog.js";
+export { type DiscoveredAgents, discoverAgents } from "./catalog/discover-agents.js";
 export { discoverSkills } from "./catalog/discover-skills.js";
 export { defineSkill } from "./catalog/memory-source.js";
+export { type ParseAgentResult, parseAgentFile } from "./catalog/parse-agent-file.js";
 export type {
   Catalog,
   CatalogChangeEvent,

@@ -48,6 +48,11 @@ const ENTRIES: Record<string, { values: string[]; types: string[] }> = {
       "skillKey",
     ],
     types: [
+      "AgentDefinition",
+      "AgentSpec",
+      "DelegateOptions",
+      "DelegationOptions",
+      "DelegationResult",
       "AgentTurn",
       "ApprovalMode",
       "AutoSelectMode",
@@ -118,6 +123,8 @@ const ENTRIES: Record<string, { values: string[]; types: string[] }> = {
   },
   "catalog.ts": {
     values: [
+      "discoverAgents",
+      "parseAgentFile",
       "createCatalog",
       "defineSkill",
       "describeDiagnosticCodes",
@@ -129,6 +136,8 @@ const ENTRIES: Record<string, { values: string[]; types: string[] }> = {
       "validateSkillName",
     ],
     types: [
+      "DiscoveredAgents",
+      "ParseAgentResult",
       "Catalog",
       "CatalogChangeEvent",
       "CatalogOptions",

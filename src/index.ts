@@ -87,6 +87,7 @@ export type { SessionStore, StoredSession, StoredSessionInfo } from "./store/ses
 
 // agent and toolkit: the SkillAgent, the agent loop, the AI SDK toolkit, events
 
+export type { AgentDefinition, AgentSpec } from "./config/agent-definition.js";
 export type { AgentTurn } from "./engine/agent-turn.js";
 export { createSkillAgent } from "./engine/create-skill-agent.js";
 export {
@@ -95,6 +96,7 @@ export {
   type SkillToolkit,
   type SkillToolkitOptions,
 } from "./engine/create-skill-toolkit.js";
+export type { DelegateOptions, DelegationOptions, DelegationResult } from "./engine/delegate-to-agent.js";
 export type {
   EngineEvent,
   EngineEventListener,

@@ -13,7 +13,9 @@ import { defaultCacheDir } from "../catalog/cache-dir.js";
 import { createCatalog } from "../catalog/create-catalog.js";
 import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
 import type { UntrustedRoot } from "../catalog/recorded-trust.js";
+import { discoverAgents } from "../catalog/discover-agents.js";
 import type { Catalog, SkillRoot } from "../catalog/types.js";
+import { type AgentDefinition, mergeAgents } from "../config/agent-definition.js";
 import { loadModelConfig, type ModelFlags } from "../config/load-model-config.js";
 import type { SkillrtConfig } from "../config/load-skillrt-config.js";
 import type { ModelConfig } from "../config/model-config.js";
@@ -39,6 +41,23 @@ import {
   loadCliConfig,
   type SessionFlags,
 } from "./load-cli-config.js";
+
+/**
+ * The subagents of the environment: `agents/*.md` next to each skills root (project before user), then the
+ * config files' `agents` sections on top (the project file's last, so it wins). Problems are warnings.
+ */
+async function environmentAgents(
+  roots: readonly SkillRoot[],
+  config: SkillrtConfig,
+  warn: (message: string) => void,
+): Promise<Record<string, AgentDefinition>> {
+  const found = await discoverAgents(roots);
+  for (const d of found.diagnostics) warn(`${d.path}: ${d.message}`);
+  let agents = found.agents;
+  for (const source of config.sources)
+    if (source.config.agents !== undefined) agents = mergeAgents(agents, source.config.agents, source.file);
+  return agents;
+}
 
 /** What to gather, and the command-line flags that override the environment and config. */
 export interface FromEnvironmentOptions {
@@ -166,6 +185,7 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
   });
   // Skills that drifted from the project's skills-lock.json (edited after `npx skills add`) are warned about.
   for (const d of await skillsLockDiagnostics(cwd, localCatalog.list(), "warning")) warn(d.message);
+  const agents = await environmentAgents(roots, config.file, warn);
   const store =
     options.store === false ? undefined : openEnvironmentStore(options.store, env, config.file, cwd);
   const toolSources: ToolSources | undefined =
@@ -201,6 +221,7 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     ...(config.file.exec.shellPreRender === undefined
       ? {}
       : { shellPreRender: config.file.exec.shellPreRender }),
+    ...(Object.keys(agents).length === 0 ? {} : { agents }),
     run: cliRunSettings(config, { cwd, defaultHostDirs: options.defaultHostDirs ?? [cwd] }),
     ...cliSessionSettings(config, options.session),
     ...selectFromEnv(env),

@@ -311,6 +311,8 @@ async function composeAgent(
           instructions,
         );
       } finally {
+        // An aborted or failed turn leaves no child running, and their last events in this turn.
+        await delegator.idle();
         await unlock?.();
         running = false;
         turnEmit = undefined;

@@ -135,6 +135,26 @@ describe("delegation to a subagent", () => {
       const saved = (await store.list({ namespace: "conversation" })).map((s) => s.id);
       expect(saved).toContain(start?.type === "agent-start" ? start.sessionId : "?");
       expect(saved.filter((id) => id.startsWith(`${agent.sessionId}.agent.data.`))).toHaveLength(1);
+
+      // Resuming the parent replays its history: the child is not run again.
+      const resumedModel = scriptedModel([{ text: "Still 2 rows." }]);
+      const resumed = await createSkillAgent({
+        model: resumedModel,
+        catalog,
+        executor,
+        store,
+        sessionId: agent.sessionId,
+        agents: { data: { description: "Answers questions about data files.", model: "child-model" } },
+        delegation: { models: { "child-model": childModel } },
+      });
+      try {
+        const again = await resumed.send("And now?");
+        expect(again.text).toBe("Still 2 rows.");
+        expect(childModel.calls).toHaveLength(3);
+        expect(JSON.stringify(resumedModel.calls[0]!.prompt)).toContain("2 rows; age from 27 to 31.");
+      } finally {
+        await resumed.close();
+      }
     } finally {
       await agent.close();
     }

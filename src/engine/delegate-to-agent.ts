@@ -74,6 +74,8 @@ export interface Delegator {
    * or past the depth limit; a provider failure of the child rejects with its `ProviderError`.
    */
   run(name: string, task: string, parentCallId: string, options?: DelegateOptions): Promise<DelegationResult>;
+  /** Resolves when no child of this agent runs (an aborted turn waits here for its children to end). */
+  idle(): Promise<void>;
   /** As {@link run}, with a definition outside the listed agents (the default agent of a forked skill). */
   runDefinition(
     definition: AgentDefinition,
@@ -122,6 +124,7 @@ export function createDelegator(parent: DelegationParent): Delegator {
   const slots = createSlots(delegation.concurrency ?? 4);
   const agents = Object.values(parent.definitions).sort((a, b) => a.name.localeCompare(b.name));
   let count = 0;
+  const inFlight = new Set<Promise<void>>();
 
   const run: Delegator["run"] = async (name, task, parentCallId, runOptions = {}) => {
     const definition = parent.definitions[name];
@@ -150,9 +153,16 @@ export function createDelegator(parent: DelegationParent): Delegator {
       });
     }
     const release = await slots.acquire(runOptions.abortSignal);
+    const running = runChild(definition, task, parentCallId, ++count, runOptions);
+    const done = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    inFlight.add(done);
     try {
-      return await runChild(definition, task, parentCallId, ++count, runOptions);
+      return await running;
     } finally {
+      inFlight.delete(done);
       release();
     }
   };
@@ -248,7 +258,10 @@ export function createDelegator(parent: DelegationParent): Delegator {
     }
   };
 
-  return { agents, depth, maxDepth, run, runDefinition };
+  const idle = async (): Promise<void> => {
+    while (inFlight.size > 0) await Promise.all(inFlight);
+  };
+  return { agents, depth, maxDepth, run, runDefinition, idle };
 }
 
 /** The parent's settings a child keeps: how skills are shown and run, never its conversation or store lock. */

@@ -43,3 +43,58 @@ describe("createHumanRenderer", () => {
     expect(labels).toEqual([undefined, "running mcp__files__export…"]);
   });
 });
+
+describe("createHumanRenderer: subagents", () => {
+  it("a child's work is indented and collapsed: its calls and failures, not its text", () => {
+    const out = new PassThrough();
+    const renderer = createHumanRenderer({
+      text: out,
+      info: out,
+      style: createStyle({ isTTY: false }, {}),
+      spinner: { start: () => {}, stop: () => {} },
+    });
+    const tag = { agent: "data", parentCallId: "c1", depth: 1 } as const;
+    const usage = { inputTokens: 20, outputTokens: 10, totalTokens: 30 };
+    renderer.handle({
+      type: "agent-start",
+      step: 0,
+      ...tag,
+      sessionId: "s",
+      model: "m",
+      task: "Summarise\nthe CSV",
+    });
+    renderer.handle({
+      type: "agent-event",
+      step: 0,
+      ...tag,
+      event: {
+        type: "tool-call",
+        step: 0,
+        toolCallId: "x",
+        toolName: "skill_load",
+        input: { name: "csv-summary" },
+      },
+    });
+    renderer.handle({
+      type: "agent-event",
+      step: 1,
+      ...tag,
+      event: { type: "text-delta", step: 1, text: "secret" },
+    });
+    renderer.handle({
+      type: "agent-end",
+      step: 1,
+      ...tag,
+      sessionId: "s",
+      usage,
+      steps: 2,
+      skillsLoaded: ["csv-summary"],
+      files: [],
+      aborted: false,
+    });
+    renderer.finish();
+    expect(String(out.read())).toBe(
+      "⇢ agent data: Summarise\n  → skill_load csv-summary\n⇠ agent data: 2 steps, 30 tokens\n",
+    );
+  });
+});

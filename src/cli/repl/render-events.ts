@@ -63,6 +63,24 @@ export function toolChangeLines(
   });
 }
 
+/** The one line a subagent's event gets (its nested agents' events by their own tags), or none. */
+function agentEventLine(event: EngineEvent): string | undefined {
+  switch (event.type) {
+    case "tool-call":
+      return `→ ${event.toolName} ${summarizeInput(event.input)}`.trimEnd();
+    case "tool-result":
+      return event.isError ? `✗ ${event.toolName}: ${firstLine(event.output)}` : undefined;
+    case "skill-load":
+      return `+ loaded ${event.name}`;
+    case "agent-start":
+      return `⇢ agent ${event.agent}: ${firstLine(event.task)}`;
+    case "agent-end":
+      return `⇠ agent ${event.agent}: ${event.steps} steps, ${event.usage.totalTokens} tokens`;
+    default:
+      return undefined;
+  }
+}
+
 /** Options of {@link createHumanRenderer}. */
 export interface HumanRendererOptions {
   /** Where the answer text goes. */
@@ -139,6 +157,23 @@ export function createHumanRenderer(options: HumanRendererOptions): EventRendere
             ),
           );
           break;
+        case "agent-start":
+          line(style.cyan(`${"  ".repeat(event.depth - 1)}⇢ agent ${event.agent}: ${firstLine(event.task)}`));
+          spinner.start(`agent ${event.agent} working…`);
+          break;
+        case "agent-event": {
+          // A child's work is shown collapsed: its tool calls and failures, indented; its text is its answer.
+          const inner = agentEventLine(event.event);
+          if (inner !== undefined) line(style.dim(`${"  ".repeat(event.depth)}${inner}`));
+          break;
+        }
+        case "agent-end": {
+          const how =
+            event.error ??
+            (event.aborted ? "aborted" : `${event.steps} steps, ${event.usage.totalTokens} tokens`);
+          line(style.cyan(`${"  ".repeat(event.depth - 1)}⇠ agent ${event.agent}: ${how}`));
+          break;
+        }
         case "step-end":
           spinner.stop();
           break;

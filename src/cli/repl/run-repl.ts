@@ -151,7 +151,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       const args = JSON.stringify(request.input ?? {});
       for (;;) {
         out.write(
-          `${style.yellow(`Allow ${request.toolName} ${args.length > 200 ? `${args.slice(0, 199)}…` : args}?`)} [y]es / [n]o / [a]lways: `,
+          `${style.yellow(`${request.agent === undefined ? "" : `[agent ${request.agent}] `}Allow ${request.toolName} ${args.length > 200 ? `${args.slice(0, 199)}…` : args}?`)} [y]es / [n]o / [a]lways: `,
         );
         const next = await lines.next();
         if (next.done === true) return "no";

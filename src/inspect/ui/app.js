@@ -446,6 +446,44 @@ function timeline(turn) {
   );
 }
 
+/**
+ * The subagents the turn started, each linking to its own session (its context composition and turns),
+ * and the turn's tokens by agent: this agent's own steps plus each child's, summing to the turn's total.
+ */
+function subagents(turn) {
+  const ends = turn.events.filter((e) => e.type === "agent-end");
+  if (ends.length === 0) return null;
+  const own = turn.usage.totalTokens;
+  const total = ends.reduce((sum, e) => sum + e.usage.totalTokens, own);
+  return h(
+    "div",
+    { class: "subagents", "aria-label": `Subagents of turn ${turn.turn}` },
+    h("h3", {}, "Subagents"),
+    h(
+      "ul",
+      { class: "agents" },
+      ends.map((e) =>
+        h(
+          "li",
+          { dataset: { agent: e.agent, session: e.sessionId, tokens: String(e.usage.totalTokens) } },
+          h("a", { href: `#/session/${encodeURIComponent(e.sessionId)}` }, e.agent),
+          ` · ${num(e.steps)} steps · ${num(e.usage.totalTokens)} tokens`,
+          e.skillsLoaded.length > 0 ? ` · skills: ${e.skillsLoaded.join(", ")}` : "",
+          e.files.length > 0 ? ` · files: ${e.files.join(", ")}` : "",
+          e.error ? ` · failed: ${e.error}` : e.aborted ? " · aborted" : "",
+        ),
+      ),
+    ),
+    h(
+      "p",
+      { class: "agent-tokens", dataset: { own: String(own), total: String(total) } },
+      `Tokens by agent: this agent ${num(own)}`,
+      ...ends.map((e) => ` + ${e.agent} ${num(e.usage.totalTokens)}`),
+      ` = ${num(total)} for the turn`,
+    ),
+  );
+}
+
 function turnCard(session, turn) {
   return h(
     "section",
@@ -467,6 +505,7 @@ function turnCard(session, turn) {
     ),
     h("p", { class: "user-text" }, turn.userText),
     turn.error ? h("p", { class: "error" }, `Failed: ${turn.error}`) : null,
+    subagents(turn),
     h("h3", {}, "What the model saw (end of turn)"),
     compositionBar(session, turn),
     ...gauge(turn),
