@@ -1,6 +1,6 @@
 /**
- * One user turn of a `SkillAgent`: `$name` loads, the selection pre-pass, compaction, the model loop,
- * then the history is saved (also when the provider fails).
+ * One user turn of a `SkillAgent`: `$name` loads, `triggerPattern` activation, the selection pre-pass,
+ * compaction, the model loop, then the history is saved (also when the provider fails).
  */
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import { describeModel, type ModelConfig } from "../config/model-config.js";
@@ -16,6 +16,7 @@ import { ProviderError } from "./provider-error.js";
 import { runAgent } from "./run-agent.js";
 import { type AutoSelectMode, selectSkills } from "./select-skills.js";
 import type { TurnResult, TurnToolCall } from "./skill-agent.js";
+import { triggeredSkill } from "./triggered-skill.js";
 
 /** Share of the context window the history may take before it is compacted. */
 const COMPACT_AT = 0.7;
@@ -62,6 +63,13 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const mentionLoads: UserLoadOutcome[] = [];
   for (const name of mentions) mentionLoads.push(await loadForUser(session, name, { by: "user" }));
   emitLoads(mentionLoads, "user");
+
+  // `triggerPattern`: the first skill whose pattern matches the message is loaded before the pre-pass
+  // (as the pre-pass loads: only skills the model may see).
+  const triggered = triggeredSkill(input, session.visibleSkills());
+  if (triggered !== undefined && session.loadedSkill(triggered) === undefined) {
+    emitLoads([await loadForUser(session, triggered, { by: "select" })], "select");
+  }
 
   if (options.select !== undefined && options.select.mode !== "off") {
     const selection = await selectSkills({

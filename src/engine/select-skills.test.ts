@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { createCatalog } from "../catalog/create-catalog.js";
+import { createSkillSession } from "../context/create-skill-session.js";
 import { scriptedModel } from "../test-kit.js";
 import { tinySession } from "./__fixtures__/tiny-session.js";
-import { autoSelectModeFrom, parseSelection, selectSkills } from "./select-skills.js";
+import { createSkillAgent } from "./create-skill-agent.js";
+import { autoSelectModeFrom, parseSelection, selectionCandidates, selectSkills } from "./select-skills.js";
 
 const skills = { pdf: "P", csv: "C", chart: "H", email: "E" };
 
@@ -63,5 +66,53 @@ describe("selectSkills", () => {
     const result = await selectSkills({ mode: "llm", session, model, message: "plot my csv" });
     expect(result.selected).toEqual(["chart", "csv"]);
     expect(session.loadedSkills()).toEqual(["chart", "csv"]);
+  });
+});
+
+describe("the llm pre-pass on a large catalog", () => {
+  // 301 skills of ~70 characters of description each: ~21 kB of catalog lines.
+  const topics = ["invoice", "deploy", "translate", "audit", "chart", "email", "pdf"];
+  const memory = Array.from({ length: 301 }, (_, i) => ({
+    name: `skill-${String(i).padStart(3, "0")}`,
+    description: `Handles ${topics[i % topics.length]} work of kind ${i}, when the user asks for it.`,
+    body: `BODY OF SKILL ${i}`,
+  }));
+  memory[150] = {
+    name: "csv-summary",
+    description: "Summarises a CSV file column by column.",
+    body: "CSV BODY",
+  };
+
+  it("sends the search's best candidates under the token budget, not the whole catalog, and loads the pick", async () => {
+    const catalog = await createCatalog({ roots: [], memory });
+    const model = scriptedModel([{ text: '{"skills": ["csv-summary"]}' }, { text: "Summary done." }]);
+    const agent = await createSkillAgent({ model, catalog, select: { mode: "llm" } });
+    try {
+      const result = await agent.send("summarise this csv file for me");
+      expect(result.text).toBe("Summary done.");
+      const selection = JSON.stringify(model.calls[0]!.prompt);
+      expect(selection).toContain("- csv-summary: Summarises a CSV file column by column.");
+      // The whole catalog is ~21 kB; the candidates fit 1,000 tokens.
+      expect(selection.length).toBeLessThan(6000);
+      expect(selection).not.toContain("skill-000:");
+      expect(JSON.stringify(model.calls[1]!.prompt)).toContain("CSV BODY");
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("a catalog that fits the budget is sent whole; nothing matching sends no request", async () => {
+    const { session } = await tinySession(skills);
+    expect((await selectionCandidates(session, "unrelated")).map((s) => s.name)).toEqual([
+      "chart",
+      "csv",
+      "email",
+      "pdf",
+    ]);
+    const large = createSkillSession({ catalog: await createCatalog({ roots: [], memory }) });
+    expect(await selectionCandidates(large, "zzzz qqqq")).toEqual([]);
+    const model = scriptedModel([{ text: "{}" }]);
+    await selectSkills({ mode: "llm", session: large, model, message: "zzzz qqqq" });
+    expect(model.calls).toHaveLength(0);
   });
 });

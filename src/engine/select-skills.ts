@@ -3,7 +3,7 @@
  * turn, pick the skills that fit the user's message and load them, so the model starts with them.
  */
 import { generateText, type LanguageModel } from "ai";
-import { listSkills } from "../context/list-skills.js";
+import { listSkills, type SkillListing } from "../context/list-skills.js";
 import { loadForUser, type UserLoadOutcome } from "../context/load-for-user.js";
 import type { SkillSession } from "../context/skill-session.js";
 
@@ -25,6 +25,12 @@ export interface SelectSkillsOptions {
   maxActive?: number;
   /** `lexical`: lowest search score kept; hits below 40% of the best are dropped too. Default 1.5. */
   minScore?: number;
+  /**
+   * `llm`: most tokens of catalog lines sent to the model. A catalog that fits is sent whole; a larger one
+   * is narrowed to the search's best candidates for the message, best first, while they fit. Default
+   * {@link DEFAULT_CANDIDATE_TOKENS}.
+   */
+  candidateTokens?: number;
   abortSignal?: AbortSignal;
 }
 
@@ -96,9 +102,41 @@ function parseJsonSelection(text: string, known: ReadonlySet<string>): string[] 
   return undefined;
 }
 
+/** Tokens of catalog lines the `llm` pre-pass sends at most (about 4 kB). */
+export const DEFAULT_CANDIDATE_TOKENS = 1000;
+
+/** Most search hits considered as candidates when the catalog does not fit. */
+const MAX_CANDIDATES = 50;
+
+/**
+ * The skills the `llm` pre-pass shows the model: every skill not loaded when their catalog lines fit the
+ * budget, else the search's best hits for the message that fit (none when nothing matches).
+ */
+export async function selectionCandidates(
+  session: SkillSession,
+  message: string,
+  budget = DEFAULT_CANDIDATE_TOKENS,
+): Promise<SkillListing[]> {
+  const skills = listSkills(session).filter((s) => !s.loaded);
+  let total = 0;
+  for (const s of skills) total += s.tokens;
+  if (total <= budget) return skills;
+  const byName = new Map(skills.map((s) => [s.name, s]));
+  const candidates: SkillListing[] = [];
+  let used = 0;
+  for (const hit of await session.search(message, MAX_CANDIDATES)) {
+    const skill = byName.get(hit.name);
+    if (skill === undefined) continue;
+    if (used + skill.tokens > budget) break;
+    used += skill.tokens;
+    candidates.push(skill);
+  }
+  return candidates;
+}
+
 async function askModel(options: SelectSkillsOptions, max: number): Promise<string[]> {
   if (options.model === undefined) return [];
-  const skills = listSkills(options.session).filter((s) => !s.loaded);
+  const skills = await selectionCandidates(options.session, options.message, options.candidateTokens);
   if (skills.length === 0) return [];
   const catalog = skills.map((s) => `- ${s.name}: ${s.description.replace(/\s+/g, " ")}`).join("\n");
   const { text } = await generateText({
@@ -139,7 +177,8 @@ export function pickLexical(
 }
 
 /**
- * Runs the pre-pass: `llm` makes one `generateText` call (catalog in, JSON names out); `lexical` uses
+ * Runs the pre-pass: `llm` makes one `generateText` call (the catalog, or the search's best candidates
+ * under `candidateTokens`, in; JSON names out); `lexical` uses
  * the catalog's search with a score threshold. Loads at most `maxActive` (default 3) minus what is
  * already loaded. `off` does nothing. A failing model call is not fatal: nothing is selected.
  */

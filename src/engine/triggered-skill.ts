@@ -1,0 +1,64 @@
+/**
+ * `triggerPattern` (peterbot's activation): a skill whose frontmatter regex matches the user's message is
+ * activated for the turn, before the selection pre-pass. The pattern is case-insensitive; the first skill
+ * in catalog order whose pattern matches wins; an invalid pattern is skipped. A pattern comes from a file
+ * anyone may have written, so it is guarded: at most {@link MAX_PATTERN_LENGTH} characters, matched
+ * against the first {@link MAX_MESSAGE_LENGTH} characters of the message, and each match is stopped after
+ * {@link MATCH_TIMEOUT_MS} (catastrophic backtracking such as `(a+)+$` then counts as no match).
+ */
+import vm from "node:vm";
+import type { SkillRecord } from "../catalog/types.js";
+
+/** Longest pattern considered; longer ones are skipped. */
+export const MAX_PATTERN_LENGTH = 500;
+/** Characters of the message a pattern is matched against. */
+export const MAX_MESSAGE_LENGTH = 10_000;
+/** Most ms one pattern may run on one message. */
+export const MATCH_TIMEOUT_MS = 50;
+
+/** The frontmatter keys read (peterbot's spelling first). */
+const KEYS = ["triggerPattern", "trigger-pattern", "trigger_pattern"] as const;
+
+/** A skill's trigger pattern as written, when it has one. */
+export function triggerPatternOf(record: SkillRecord): string | undefined {
+  for (const key of KEYS) {
+    const value = record.extras[key];
+    if (typeof value === "string" && value.trim() !== "") return value.trim();
+  }
+  return undefined;
+}
+
+// One context and script for every match: a fresh context per match costs ~6 ms, a reused one ~0.3 ms.
+let sandbox: { context: vm.Context; script: vm.Script } | undefined;
+
+/** True when `pattern` (case-insensitive) matches `text` in time; false when invalid, too long or too slow. */
+export function matchesTrigger(pattern: string, text: string): boolean {
+  if (pattern.length > MAX_PATTERN_LENGTH) return false;
+  let regex: RegExp;
+  try {
+    regex = new RegExp(pattern, "i");
+  } catch {
+    return false;
+  }
+  sandbox ??= { context: vm.createContext({ re: /$^/, s: "" }), script: new vm.Script("re.test(s)") };
+  const { context, script } = sandbox;
+  context["re"] = regex;
+  context["s"] = text.slice(0, MAX_MESSAGE_LENGTH);
+  try {
+    return script.runInContext(context, { timeout: MATCH_TIMEOUT_MS }) === true;
+  } catch {
+    return false;
+  } finally {
+    context["re"] = /$^/;
+    context["s"] = "";
+  }
+}
+
+/** Name of the first of `records` whose trigger pattern matches `message`, if any. */
+export function triggeredSkill(message: string, records: readonly SkillRecord[]): string | undefined {
+  for (const record of records) {
+    const pattern = triggerPatternOf(record);
+    if (pattern !== undefined && matchesTrigger(pattern, message)) return record.name;
+  }
+  return undefined;
+}
