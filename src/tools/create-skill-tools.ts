@@ -188,6 +188,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
             setup: run,
             execute: (request, abortSignal) =>
               runSkillCommand(request, runContext(abortSignal) as SkillRunContext),
+            context: () => runContext() as SkillRunContext,
           },
         }),
   });

@@ -4,7 +4,7 @@
  */
 import type { Tool } from "ai";
 import type { SkillSession } from "../context/skill-session.js";
-import type { SkillRunRequest, SkillRunResult } from "../exec/run-skill-command.js";
+import type { SkillRunContext, SkillRunRequest, SkillRunResult } from "../exec/run-skill-command.js";
 import type { SkillRunSetup } from "./create-skill-tools.js";
 import type { SkillRunOutput } from "./skill-run-output.js";
 
@@ -21,6 +21,8 @@ export interface ProfileContext {
   run?: {
     setup: SkillRunSetup;
     execute(request: SkillRunRequest, abortSignal?: AbortSignal): Promise<SkillRunResult>;
+    /** The full run context (skill lookup, loaded check) for runs the profile drives itself. */
+    context(): SkillRunContext;
   };
 }
 
