@@ -474,3 +474,65 @@ describe("trpc interactive sessions: skill_exec, skill_write_stdin, skill_poll_s
     expect(await sleepers(mark)).toBe(0);
   });
 });
+
+describe("files attached to a turn: send(input, { files }) stages them into work/inputs/", () => {
+  it("stages host files and named contents (basenames, upload fallback, renamed clashes) for the skill's commands", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "trpc-attach-"));
+    try {
+      const csv = path.join(dir, "data.csv");
+      await fs.writeFile(csv, "a,b\n1,2\n");
+      const model = scriptedModel([
+        {
+          toolCalls: [
+            {
+              name: "skill_run",
+              input: JSON.stringify({
+                skill: "csv-summary",
+                command: 'cd $WORK_DIR/inputs && for f in *; do echo "$f: $(cat "$f" | head -c 20)"; done',
+              }),
+            },
+          ],
+        },
+        { text: "done" },
+      ]);
+      const a = await trpcAgent(model, { executor: "local" });
+      const result = await a.send("summarise the attached table", {
+        files: [
+          csv,
+          { name: "../../elsewhere/notes.txt", content: "notes" },
+          { name: "", content: "anonymous" },
+          { name: "data.csv", content: "other" },
+          { name: "copy.csv", content: "a,b\n1,2\n" },
+        ],
+      });
+      const user = JSON.stringify(model.calls[0]!.prompt.filter((m) => m.role === "user").at(-1));
+      expect(user).toContain(
+        "Attached files (staged in $WORK_DIR/inputs): work/inputs/data.csv, work/inputs/notes.txt, work/inputs/upload, work/inputs/data_2.csv, work/inputs/data.csv",
+      );
+      const run = JSON.parse(String(result.toolCalls[0]?.output)) as { stdout: string };
+      expect(run.stdout).toBe("data.csv: a,b\n1,2\ndata_2.csv: other\nnotes.txt: notes\nupload: anonymous\n");
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("needs a workspace, and names a file it cannot read", async () => {
+    const a = await trpcAgent(scriptedModel([{ text: "ok" }]));
+    await expect(a.send("hi", { files: [{ name: "x.txt", content: "x" }] })).rejects.toThrow(
+      "send(input, { files }) needs an executor",
+    );
+    const b = await createSkillAgent({
+      model: scriptedModel([{ text: "ok" }]),
+      catalog: (await skillTree()).catalog,
+      profile: "trpc",
+      executor: "local",
+    });
+    try {
+      await expect(b.send("hi", { files: ["/nonexistent/file.csv"] })).rejects.toThrow(
+        "Cannot attach '/nonexistent/file.csv': ENOENT.",
+      );
+    } finally {
+      await b.close();
+    }
+  });
+});
