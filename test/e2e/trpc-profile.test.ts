@@ -5,12 +5,14 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
 import { makeSkillTree, type SkillSpec, type SkillTree } from "../../src/context/__fixtures__/skill-tree.js";
 import { createSkillAgent } from "../../src/engine/create-skill-agent.js";
 import type { SkillAgent, SkillAgentOptions } from "../../src/engine/skill-agent.js";
 import { createFsArtifactStore } from "../../src/exec/artifact-store.js";
-import { scriptedModel, systemOf, toolNamesOf } from "../../src/test-kit.js";
+import { scriptedModel, startLoopbackProvider, systemOf, toolNamesOf } from "../../src/test-kit.js";
 
 const skills: SkillSpec[] = [
   {
@@ -533,6 +535,53 @@ describe("files attached to a turn: send(input, { files }) stages them into work
       );
     } finally {
       await b.close();
+    }
+  });
+});
+
+describe("chat /attach PATH (--profile trpc)", () => {
+  it("sends the file with the next message, staged into work/inputs/ where the skill's command reads it", async () => {
+    const home = await fs.mkdtemp(path.join(os.tmpdir(), "trpc-chat-"));
+    const server = await startLoopbackProvider("openai", [
+      {
+        toolCalls: [
+          { name: "skill_run", input: { skill: "csv-summary", command: "cat $WORK_DIR/inputs/table.csv" } },
+        ],
+      },
+      { text: "It has two columns." },
+    ]);
+    try {
+      await fs.writeFile(path.join(home, "table.csv"), "x,y\n3,4\n");
+      const root = path.join((await skillTree()).root, "skills");
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      let out = "";
+      stdout.on("data", (d) => {
+        out += String(d);
+      });
+      stdin.end("/attach missing.csv\n/attach table.csv\nsummarise it\n/exit\n");
+      const code = await main(
+        ["chat", "--root", root, "--profile", "trpc", "--executor", "local", "--context-window", "50000"],
+        {
+          stdin,
+          stdout,
+          stderr: stdout,
+          cwd: home,
+          env: { OPENAI_BASE_URL: server.baseURL, AGENT_MODEL: "loopback", HOME: home },
+        },
+      );
+      expect(code).toBe(0);
+      expect(out).toContain("Cannot attach missing.csv: not found.");
+      expect(out).toContain("attached table.csv: staged into work/inputs/ with your next message");
+      const bodies = server.requests.map((r) => JSON.stringify(r.body));
+      expect(bodies[0]).toContain(
+        "summarise it\\n\\nAttached files (staged in $WORK_DIR/inputs): work/inputs/table.csv",
+      );
+      // The tool result the model got back holds the file's content, read inside the workspace.
+      expect(bodies[1]).toContain("x,y\\\\n3,4\\\\n");
+    } finally {
+      await server.close();
+      await fs.rm(home, { recursive: true, force: true });
     }
   });
 });

@@ -16,6 +16,7 @@ export const REPL_HELP = `Commands:
   /skills              list skills ([✓] loaded, [○] not) with their body and catalog token costs
   /skill NAME [args]   load a skill (arguments fill $ARGUMENTS, $0, $1, …); /NAME [args] works too
   /unload NAME         unload a skill
+  /attach PATH         send a file with your next message (staged into the workspace's work/inputs/)
   /context             tokens in context: catalog, bodies, docs, history, free
   /reload              re-scan the skill folders
   /new                 start a new conversation
