@@ -154,7 +154,7 @@ export function sessionProfile(
             selectDocs: offered("skill_select_docs"),
             listDocs: offered("skill_list_docs"),
             run,
-            exec: false,
+            exec: run && offered("skill_exec"),
           },
         }
       : {}),

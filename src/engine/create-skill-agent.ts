@@ -5,6 +5,8 @@
  */
 
 import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import type { ModelMessage } from "ai";
 import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
 import { type AgentDefinition, mergeAgents } from "../config/agent-definition.js";
@@ -12,6 +14,7 @@ import { skillListing } from "../context/list-skills.js";
 import { loadForUser, type UserLoadOutcome } from "../context/load-for-user.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
+import { stageUserFiles, type UserFile } from "../exec/stage-user-files.js";
 import type { Workspace } from "../exec/workspace.js";
 import { openSessionStore } from "../store/open-session-store.js";
 import { redactStoreUrl } from "../store/redact-store-url.js";
@@ -31,6 +34,45 @@ import type { SendOptions, SkillAgent, SkillAgentOptions, TurnResult } from "./s
 
 /** Store namespace of saved conversations. */
 export const CONVERSATION_NAMESPACE = "conversation";
+
+/**
+ * Stages a turn's attached files into `work/inputs/` and returns the note the user's message gets:
+ * where they are, and any `user file input:` warning.
+ */
+async function attachFiles(
+  workspace: Workspace | undefined,
+  files: NonNullable<SendOptions["files"]>,
+  cwd: string | undefined,
+): Promise<string> {
+  if (workspace === undefined) {
+    throw new SkillrtError({
+      code: "invalid-argument",
+      message: "send(input, { files }) needs an executor: attached files are staged into its workspace.",
+    });
+  }
+  const read: UserFile[] = [];
+  for (const file of files) {
+    if (typeof file !== "string") {
+      const content =
+        typeof file.content === "string" ? new TextEncoder().encode(file.content) : file.content;
+      read.push({ name: file.name, content });
+      continue;
+    }
+    const full = path.resolve(cwd ?? process.cwd(), file);
+    try {
+      read.push({ name: path.basename(full), content: await readFile(full) });
+    } catch (error) {
+      throw new SkillrtError({
+        code: "invalid-argument",
+        message: `Cannot attach '${file}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
+      });
+    }
+  }
+  const { staged, warnings } = await stageUserFiles(workspace, read);
+  const lines =
+    staged.length === 0 ? [] : [`Attached files (staged in $WORK_DIR/inputs): ${staged.join(", ")}`];
+  return lines.length + warnings.length === 0 ? "" : `\n\n${[...lines, ...warnings].join("\n")}`;
+}
 
 /** Host instructions placed before the skill context when none are given. */
 export const DEFAULT_INSTRUCTIONS =
@@ -293,9 +335,13 @@ async function composeAgent(
       turnEmit = emit;
       try {
         unlock = await lockTurn(sendOptions.abortSignal);
+        const attached =
+          sendOptions.files === undefined || sendOptions.files.length === 0
+            ? ""
+            : await attachFiles(conversation.workspace, sendOptions.files, options.cwd);
         return await record.around(
           runTurn({
-            input,
+            input: input + attached,
             conversation,
             model,
             contextWindow,

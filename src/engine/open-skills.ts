@@ -18,6 +18,7 @@ import type { Placement, SkillSessionOptions } from "../context/session-options.
 import type { SkillSession } from "../context/skill-session.js";
 import { createExecutor, type ExecutorChoice } from "../exec/create-executor.js";
 import { createWorkspace } from "../exec/create-workspace.js";
+import { closeExecSessions } from "../exec/exec-session.js";
 import type { Executor } from "../exec/executor.js";
 import type { SkillRunContext } from "../exec/run-skill-command.js";
 import { createSandboxSessionExecutor } from "../exec/sandbox-session-executor.js";
@@ -194,6 +195,8 @@ export async function openSkillRun(
   return {
     run: { ...settings, workspace: used, executor },
     dispose: async () => {
+      // Interactive sessions (skill_exec) end with the conversation, before its workspace goes.
+      await closeExecSessions(used);
       await owned?.dispose();
     },
   };

@@ -97,6 +97,12 @@ export interface SendOptions {
   abortSignal?: AbortSignal;
   /** Receives this turn's events (besides the agent's subscribers). */
   onEvent?: EngineEventListener;
+  /**
+   * Files the user attaches to this turn: host paths (relative to `cwd`) or named contents. They are
+   * staged into the workspace's `work/inputs/` before the turn (see `stageUserFiles`), and the user's
+   * message names where. Needs an executor (a workspace).
+   */
+  files?: ReadonlyArray<string | { name: string; content: string | Uint8Array }>;
 }
 
 /** A tool call of a turn, with its outcome. */

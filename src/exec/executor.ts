@@ -44,6 +44,12 @@ export interface ExecRequest {
   maxOutputBytes?: number;
   /** Applied to stdout and stderr before they are capped, so secrets never survive a cut. */
   redactor?: Redactor;
+  /**
+   * An interactive run (`skill_exec`): stdin stays open and is fed from `stdin` (`stdin` above is not
+   * used), and every chunk of stdout and stderr is also handed to `onOutput` as it arrives. Honoured by
+   * the executors that launch a process here (`sandbox`, `local`, `container`).
+   */
+  interactive?: { stdin: NodeJS.ReadableStream; onOutput(chunk: Buffer): void };
 }
 
 /** What a run produced. A failing command is a result, not an exception. */

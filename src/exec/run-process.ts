@@ -16,7 +16,10 @@ export const KILL_GRACE_MS = 250;
  * any process as they are (stdin, timeout, abort signal, output cap, redactor).
  */
 export interface RunProcessOptions
-  extends Pick<ExecRequest, "stdin" | "timeoutMs" | "abortSignal" | "maxOutputBytes" | "redactor"> {
+  extends Pick<
+    ExecRequest,
+    "stdin" | "timeoutMs" | "abortSignal" | "maxOutputBytes" | "redactor" | "interactive"
+  > {
   argv: string[];
   cwd: string;
   /** The whole environment of the process (nothing is added). */
@@ -74,10 +77,18 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     if (options.abortSignal?.aborted) onAbort();
     else options.abortSignal?.addEventListener("abort", onAbort, { once: true });
 
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    const interactive = options.interactive;
+    child.stdout.on("data", (chunk: Buffer) => {
+      out.push(chunk);
+      interactive?.onOutput(chunk);
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      err.push(chunk);
+      interactive?.onOutput(chunk);
+    });
     child.stdin.on("error", () => {}); // EPIPE when the command ignores stdin
-    child.stdin.end(options.stdin ?? "");
+    if (interactive === undefined) child.stdin.end(options.stdin ?? "");
+    else interactive.stdin.pipe(child.stdin);
     child.on("error", (error) => {
       spawnError = error.message;
       if (pid === undefined) finish(null, null);

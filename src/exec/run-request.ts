@@ -32,6 +32,7 @@ export async function runRequest(
     ...(request.abortSignal === undefined ? {} : { abortSignal: request.abortSignal }),
     ...(request.maxOutputBytes === undefined ? {} : { maxOutputBytes: request.maxOutputBytes }),
     ...(request.redactor === undefined ? {} : { redactor: request.redactor }),
+    ...(request.interactive === undefined ? {} : { interactive: request.interactive }),
   });
   return { ...result, executor: kind, warnings: [] };
 }

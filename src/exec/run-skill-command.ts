@@ -15,7 +15,13 @@ import {
 } from "./collect-outputs.js";
 import { type CommandPolicy, checkCommandPolicy } from "./command-policy.js";
 import { DEFAULT_DISK_QUOTA_BYTES, watchDiskQuota } from "./disk-quota.js";
-import { DEFAULT_EXEC_PATH, type ExecMount, type ExecResult, type Executor } from "./executor.js";
+import {
+  DEFAULT_EXEC_PATH,
+  type ExecMount,
+  type ExecRequest,
+  type ExecResult,
+  type Executor,
+} from "./executor.js";
 import { DEFAULT_LIMITS, type ExecLimits } from "./limits.js";
 import { createRedactor } from "./redact.js";
 import { type InputSpec, type StagedInput, stageInputs } from "./stage-inputs.js";
@@ -41,6 +47,8 @@ export interface SkillRunRequest {
   inputs?: InputSpec[] | undefined;
   /** Output files collected after running. */
   outputs?: OutputSpec | undefined;
+  /** An interactive run (`skill_exec`, see `ExecRequest.interactive`); `stdin` is then not used. */
+  interactive?: ExecRequest["interactive"];
 }
 
 /** Default timeout of a skill run, in seconds. */
@@ -269,6 +277,7 @@ async function runChecked(input: SkillRunRequest, context: SkillRunContext): Pro
     },
     ...(input.stdin === undefined ? {} : { stdin: input.stdin }),
     ...(context.maxOutputBytes === undefined ? {} : { maxOutputBytes: context.maxOutputBytes }),
+    ...(input.interactive === undefined ? {} : { interactive: input.interactive }),
   });
   const usage = await watch.stop();
   const limitsHit: string[] = [];

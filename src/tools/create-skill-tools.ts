@@ -224,6 +224,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
             },
             viewDir: (name) => path.join(run.workspace.skillsDir, sanitizeName(name)),
             workDir: run.workspace.workDir,
+            context: () => runContext() as SkillRunContext,
           },
         }),
   });

@@ -4,7 +4,7 @@
  */
 import type { Tool } from "ai";
 import type { SkillSession } from "../context/skill-session.js";
-import type { SkillRunRequest, SkillRunResult } from "../exec/run-skill-command.js";
+import type { SkillRunContext, SkillRunRequest, SkillRunResult } from "../exec/run-skill-command.js";
 import type { SkillRunSetup } from "./create-skill-tools.js";
 import type { SkillRunOutput } from "./skill-run-output.js";
 
@@ -34,6 +34,8 @@ export interface ProfileRun {
   viewDir(name: string): string;
   /** Absolute path of the workspace's `work/` folder. */
   workDir: string;
+  /** The full run context (skill lookup, loaded check) for runs the profile drives itself. */
+  context(): SkillRunContext;
 }
 
 /**

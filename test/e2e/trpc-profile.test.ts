@@ -5,12 +5,14 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
 import { makeSkillTree, type SkillSpec, type SkillTree } from "../../src/context/__fixtures__/skill-tree.js";
 import { createSkillAgent } from "../../src/engine/create-skill-agent.js";
 import type { SkillAgent, SkillAgentOptions } from "../../src/engine/skill-agent.js";
 import { createFsArtifactStore } from "../../src/exec/artifact-store.js";
-import { scriptedModel, systemOf, toolNamesOf } from "../../src/test-kit.js";
+import { scriptedModel, startLoopbackProvider, systemOf, toolNamesOf } from "../../src/test-kit.js";
 
 const skills: SkillSpec[] = [
   {
@@ -354,5 +356,232 @@ describe("trpc skill_run: output_files, editor_text, artifacts, inputs[].pin, pr
     const [bad] = await runs([{ command: "true", output_file: ["out/x"] }]);
     expect(bad!.isError).toBe(true);
     expect(bad!.text).toMatch(/output_file/);
+  });
+});
+
+describe("trpc interactive sessions: skill_exec, skill_write_stdin, skill_poll_session, skill_kill_session (real bwrap)", () => {
+  const GREET = [
+    "#!/bin/sh",
+    'sleep "$MARK" &',
+    "printf 'Name: '",
+    "read name",
+    'echo "Hello, $name" | tee "$OUTPUT_DIR/greeting.txt"',
+    "printf 'Another name? '",
+    "read again",
+    'echo "Bye, $again"',
+    "",
+  ].join("\n");
+  /** Processes on this host whose command line is `sleep <mark>` (sandboxed ones included: /proc shows them). */
+  async function sleepers(mark: string): Promise<number> {
+    let count = 0;
+    for (const pid of await fs.readdir("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+      if (cmdline === `sleep\0${mark}\0`) count += 1;
+    }
+    return count;
+  }
+  const call = (name: string, input: Record<string, unknown>) => ({
+    toolCalls: [{ name, input: JSON.stringify(input) }],
+  });
+
+  it("prompts, takes a line, answers, is killed with its process tree, and leaves its output in the workspace", async () => {
+    tree = await makeSkillTree([...skills.slice(1), { ...skills[0]!, files: { "scripts/greet.sh": GREET } }]);
+    const mark = String(900_000 + (process.pid % 90_000));
+    const model = scriptedModel([
+      call("skill_exec", {
+        skill: "csv-summary",
+        command: "sh scripts/greet.sh",
+        env: { MARK: mark },
+        output_files: ["out/greeting.txt"],
+        yield_ms: 20_000,
+      }),
+      call("skill_write_stdin", { session_id: "sess_1", chars: "Ada", submit: true, yield_ms: 0 }),
+      call("skill_poll_session", { session_id: "sess_1", yield_ms: 20_000 }),
+      call("skill_kill_session", { session_id: "sess_1" }),
+      call("skill_run", { skill: "csv-summary", command: "true", output_files: ["out/greeting.txt"] }),
+      { text: "done" },
+    ]);
+    const a = await trpcAgent(model, { executor: "sandbox" });
+    const result = await a.send("greet Ada");
+    const outputs = result.toolCalls.map((c) => ({ isError: c.isError, text: String(c.output) }));
+    expect(outputs.map((o) => o.isError)).toEqual([false, false, false, false, false]);
+    const [started, written, polled, killed, after] = outputs.map(
+      (o) => JSON.parse(o.text) as Record<string, unknown>,
+    );
+    expect(started).toEqual({
+      status: "running",
+      session_id: "sess_1",
+      output: "Name: ",
+      offset: 0,
+      next_offset: 6,
+      interaction: { needs_input: true, kind: "prompt", hint: "Name:" },
+    });
+    expect(written).toMatchObject({ status: "running", session_id: "sess_1", offset: 6 });
+    const answer = `${String(written!["output"] ?? "")}${String(polled!["output"] ?? "")}`;
+    expect(answer).toBe("Hello, Ada\nAnother name? ");
+    expect(polled).toMatchObject({
+      status: "running",
+      interaction: { kind: "prompt", hint: "Another name?" },
+    });
+    expect(killed).toEqual({ ok: true, session_id: "sess_1", status: "killed" });
+    // The whole tree is gone (the background sleep too), and the workspace holds what the program wrote.
+    expect(await sleepers(mark)).toBe(0);
+    expect(after!["output_files"]).toMatchObject([{ name: "out/greeting.txt", content: "Hello, Ada\n" }]);
+    expect(after!["executor"]).toBe("sandbox");
+    // The offered tools include trpc's interactive set, and the guidance says when to use it.
+    expect(toolNamesOf(model.calls[0]!)).toEqual(
+      expect.arrayContaining(["skill_exec", "skill_write_stdin", "skill_poll_session", "skill_kill_session"]),
+    );
+    expect(systemOf(model.calls[0]!)).toContain(
+      "- Use skill_exec only when a command needs incremental stdin or TTY-style interaction; otherwise prefer one-shot execution.\n",
+    );
+  });
+
+  it("a program that exits reports its result; sessions still running are killed when the agent closes", async () => {
+    tree = await makeSkillTree([...skills.slice(1), { ...skills[0]!, files: { "scripts/greet.sh": GREET } }]);
+    const mark = String(800_000 + (process.pid % 90_000));
+    const model = scriptedModel([
+      call("skill_exec", {
+        skill: "csv-summary",
+        command: "echo ok > $OUTPUT_DIR/x.txt; echo finished",
+        yield_ms: 20_000,
+      }),
+      call("skill_exec", {
+        skill: "csv-summary",
+        command: "sh scripts/greet.sh",
+        env: { MARK: mark },
+        yield_ms: 20_000,
+      }),
+      call("skill_kill_session", { session_id: "nope" }),
+      { text: "done" },
+    ]);
+    const a = await trpcAgent(model, { executor: "sandbox" });
+    const result = await a.send("go");
+    const [exited, running, unknown] = result.toolCalls.map((c) => String(c.output));
+    expect(JSON.parse(exited!)).toMatchObject({
+      status: "exited",
+      session_id: "sess_1",
+      output: "finished\n",
+      exit_code: 0,
+      result: { exit_code: 0, stdout: "finished\n", primary_output: { name: "out/x.txt", content: "ok\n" } },
+    });
+    expect(JSON.parse(running!)).toMatchObject({ status: "running", session_id: "sess_2" });
+    expect(unknown).toBe("unknown session_id: nope");
+    // The shell forked the sleep before its prompt; give the fork a moment to exec under a loaded machine.
+    for (let i = 0; i < 50 && (await sleepers(mark)) === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await sleepers(mark)).toBe(1);
+    await a.close();
+    agent = undefined;
+    expect(await sleepers(mark)).toBe(0);
+  });
+});
+
+describe("files attached to a turn: send(input, { files }) stages them into work/inputs/", () => {
+  it("stages host files and named contents (basenames, upload fallback, renamed clashes) for the skill's commands", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "trpc-attach-"));
+    try {
+      const csv = path.join(dir, "data.csv");
+      await fs.writeFile(csv, "a,b\n1,2\n");
+      const model = scriptedModel([
+        {
+          toolCalls: [
+            {
+              name: "skill_run",
+              input: JSON.stringify({
+                skill: "csv-summary",
+                command: 'cd $WORK_DIR/inputs && for f in *; do echo "$f: $(cat "$f" | head -c 20)"; done',
+              }),
+            },
+          ],
+        },
+        { text: "done" },
+      ]);
+      const a = await trpcAgent(model, { executor: "local" });
+      const result = await a.send("summarise the attached table", {
+        files: [
+          csv,
+          { name: "../../elsewhere/notes.txt", content: "notes" },
+          { name: "", content: "anonymous" },
+          { name: "data.csv", content: "other" },
+          { name: "copy.csv", content: "a,b\n1,2\n" },
+        ],
+      });
+      const user = JSON.stringify(model.calls[0]!.prompt.filter((m) => m.role === "user").at(-1));
+      expect(user).toContain(
+        "Attached files (staged in $WORK_DIR/inputs): work/inputs/data.csv, work/inputs/notes.txt, work/inputs/upload, work/inputs/data_2.csv, work/inputs/data.csv",
+      );
+      const run = JSON.parse(String(result.toolCalls[0]?.output)) as { stdout: string };
+      expect(run.stdout).toBe("data.csv: a,b\n1,2\ndata_2.csv: other\nnotes.txt: notes\nupload: anonymous\n");
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("needs a workspace, and names a file it cannot read", async () => {
+    const a = await trpcAgent(scriptedModel([{ text: "ok" }]));
+    await expect(a.send("hi", { files: [{ name: "x.txt", content: "x" }] })).rejects.toThrow(
+      "send(input, { files }) needs an executor",
+    );
+    const b = await createSkillAgent({
+      model: scriptedModel([{ text: "ok" }]),
+      catalog: (await skillTree()).catalog,
+      profile: "trpc",
+      executor: "local",
+    });
+    try {
+      await expect(b.send("hi", { files: ["/nonexistent/file.csv"] })).rejects.toThrow(
+        "Cannot attach '/nonexistent/file.csv': ENOENT.",
+      );
+    } finally {
+      await b.close();
+    }
+  });
+});
+
+describe("chat /attach PATH (--profile trpc)", () => {
+  it("sends the file with the next message, staged into work/inputs/ where the skill's command reads it", async () => {
+    const home = await fs.mkdtemp(path.join(os.tmpdir(), "trpc-chat-"));
+    const server = await startLoopbackProvider("openai", [
+      {
+        toolCalls: [
+          { name: "skill_run", input: { skill: "csv-summary", command: "cat $WORK_DIR/inputs/table.csv" } },
+        ],
+      },
+      { text: "It has two columns." },
+    ]);
+    try {
+      await fs.writeFile(path.join(home, "table.csv"), "x,y\n3,4\n");
+      const root = path.join((await skillTree()).root, "skills");
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      let out = "";
+      stdout.on("data", (d) => {
+        out += String(d);
+      });
+      stdin.end("/attach missing.csv\n/attach table.csv\nsummarise it\n/exit\n");
+      const code = await main(
+        ["chat", "--root", root, "--profile", "trpc", "--executor", "local", "--context-window", "50000"],
+        {
+          stdin,
+          stdout,
+          stderr: stdout,
+          cwd: home,
+          env: { OPENAI_BASE_URL: server.baseURL, AGENT_MODEL: "loopback", HOME: home },
+        },
+      );
+      expect(code).toBe(0);
+      expect(out).toContain("Cannot attach missing.csv: not found.");
+      expect(out).toContain("attached table.csv: staged into work/inputs/ with your next message");
+      const bodies = server.requests.map((r) => JSON.stringify(r.body));
+      expect(bodies[0]).toContain(
+        "summarise it\\n\\nAttached files (staged in $WORK_DIR/inputs): work/inputs/table.csv",
+      );
+      // The tool result the model got back holds the file's content, read inside the workspace.
+      expect(bodies[1]).toContain("x,y\\\\n3,4\\\\n");
+    } finally {
+      await server.close();
+      await fs.rm(home, { recursive: true, force: true });
+    }
   });
 });

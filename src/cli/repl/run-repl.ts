@@ -1,4 +1,6 @@
 /** The `skillrt chat` read-eval-print loop on `node:readline`, driven by injectable streams. */
+import { stat } from "node:fs/promises";
+import path from "node:path";
 import { createInterface } from "node:readline";
 import { listSkills } from "../../context/list-skills.js";
 import { ProviderError } from "../../engine/provider-error.js";
@@ -13,7 +15,7 @@ import { agentModelName, providerFailureMessage, stepLimitMessage } from "./agen
 import { completeSlash } from "./complete-slash.js";
 import { createSpinner } from "./create-spinner.js";
 import { createHumanRenderer, createJsonRenderer } from "./render-events.js";
-import { type ChatParts, runSlashCommand } from "./slash-commands.js";
+import { type ChatParts, parseSlash, runSlashCommand } from "./slash-commands.js";
 import { watchSkills } from "./watch-skills.js";
 
 /** Options of {@link runRepl}. */
@@ -81,6 +83,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   let running: AbortController | undefined;
   let lastInterrupt = 0;
   let exitCode = 0;
+  const attached: string[] = [];
   const exitWindow = options.exitWindowMs ?? 2000;
 
   const onInterrupt = (): void => {
@@ -109,9 +112,11 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         ? createJsonRenderer(out)
         : createHumanRenderer({ text: out, info: out, style, spinner });
     try {
+      const files = attached.splice(0);
       const result = await agent.send(input, {
         abortSignal: running.signal,
         onEvent: (e) => renderer.handle(e),
+        ...(files.length === 0 ? {} : { files }),
       });
       renderer.finish();
       if (result.aborted) out.write(`${style.dim("(cancelled)")}\n`);
@@ -183,6 +188,13 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       }
       let input = line;
       if (line.startsWith("/")) {
+        // `/attach PATH`: the file goes with the next message, staged into the workspace's work/inputs/.
+        const slash = parseSlash(line);
+        if (slash.name === "attach") {
+          out.write(`${await attachFile(slash.rest, io.cwd, attached, style)}\n`);
+          prompt();
+          continue;
+        }
         const outcome = await runSlashCommand(line, { ...parts, agent, bodyCosts }, out, style, width);
         if (outcome === "exit") break;
         if (outcome === "continue") {
@@ -202,6 +214,22 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     await agent.save();
   }
   return exitCode;
+}
+
+/** Checks `/attach`'s path (relative to `cwd`) and adds it to `attached`; returns the line to print. */
+async function attachFile(
+  rest: string,
+  cwd: string,
+  attached: string[],
+  style: ReturnType<typeof createStyle>,
+): Promise<string> {
+  if (rest === "") return style.yellow("Usage: /attach PATH (the file goes with your next message)");
+  const full = path.resolve(cwd, rest);
+  const info = await stat(full).catch(() => undefined);
+  if (info?.isFile() !== true)
+    return style.red(`Cannot attach ${rest}: ${info === undefined ? "not found" : "not a file"}.`);
+  attached.push(full);
+  return style.dim(`attached ${rest}: staged into work/inputs/ with your next message`);
 }
 
 function parseApproval(text: string): ToolApprovalAnswer | undefined {

@@ -20,6 +20,7 @@ export const REPL_HELP = `Commands:
   /NAME [args]         run a skill: load it with the arguments ($ARGUMENTS, $0, $1, …), then answer
   /skill NAME [args]   the same; without arguments it only loads the skill for the next messages
   /unload NAME         unload a skill
+  /attach PATH         send a file with your next message (staged into the workspace's work/inputs/)
   /context             tokens in context: catalog, bodies, docs, history, free
   /reload              re-scan the skill folders now (changes on disk are picked up as they happen)
   /new                 start a new conversation

@@ -15,6 +15,7 @@ import type { ProfileContext, ProfileTools } from "../profile-types.js";
 import { toolFailure, toolSuccess } from "../skill-tool-result.js";
 import { paragraphs } from "../tool-text.js";
 import { normalizeMode } from "./skillrt-profile.js";
+import { trpcExecTools } from "./trpc-exec-tools.js";
 import { trpcSkillRun } from "./trpc-skill-run.js";
 
 /** trpc's error text for a failure (unknown names keep the exact seed text, plus the closest names). */
@@ -50,7 +51,9 @@ export function trpcProfile(ctx: ProfileContext): ProfileTools {
     runParam: "skill",
     // trpc-agent-go's skill_run answers with its result object as JSON.
     renderRun: (run) => JSON.stringify(run),
-    ...(ctx.run === undefined ? {} : { runTools: { skill_run: trpcSkillRun(ctx.run) } }),
+    ...(ctx.run === undefined
+      ? {}
+      : { runTools: { skill_run: trpcSkillRun(ctx.run), ...trpcExecTools(ctx.run) } }),
     tools: {
       skill_load: tool({
         description:

@@ -13,7 +13,7 @@ import { collectOutputs } from "../../exec/collect-outputs.js";
 import { InputSpec } from "../../exec/input-spec.js";
 import { OutputSpec } from "../../exec/output-spec.js";
 import { createRedactor } from "../../exec/redact.js";
-import type { SkillRunRequest } from "../../exec/run-skill-command.js";
+import type { SkillRunCompleted, SkillRunRequest, SkillRunResult } from "../../exec/run-skill-command.js";
 import type { Workspace } from "../../exec/workspace.js";
 import { writeFileNoFollow } from "../../exec/write-file-no-follow.js";
 import type { ProfileContext } from "../profile-types.js";
@@ -116,101 +116,134 @@ async function writeEditor(workspace: Workspace, text: string): Promise<string> 
   return script;
 }
 
-/** trpc's `skill_run`, over the session's run setup. */
-export function trpcSkillRun(run: NonNullable<ProfileContext["run"]>): Tool {
-  const { setup } = run;
+/** A trpc run ready to go: skillrt's request, and what its output needs afterwards. */
+export interface PreparedTrpcRun {
+  request: SkillRunRequest;
+  warnings: string[];
+  /** Records the artifact versions the pinned inputs resolved to. */
+  recordPins(result: SkillRunResult): void;
+}
+
+type RunSetup = NonNullable<ProfileContext["run"]>["setup"];
+
+/** Turns trpc's input into skillrt's request (editor helper written, pins applied); an error text when refused. */
+export async function prepareTrpcRun(
+  input: TrpcRunInput,
+  setup: RunSetup,
+): Promise<PreparedTrpcRun | string> {
   const store = setup.artifactStore;
-  return tool({
-    description: `${SKILL_RUN_DESCRIPTION} Returns a primary_output (the first small text output file) and warnings. Prefer primary_output/output_files content.`,
-    inputSchema: TrpcRunInput,
-    execute: async (input, { abortSignal }): Promise<SkillToolResult> => {
-      const env = { ...input.env };
-      if (input.editor_text !== undefined && input.editor_text !== "") {
-        for (const name of ["EDITOR", "VISUAL"]) {
-          if (name in env) return toolFailure(`editor_text cannot be combined with env.${name}`);
-        }
-        const script = await writeEditor(setup.workspace, input.editor_text);
-        env["EDITOR"] = script;
-        env["VISUAL"] = script;
-      }
-      const pinned = pins.get(setup.workspace) ?? new Map<string, number>();
-      pins.set(setup.workspace, pinned);
-      const pinKey = (spec: { from: string; to?: string | undefined }) =>
-        `${spec.from.replace(/@\d+$/, "")}\0${spec.to ?? ""}`;
-      const inputs = input.inputs?.map(({ pin, ...spec }) => {
-        const version = pin === true ? pinned.get(pinKey(spec)) : undefined;
-        return version !== undefined && /^artifact:\/\/[^@]+$/.test(spec.from)
-          ? { ...spec, from: `${spec.from}@${version}` }
-          : spec;
-      });
-      const warnings: string[] = [];
-      const files = input.output_files ?? [];
-      const saveFiles = input.save_as_artifacts === true && files.length > 0;
-      if (saveFiles && store === undefined) warnings.push(TRPC_RUN_WARNINGS.saveAsArtifactsSkipped);
-      let outputs = input.outputs;
-      if (files.length > 0) {
-        outputs = {
-          globs: files,
-          inline: true,
-          ...(saveFiles && store !== undefined
-            ? { save: true, name_template: input.artifact_prefix ?? "" }
-            : {}),
-        };
-      } else if (outputs?.save === true && store === undefined) {
-        warnings.push(TRPC_RUN_WARNINGS.outputsSaveSkipped);
-        outputs = { ...outputs, save: false };
-      }
-      const request: SkillRunRequest = {
-        name: input.skill,
-        command: input.command,
-        cwd: input.cwd,
-        env,
-        stdin: input.stdin,
-        timeout: input.timeout,
-        inputs,
-        outputs,
-      };
-      const result = await run.execute(request, abortSignal);
-      if (result.status === "refused") return toolFailure(result.message);
+  const env = { ...input.env };
+  if (input.editor_text !== undefined && input.editor_text !== "") {
+    for (const name of ["EDITOR", "VISUAL"]) {
+      if (name in env) return `editor_text cannot be combined with env.${name}`;
+    }
+    const script = await writeEditor(setup.workspace, input.editor_text);
+    env["EDITOR"] = script;
+    env["VISUAL"] = script;
+  }
+  const pinned = pins.get(setup.workspace) ?? new Map<string, number>();
+  pins.set(setup.workspace, pinned);
+  const pinKey = (spec: { from: string; to?: string | undefined }) =>
+    `${spec.from.replace(/@\d+$/, "")}\0${spec.to ?? ""}`;
+  const inputs = input.inputs?.map(({ pin, ...spec }) => {
+    const version = pin === true ? pinned.get(pinKey(spec)) : undefined;
+    return version !== undefined && /^artifact:\/\/[^@]+$/.test(spec.from)
+      ? { ...spec, from: `${spec.from}@${version}` }
+      : spec;
+  });
+  const warnings: string[] = [];
+  const files = input.output_files ?? [];
+  const saveFiles = input.save_as_artifacts === true && files.length > 0;
+  if (saveFiles && store === undefined) warnings.push(TRPC_RUN_WARNINGS.saveAsArtifactsSkipped);
+  let outputs = input.outputs;
+  if (files.length > 0) {
+    outputs = {
+      globs: files,
+      inline: true,
+      ...(saveFiles && store !== undefined ? { save: true, name_template: input.artifact_prefix ?? "" } : {}),
+    };
+  } else if (outputs?.save === true && store === undefined) {
+    warnings.push(TRPC_RUN_WARNINGS.outputsSaveSkipped);
+    outputs = { ...outputs, save: false };
+  }
+  return {
+    request: {
+      name: input.skill,
+      command: input.command,
+      cwd: input.cwd,
+      env,
+      stdin: input.stdin,
+      timeout: input.timeout,
+      inputs,
+      outputs,
+    },
+    warnings,
+    recordPins(result) {
+      if (result.status !== "ran") return;
       input.inputs?.forEach((spec, i) => {
         const staged = result.stagedInputs[i];
         if (spec.pin === true && staged?.version !== undefined && !pinned.has(pinKey(spec)))
           pinned.set(pinKey(spec), staged.version);
       });
+    },
+  };
+}
 
-      const base = toSkillRunOutput(result);
-      const failed = base.exit_code !== 0 || base.timed_out;
-      let outputFiles = base.output_files;
-      if (failed && outputFiles.some((f) => f.size_bytes === 0)) {
-        outputFiles = outputFiles.filter((f) => f.size_bytes > 0);
-        warnings.push(TRPC_RUN_WARNINGS.failedRunEmptyOutputFiles);
-      }
-      let primary = selectPrimaryOutput(outputFiles);
-      if (outputs === undefined && primary === undefined) {
-        const secrets = Object.values(setup.skillEnv?.[input.skill] ?? {});
-        const auto = await collectOutputs(
-          { globs: ["out/**"], inline: true, max_files: AUTO_PRIMARY_FILES },
-          { root: setup.workspace.root, runRel: result.runDir, redactor: createRedactor(secrets) },
-        ).catch(() => undefined);
-        primary = selectPrimaryOutput(
-          toSkillRunOutput({ ...result, outputFiles: auto?.files ?? [] }).output_files,
-        );
-      }
-      const saved = base.artifact_files.length > 0;
-      if (outputFiles.length > 0 && !saved) warnings.push(TRPC_RUN_WARNINGS.outputFilesWorkspaceOnly);
-      if (input.omit_inline_content === true) {
-        outputFiles = outputFiles.map(({ content: _content, ...rest }) => ({ ...rest, content: "" }));
-      }
-      const output: TrpcRunOutput = {
-        ...base,
-        output_files: outputFiles,
-        ...(primary === undefined ? {} : { primary_output: primary }),
-        // skillrt's own note on a missing store is replaced by trpc's.
-        warnings: [
-          ...base.warnings.filter((w) => w !== "save requested but no artifact store is configured"),
-          ...warnings,
-        ],
-      };
+/** trpc's output of a run that executed: failed-run file filter, primary_output, warnings, omitted content. */
+export async function finishTrpcRun(
+  result: SkillRunCompleted,
+  input: TrpcRunInput,
+  prepared: PreparedTrpcRun,
+  setup: RunSetup,
+): Promise<TrpcRunOutput> {
+  const warnings = [...prepared.warnings];
+  const base = toSkillRunOutput(result);
+  const failed = base.exit_code !== 0 || base.timed_out;
+  let outputFiles = base.output_files;
+  if (failed && outputFiles.some((f) => f.size_bytes === 0)) {
+    outputFiles = outputFiles.filter((f) => f.size_bytes > 0);
+    warnings.push(TRPC_RUN_WARNINGS.failedRunEmptyOutputFiles);
+  }
+  let primary = selectPrimaryOutput(outputFiles);
+  if (prepared.request.outputs === undefined && primary === undefined) {
+    const secrets = Object.values(setup.skillEnv?.[input.skill] ?? {});
+    const auto = await collectOutputs(
+      { globs: ["out/**"], inline: true, max_files: AUTO_PRIMARY_FILES },
+      { root: setup.workspace.root, runRel: result.runDir, redactor: createRedactor(secrets) },
+    ).catch(() => undefined);
+    primary = selectPrimaryOutput(
+      toSkillRunOutput({ ...result, outputFiles: auto?.files ?? [] }).output_files,
+    );
+  }
+  if (outputFiles.length > 0 && base.artifact_files.length === 0)
+    warnings.push(TRPC_RUN_WARNINGS.outputFilesWorkspaceOnly);
+  if (input.omit_inline_content === true) {
+    outputFiles = outputFiles.map(({ content: _content, ...rest }) => ({ ...rest, content: "" }));
+  }
+  return {
+    ...base,
+    output_files: outputFiles,
+    ...(primary === undefined ? {} : { primary_output: primary }),
+    // skillrt's own note on a missing store is replaced by trpc's.
+    warnings: [
+      ...base.warnings.filter((w) => w !== "save requested but no artifact store is configured"),
+      ...warnings,
+    ],
+  };
+}
+
+/** trpc's `skill_run`, over the session's run setup. */
+export function trpcSkillRun(run: NonNullable<ProfileContext["run"]>): Tool {
+  return tool({
+    description: `${SKILL_RUN_DESCRIPTION} Returns a primary_output (the first small text output file) and warnings. Prefer primary_output/output_files content.`,
+    inputSchema: TrpcRunInput,
+    execute: async (input, { abortSignal }): Promise<SkillToolResult> => {
+      const prepared = await prepareTrpcRun(input, run.setup);
+      if (typeof prepared === "string") return toolFailure(prepared);
+      const result = await run.execute(prepared.request, abortSignal);
+      if (result.status === "refused") return toolFailure(result.message);
+      prepared.recordPins(result);
+      const output = await finishTrpcRun(result, input, prepared, run.setup);
       return { text: JSON.stringify(output), isError: false, run: output };
     },
   });
