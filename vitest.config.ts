@@ -25,6 +25,7 @@ const SLOW = [
   "src/engine/**/*.test.ts",
   "src/eval/**/*.test.ts",
   "src/util/trusted-cache.test.ts",
+  "src/tools/profiles/*-profile.test.ts",
 ];
 
 export default defineConfig({

@@ -54,7 +54,8 @@ export function normalizeRoots(
   );
 }
 
-const scopeRanks: Record<SkillScope, number> = { project: 0, user: 1, root: 2, extra: 3, memory: 4 };
+// MCP-served skills never compete on a name: a colliding one is shown qualified (`server:name`).
+const scopeRanks: Record<SkillScope, number> = { project: 0, user: 1, root: 2, extra: 3, memory: 4, mcp: 5 };
 
 /**
  * Precedence rank of a scope on a name collision (lower wins): project, user, root, extra, memory.

@@ -1,26 +1,24 @@
 import { SearchIndex, type SearchIndexData, type SearchWeights } from "./search-index.js";
-import { blockCount, FIELDS } from "./search-layout.js";
+import { FIELDS } from "./search-layout.js";
 import type { SkillRecord } from "./types.js";
 
 /**
- * The plain data of a built search index (terms, postings grouped by term, field lengths, per-block score
- * bounds, and the skill names it was built over) for a persistent cache: strings and typed arrays,
+ * The plain data of a built search index (terms, postings grouped by term, field lengths, and the skill
+ * names it was built over) for a persistent cache: strings and typed arrays,
  * structured-clone safe. Pair it with the same records on load. The arrays are the index's own: treat
  * them as read-only.
  */
 export function serializeSearchIndex(index: SearchIndex): SearchIndexData {
-  const { terms, offsets, docs, counts, lengths, blocks, boundWeights } = index.parts();
+  const { terms, offsets, docs, counts, lengths } = index.parts();
   return {
     format: "skillrt-search-index",
-    version: 4,
+    version: 5,
     names: index.records.map((record) => record.name),
     terms: [...terms],
     offsets,
     docs,
     counts,
     lengths,
-    blocks,
-    boundWeights: [...boundWeights],
   };
 }
 
@@ -28,8 +26,8 @@ export function serializeSearchIndex(index: SearchIndex): SearchIndexData {
  * An index from {@link serializeSearchIndex}'s data and the records it was built over (same names in the
  * same order, e.g. the catalog's `list()`). Returns undefined when the data is not an index of this
  * version or does not match `records` (names, array sizes, a posting's document out of range or out of
- * order) — the caller then builds a fresh `SearchIndex`. Bounds stored under other field weights than
- * `weights` are recomputed when needed.
+ * order) — the caller then builds a fresh `SearchIndex`. The index ranks under `weights` (default: the
+ * default weights); the stored data does not depend on them.
  */
 export function loadSearchIndex(
   data: unknown,
@@ -38,7 +36,7 @@ export function loadSearchIndex(
 ): SearchIndex | undefined {
   if (!isIndexData(data)) return undefined;
   const n = records.length;
-  const { terms, offsets, docs, counts, lengths, blocks, boundWeights } = data;
+  const { terms, offsets, docs, counts, lengths } = data;
   if (data.names.length !== n || lengths.length !== n * FIELDS) return undefined;
   for (let i = 0; i < n; i++) if (data.names[i] !== records[i]!.name) return undefined;
   const t = terms.length;
@@ -57,9 +55,7 @@ export function loadSearchIndex(
     }
   }
   for (let i = 0; i < lengths.length; i++) if (lengths[i]! < 0) return undefined;
-  if (blocks.length !== blockCount(offsets)) return undefined;
-  for (let i = 0; i < blocks.length; i++) if (!(blocks[i]! >= 0)) return undefined;
-  return new SearchIndex(records, weights, { terms, offsets, docs, counts, lengths, blocks, boundWeights });
+  return new SearchIndex(records, weights, { terms, offsets, docs, counts, lengths });
 }
 
 function isIndexData(data: unknown): data is SearchIndexData {
@@ -67,7 +63,7 @@ function isIndexData(data: unknown): data is SearchIndexData {
   const d = data as Record<string, unknown>;
   return (
     d.format === "skillrt-search-index" &&
-    d.version === 4 &&
+    d.version === 5 &&
     Array.isArray(d.names) &&
     d.names.every((x) => typeof x === "string") &&
     Array.isArray(d.terms) &&
@@ -75,9 +71,6 @@ function isIndexData(data: unknown): data is SearchIndexData {
     d.offsets instanceof Int32Array &&
     d.docs instanceof Int32Array &&
     d.counts instanceof Uint16Array &&
-    d.lengths instanceof Int32Array &&
-    d.blocks instanceof Float64Array &&
-    Array.isArray(d.boundWeights) &&
-    d.boundWeights.every((x) => typeof x === "number")
+    d.lengths instanceof Int32Array
   );
 }

@@ -1,10 +1,10 @@
 import { fieldTexts } from "./search-field-texts.js";
 import { idiomTerms } from "./search-idioms.js";
-import { BLOCK, buildLayout, buildLayoutAsync, FIELDS, fieldTf, type Layout } from "./search-layout.js";
+import { buildLayout, buildLayoutAsync, FIELDS, type Layout } from "./search-layout.js";
 import { adjacentPairs, adjacentWords, hasHash, recordPairs } from "./search-pairs.js";
 import { QueryScorer } from "./search-query-scorer.js";
 import { SYNONYMS } from "./search-synonyms.js";
-import { topK, topKExhaustive } from "./search-top-k.js";
+import { topK } from "./search-top-k.js";
 import { agentForms, tokenize } from "./tokenize.js";
 import type { SearchHit, SkillRecord } from "./types.js";
 
@@ -75,8 +75,8 @@ const MAX_PREFIX = 12;
  * and opening as separately weighted fields, synonym expansion of the query ({@link SYNONYMS}), prefix
  * matches for unknown words, a bonus for covering more of the query and one for its adjacent word
  * pairs. Build cost is one tokenisation per record; the catalog builds it lazily, on the first search,
- * and a cache can keep it with {@link serializeSearchIndex} / {@link loadSearchIndex}. A query looks
- * only at the postings that can change its top results ({@link topK}).
+ * and a cache can keep it with {@link serializeSearchIndex} / {@link loadSearchIndex}. A query scores
+ * every posting of its terms ({@link topK}).
  */
 export class SearchIndex {
   readonly #records: SkillRecord[];
@@ -86,12 +86,6 @@ export class SearchIndex {
   readonly #weights: SearchWeights;
   /** Per document and field: the field's weight over its BM25 length normalisation. */
   readonly #scaled: Float64Array;
-  /** Whether every weight is finite and non-negative, which the bounds of the pruned evaluation assume. */
-  readonly #prunable: boolean;
-  /** Per term: its first block in the layout's `blocks` (terms.length + 1 entries). */
-  readonly #firstBlock: Int32Array;
-  /** Per term: the largest of its blocks' bounds; NaN until a query needs it. */
-  readonly #bounds: Float64Array;
   #sortedTerms: string[] | undefined;
   #byName: Map<string, number[]> | undefined;
   readonly #pairCache = new Map<SkillRecord, { fields: number; hashes: Int32Array }>();
@@ -100,30 +94,16 @@ export class SearchIndex {
     this.#records = [...records];
     this.#names = this.#records.map((record) => record.name);
     this.#weights = { ...DEFAULT_SEARCH_WEIGHTS, ...weights };
-    const w = this.#weights;
-    this.#prunable = Object.values(w).every((x) => Number.isFinite(x) && x >= 0) && w.k1 > 0;
     const layout = built ?? buildLayout(this.#records, fieldTexts);
     this.#ids = new Map(layout.terms.map((term, t) => [term, t]));
     const avg = averages(layout.lengths, this.#records.length);
-    const fields = fieldWeights(w);
+    const fields = fieldWeights(this.#weights);
     this.#scaled = new Float64Array(layout.lengths.length);
     for (let i = 0; i < layout.lengths.length; i++) {
       const f = i % FIELDS;
       this.#scaled[i] = fields[f]! / norm(fields[FIELDS + f]!, layout.lengths[i]!, avg[f]!);
     }
-    const current =
-      layout.boundWeights.length === fields.length && layout.boundWeights.every((x, i) => x === fields[i]);
-    // Bounds stored under other field weights are recomputed, term by term, when a query needs them.
-    this.#layout = current
-      ? layout
-      : { ...layout, blocks: new Float64Array(layout.blocks.length).fill(Number.NaN), boundWeights: fields };
-    const terms = layout.terms.length;
-    this.#firstBlock = new Int32Array(terms + 1);
-    for (let t = 0; t < terms; t++)
-      this.#firstBlock[t + 1] =
-        this.#firstBlock[t]! + Math.ceil((layout.offsets[t + 1]! - layout.offsets[t]!) / BLOCK);
-    this.#bounds = new Float64Array(terms).fill(Number.NaN);
-    if (built === undefined) for (let t = 0; t < terms; t++) this.#bound(t);
+    this.#layout = layout;
   }
 
   /**
@@ -148,18 +128,10 @@ export class SearchIndex {
    * name ranks that skill first. An empty query returns no hits.
    */
   search(query: string, limit = 10): SearchHit[] {
-    return this.#search(query, limit, false);
+    return this.#search(query, limit);
   }
 
-  /**
-   * @internal {@link search} scoring every posting of the query's terms: the reference its pruned
-   * evaluation equals (tests, `bench/search.mjs`).
-   */
-  searchExhaustive(query: string, limit = 10): SearchHit[] {
-    return this.#search(query, limit, true);
-  }
-
-  #search(query: string, limit: number, exhaustive: boolean): SearchHit[] {
+  #search(query: string, limit: number): SearchHit[] {
     const sequence = tokenize(query);
     const words = [...new Set(sequence)];
     const n = this.#records.length;
@@ -172,10 +144,7 @@ export class SearchIndex {
     const cut = pairs.size > 0 && w.phrase > 0 ? Math.max(limit, RERANK) : limit;
     const scoring = this.#scoring(words, idioms, query.trim().toLowerCase());
     const pairTerms = adjacentWords(sequence).map(([a, b]) => [this.#ids.get(a), this.#ids.get(b)] as const);
-    const ranked =
-      exhaustive || !this.#prunable
-        ? topKExhaustive(scoring, cut, this.#names, n)
-        : topK(scoring, cut, this.#names);
+    const ranked = topK(scoring, cut, this.#names, n);
     let top: SearchHit[] = ranked.map(({ doc, score }) => ({ record: this.#records[doc]!, score }));
     if (cut > limit) {
       const reranked: SearchHit[] = [];
@@ -245,8 +214,6 @@ export class SearchIndex {
       scorer.word[q] = wordOf[q]!;
       scorer.weight[q] = weights[q]!;
       scorer.idf[q] = idf;
-      scorer.bound[q] = scorer.saturate(idf, this.#bound(term));
-      scorer.firstBlock[q] = this.#firstBlock[term]!;
     });
     return scorer;
   }
@@ -263,30 +230,6 @@ export class SearchIndex {
       });
     }
     return this.#byName.get(wanted) ?? [];
-  }
-
-  /**
-   * Term t's largest weighted, length-normalised term frequency: the largest of its blocks' (computed
-   * from the postings first when they were stored under other weights).
-   */
-  #bound(t: number): number {
-    if (!Number.isNaN(this.#bounds[t]!)) return this.#bounds[t]!;
-    const { blocks, offsets, docs, counts } = this.#layout;
-    const first = this.#firstBlock[t]!;
-    const last = this.#firstBlock[t + 1]!;
-    if (first < last && Number.isNaN(blocks[first]!)) {
-      for (let b = first; b < last; b++) {
-        const from = offsets[t]! + (b - first) * BLOCK;
-        const to = Math.min(from + BLOCK, offsets[t + 1]!);
-        let max = 0;
-        for (let p = from; p < to; p++) max = Math.max(max, fieldTf(docs, counts, this.#scaled, p));
-        blocks[b] = max;
-      }
-    }
-    let max = 0;
-    for (let b = first; b < last; b++) max = Math.max(max, blocks[b]!);
-    this.#bounds[t] = max;
-    return max;
   }
 
   /** The fields (bit f for field f) in which term t occurs in document `doc`; 0 when it does not. */
@@ -343,9 +286,8 @@ export class SearchIndex {
     return out.sort((a, b) => df(b) - df(a)).slice(0, MAX_PREFIX);
   }
 
-  /** @internal The stored layout, every bound computed, for {@link serializeSearchIndex}. */
+  /** @internal The stored layout, for {@link serializeSearchIndex}. */
   parts(): Layout {
-    for (let t = 0; t < this.#layout.terms.length; t++) this.#bound(t);
     return this.#layout;
   }
 }

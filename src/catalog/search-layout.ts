@@ -3,8 +3,6 @@ import type { SkillRecord } from "./types.js";
 
 /** Indexed fields, in posting order: name, description, extras, headings, opening. */
 export const FIELDS = 5;
-/** Postings per block of a term's {@link SearchIndexData.blocks} bounds. */
-export const BLOCK = 64;
 /** Counts are stored in 16 bits: a term counted more often in one field counts this often (BM25 has long saturated). */
 const MAX_COUNT = 65_535;
 
@@ -15,7 +13,7 @@ const MAX_COUNT = 65_535;
  */
 export interface SearchIndexData {
   format: "skillrt-search-index";
-  version: 4;
+  version: 5;
   /** Skill names in document order: the records a loaded index is paired with. */
   names: string[];
   terms: string[];
@@ -27,15 +25,6 @@ export interface SearchIndexData {
   counts: Uint16Array;
   /** Per document: each field's length in terms. */
   lengths: Int32Array;
-  /**
-   * Per block of {@link BLOCK} postings of each term (terms in order, a term's last block possibly
-   * shorter): the largest weighted, length-normalised term frequency in the block under
-   * `boundWeights` — what bounds the score those postings add, so a query can skip skills that cannot
-   * make its top results.
-   */
-  blocks: Float64Array;
-  /** The field weights, then the length normalisations (name … opening), `blocks` were computed under. */
-  boundWeights: number[];
 }
 
 /** The stored layout of an index: {@link SearchIndexData} without its header. */
@@ -134,20 +123,5 @@ function* layoutSteps(
     offsets[t + 1] = p;
     if (t % 2048 === 2047) yield;
   }
-  return {
-    terms: [...ids.keys()],
-    offsets,
-    docs,
-    counts,
-    lengths,
-    blocks: new Float64Array(blockCount(offsets)).fill(Number.NaN),
-    boundWeights: [],
-  };
-}
-
-/** How many blocks of {@link BLOCK} postings the terms of `offsets` have. */
-export function blockCount(offsets: Int32Array): number {
-  let blocks = 0;
-  for (let t = 0; t + 1 < offsets.length; t++) blocks += Math.ceil((offsets[t + 1]! - offsets[t]!) / BLOCK);
-  return blocks;
+  return { terms: [...ids.keys()], offsets, docs, counts, lengths };
 }

@@ -1,5 +1,5 @@
 import type { SearchWeights } from "./search-index.js";
-import { BLOCK, fieldTf, type Layout } from "./search-layout.js";
+import { fieldTf, type Layout } from "./search-layout.js";
 import type { QueryScoring } from "./search-top-k.js";
 
 /** Added to the score of a skill whose name is the query. */
@@ -8,8 +8,7 @@ const NAME_BONUS = 100;
 /**
  * How one query scores (the place for a scoring feature): a posting's BM25F contribution (its weighted,
  * length-normalised term frequency, saturated, times the term's idf and expansion weight), and a
- * skill's score from their sum — times the coverage bonus, plus the name bonus. `topK` prunes
- * with `bound` (per term, from the index's stored maxima) and {@link QueryScorer.ceiling}.
+ * skill's score from their sum — times the coverage bonus, plus the name bonus.
  */
 export class QueryScorer implements QueryScoring {
   readonly docs: Int32Array;
@@ -17,14 +16,10 @@ export class QueryScorer implements QueryScoring {
   readonly end: Int32Array;
   readonly word: Int32Array;
   readonly weight: Float64Array;
-  readonly bound: Float64Array;
   readonly idf: Float64Array;
   readonly words: number;
+  /** Documents whose name is the query: they get the name bonus. */
   readonly forced: readonly number[];
-  /** Per query term: its term's first block in `#blocks`. */
-  readonly firstBlock: Int32Array;
-  readonly block = BLOCK;
-  readonly #blocks: Float64Array;
   readonly #counts: Uint16Array;
   readonly #scaled: Float64Array;
   readonly #k1: number;
@@ -47,7 +42,6 @@ export class QueryScorer implements QueryScoring {
     this.forced = forced;
     this.docs = layout.docs;
     this.#counts = layout.counts;
-    this.#blocks = layout.blocks;
     this.#scaled = scaled;
     this.#k1 = weights.k1;
     this.#k1p1 = weights.k1 + 1;
@@ -57,9 +51,7 @@ export class QueryScorer implements QueryScoring {
     this.end = new Int32Array(terms);
     this.word = new Int32Array(terms);
     this.weight = new Float64Array(terms);
-    this.bound = new Float64Array(terms);
     this.idf = new Float64Array(terms);
-    this.firstBlock = new Int32Array(terms);
   }
 
   /** BM25's saturation of term frequency `tf`, times `idf`. */
@@ -71,17 +63,8 @@ export class QueryScorer implements QueryScoring {
     return this.saturate(this.idf[term]!, fieldTf(this.docs, this.#counts, this.#scaled, posting));
   }
 
-  blockBound(term: number, posting: number): number {
-    const block = this.firstBlock[term]! + (((posting - this.start[term]!) / BLOCK) | 0);
-    return this.saturate(this.idf[term]!, this.#blocks[block]!);
-  }
-
   score(sum: number, covered: number, doc: number): number {
-    const score = this.ceiling(sum, covered);
+    const score = sum * (1 + (this.#coverage * covered) / this.#share);
     return this.forced.includes(doc) ? score + NAME_BONUS : score;
-  }
-
-  ceiling(sum: number, covered: number): number {
-    return sum * (1 + (this.#coverage * covered) / this.#share);
   }
 }

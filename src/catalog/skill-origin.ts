@@ -25,6 +25,19 @@ export function fsOrigin(root: string, scope: SkillScope): SkillOrigin {
   return origin;
 }
 
+/** One origin object per MCP server label. */
+const mcpOrigins = new Map<string, SkillOrigin>();
+
+/** The origin of skills served by the MCP server the host labels `label` (its `mcpServers` key). */
+export function mcpOrigin(label: string): SkillOrigin {
+  let origin = mcpOrigins.get(label);
+  if (origin === undefined) {
+    origin = Object.freeze({ kind: "mcp", id: label, label: `MCP server ${label}` });
+    mcpOrigins.set(label, origin);
+  }
+  return origin;
+}
+
 /** A skill's identity: its origin and its SKILL.md's location there (`fs:/repo/skills|/repo/skills/pdf/SKILL.md`). */
 export function skillKey(record: Pick<SkillRecord, "origin" | "location">): string {
   return `${record.origin.kind}:${record.origin.id}|${record.location}`;

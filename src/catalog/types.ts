@@ -5,15 +5,15 @@
 import type { Diagnostic, FrontmatterValue, ParseMode } from "../spec/types.js";
 
 /** Where a skill came from. Precedence on a name collision: project > user > extra; memory and explicit roots rank as configured. */
-export type SkillScope = "project" | "user" | "extra" | "root" | "memory";
+export type SkillScope = "project" | "user" | "extra" | "root" | "memory" | "mcp";
 
 /**
- * The source a skill came from: a filesystem root (`fs`, id: the root's absolute path) or skills defined in
- * code (`memory`); next, MCP servers serving skills and remote roots. A skill's identity is its origin plus
+ * The source a skill came from: a filesystem root (`fs`, id: the root's absolute path), skills defined in
+ * code (`memory`) or an MCP server serving skills (`mcp`, id: the host's label of the server). A skill's identity is its origin plus
  * its path there ({@link skillKey}), never its name alone: two origins may serve the same name.
  */
 export interface SkillOrigin {
-  kind: "fs" | "memory";
+  kind: "fs" | "memory" | "mcp";
   /** Unique among the catalog's sources of this kind (the root's absolute path; `memory`). */
   id: string;
   /** How to show it to a person (`project root /repo/skills`, `memory`). */

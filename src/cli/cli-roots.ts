@@ -38,6 +38,8 @@ export async function resolveCliRoots(
   io: Pick<CliIo, "cwd" | "env">,
   refresh = false,
   fileRoots?: readonly string[],
+  /** The remote roots' pins; default: `<cwd>/skillrt.lock.json`'s (`skillrt lock`); `null`: none. */
+  pins?: ReadonlyMap<string, string> | null,
 ): Promise<CliRoots> {
   const { home } = cliHome(io.env);
   let specs: ReadonlyArray<string | SkillRoot>;
@@ -67,7 +69,27 @@ export async function resolveCliRoots(
     const local = specs.filter((spec) => typeof spec !== "string" || !isRemoteRootSpec(spec));
     return { roots: normalizeRoots(local, io.cwd), origins: new Map(), diagnostics };
   }
-  return resolveRoots(specs, { cacheDir, cwd: io.cwd, refresh });
+  const lockDiagnostics: Diagnostic[] = [];
+  let pinned = pins ?? undefined;
+  if (pins === undefined) {
+    const { readRootsLock } = await import("../catalog/remote/roots-lock.js");
+    const lock = await readRootsLock(io.cwd);
+    if (lock instanceof Map) pinned = lock;
+    else if (lock !== undefined)
+      lockDiagnostics.push({
+        code: "root-fetch-failed",
+        severity: "warning",
+        message: lock.error,
+        path: io.cwd,
+      });
+  }
+  const resolved = await resolveRoots(specs, {
+    cacheDir,
+    cwd: io.cwd,
+    refresh,
+    ...(pinned === undefined ? {} : { pins: pinned }),
+  });
+  return { ...resolved, diagnostics: [...lockDiagnostics, ...resolved.diagnostics] };
 }
 
 /** The roots of {@link resolveCliRoots}; why a remote one could not be had is written on stderr. */

@@ -11,6 +11,8 @@ import path from "node:path";
 import type { LanguageModel } from "ai";
 import { defaultCacheDir } from "../catalog/cache-dir.js";
 import { createCatalog } from "../catalog/create-catalog.js";
+import type { UntrustedRoot } from "../catalog/recorded-trust.js";
+import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
 import type { Catalog, SkillRoot } from "../catalog/types.js";
 import { loadModelConfig, type ModelFlags } from "../config/load-model-config.js";
 import type { SkillrtConfig } from "../config/load-skillrt-config.js";
@@ -26,6 +28,8 @@ import type { SessionStore } from "../store/session-store.js";
 import { checkCacheDir, untrustedCacheWarning } from "../util/trusted-cache.js";
 import { cliHome } from "./cli-home.js";
 import { resolveCliRoots } from "./cli-roots.js";
+import { skillsLockDiagnostics } from "./cli-skills-lock.js";
+import { openCliTrust } from "./cli-trust.js";
 import {
   type CliConfig,
   type CliRunSettings,
@@ -73,11 +77,20 @@ export interface FromEnvironmentOptions {
   cache?: boolean;
   /** Receives warnings (an unset `${env:X}`, an MCP server entry problem). */
   onWarning?: (message: string) => void;
+  /**
+   * Trust every skill root for this run (`--trust`). Default: project-scope and remote roots are trusted
+   * as the user's trust file (`skillrt trust`) or `~/.skillrt/config.json`'s `trust` say.
+   */
+  trust?: boolean;
+  /** Asks a person whether to trust an untrusted root the first time it matters (`chat`); a yes is recorded. */
+  askTrust?: (root: UntrustedRoot) => Promise<boolean>;
 }
 
 /** What the Node process provides, beyond the agent's options. */
-export interface NodeParts extends Omit<SkillAgentOptions, "model"> {
+export interface NodeParts extends Omit<SkillAgentOptions, "model" | "store"> {
   catalog: Catalog;
+  /** The store the preset opened (none with `store: false`). */
+  store?: SessionStore;
   /** The roots the catalog scanned, normalised once (absolute, deduplicated, in precedence order). */
   roots: SkillRoot[];
   cwd: string;
@@ -117,10 +130,14 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
       config: config.file,
       ...(options.model === undefined ? {} : { flags: options.model }),
     });
-    const model = resolveModel(
-      modelConfig,
-      options.onRetry === undefined ? {} : { onRetry: options.onRetry },
-    );
+    const model = resolveModel(modelConfig, {
+      ...(options.onRetry === undefined ? {} : { onRetry: options.onRetry }),
+      // A fallback provider taking a call is said as a warning (which provider failed, how).
+      onFallback: ({ from, to, status }) =>
+        warn(
+          `${from} failed (${status === undefined ? "no answer" : `HTTP ${status}`}); ${to} takes the call`,
+        ),
+    });
     modelParts = { model, modelConfig };
   }
   // The config files were read above: their `roots` are not read again.
@@ -141,14 +158,35 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     warn(untrustedCacheWarning(trust));
     cacheDir = undefined;
   }
-  const catalog = await createCatalog({ roots, cwd, env, ...(cacheDir === undefined ? {} : { cacheDir }) });
+  const localCatalog = await createCatalog({
+    roots,
+    cwd,
+    env,
+    ...(cacheDir === undefined ? {} : { cacheDir }),
+  });
+  // Skills that drifted from the project's skills-lock.json (edited after `npx skills add`) are warned about.
+  for (const d of await skillsLockDiagnostics(cwd, localCatalog.list(), "warning")) warn(d.message);
   const store =
     options.store === false ? undefined : openEnvironmentStore(options.store, env, config.file, cwd);
   const toolSources: ToolSources | undefined =
     options.tools === false
       ? undefined
-      : openToolSources({ onWarning: warn, ...options.tools }, { env, cwd, config: config.file });
+      : openToolSources(
+          { onWarning: warn, ...options.tools },
+          { env, cwd, config: config.file, ...(cacheDir === undefined ? {} : { cacheDir }) },
+        );
+  // Skills the MCP servers serve (SEP-2640) join the catalog once `toolSources.start()` has run.
+  const catalog = toolSources === undefined ? localCatalog : withMcpSkills(localCatalog, toolSources.skills);
   const executor = options.executor === false ? false : cliExecutorChoice(config, options.executor);
+  const skillTrust = await openCliTrust({
+    roots,
+    origins: resolved.origins,
+    env,
+    config: config.file,
+    warn,
+    ...(options.trust === undefined ? {} : { trustAll: options.trust }),
+    ...(options.askTrust === undefined ? {} : { ask: options.askTrust }),
+  });
   return {
     ...modelParts,
     catalog,
@@ -159,6 +197,10 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     ...(store === undefined ? {} : { store, closeStore: true }),
     ...(toolSources === undefined ? {} : { toolSources, closeToolSources: true }),
     executor,
+    trust: skillTrust,
+    ...(config.file.exec.shellPreRender === undefined
+      ? {}
+      : { shellPreRender: config.file.exec.shellPreRender }),
     run: cliRunSettings(config, { cwd, defaultHostDirs: options.defaultHostDirs ?? [cwd] }),
     ...cliSessionSettings(config, options.session),
     ...selectFromEnv(env),

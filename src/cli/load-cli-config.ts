@@ -23,6 +23,8 @@ export interface CliConfigOptions {
 /** Session settings from the `session` section and the `--active`/`--allow`/`--deny` flags. */
 export interface CliSessionSettings {
   activeSkills?: string[];
+  /** `--skill NAME`: skills forced for the task (see `SkillLayerOptions.forcedSkills`). */
+  forcedSkills?: string[];
   allow?: string[];
   deny?: string[];
 }
@@ -55,6 +57,8 @@ export async function loadCliConfig(options: CliConfigOptions): Promise<CliConfi
 /** Command-line lists that replace the config's list of the same name when given. */
 export interface SessionFlags {
   active?: string[] | undefined;
+  /** `--skill NAME`: forced skills (no config counterpart). */
+  skill?: string[] | undefined;
   allow?: string[] | undefined;
   deny?: string[] | undefined;
 }
@@ -72,8 +76,10 @@ export function cliSessionSettings(config: CliConfig, flags: SessionFlags = {}):
   const activeSkills = pick(flags.active, session.activeSkills);
   const allow = pick(flags.allow, session.allow);
   const deny = pick(flags.deny, session.deny);
+  const forcedSkills = pick(flags.skill, undefined);
   return {
     ...(activeSkills === undefined ? {} : { activeSkills }),
+    ...(forcedSkills === undefined ? {} : { forcedSkills }),
     ...(allow === undefined ? {} : { allow }),
     ...(deny === undefined ? {} : { deny }),
   };

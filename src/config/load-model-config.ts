@@ -151,7 +151,7 @@ export async function loadModelConfig(options: LoadModelConfigOptions = {}): Pro
     flags.contextWindow ??
     positiveInt(env["SKILLRT_CONTEXT_WINDOW"], "SKILLRT_CONTEXT_WINDOW") ??
     file.contextWindow;
-  return {
+  const primary: ModelConfig = {
     provider: resolved,
     modelId: modelFromUser ?? vendor?.model ?? DEFAULT_MODELS[resolved],
     baseURL,
@@ -167,6 +167,21 @@ export async function loadModelConfig(options: LoadModelConfigOptions = {}): Pro
     ...optionalMs("idleTimeoutMs", flags.idleTimeoutMs, file.idleTimeoutSeconds),
     configured,
   };
+  if (file.fallback === undefined || file.fallback.length === 0) return primary;
+  const fallback = file.fallback.map(
+    (entry): ModelConfig => ({
+      ...primary,
+      provider: entry.provider,
+      modelId: entry.model,
+      baseURL: entry.baseURL ?? (entry.provider === "openai-compatible" ? DEFAULT_BASE_URL : undefined),
+      apiKey:
+        entry.apiKeyEnv === undefined
+          ? nonEmpty(env[entry.provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"])
+          : nonEmpty(env[entry.apiKeyEnv]),
+      maxAttempts: entry.maxAttempts ?? primary.maxAttempts,
+    }),
+  );
+  return { ...primary, fallback };
 }
 
 /** `{ [key]: ms }` from a flag in ms or a file value in seconds (the flag wins); `{}` when neither is set. */

@@ -32,6 +32,11 @@ export interface ModelConfig {
   idleTimeoutMs?: number;
   /** False when nothing at all was configured and the local Ollama default applies. */
   configured: boolean;
+  /**
+   * The fallback chain (config `model.fallback`): models that take a call, in order, when the one before
+   * fails with a retryable error after its retries. Default none.
+   */
+  fallback?: ModelConfig[];
 }
 
 /** Default endpoint when nothing is configured: a local Ollama's OpenAI-compatible API. */

@@ -15,6 +15,7 @@
  * ```
  */
 import { z } from "zod";
+import { AGENT_NAME, AgentSpec } from "./agent-definition.js";
 import { McpServersConfig } from "./mcp-servers-config.js";
 import { ToolsConfig } from "./tools-config.js";
 
@@ -40,6 +41,25 @@ export const ModelConfigFile = z
     firstByteTimeoutSeconds: z.number().positive().optional(),
     /** Most seconds of silence between two chunks of a streamed answer (default 120). */
     idleTimeoutSeconds: z.number().positive().optional(),
+    /**
+     * Providers that take a call, in order, when the one before fails with a retryable error (408, 409,
+     * 429, 5xx, no answer) after its retries. Each names its provider, model and endpoint; the key comes
+     * from `apiKeyEnv` (else the provider's usual variable); limits are the main model's unless given.
+     */
+    fallback: z
+      .array(
+        z
+          .object({
+            provider: ProviderName,
+            model: z.string().min(1),
+            baseURL: z.string().url().optional(),
+            apiKeyEnv: z.string().min(1).optional(),
+            maxAttempts: z.number().int().min(1).max(20).optional(),
+          })
+          .strict(),
+      )
+      .max(8)
+      .optional(),
   })
   .strict();
 /** The `model` section (every field optional). */
@@ -79,6 +99,8 @@ export const ExecConfigFile = z
     hostDirs: z.array(z.string().min(1)).optional(),
     /** Directory of the versioned artifact store (relative: from the file's directory). Default `<cwd>/.skillrt/artifacts`. */
     artifactsDir: z.string().min(1).optional(),
+    /** Run a trusted skill's `` !`cmd` `` and ```` ```! ```` blocks when it loads, output in place. Default true. */
+    shellPreRender: z.boolean().optional(),
   })
   .strict();
 /** The `exec` section. */
@@ -156,6 +178,16 @@ export const SkillrtConfigFile = z.looseObject({
   mcpServers: McpServersConfig.optional(),
   /** Gating and approvals of host tools. */
   tools: ToolsConfig.optional(),
+  /** Subagents by name (besides the `agents/*.md` files next to the skill roots, which these override). */
+  agents: z
+    .record(z.string().regex(AGENT_NAME, "must be lowercase letters, digits and hyphens"), AgentSpec)
+    .optional(),
+  /**
+   * Trust of project and remote roots without `skillrt trust`: `true` trusts every root, a list the roots
+   * (folders, URLs) named. Read from the user's `~/.skillrt/config.json` only: a project's own file cannot
+   * trust itself.
+   */
+  trust: z.union([z.boolean(), z.array(z.string().min(1))]).optional(),
 });
 /** A whole config file. */
 export type SkillrtConfigFile = z.infer<typeof SkillrtConfigFile>;

@@ -3,6 +3,7 @@
  * operations and by restore, which passes the instance ids it saved.
  */
 import type { ReadFileResult, SkillRecord } from "../catalog/types.js";
+import { renderAworldSkill } from "./render-aworld-layout.js";
 import {
   renderBinaryBlock,
   renderDocBlock,
@@ -25,7 +26,8 @@ export async function buildSkillEntry(
 ): Promise<SkillEntry> {
   const loaded = await core.catalog.load(record.name);
   const files = await safeFiles(core, record.name);
-  const body = substituteArguments(loaded.body, {
+  const written = core.preRender === undefined ? loaded.body : await core.preRender(record, loaded.body);
+  const body = substituteArguments(written, {
     ...(args !== undefined ? { args } : {}),
     skillDir: record.dir,
     sessionId: core.state.id,
@@ -91,6 +93,7 @@ function skillItemText(
       maxResources: core.maxResources,
     });
   }
+  if (core.profile.systemLayout === "aworld") return renderAworldSkill(record.name, body);
   return core.profile.systemLayout === "trpc"
     ? renderTrpcSkill(record.name, body)
     : renderSystemSkill(record.name, record.dir, body);

@@ -5,7 +5,7 @@
  */
 import type { SkillRecord } from "../catalog/types.js";
 import { escapeHtml, toPrompt } from "../spec/to-prompt.js";
-import { AWORLD_CATALOG, SKILLBOX_CATALOG } from "./seed-catalog-templates.js";
+import { AWORLD_CATALOG, SKILLBOX_CATALOG, SKILLBOX_EXEC_CATALOG } from "./seed-catalog-templates.js";
 import type { CatalogFormat } from "./session-options.js";
 
 /** How one format lays out the catalog. `marker` is `✓` (loaded) or `○`. */
@@ -79,6 +79,7 @@ const formats: Record<CatalogFormat, CatalogEntryFormat> = {
   agentskills,
   aworld: AWORLD_CATALOG,
   skillbox: SKILLBOX_CATALOG,
+  "skillbox-exec": SKILLBOX_EXEC_CATALOG,
 };
 
 /** The layout of `format`. */

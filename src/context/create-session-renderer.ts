@@ -8,11 +8,13 @@ import type { SkillRecord } from "../catalog/types.js";
 import { createCatalogTokenCache, renderCatalog } from "./render-catalog.js";
 import { renderPreamble } from "./render-preamble.js";
 import { type MeasuredBlock, renderSessionBlocks } from "./render-session-context.js";
+import { renderTrpcOverview } from "./render-trpc-overview.js";
 import type { CatalogStats } from "./rendered-context.js";
 import type { SessionProfile } from "./session-profile.js";
 import type { SessionRenderer } from "./session-renderer.js";
 import type { SessionState } from "./session-state.js";
 import type { TokenCounter } from "./token-counter.js";
+import { trpcCapabilityGuidance, trpcToolingGuidance } from "./trpc-guidance.js";
 
 /** What the renderer reads. */
 export interface SessionRendererInput {
@@ -27,6 +29,8 @@ export interface SessionRendererInput {
   searchThreshold: number;
   /** Replaces the default preamble (`""`: none). */
   preamble?: string;
+  /** trpc profile: most skills its overview lists with descriptions (`WithMaxOverviewSkills`). Default: as many as the budget holds. */
+  maxOverviewSkills?: number;
 }
 
 /** The renderer with the measured blocks the ledger and the budget read. */
@@ -59,15 +63,26 @@ export function createSessionRenderer(input: SessionRendererInput): SessionRende
   const names = profile.toolNames;
   const tokenCache = createCatalogTokenCache();
   let epoch = 0;
+  let request = "";
 
   let catalogMemo: CatalogMemo | undefined;
   const catalogBlock = (): CatalogMemo => {
     const records = input.visible();
-    const key = state.placement === "history" ? `e${epoch}` : `v${state.version}|e${epoch}`;
+    const trpc = profile.trpcTools !== undefined;
+    // History placement keeps the catalog byte-stable across loads, except where the format states what is
+    // active (AWorld's active_status, rebuilt on every call by its SkillsNeuron).
+    const followsLoads = state.placement === "system" || profile.catalogFormat === "aworld";
+    const base = followsLoads ? `v${state.version}|e${epoch}` : `e${epoch}`;
+    // trpc ranks its overview for each request (its system prompt changes with the user's message).
+    const key = trpc ? `${base}|r${request}` : base;
     if (catalogMemo !== undefined && catalogMemo.key === key && sameRecords(catalogMemo.list, records))
       return catalogMemo;
     if (records.length === 0) {
       catalogMemo = { list: records, key, block: undefined, stats: EMPTY_STATS };
+      return catalogMemo;
+    }
+    if (profile.trpcTools !== undefined) {
+      catalogMemo = trpcCatalog(records, key, profile.trpcTools);
       return catalogMemo;
     }
     const fixedPreamble = input.preamble;
@@ -104,6 +119,45 @@ export function createSessionRenderer(input: SessionRendererInput): SessionRende
     return catalogMemo;
   };
 
+  /** trpc's overview; without a cap it lists as many skills with descriptions as the catalog budget holds. */
+  const trpcCatalog = (
+    records: readonly SkillRecord[],
+    key: string,
+    flags: NonNullable<SessionProfile["trpcTools"]>,
+  ): CatalogMemo => {
+    let cap = input.maxOverviewSkills;
+    if (cap === undefined) {
+      let spent = counter.count(
+        `Available skills:\n${trpcCapabilityGuidance(flags)}${trpcToolingGuidance(flags)}`,
+      );
+      cap = 0;
+      for (const r of records) {
+        spent += counter.count(`- ${r.name}: ${r.description}\n`);
+        if (spent > input.catalogBudget) break;
+        cap += 1;
+      }
+      if (cap === records.length) cap = 0;
+      else cap = Math.max(cap, 1);
+    }
+    const overview = renderTrpcOverview({ records, request, cap, flags });
+    const tokens = counter.count(overview.text);
+    const searchOffered = overview.truncated > 0 || records.length > input.searchThreshold;
+    return {
+      list: records,
+      key,
+      block: { block: { key: "catalog", kind: "catalog", placement: "system", text: overview.text }, tokens },
+      stats: {
+        visible: records.length,
+        listed: overview.listed + overview.truncated,
+        shortened: 0,
+        bare: overview.truncated,
+        omitted: 0,
+        tokens,
+        searchOffered,
+      },
+    };
+  };
+
   let blocksMemo: { version: number; catalog: CatalogMemo; blocks: MeasuredBlock[] } | undefined;
   const measured = (): MeasuredBlock[] => {
     const cat = catalogBlock();
@@ -129,6 +183,9 @@ export function createSessionRenderer(input: SessionRendererInput): SessionRende
     searchOffered: () => catalogBlock().stats.searchOffered,
     refreshCatalog() {
       epoch += 1;
+    },
+    setRequest(text) {
+      request = text;
     },
   };
   return { renderer, measured };

@@ -8,6 +8,7 @@ import type { Catalog, SkillRecord } from "../catalog/types.js";
 import { DEFAULT_NAMESPACE } from "../store/session-store.js";
 import { createHistoryShaper } from "./create-history-shaper.js";
 import { createSessionRenderer, sameRecords } from "./create-session-renderer.js";
+import { trackLoadMode } from "./load-mode.js";
 import type { SessionCore } from "./session-core.js";
 import type { SessionEvent } from "./session-event.js";
 import { bindOperations } from "./session-operations.js";
@@ -57,6 +58,9 @@ export function openSkillSession(
     ...(options.runTool === undefined ? {} : { run: options.runTool }),
     ...(options.catalogFormat === undefined ? {} : { catalogFormat: options.catalogFormat }),
     ...(options.systemLayout === undefined ? {} : { systemLayout: options.systemLayout }),
+    ...(options.skillTools === undefined ? {} : { skillTools: options.skillTools }),
+    ...(options.loadMode === undefined ? {} : { loadMode: options.loadMode }),
+    ...(options.maxLoadedSkills === undefined ? {} : { maxLoadedSkills: options.maxLoadedSkills }),
   });
   const contextWindowKnown = options.contextWindow !== undefined;
   const contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
@@ -73,6 +77,7 @@ export function openSkillSession(
     catalogBudget,
     searchThreshold: options.searchThreshold ?? 100,
     ...(options.preamble === undefined ? {} : { preamble: options.preamble }),
+    ...(options.maxOverviewSkills === undefined ? {} : { maxOverviewSkills: options.maxOverviewSkills }),
   });
   const listeners = new Map<string, Set<(event: SessionEvent) => void>>();
 
@@ -88,6 +93,7 @@ export function openSkillSession(
     skillBudget: options.skillBudget ?? DEFAULT_SKILL_BUDGET,
     ...(options.maxActive === undefined ? {} : { maxActive: options.maxActive }),
     ...(options.skillEnv === undefined ? {} : { skillEnv: options.skillEnv }),
+    ...(options.preRender === undefined ? {} : { preRender: options.preRender }),
     contextWindow,
     contextWindowKnown,
     catalogBudget,
@@ -122,6 +128,7 @@ export function openSkillSession(
       };
     },
   };
+  trackLoadMode(session);
   return { session, core };
 }
 

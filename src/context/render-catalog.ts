@@ -267,6 +267,8 @@ export async function renderRequestSkills(
   request: string,
   options: RequestSkillsOptions = {},
 ): Promise<RequestSkillsRender> {
+  // The trpc overview is itself ranked for the request (and names every skill it does not describe).
+  if (session.profile.trpcTools !== undefined) return { text: "", skills: [] };
   const stats = session.renderer.catalogStats();
   const cut = stats.shortened + stats.bare + stats.omitted;
   if (cut === 0 && options.always !== true) return { text: "", skills: [] };

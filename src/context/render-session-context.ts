@@ -57,7 +57,8 @@ export function renderSessionBlocks(
       return blocks;
     }
     if (names.length > 0) {
-      blocks.push(frame("frame:instructions", SYSTEM_INSTRUCTIONS_HEADER, count));
+      // AWorld's active skills are `<skill_file_content>` blocks with no section header.
+      if (layout !== "aworld") blocks.push(frame("frame:instructions", SYSTEM_INSTRUCTIONS_HEADER, count));
       for (const name of names) {
         const entry = state.skills.get(name);
         if (entry !== undefined) blocks.push(itemBlock(entry.item));

@@ -2,7 +2,8 @@
  * The options of a {@link SkillSession} (`createSkillSession`), with the names of where loaded content goes
  * (placement), how the catalog is written and how `system` placement lays out loaded skills.
  */
-import type { Catalog } from "../catalog/types.js";
+import type { Catalog, SkillRecord } from "../catalog/types.js";
+import type { LoadMode } from "./load-mode.js";
 import type { ProfileName } from "./profile-name.js";
 import type { SessionEvent } from "./session-event.js";
 import type { TokenCounter } from "./token-counter.js";
@@ -11,15 +12,23 @@ import type { TokenCounter } from "./token-counter.js";
 export type Placement = "history" | "system";
 
 /** L1 catalog formats. `list` (default) is `- name: description`. */
-export type CatalogFormat = "list" | "markdown" | "xml" | "agentskills" | "aworld" | "skillbox";
+export type CatalogFormat =
+  | "list"
+  | "markdown"
+  | "xml"
+  | "agentskills"
+  | "aworld"
+  | "skillbox"
+  | "skillbox-exec";
 
 /**
  * How `system` placement lays out loaded content. `omni` (default, OmniEmployee): "## Loaded Skill
  * Instructions" with `### Skill: <name>` sections, then "## Loaded Skill References". `trpc` (trpc-agent-go):
  * per skill, alphabetically, `[Loaded] <name>` and the body, a `Docs loaded: …` line, then `[Doc] <path>`
- * blocks.
+ * blocks. `aworld` (AWorld's SkillsNeuron): per active skill, `<skill_file_content>` holding its
+ * `<skill_usage>`; docs as in `omni`.
  */
-export type SystemLayout = "omni" | "trpc";
+export type SystemLayout = "omni" | "trpc" | "aworld";
 
 /** Options of {@link createSkillSession}. Every field is optional except `catalog`. */
 export interface SkillSessionOptions {
@@ -40,6 +49,27 @@ export interface SkillSessionOptions {
   profile?: ProfileName;
   /** `false` when no `skill_run` is offered (no executor): the preamble and messages do not name it. Default true. */
   runTool?: boolean;
+  /**
+   * The profile's tools offered to the model, by name (trpc's `WithAllowedSkillTools`); the others are not
+   * registered, and the `trpc` overview's guidance blocks follow the set. Default: all of them.
+   */
+  skillTools?: string[];
+  /**
+   * `trpc` profile: most skills its overview lists with their descriptions (trpc's `WithMaxOverviewSkills`);
+   * the rest are named under "Additional skills". Default: as many as the catalog budget holds.
+   */
+  maxOverviewSkills?: number;
+  /**
+   * How long loaded skills stay: `session` (until unloaded), `turn` (unloaded at the start of the next user
+   * turn) or `once` (unloaded after the one model request that showed them); skills `init()` loads stay.
+   * Default `turn` under the `trpc` profile (trpc-agent-go's default), else `session`.
+   */
+  loadMode?: LoadMode;
+  /**
+   * Most skills loaded at once under the `trpc` profile: a load past it unloads the least recently loaded or
+   * doc-selected skill (trpc's `WithMaxLoadedSkills`; `maxActive` refuses instead). Default: no limit.
+   */
+  maxLoadedSkills?: number;
   /** Default: the profile's (`list`; `markdown` for omni, `xml` for agentscope). */
   catalogFormat?: CatalogFormat;
   /**
@@ -75,6 +105,11 @@ export interface SkillSessionOptions {
    * when a load checks the skill's declared requirements. Only names ever reach the model. Default: none.
    */
   skillEnv?: Record<string, Record<string, string>>;
+  /**
+   * Transforms a skill's body when it is loaded, before `$ARGUMENTS` are substituted: the engine's shell
+   * pre-render (`` !`cmd` `` and ```` ```! ```` blocks of trusted skills). Default: the body as written.
+   */
+  preRender?: (record: SkillRecord, body: string) => Promise<string>;
   /** Receives every event. */
   onEvent?: (event: SessionEvent) => void;
   /** Custom preamble (replaces the default text); `""` renders the catalog without one. */

@@ -6,10 +6,12 @@
  */
 import { SkillrtError } from "../errors/skillrt-error.js";
 import { isDefaultDoc, isOmniReference } from "./doc-rules.js";
+import type { LoadMode } from "./load-mode.js";
 import { PROFILE_NAMES, type ProfileName } from "./profile-name.js";
 import { DEFAULT_TOOL_NAMES } from "./render-preamble.js";
 import type { CatalogFormat, SystemLayout } from "./session-options.js";
 import type { LoadInputShape, SkillToolNames } from "./tool-call-shape.js";
+import type { TrpcToolFlags } from "./trpc-guidance.js";
 
 /** A profile as the session renders it. */
 export interface SessionProfile {
@@ -24,9 +26,33 @@ export interface SessionProfile {
   isDoc(path: string): boolean;
   /** Input of the profile's load tool for `name` (and arguments, where the tool takes them). */
   loadInput: LoadInputShape;
+  /**
+   * The profile's own tools the model is offered, when a session limits them (`skillTools`); undefined:
+   * all of them.
+   */
+  skillTools?: readonly string[];
+  /** How long loaded skills stay (`load-mode.ts`): `turn` for `trpc`, else `session`, unless the session says. */
+  loadMode: LoadMode;
+  /**
+   * Most skills loaded at once; a load past it unloads the least recently touched one (trpc's
+   * `WithMaxLoadedSkills`). Undefined: no such limit.
+   */
+  maxLoadedSkills?: number;
+  /** `trpc` only: which of trpc's tools are registered; its overview and guidance blocks depend on them. */
+  trpcTools?: TrpcToolFlags;
 }
 
-type ProfileVocabulary = Omit<SessionProfile, "name" | "catalogFormat" | "systemLayout" | "isDoc"> &
+type ProfileVocabulary = Omit<
+  SessionProfile,
+  | "name"
+  | "catalogFormat"
+  | "systemLayout"
+  | "isDoc"
+  | "skillTools"
+  | "trpcTools"
+  | "loadMode"
+  | "maxLoadedSkills"
+> &
   Partial<Pick<SessionProfile, "catalogFormat" | "systemLayout" | "isDoc">>;
 
 const PROFILES: Record<ProfileName, ProfileVocabulary> = {
@@ -74,6 +100,7 @@ const PROFILES: Record<ProfileName, ProfileVocabulary> = {
       run: "skill_run",
     },
     catalogFormat: "aworld",
+    systemLayout: "aworld",
     loadInput: (name) => ({ skill_name: name }),
   },
 };
@@ -85,7 +112,14 @@ const PROFILES: Record<ProfileName, ProfileVocabulary> = {
  */
 export function sessionProfile(
   name: ProfileName = "skillrt",
-  options: { run?: boolean; catalogFormat?: CatalogFormat; systemLayout?: SystemLayout } = {},
+  options: {
+    run?: boolean;
+    catalogFormat?: CatalogFormat;
+    systemLayout?: SystemLayout;
+    skillTools?: readonly string[];
+    loadMode?: LoadMode;
+    maxLoadedSkills?: number;
+  } = {},
 ): SessionProfile {
   const profile = PROFILES[name];
   if (profile === undefined) {
@@ -95,12 +129,34 @@ export function sessionProfile(
     });
   }
   const { run: _run, ...withoutRun } = profile.toolNames;
+  const offered = (tool: string): boolean => options.skillTools?.includes(tool) ?? true;
+  const run = options.run !== false && offered("skill_run");
   return {
     name,
-    toolNames: options.run === false ? withoutRun : profile.toolNames,
-    catalogFormat: options.catalogFormat ?? profile.catalogFormat ?? "list",
+    toolNames: run ? profile.toolNames : withoutRun,
+    catalogFormat:
+      options.catalogFormat ??
+      (profile.catalogFormat === "skillbox" && options.run === true ? "skillbox-exec" : undefined) ??
+      profile.catalogFormat ??
+      "list",
     systemLayout: options.systemLayout ?? profile.systemLayout ?? "omni",
     isDoc: profile.isDoc ?? isDefaultDoc,
     loadInput: profile.loadInput,
+    ...(options.skillTools === undefined ? {} : { skillTools: options.skillTools }),
+    loadMode: options.loadMode ?? (name === "trpc" ? "turn" : "session"),
+    ...(options.maxLoadedSkills === undefined || options.maxLoadedSkills <= 0
+      ? {}
+      : { maxLoadedSkills: options.maxLoadedSkills }),
+    ...(name === "trpc"
+      ? {
+          trpcTools: {
+            load: offered("skill_load"),
+            selectDocs: offered("skill_select_docs"),
+            listDocs: offered("skill_list_docs"),
+            run,
+            exec: false,
+          },
+        }
+      : {}),
   };
 }

@@ -21,4 +21,9 @@ export interface SessionRenderer {
    * this re-renders it from the current state (call after compaction or at a turn boundary).
    */
   refreshCatalog(): void;
+  /**
+   * The text of the latest user message, which the `trpc` profile's overview is ranked for (its "Top
+   * recommended skill for this request" line). The loop sets it before each step; other profiles ignore it.
+   */
+  setRequest(text: string): void;
 }

@@ -3,16 +3,25 @@
  * store, tool sources and an executor. Pure composition: nothing is read from the working directory, HOME
  * or the environment (`fromEnvironment()` is the Node preset that gathers those).
  */
+
 import { randomUUID } from "node:crypto";
 import type { ModelMessage } from "ai";
+import { type AgentDefinition, mergeAgents } from "../config/agent-definition.js";
+import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
 import { skillListing } from "../context/list-skills.js";
-import { loadForUser } from "../context/load-for-user.js";
+import { loadForUser, type UserLoadOutcome } from "../context/load-for-user.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import type { Workspace } from "../exec/workspace.js";
+import { openSessionStore } from "../store/open-session-store.js";
+import { redactStoreUrl } from "../store/redact-store-url.js";
+import type { SessionStore } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import { type AgentTurn, startAgentTurn } from "./agent-turn.js";
+import { createDelegator } from "./delegate-to-agent.js";
+import { answerText, createDelegationTool } from "./delegation-tool.js";
 import type { EngineEvent } from "./engine-event.js";
+import { forkOnLoad, isForkSkill, runForkSkill } from "./fork-skill.js";
 import { chooseExecutor, openSkillLayer } from "./open-skills.js";
 import { openToolSources, type ToolSources } from "./open-tool-sources.js";
 import { recordTurn } from "./record-turn.js";
@@ -50,15 +59,29 @@ const TOOL_SOURCE_OPTIONS = ["toolRegistry", "mcpServers", "toolGating", "approv
 export async function createSkillAgent(options: SkillAgentOptions): Promise<SkillAgent> {
   checkParts(options);
   const owned: Array<() => Promise<void>> = [];
-  if (options.closeStore === true && options.store !== undefined) {
-    const store = options.store;
+  const store = typeof options.store === "string" ? openStoreUrl(options.store, options.cwd) : options.store;
+  if (store !== undefined && (options.closeStore === true || typeof options.store === "string")) {
     owned.push(() => store.close());
   }
   try {
-    return await composeAgent(options, owned);
+    const { store: _url, ...parts } = options;
+    return await composeAgent({ ...parts, ...(store === undefined ? {} : { store }) }, owned);
   } catch (error) {
     for (const close of owned.reverse()) await close().catch(() => undefined);
     throw error;
+  }
+}
+
+/** The agents of `options`, checked: an invalid spec is an `invalid-argument` error naming it. */
+function agentDefinitions(options: SkillAgentOptions): Record<string, AgentDefinition> {
+  try {
+    return mergeAgents({}, options.agents ?? {});
+  } catch (error) {
+    throw new SkillrtError({
+      code: "invalid-argument",
+      message: `createSkillAgent: an entry of agents is invalid: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
   }
 }
 
@@ -83,11 +106,31 @@ function checkParts(options: SkillAgentOptions): void {
   }
 }
 
+/**
+ * The store a URL names (as `--store` takes it). A relative `sqlite:` path is resolved from `cwd` only when
+ * one was passed: the agent never falls back to the process's working directory.
+ */
+function openStoreUrl(url: string, cwd: string | undefined): SessionStore {
+  const trimmed = url.trim();
+  const relativeSqlite =
+    trimmed.startsWith("sqlite:") && !trimmed.startsWith("sqlite:/") && trimmed !== "sqlite::memory:";
+  if (trimmed === "" || (relativeSqlite && cwd === undefined)) {
+    throw new SkillrtError({
+      code: "invalid-argument",
+      message:
+        trimmed === ""
+          ? "createSkillAgent: store is an empty URL; give sqlite:PATH, sqlite:///absolute/path or postgres://…, or leave it out for no store."
+          : `createSkillAgent: store '${redactStoreUrl(trimmed)}' is a relative path; pass cwd to resolve it from, or use sqlite:///absolute/path.`,
+    });
+  }
+  return openSessionStore({ url: trimmed, cwd: cwd ?? "/" });
+}
+
 async function composeAgent(
-  options: SkillAgentOptions,
+  options: Omit<SkillAgentOptions, "store"> & { store?: SessionStore },
   owned: Array<() => Promise<void>>,
 ): Promise<SkillAgent> {
-  const { model, catalog, modelConfig } = options;
+  const { model, modelConfig } = options;
   const env = options.env ?? {};
   // Only a window the caller or the config gave: an unknown one keeps the session's 2,000-token catalog budget.
   const sessionWindow =
@@ -120,6 +163,8 @@ async function composeAgent(
     openToolSources(options, { env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
   if (options.toolSources === undefined || options.closeToolSources === true)
     owned.push(() => toolSources.close());
+  // Skills the MCP servers serve (SEP-2640) join the catalog as their servers start.
+  const catalog = withMcpSkills(options.catalog, toolSources.skills);
   const stopListening = toolSources.onError(({ source, message }) => {
     const event: EngineEvent = { type: "tool-source-error", step: 0, source, message };
     if (turnEmit === undefined) pending.push(event);
@@ -138,6 +183,20 @@ async function composeAgent(
           ...(modelConfig.baseURL === undefined ? {} : { baseURL: modelConfig.baseURL }),
         };
 
+  const delegator = createDelegator({
+    options,
+    definitions: agentDefinitions(options),
+    create: createSkillAgent,
+    executor,
+    toolSources,
+    conversation: () => conversation,
+    emit: () => turnEmit,
+  });
+  const delegationTools = createDelegationTool(delegator, options.profile);
+  const hostTools =
+    Object.keys(delegationTools).length === 0 ? options.tools : { ...options.tools, ...delegationTools };
+  let delegations = 0;
+
   const open = async (id: string, snapshot: unknown, history: ModelMessage[]): Promise<Conversation> => {
     const layerOptions = {
       ...options,
@@ -148,6 +207,7 @@ async function composeAgent(
       ...(options.select?.maxActive === undefined ? {} : { maxActive: options.select.maxActive }),
     };
     const layer = await openSkillLayer(catalog, layerOptions, { id, snapshot, executor, toolSources });
+    forkOnLoad(layer.skillTools, { delegator, catalog, session: layer.session });
     return { id, history, ...layer };
   };
 
@@ -202,6 +262,29 @@ async function composeAgent(
     return () => lock.release();
   };
 
+  /** `/skill NAME args` of a fork skill: the child runs now; the history gets the load call and its answer. */
+  const forkForUser = async (name: string, args: string | undefined): Promise<UserLoadOutcome> => {
+    const { session } = conversation;
+    const toolCallId = `user-fork-${randomUUID()}`;
+    try {
+      const result = await runForkSkill({ delegator, catalog, session }, name, args, toolCallId);
+      const { toolName, input } = session.history.loadCall(name, args);
+      const value = answerText(result);
+      const messages: ModelMessage[] = [
+        { role: "assistant", content: [{ type: "tool-call", toolCallId, toolName, input }] },
+        {
+          role: "tool",
+          content: [{ type: "tool-result", toolCallId, toolName, output: { type: "text", value } }],
+        },
+      ];
+      conversation.history.push(...messages);
+      await save();
+      return { ok: true, name, messages, tokens: session.counter.count(value) };
+    } catch (error) {
+      return { ok: false, name, message: error instanceof Error ? error.message : String(error) };
+    }
+  };
+
   const send = (input: string, sendOptions: SendOptions = {}): AgentTurn<TurnResult> =>
     startAgentTurn(async (emitTurn) => {
       if (running) {
@@ -237,7 +320,7 @@ async function composeAgent(
             instructions,
             ...(options.select === undefined ? {} : { select: options.select }),
             ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-            ...(options.tools === undefined ? {} : { tools: options.tools }),
+            ...(hostTools === undefined ? {} : { tools: hostTools }),
             ...(modelConfig === undefined ? {} : { modelConfig }),
             ...(sendOptions.abortSignal === undefined ? {} : { abortSignal: sendOptions.abortSignal }),
           }),
@@ -260,6 +343,17 @@ async function composeAgent(
     get skillTools() {
       return conversation.skillTools;
     },
+    get workspace() {
+      return conversation.workspace;
+    },
+    delegate(name, task, delegateOptions = {}) {
+      // Outside a turn the child's events go to the subscribers directly.
+      const onEvent = (event: EngineEvent): void => {
+        delegateOptions.onEvent?.(event);
+        if (turnEmit === undefined) for (const listener of listeners) listener(event);
+      };
+      return delegator.run(name, task, `delegate-${++delegations}`, { ...delegateOptions, onEvent });
+    },
     send,
     async loadSkill(name, loadOptions = {}) {
       const listing = skillListing(conversation.session, name);
@@ -271,6 +365,10 @@ async function composeAgent(
             `Skill '${name}' cannot be loaded by the user: it sets 'user-invocable: false'. ` +
             "The model can still load it when a task needs it.",
         };
+      }
+      const record = listing === undefined ? undefined : catalog.get(name);
+      if (record !== undefined && isForkSkill(record, conversation.session.profile.name)) {
+        return forkForUser(name, loadOptions.args);
       }
       const outcome = await noteBetween(() =>
         loadForUser(conversation.session, name, {

@@ -5,8 +5,10 @@
  * instructions, the active tools and a `prepareStep` that re-renders both every step and rewrites the
  * history for the skill session. The developer keeps their own loop.
  */
+
 import { randomUUID } from "node:crypto";
 import {
+  type LanguageModel,
   type ModelMessage,
   NoSuchToolError,
   type StopCondition,
@@ -14,14 +16,27 @@ import {
   type ToolCallRepairFunction,
   type ToolSet,
 } from "ai";
+import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
 import type { Catalog } from "../catalog/types.js";
+import { type AgentDefinition, type AgentSpec, mergeAgents } from "../config/agent-definition.js";
+import { beginTurn } from "../context/load-mode.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
+import type { Executor } from "../exec/executor.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import type { McpServerStatus } from "../tools/mcp-client/create-mcp-tool-source.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
-import { chooseExecutor, openCatalog, openSkillLayer, type SkillLayerOptions } from "./open-skills.js";
-import { openToolSources, type ToolSourceError } from "./open-tool-sources.js";
+import { createDelegator, type DelegationOptions } from "./delegate-to-agent.js";
+import { createDelegationTool } from "./delegation-tool.js";
+import type { EngineEventListener } from "./engine-event.js";
+import {
+  chooseExecutor,
+  openCatalog,
+  openSkillLayer,
+  type SkillLayer,
+  type SkillLayerOptions,
+} from "./open-skills.js";
+import { openToolSources, type ToolSourceError, type ToolSources } from "./open-tool-sources.js";
 import { createSkillStep } from "./skill-step.js";
 
 /** Options of {@link createSkillToolkit}. */
@@ -44,6 +59,18 @@ export interface SkillToolkitOptions extends SkillLayerOptions {
    * Default: passed to `onWarning`.
    */
   onToolSourceError?: (error: ToolSourceError) => void;
+  /**
+   * Subagents the model may delegate to (as `createSkillAgent`'s `agents`): the spread's tools then hold the
+   * delegation tool (`agent_run`; `Task` under the claude profile). Children run on {@link model} unless
+   * their definition names another (`delegation.models`). Default: none.
+   */
+  agents?: Readonly<Record<string, AgentSpec | AgentDefinition>>;
+  /** Depth and concurrency limits of delegation, and the models of agents that name one. */
+  delegation?: DelegationOptions;
+  /** The model subagents inherit (your loop's model). Needed with {@link agents} that say `model: inherit`. */
+  model?: LanguageModel;
+  /** Receives the subagents' events (`agent-start`, `agent-event`, `agent-end`). */
+  onAgentEvent?: EngineEventListener;
 }
 
 /** What the toolkit's `prepareStep` returns every step. */
@@ -99,7 +126,6 @@ export interface SkillToolkit {
  * conversation's turns, and `close()` it.
  */
 export async function createSkillToolkit(options: SkillToolkitOptions = {}): Promise<SkillToolkit> {
-  const catalog = await openCatalog(options);
   const toolSources = openToolSources(options, {
     env: options.env ?? process.env,
     cwd: options.cwd ?? process.cwd(),
@@ -107,9 +133,12 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
       options.onToolSourceError ??
       ((error) => options.onWarning?.(`tool source ${error.source}: ${error.message}`)),
   });
+  const executor = chooseExecutor(options.executor);
+  // Skills the MCP servers serve (SEP-2640) join the catalog as their servers start.
+  const catalog = withMcpSkills(await openCatalog(options), toolSources.skills);
   const layer = await openSkillLayer(catalog, options, {
     id: options.sessionId ?? randomUUID(),
-    executor: chooseExecutor(options.executor),
+    executor,
     toolSources,
   });
   try {
@@ -123,7 +152,10 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
   await step.prepare();
-  const own = Object.keys(options.tools ?? {});
+  const own = [
+    ...Object.keys(options.tools ?? {}),
+    ...(options.agents === undefined ? [] : ["agent_run", "Task"]),
+  ];
   const clash = own.filter((name) => name in step.tools);
   if (clash.length > 0) {
     await toolSources.close();
@@ -133,10 +165,14 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
       message: `createSkillToolkit: tools ${clash.join(", ")} have the names of skill tools; rename yours.`,
     });
   }
-  Object.assign(step.tools, options.tools);
-  const render = () => {
-    const rendered = step.render();
-    return { ...rendered, activeTools: [...rendered.activeTools, ...own] };
+  Object.assign(
+    step.tools,
+    options.tools,
+    delegationTools(options, { catalog, layer, toolSources, executor }),
+  );
+  const render = (messages?: ModelMessage[]) => {
+    const rendered = step.render(messages);
+    return { ...rendered, activeTools: [...rendered.activeTools, ...own.filter((n) => n in step.tools)] };
   };
   const first = render();
   const prepareStep = async ({
@@ -147,9 +183,12 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     messages: ModelMessage[];
   }): Promise<SkillStepSettings> => {
     // A new call of the loop is a new user turn: the frozen catalog (history placement) may change now.
-    if (stepNumber === 0) layer.session.renderer.refreshCatalog();
+    if (stepNumber === 0) {
+      layer.session.renderer.refreshCatalog();
+      beginTurn(layer.session);
+    }
     await step.prepare();
-    return { ...render(), messages: step.messages(messages) };
+    return { ...render(messages), messages: step.messages(messages) };
   };
   const repair: ToolCallRepairFunction<ToolSet> = async ({ toolCall, error }) => {
     // A tool in the caller's `tools` but not in ours was merged by hand: say how to pass it instead.
@@ -186,4 +225,36 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
       enumerable: false,
     },
   }) as unknown as SkillToolkit;
+}
+
+/** The delegation tool of the toolkit's agents (none without agents). */
+function delegationTools(
+  options: SkillToolkitOptions,
+  parts: { catalog: Catalog; layer: SkillLayer; toolSources: ToolSources; executor: Executor | undefined },
+): ToolSet {
+  const { catalog, layer, toolSources, executor } = parts;
+  if (options.agents === undefined) return {};
+  const definitions = mergeAgents({}, options.agents);
+  const inherits = Object.values(definitions).filter((d) => d.model === "inherit");
+  if (options.model === undefined && inherits.length > 0) {
+    throw new SkillrtError({
+      code: "invalid-argument",
+      message:
+        `createSkillToolkit: agents ${inherits.map((d) => d.name).join(", ")} inherit the model; ` +
+        "pass the model of your loop as createSkillToolkit({ model, agents }).",
+    });
+  }
+  const { agents: _agents, tools: _tools, ...rest } = options;
+  const delegator = createDelegator({
+    // A model is needed only by agents that inherit it: checked above.
+    options: { ...rest, model: options.model ?? "unused", catalog },
+    definitions,
+    // Children are full agents; imported lazily so the toolkit does not load the agent for nothing.
+    create: async (childOptions) => (await import("./create-skill-agent.js")).createSkillAgent(childOptions),
+    executor,
+    toolSources,
+    conversation: () => ({ id: layer.session.id, workspace: layer.workspace }),
+    emit: () => options.onAgentEvent,
+  });
+  return createDelegationTool(delegator, options.profile);
 }

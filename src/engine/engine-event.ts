@@ -75,6 +75,45 @@ export type EngineEvent =
   | { type: "tool-source-error"; step: number; source: string; message: string }
   /** A model call finished, with its token usage and finish reason. */
   | { type: "step-end"; step: number; usage: EngineUsage; finishReason: string }
+  /**
+   * A subagent started on a delegated task (the delegation tool, a `context: fork` skill, or
+   * `agent.delegate`). `parentCallId` is the parent's tool call (or `delegate:<n>` from code); `depth` is
+   * the child's (1 for a child of the top agent).
+   */
+  | {
+      type: "agent-start";
+      step: number;
+      agent: string;
+      parentCallId: string;
+      depth: number;
+      sessionId: string;
+      model: string;
+      task: string;
+    }
+  /** An event of a running subagent, as its own stream had it, tagged with the agent and the parent call. */
+  | {
+      type: "agent-event";
+      step: number;
+      agent: string;
+      parentCallId: string;
+      depth: number;
+      event: EngineEvent;
+    }
+  /** A subagent finished (or failed or was aborted): what it cost and what it did. */
+  | {
+      type: "agent-end";
+      step: number;
+      agent: string;
+      parentCallId: string;
+      depth: number;
+      sessionId: string;
+      usage: EngineUsage;
+      steps: number;
+      skillsLoaded: string[];
+      files: string[];
+      aborted: boolean;
+      error?: string;
+    }
   /** Something failed; `fatal` errors end the run. */
   | { type: "error"; step: number; message: string; fatal: boolean };
 

@@ -10,16 +10,18 @@ import { defaultCacheDir } from "../catalog/cache-dir.js";
 import { createCatalog } from "../catalog/create-catalog.js";
 import { defaultRoots, normalizeRoots } from "../catalog/default-roots.js";
 import { isRemoteRootSpec } from "../catalog/remote/root-spec.js";
+import { skillTrust, type TrustOption } from "../catalog/skill-trust.js";
 import type { Catalog, SkillRoot } from "../catalog/types.js";
 import { createSkillSession } from "../context/create-skill-session.js";
 import { restoreSkillSession } from "../context/restore-skill-session.js";
-import type { Placement } from "../context/session-options.js";
+import type { Placement, SkillSessionOptions } from "../context/session-options.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { createExecutor, type ExecutorChoice } from "../exec/create-executor.js";
 import { createWorkspace } from "../exec/create-workspace.js";
 import type { Executor } from "../exec/executor.js";
 import type { SkillRunContext } from "../exec/run-skill-command.js";
 import { createSandboxSessionExecutor } from "../exec/sandbox-session-executor.js";
+import { createShellPreRender } from "../exec/shell-pre-render.js";
 import type { Workspace } from "../exec/workspace.js";
 import { createSkillTools, type SkillRunSetup, type SkillTools } from "../tools/create-skill-tools.js";
 import type { ProfileName } from "../tools/profile-types.js";
@@ -60,6 +62,12 @@ export interface SkillLayerOptions extends ToolSourceOptions {
   contextWindow?: number;
   /** Skills loaded when the conversation starts (besides `active: true` ones). */
   activeSkills?: string[];
+  /**
+   * Skills the user forced for this task (AWorld's `requested_skill_names`, `ask --skill NAME`): loaded when
+   * the conversation starts, named in the aworld profile's `<forced_skill_contract>`, and, when every one
+   * is instruction-only, no host tool is offered while they are active. Default none.
+   */
+  forcedSkills?: string[];
   /** Most skills active at once (a model's load past it is refused). Default: no cap. */
   maxActive?: number;
   /** Only skills whose name matches one of these globs are offered. */
@@ -76,6 +84,24 @@ export interface SkillLayerOptions extends ToolSourceOptions {
   executor?: ExecutorChoice | Executor | Experimental_SandboxSession | false;
   /** Settings of `skill_run`. Default: `host://` inputs from `cwd` only. */
   run?: SkillRunSettings;
+  /**
+   * Further session settings: the profile tools offered (`skillTools`), the `trpc` profile's overview cap
+   * (`maxOverviewSkills`), how long loads stay (`loadMode`) and the LRU limit (`maxLoadedSkills`).
+   */
+  session?: Pick<SkillSessionOptions, "skillTools" | "maxOverviewSkills" | "loadMode" | "maxLoadedSkills">;
+  /**
+   * Which skills may run commands, pre-approve tools through `allowed-tools` and pre-render
+   * `` !`cmd` ``: `true` every one, a `SkillTrust` of your own, else (default) every skill but the
+   * project-scope ones (`needsTrustByDefault`). An untrusted skill is still listed and loadable; each
+   * refusal tells the model the `skillrt trust` command to give the user.
+   */
+  trust?: TrustOption;
+  /**
+   * Run a trusted skill's `` !`command` `` and ```` ```! ```` blocks when it loads, in its directory in the
+   * session workspace with the run limits, output (capped, redacted) in place; an untrusted skill's are
+   * replaced by a note. `false` leaves them as written, everywhere (config `exec.shellPreRender`). Default true.
+   */
+  shellPreRender?: boolean;
 }
 
 /** A conversation's skill layer. */
@@ -190,40 +216,55 @@ export async function openSkillLayer(
   },
 ): Promise<SkillLayer> {
   const { executor, toolSources: sources } = conversation;
+  const cwd = options.cwd ?? process.cwd();
+  const trust = skillTrust(options.trust);
+  // The workspace is made first: `init()` and a restore load skills, whose `!`cmd` run in it.
+  const runLayer =
+    executor === undefined
+      ? undefined
+      : await openSkillRun(conversation.id, executor, { hostDirs: [cwd], ...options.run });
   const common = {
     catalog,
     profile: options.profile ?? "skillrt",
     runTool: executor !== undefined,
-    ...(options.activeSkills === undefined ? {} : { activeSkills: options.activeSkills }),
+    ...(options.activeSkills === undefined && options.forcedSkills === undefined
+      ? {}
+      : { activeSkills: [...new Set([...(options.activeSkills ?? []), ...(options.forcedSkills ?? [])])] }),
     ...(options.allow === undefined ? {} : { allow: options.allow }),
     ...(options.deny === undefined ? {} : { deny: options.deny }),
     ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
     ...(options.catalogBudget === undefined ? {} : { catalogBudget: options.catalogBudget }),
     ...(options.maxActive === undefined ? {} : { maxActive: options.maxActive }),
     ...(options.run?.skillEnv === undefined ? {} : { skillEnv: options.run.skillEnv }),
+    ...options.session,
+    ...(options.shellPreRender === false
+      ? {}
+      : { preRender: createShellPreRender({ run: runLayer?.run, trust }) }),
   };
   let session: SkillSession;
-  if (conversation.snapshot !== undefined && conversation.snapshot !== null) {
-    session = await restoreSkillSession(conversation.snapshot, common);
-  } else {
-    session = createSkillSession({
-      ...common,
-      id: conversation.id,
-      placement: options.placement ?? "history",
-    });
-    await session.init();
+  try {
+    if (conversation.snapshot !== undefined && conversation.snapshot !== null) {
+      session = await restoreSkillSession(conversation.snapshot, common);
+    } else {
+      session = createSkillSession({
+        ...common,
+        id: conversation.id,
+        placement: options.placement ?? "history",
+      });
+      await session.init();
+    }
+  } catch (error) {
+    await runLayer?.dispose();
+    throw error;
   }
   // The catalog is rendered now, so its one-time costs (the tokenizer's tables, counting the listed skills)
   // fall on opening the conversation and not, in one block, on the event loop in the middle of its first turn.
   session.renderer.catalogStats();
-  const cwd = options.cwd ?? process.cwd();
-  const runLayer =
-    executor === undefined
-      ? undefined
-      : await openSkillRun(session.id, executor, { hostDirs: [cwd], ...options.run });
   const workspace = runLayer?.run.workspace;
   const skillTools = createSkillTools(session, {
+    trust,
     ...(runLayer === undefined ? {} : { run: runLayer.run }),
+    ...(options.forcedSkills === undefined ? {} : { forcedSkills: options.forcedSkills }),
     ...(sources === undefined
       ? {}
       : {

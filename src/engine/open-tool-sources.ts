@@ -5,6 +5,7 @@
  * conversations; failures are reported once to each `onError` listener (and `onSourceError`). The handle is
  * what a host keeps: several agents may share it, and it answers for the MCP servers' states.
  */
+import { createMcpSkillSource, type McpSkillSource } from "../catalog/mcp-source/mcp-skill-source.js";
 import type { McpServersConfig } from "../config/mcp-servers-config.js";
 import type { ToolsConfig } from "../config/tools-config.js";
 import type { ToolGating } from "../tools/compute-active-tools.js";
@@ -32,9 +33,10 @@ export interface ToolSourceOptions {
    */
   mcpServers?: McpServersConfig;
   /**
-   * Server-tool gating: `open` (every server tool offered) or `skill` (only while an active skill grants it
-   * through `allowed-tools`, `tool_list` or a bound group). Default: the config's `tools.gating`, else the
-   * profile's (`skill` for aworld and agentscope, `open` otherwise).
+   * Server-tool gating: `open` (every server tool offered), `skill` (only while an active skill grants it
+   * through `allowed-tools`, `tool_list` or a bound group) or `tool-list` (AWorld's filter). Default: the
+   * config's `tools.gating`, else the profile's (`tool-list` for aworld, `skill` for agentscope, `open`
+   * otherwise).
    */
   toolGating?: ToolGating;
   /**
@@ -58,6 +60,11 @@ export interface ToolSources {
    * calls return the first call's promise.
    */
   start(options?: { abortSignal?: AbortSignal }): Promise<void>;
+  /**
+   * Skills served by the MCP servers that declare SEP-2640's extension, listed over the tools' connection
+   * when each server starts (no file fetched); `withMcpSkills(catalog, sources.skills)` shows them.
+   */
+  skills: McpSkillSource;
   /** The configured MCP servers and their state (`running`, `failed`, `stopped`, `disabled`). */
   servers(): McpServerStatus[];
   /** Receives each source failure (a server that cannot start or stops later); returns the unsubscribe. */
@@ -84,6 +91,8 @@ export function openToolSources(
     config?: { mcpServers?: McpServersConfig | undefined; tools?: ToolsConfig | undefined };
     /** Receives each failure (besides the `onError` listeners). */
     onSourceError?: (error: ToolSourceError) => void;
+    /** Directory of the verified MCP skill files' cache (trusted-cache rules). Default: none. */
+    cacheDir?: string;
   },
 ): ToolSources {
   const listeners = new Set<(error: ToolSourceError) => void>();
@@ -93,6 +102,10 @@ export function openToolSources(
   };
   let started: Promise<void> | undefined;
   const registry = options.toolRegistry ?? createToolRegistry();
+  const skills = createMcpSkillSource({
+    ...(context.cacheDir === undefined ? {} : { cacheDir: context.cacheDir }),
+    ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
+  });
   const mcp: McpToolSource = createMcpToolSource({
     servers: options.mcpServers ?? context.config?.mcpServers ?? {},
     registry,
@@ -103,6 +116,18 @@ export function openToolSources(
         report({ source: `mcp:${event.server}`, message: event.message });
       else if (event.type === "mcp-server-warning") options.onWarning?.(event.message);
     },
+    // One connection per server: its skills are listed over the connection its tools use.
+    onConnect: (name, connection, abortSignal) =>
+      skills.connect(
+        {
+          label: name,
+          extensions: connection.extensions,
+          request: connection.request,
+          alive: connection.alive,
+        },
+        abortSignal,
+      ),
+    onDisconnect: (name) => skills.disconnect(name),
   });
   const tools = context.config?.tools;
   const mode = options.approval?.mode ?? tools?.approval;
@@ -119,6 +144,7 @@ export function openToolSources(
       started ??= mcp.start(startOptions);
       return started;
     },
+    skills,
     servers: () => mcp.servers(),
     onError(listener) {
       listeners.add(listener);

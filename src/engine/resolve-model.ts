@@ -2,9 +2,11 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { LanguageModel } from "ai";
 import type { ModelConfig } from "../config/model-config.js";
 import { createDeadlineFetch } from "./deadline-fetch.js";
+import { createFallbackModel, type FallbackNotice } from "./fallback-model.js";
 import { createRetryFetch, type FetchFunction, type RetryNotice } from "./retry-fetch.js";
 
 /** Options of {@link resolveModel}. */
@@ -15,6 +17,8 @@ export interface ResolveModelOptions {
   onRetry?: (notice: RetryNotice) => void;
   /** Delay before the first retry without `Retry-After`, in ms. Default 500. */
   baseDelayMs?: number;
+  /** Called when a call moves to the next model of `config.fallback`. */
+  onFallback?: (notice: FallbackNotice) => void;
 }
 
 /**
@@ -24,9 +28,20 @@ export interface ResolveModelOptions {
  * doubled (the engine does). Every attempt has the deadlines of {@link createDeadlineFetch}:
  * `config.firstByteTimeoutMs` (default 300 s) to the first byte of the answer and
  * `config.idleTimeoutMs` (default 120 s) between chunks; past one, the request fails with a
- * `ModelTimeoutError` (not retried), which the engine reports as a `ProviderError`.
+ * `ModelTimeoutError` (not retried), which the engine reports as a `ProviderError`. With
+ * `config.fallback`, the next model of the chain takes a call the one before failed with a retryable error
+ * after its retries (see `createFallbackModel`).
  */
 export function resolveModel(config: ModelConfig, options: ResolveModelOptions = {}): LanguageModel {
+  const primary = resolveOne(config, options);
+  if (config.fallback === undefined || config.fallback.length === 0) return primary;
+  return createFallbackModel(
+    [primary, ...config.fallback.map((entry) => resolveOne(entry, options))],
+    options.onFallback,
+  );
+}
+
+function resolveOne(config: ModelConfig, options: ResolveModelOptions): LanguageModelV4 {
   const deadlines = createDeadlineFetch({
     ...(config.firstByteTimeoutMs === undefined ? {} : { firstByteTimeoutMs: config.firstByteTimeoutMs }),
     ...(config.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: config.idleTimeoutMs }),

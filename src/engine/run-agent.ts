@@ -18,6 +18,7 @@ import { toolOutputSeen } from "../tools/skill-tool-result.js";
 import { type ToolTokens, toolDefinitionTokens } from "../tools/tool-definition-tokens.js";
 import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
 import { toProviderError } from "./provider-error.js";
+import { addToolsOnce } from "./schema-once.js";
 import { createSkillStep, onSessionEvents, type SkillStep } from "./skill-step.js";
 
 /** Options of {@link runAgent}. */
@@ -97,7 +98,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
         });
   const emit = (event: EngineEvent): void => options.onEvent?.(event);
   const hostTools = options.tools ?? {};
-  const tools: ToolSet = { ...hostTools };
+  const tools: ToolSet = {};
+  addToolsOnce(tools, hostTools);
   const maxSteps = options.maxSteps ?? 20;
   const extraStops = options.stopWhen === undefined ? [] : [options.stopWhen].flat();
   let step = 0;
@@ -185,10 +187,10 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
   // The skill layer's tool set can grow (script tools of newly loaded skills): copy new entries into the
   // object streamText holds before each step.
   const syncTools = (): void => {
-    for (const [name, t] of Object.entries(skills?.tools ?? {})) if (!(name in tools)) tools[name] = t;
+    addToolsOnce(tools, skills?.tools ?? {});
   };
-  const render = (): { instructions: string; activeTools: string[] } => {
-    const view = skills?.render();
+  const render = (history: readonly ModelMessage[]): { instructions: string; activeTools: string[] } => {
+    const view = skills?.render(history);
     return {
       instructions: view?.instructions ?? options.system ?? "",
       activeTools: [...new Set([...(view?.activeTools ?? []), ...Object.keys(hostTools)])].filter(
@@ -202,7 +204,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
   };
   const rewrite = (messages: ModelMessage[]): ModelMessage[] => skills?.messages(messages) ?? messages;
   await prepare();
-  const initial = render();
+  const initial = render(options.messages);
 
   try {
     const result = streamText({
@@ -217,8 +219,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       prepareStep: async ({ stepNumber, initialMessages, responseMessages }) => {
         step = stepNumber;
         if (stepNumber > 0) await prepare();
-        const view = stepNumber === 0 ? initial : render();
         const history: ModelMessage[] = capToolCallInputs([...initialMessages, ...responseMessages]);
+        const view = stepNumber === 0 ? initial : render(history);
         const messages = rewrite(history);
         rendered.set(stepNumber, {
           activeTools: view.activeTools,

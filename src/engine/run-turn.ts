@@ -5,6 +5,7 @@
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import { describeModel, type ModelConfig } from "../config/model-config.js";
 import { loadForUser, type UserLoadOutcome } from "../context/load-for-user.js";
+import { beginTurn } from "../context/load-mode.js";
 import { renderRequestSkills } from "../context/render-catalog.js";
 import type { SkillSession } from "../context/skill-session.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
@@ -51,6 +52,9 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       }
     }
   };
+
+  // The load mode's turn boundary (trpc's `turn` default unloads what earlier turns loaded).
+  beginTurn(session);
 
   // `$name` is the user asking for a skill: only user-invocable ones (like `/skill`).
   const known = { has: (name: string) => session.findSkill(name)?.userInvocable === true };

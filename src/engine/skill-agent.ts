@@ -5,12 +5,15 @@
  */
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import type { Catalog } from "../catalog/types.js";
+import type { AgentDefinition, AgentSpec } from "../config/agent-definition.js";
 import type { ModelConfig } from "../config/model-config.js";
 import type { UserLoadOutcome } from "../context/load-for-user.js";
 import type { SkillSession } from "../context/skill-session.js";
+import type { Workspace } from "../exec/workspace.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import type { AgentTurn } from "./agent-turn.js";
+import type { DelegateOptions, DelegationOptions, DelegationResult } from "./delegate-to-agent.js";
 import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
 import type { SkillLayerOptions } from "./open-skills.js";
 import type { ToolSources } from "./open-tool-sources.js";
@@ -41,8 +44,13 @@ export interface SkillAgentOptions
   cwd?: string;
   /** Conversation id: an id saved in the store is resumed (history and loaded skills). Default: a new UUID. */
   sessionId?: string;
-  /** Where conversations are saved. Default: none (the conversation is not persisted). */
-  store?: SessionStore;
+  /**
+   * Where conversations are saved: a store, or the URL of one as the CLI's `--store` takes it —
+   * `sqlite:PATH` (relative to {@link cwd}, which must then be given), `sqlite:///absolute/path`,
+   * `sqlite::memory:`, `postgres://USER@HOST:PORT/DATABASE`. A store opened from a URL is the agent's: it
+   * is closed with it. Default: none (the conversation is not persisted).
+   */
+  store?: SessionStore | string;
   /** Close {@link store} with the agent (`close()`, or a failed creation). Default false: the caller owns it. */
   closeStore?: boolean;
   /**
@@ -73,6 +81,14 @@ export interface SkillAgentOptions
   tools?: ToolSet;
   /** Receives every event of every turn (same as {@link SkillAgent.subscribe}). */
   onEvent?: EngineEventListener;
+  /**
+   * Subagents it may delegate to, by name (specs as in the config's `agents` section, or definitions from
+   * `discoverAgents`). With at least one, the model is offered the delegation tool (`agent_run`; `Task`
+   * under the claude profile) and {@link SkillAgent.delegate} works. Default: none.
+   */
+  agents?: Readonly<Record<string, AgentSpec | AgentDefinition>>;
+  /** Depth and concurrency limits of delegation, and the models of agents that name one. */
+  delegation?: DelegationOptions;
 }
 
 /** Options of one {@link SkillAgent.send}. */
@@ -137,6 +153,14 @@ export interface SkillAgent {
    * in history placement the load is added to the history as the profile's load call. Saved.
    */
   loadSkill(name: string, options?: { args?: string }): Promise<UserLoadOutcome>;
+  /**
+   * Runs `task` in a child of agent `name` (one of {@link SkillAgentOptions.agents}) to completion and
+   * returns its answer and what it took; its events reach this agent's subscribers and `options.onEvent`,
+   * tagged. Throws `SkillrtError` (`invalid-argument`) for an unknown agent or past the depth limit.
+   */
+  delegate(name: string, task: string, options?: DelegateOptions): Promise<DelegationResult>;
+  /** The workspace of the current conversation; undefined without an executor. */
+  readonly workspace: Workspace | undefined;
   /** Unloads a skill on the user's behalf. Saved. */
   unloadSkill(name: string): Promise<{ ok: boolean; message: string }>;
   /** The conversation so far. */

@@ -4,10 +4,12 @@
  * active tools, and the history as the model should see it. `runAgent` and `createSkillToolkit` use it.
  */
 import type { ModelMessage, ToolSet } from "ai";
+import { beginRequest } from "../context/load-mode.js";
 import type { SessionEvent, SessionEventType } from "../context/session-event.js";
 import type { SkillSession } from "../context/skill-session.js";
 import type { ActiveTools } from "../tools/compute-active-tools.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
+import { addToolsOnce } from "./schema-once.js";
 
 /** One step's view of the skill layer. */
 export interface SkillStepView {
@@ -27,8 +29,11 @@ export interface SkillStep {
    * the script tools of skills loaded outside the tools, and adds new tools to {@link tools}.
    */
   prepare(): Promise<void>;
-  /** Instructions and active tools for the next step. */
-  render(): SkillStepView;
+  /**
+   * Instructions and active tools for the next step; `history` (the messages of the step) gives the latest
+   * user message, which the `trpc` overview is ranked for.
+   */
+  render(history?: readonly ModelMessage[]): SkillStepView;
   /** Why gated host tools are offered (`granted`) or hidden (`reasons`) now. */
   gating(): ActiveTools;
   /**
@@ -49,21 +54,44 @@ export function createSkillStep(
   skillTools: SkillTools,
   options: { instructions?: string } = {},
 ): SkillStep {
-  const tools: ToolSet = { ...skillTools.allTools() };
+  // Each tool's input schema is converted to JSON Schema once, not at every step (see schemaOnce).
+  const tools: ToolSet = {};
+  addToolsOnce(tools, skillTools.allTools());
   return {
     tools,
     async prepare() {
       await session.init();
       await skillTools.prepare();
-      for (const [name, t] of Object.entries(skillTools.allTools())) if (!(name in tools)) tools[name] = t;
+      addToolsOnce(tools, skillTools.allTools());
     },
-    render: () => ({
-      instructions: joinInstructions([options.instructions, skillTools.systemPrompt()]),
-      activeTools: skillTools.activeToolNames().filter((n) => n in tools),
-    }),
+    render: (history) => {
+      if (history !== undefined) {
+        // A request: `once` mode unloads what the previous one showed.
+        beginRequest(session);
+        session.renderer.setRequest(latestUserText(history));
+      }
+      return {
+        instructions: joinInstructions([options.instructions, skillTools.systemPrompt()]),
+        activeTools: skillTools.activeToolNames().filter((n) => n in tools),
+      };
+    },
     gating: () => skillTools.gating(),
     messages: (history) => session.history.sent(history),
   };
+}
+
+/** Text of the latest user message with text (trpc's `overviewQueryWeights` query). */
+function latestUserText(history: readonly ModelMessage[]): string {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const message = history[i];
+    if (message?.role !== "user") continue;
+    const text =
+      typeof message.content === "string"
+        ? message.content
+        : message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+    if (text.trim() !== "") return text;
+  }
+  return "";
 }
 
 const SESSION_EVENT_TYPES: readonly SessionEventType[] = [

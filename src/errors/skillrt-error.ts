@@ -11,7 +11,8 @@ export type SkillrtErrorCode =
   | "sqlite-unavailable"
   | "file-too-large"
   | "workspace-unusable"
-  | "agent-busy";
+  | "agent-busy"
+  | "skill-verification-failed";
 
 const marker = Symbol.for("skillrt.error");
 

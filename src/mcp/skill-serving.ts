@@ -4,6 +4,8 @@
  * entries of `skills/list` / `skills/get`. File digests and parsed frontmatters are kept per catalog, so
  * every session of one process (one per HTTP client) shares them.
  */
+
+import { skillFrontmatter } from "../catalog/mcp-source/skill-frontmatter.js";
 import type { Catalog } from "../catalog/types.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { createFileDigests, type FileDigests } from "./file-digests.js";
@@ -13,7 +15,6 @@ import {
   type ServedSkill,
   type ServedSkillIndex,
 } from "./served-skill-index.js";
-import { skillFrontmatter } from "./skill-frontmatter.js";
 import { skillFileUri } from "./skill-uri.js";
 
 /** One SEP-2640 skill entry. */

@@ -49,6 +49,8 @@ export const describeDiagnosticCodes: Readonly<Record<DiagnosticCode, string>> =
     "Too many folders to watch (or the system watch limit hit): changes are picked up by polling.",
   "requirements-unmet":
     "The skill declares requirements (metadata.*.requires, required_environment_variables) this machine does not meet; the message names them.",
+  "lock-drift":
+    "A skill's files no longer hash to the computedHash skills-lock.json records (edited after install), or a locked skill is not installed; an error with validate --lock.",
   "depth-limit": "Discovery stopped at the maximum directory depth.",
   "scan-limit": "Discovery stopped after scanning the maximum number of directories.",
   "name-shadowed": "A skill with the same name in a higher-precedence scope hides this one.",

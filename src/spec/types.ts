@@ -61,7 +61,9 @@ export type DiagnosticCode =
   | "archive-entry-rejected"
 
   // requirements (warnings)
-  | "requirements-unmet";
+  | "requirements-unmet"
+  // lock files
+  | "lock-drift";
 
 /** One finding about a skill, in both parsing modes and in discovery. */
 export interface Diagnostic {

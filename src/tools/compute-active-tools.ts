@@ -53,13 +53,15 @@ export interface ActiveToolsInput {
    * `serverTools`. `open` (Claude Code): every server tool, always. `skill` (AWorld, AgentScope): a server
    * tool only while a loaded skill grants it, through its `tool_list` (`{ tracker: [create_issue] }`) or its
    * `allowed-tools` (`mcp__tracker__create_issue`, `mcp__tracker__*`, `mcp__tracker`); with no skill loaded,
-   * no server tool is offered, and unloading a skill withdraws what only it granted.
+   * no server tool is offered, and unloading a skill withdraws what only it granted. `tool-list` (AWorld's
+   * `_filter_tools`): with no skill loaded every tool is offered; a server no loaded skill's `tool_list`
+   * names keeps all its tools; a named server keeps only the listed tools (an empty list: all of them).
    */
   gating?: ToolGating;
 }
 
 /** How server tools are offered: see {@link ActiveToolsInput.gating}. */
-export type ToolGating = "open" | "skill";
+export type ToolGating = "open" | "skill" | "tool-list";
 
 /** The result of {@link computeActiveTools}. */
 export interface ActiveTools {
@@ -116,8 +118,14 @@ export function computeActiveTools(input: ActiveToolsInput): ActiveTools {
       (skillToolSet.has(tool.name) ? `its name is taken by the skill tool '${tool.name}'` : undefined) ??
       groupGate(tool, groups, loadedNames) ??
       onlyGate(tool, onlyGroups) ??
-      (input.gating === undefined
-        ? serverGate(tool, serverFilter, loaded.length, input.serverTools ?? "closed")
+      (input.gating === undefined || input.gating === "tool-list"
+        ? serverGate(
+            tool,
+            serverFilter,
+            loaded.length,
+            input.gating ?? input.serverTools ?? "closed",
+            granted,
+          )
         : skillGate(tool, input.gating, perSkillLists, declaring, loaded.length, granted)) ??
       (instructionOnly
         ? `forced skill(s) ${forced.map((s) => `'${s.name}'`).join(", ")} are instruction-only (no tool_list), so host tools are disabled`
@@ -222,16 +230,26 @@ function serverGate(
   tool: RegisteredTool,
   filter: ToolListFilter,
   loadedCount: number,
-  mode: "open" | "closed",
+  mode: "open" | "closed" | "tool-list",
+  granted: Record<string, string>,
 ): string | undefined {
   if (tool.server === undefined) return undefined;
   const wanted = filter.get(tool.server);
   if (wanted === undefined) {
-    if (mode === "open") return undefined;
+    if (mode === "tool-list")
+      granted[tool.name] =
+        loadedCount === 0
+          ? "no skill is active, so every tool is offered (tool gating tool-list)"
+          : `no active skill's tool_list names server '${tool.server}' (tool gating tool-list)`;
+    if (mode !== "closed") return undefined;
     return loadedCount === 0
       ? `server '${tool.server}' tools are offered only when a loaded skill's tool_list names the server (no skill loaded)`
       : `no loaded skill's tool_list names server '${tool.server}'`;
   }
-  if (wanted === "all" || wanted.has(serverToolName(tool)) || wanted.has(tool.name)) return undefined;
+  if (wanted === "all" || wanted.has(serverToolName(tool)) || wanted.has(tool.name)) {
+    if (mode === "tool-list")
+      granted[tool.name] = `listed in an active skill's tool_list for server '${tool.server}'`;
+    return undefined;
+  }
   return `the loaded skills' tool_list for server '${tool.server}' lists only ${[...wanted].join(", ")}`;
 }

@@ -3,11 +3,15 @@
  * one {@link SkillSession}. The engine calls `systemPrompt()` and `activeToolNames()` every step and
  * passes `tools` (a live record: script tools are added when their skill first loads).
  */
+import path from "node:path";
 import { type Tool, tool } from "ai";
 import { z } from "zod";
+import { ensureTrusted, type SkillTrust, skillTrust, untrustedMessage } from "../catalog/skill-trust.js";
+import type { SkillRecord } from "../catalog/types.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { runSkillCommand, type SkillRunContext, type SkillRunResult } from "../exec/run-skill-command.js";
 import { listScriptTools, runScriptTool, type ScriptTool } from "../exec/script-tools.js";
+import { sanitizeName } from "../exec/workspace.js";
 import {
   type ActiveTools,
   type AllowedToolsPolicy,
@@ -16,6 +20,7 @@ import {
 } from "./compute-active-tools.js";
 import { guardToolInput, MAX_TOOL_INPUT_BYTES } from "./guard-tool-input.js";
 import { matchesAllowedTool, parseAllowedTool } from "./match-allowed-tool.js";
+import { createMcpSkillRuns, prepareMcpSkillRun } from "./mcp-client/prepare-mcp-skill-run.js";
 import type { ProfileContext, ProfileName, ProfileTools } from "./profile-types.js";
 import { agentscopeProfile } from "./profiles/agentscope-profile.js";
 import { aworldProfile } from "./profiles/aworld-profile.js";
@@ -45,8 +50,9 @@ export interface SkillToolsOptions {
   policy?: AllowedToolsPolicy;
   /**
    * How server tools (MCP) are offered: `open` (every one, always) or `skill` (only while a loaded skill grants
-   * it through `allowed-tools` or `tool_list`). Default `skill` under the `aworld` and `agentscope` profiles
-   * (as in their seed systems), `open` under the others.
+   * it through `allowed-tools` or `tool_list`) or `tool-list` (AWorld's filter: only servers an active skill's
+   * `tool_list` names are narrowed). Default `tool-list` under `aworld` and `skill` under `agentscope` (as in
+   * their seed systems), `open` under the others.
    */
   gating?: ToolGating;
   /**
@@ -74,6 +80,12 @@ export interface SkillToolsOptions {
    * Default {@link MAX_TOOL_INPUT_BYTES} (1 MiB).
    */
   maxInputBytes?: number;
+  /**
+   * Which skills are trusted (`skillTrust`): an untrusted skill's commands are refused (`skill_run`, its
+   * script tools) with a message naming `skillrt trust`, and its `allowed-tools` pre-approve nothing.
+   * Default: the default rule (project-scope skills are untrusted).
+   */
+  trust?: SkillTrust;
 }
 
 /** The skill tools of one session. */
@@ -102,9 +114,12 @@ export interface SkillTools {
   effects(name: string): ToolEffects | undefined;
 }
 
-/** The server-tool gating a profile's seed system has: `skill` for AWorld and AgentScope, else `open`. */
+/**
+ * The server-tool gating a profile's seed system has: `tool-list` (AWorld's `_filter_tools`) for aworld,
+ * `skill` for AgentScope, else `open`.
+ */
 export function defaultGating(profile: ProfileName): ToolGating {
-  return profile === "aworld" || profile === "agentscope" ? "skill" : "open";
+  return profile === "aworld" ? "tool-list" : profile === "agentscope" ? "skill" : "open";
 }
 
 const PROFILES: Record<ProfileName, (ctx: ProfileContext) => ProfileTools> = {
@@ -121,6 +136,12 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
   const profileName = session.profile.name;
   const run = options.run;
   const maxInputBytes = options.maxInputBytes ?? MAX_TOOL_INPUT_BYTES;
+  const trust = skillTrust(options.trust);
+  /** The refusal of running `record`'s commands when it is untrusted (asked once where a person can answer). */
+  const untrusted = async (record: SkillRecord | undefined): Promise<SkillToolResult | undefined> => {
+    if (record === undefined || (await ensureTrusted(trust, record))) return undefined;
+    return toolFailure(untrustedMessage(trust, record, "Commands"));
+  };
   const scripts = new Map<string, ScriptTool[]>();
   const tools: Record<string, Tool> = {};
   const runTools = new Set<string>();
@@ -169,6 +190,8 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
             if (context === undefined || session.loadedSkill(name) === undefined) {
               return toolFailure(`${script.toolName} is only available while skill '${name}' is loaded.`);
             }
+            const refused = await untrusted(context.getSkill(name));
+            if (refused !== undefined) return refused;
             return runResult(await runScriptTool(script, input, context));
           },
         }),
@@ -181,10 +204,34 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     session,
     nameSchema: (description) => skillNameSchema(visibleNames, description),
     afterLoad,
+    ...(run === undefined
+      ? {}
+      : {
+          run: {
+            setup: run,
+            execute: async (request, abortSignal) => {
+              const context = runContext(abortSignal);
+              if (context === undefined)
+                return { status: "refused", name: request.name, message: "no executor" };
+              const record = context.getSkill(request.name);
+              if (record !== undefined && !(await ensureTrusted(trust, record)))
+                return {
+                  status: "refused",
+                  name: request.name,
+                  message: untrustedMessage(trust, record, "Commands"),
+                };
+              return runSkillCommand(request, context);
+            },
+            viewDir: (name) => path.join(run.workspace.skillsDir, sanitizeName(name)),
+            workDir: run.workspace.workDir,
+          },
+        }),
   });
   if (profile.renderRun !== undefined) renderRun = profile.renderRun;
-  for (const [name, t] of Object.entries(profile.tools)) add(name, t);
-  const profileToolNames = Object.keys(profile.tools);
+  // A session may offer only some of its profile's tools (trpc's WithAllowedSkillTools).
+  const offered = (name: string): boolean => session.profile.skillTools?.includes(name) ?? true;
+  for (const [name, t] of Object.entries(profile.tools)) if (offered(name)) add(name, t);
+  const profileToolNames = Object.keys(profile.tools).filter(offered);
 
   add(
     "skill_search",
@@ -205,13 +252,41 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     }),
   );
 
-  if (run !== undefined) {
+  // The profile's own command tools (trpc's interactive sessions; its skill_run replaces the default).
+  const ownRunTools = run === undefined ? [] : Object.keys(profile.runTools ?? {}).filter(offered);
+  for (const name of ownRunTools) {
+    const t = profile.runTools?.[name];
+    if (t === undefined) continue;
+    runTools.add(name);
+    add(name, t);
+  }
+  if (run !== undefined && offered("skill_run") && !ownRunTools.includes("skill_run")) {
+    const mcpRuns = createMcpSkillRuns();
     const execute = async (
       request: SkillRunInput,
-      abortSignal: AbortSignal | undefined,
+      { abortSignal, toolCallId }: { abortSignal?: AbortSignal | undefined; toolCallId: string },
     ): Promise<SkillToolResult> => {
       const context = runContext(abortSignal);
       if (context === undefined) return toolFailure("skill_run is not configured.");
+      // An MCP-served skill runs only once the user approved it, from its verified files.
+      const record = context.getSkill(request.name);
+      if (record?.origin.kind === "mcp") {
+        const prepared = await prepareMcpSkillRun({
+          record,
+          catalog: session.catalog,
+          approval: options.approval,
+          runs: mcpRuns,
+          toolCallId,
+          command: request.command,
+          ...(abortSignal === undefined ? {} : { abortSignal }),
+        }).catch((error: unknown) => ({ ok: false as const, message: errorMessage(error) }));
+        if (!prepared.ok) return toolFailure(prepared.message);
+        const getSkill = context.getSkill;
+        context.getSkill = (name) => (name === request.name ? prepared.record : getSkill(name));
+      } else {
+        const refused = await untrusted(record);
+        if (refused !== undefined) return refused;
+      }
       return runResult(await runSkillCommand(request, context));
     };
     runTools.add("skill_run");
@@ -223,12 +298,12 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
             inputSchema: SkillRunInput.omit({ name: true }).extend({
               skill: z.string().describe("Skill name."),
             }),
-            execute: ({ skill, ...rest }, { abortSignal }) => execute({ ...rest, name: skill }, abortSignal),
+            execute: ({ skill, ...rest }, callOptions) => execute({ ...rest, name: skill }, callOptions),
           })
         : tool({
             description: SKILL_RUN_DESCRIPTION,
             inputSchema: SkillRunInput,
-            execute: (input, { abortSignal }) => execute(input, abortSignal),
+            execute: (input, callOptions) => execute(input, callOptions),
           }),
     );
   }
@@ -238,7 +313,8 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     if (session.renderer.catalogStats().visible === 0 && loaded.length === 0) return [];
     const names = [...profileToolNames];
     if (session.renderer.searchOffered()) names.push("skill_search");
-    if (run !== undefined) names.push("skill_run");
+    if (run !== undefined && offered("skill_run")) names.push("skill_run");
+    for (const name of ownRunTools) if (name !== "skill_run") names.push(name);
     for (const name of loaded) for (const script of scripts.get(name) ?? []) names.push(script.toolName);
     return names;
   };
@@ -284,6 +360,8 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
   const skillGrants = (tool: RegisteredTool): string | undefined => {
     for (const name of activeSkills()) {
       const record = session.loadedSkill(name)?.record ?? session.catalog.get(name);
+      // An untrusted skill's allowed-tools grant nothing without asking.
+      if (record !== undefined && !trust.isTrusted(record)) continue;
       for (const raw of record?.allowedTools ?? []) {
         const entry = parseAllowedTool(raw);
         if (entry !== undefined && entry.pattern === undefined && matchesAllowedTool(entry, tool))
@@ -314,7 +392,13 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     },
     activeToolNames: () => gating().active,
     gating,
-    systemPrompt: () => session.renderer.systemPrompt(),
+    systemPrompt: () => {
+      const base = session.renderer.systemPrompt();
+      const forced = [...forcedNames()];
+      return profile.systemPrompt === undefined || forced.length === 0
+        ? base
+        : profile.systemPrompt(base, forced);
+    },
     async prepare() {
       for (const name of session.loadedSkills()) await afterLoad(name);
     },
@@ -330,4 +414,8 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
         ? undefined
         : toolEffects(runTools.has(name) ? "run" : "disclose", run?.executor.kind),
   };
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -4,6 +4,8 @@
  */
 import type { Tool } from "ai";
 import type { SkillSession } from "../context/skill-session.js";
+import type { SkillRunRequest, SkillRunResult } from "../exec/run-skill-command.js";
+import type { SkillRunSetup } from "./create-skill-tools.js";
 import type { SkillRunOutput } from "./skill-run-output.js";
 
 export type { ProfileName } from "../context/profile-name.js";
@@ -15,6 +17,23 @@ export interface ProfileContext {
   nameSchema(description: string): import("zod").ZodType<string>;
   /** Call after a successful load (offers the skill's script tools). */
   afterLoad(name: string): Promise<void>;
+  /**
+   * Command execution in the session's workspace (the `skill_run` machinery: sandbox, limits, policy,
+   * redaction, trust), for profiles with a run or shell tool of their own; absent when no executor is configured.
+   */
+  run?: ProfileRun;
+}
+
+/** See {@link ProfileContext.run}. */
+export interface ProfileRun {
+  /** The run setup (workspace, executor, limits). */
+  setup: SkillRunSetup;
+  /** Runs `request` as `skill_run` would (in the skill's staged folder unless `cwd` says otherwise). */
+  execute(request: SkillRunRequest, abortSignal?: AbortSignal): Promise<SkillRunResult>;
+  /** Absolute path of a skill's staged folder in the workspace, as commands see it. */
+  viewDir(name: string): string;
+  /** Absolute path of the workspace's `work/` folder. */
+  workDir: string;
 }
 
 /**
@@ -31,6 +50,16 @@ export interface ProfileTools {
    * gating (its `<skill>_skill_tools` group and bound groups), as AgentScope's loader does on any success.
    */
   readActivates?: boolean;
+  /**
+   * The system prompt the model reads, from the session's and the skills the user forced for the task
+   * (AWorld's `<forced_skill_contract>`). Default: the session's, unchanged.
+   */
+  systemPrompt?: (base: string, forced: readonly string[]) => string;
   /** The profile's tools, by the names the model calls them; each returns a `SkillToolResult`. */
   tools: Record<string, Tool>;
+  /**
+   * The profile's own tools that run commands (offered only with execution; a `skill_run` here replaces
+   * the default one). Each returns a `SkillToolResult`.
+   */
+  runTools?: Record<string, Tool>;
 }

@@ -29,6 +29,8 @@ export interface ToolApprovalRequest {
   input: unknown;
   /** The MCP server of the tool, if any. */
   server?: string;
+  /** The subagent whose call it is (absent for the agent's own calls). */
+  agent?: string;
 }
 
 /** An answer: run it, refuse it (optionally saying why), or run it and every later call of this tool. */

@@ -127,9 +127,9 @@ describe("skillrt ask with MCP servers", { timeout: 180_000 }, () => {
     });
   }
 
-  it("aworld profile: no skill → no MCP tools; active_skill → its tool_list; offload_skill → withdrawn", async () => {
+  it("aworld profile with two servers: no active skill → every tool of both; active_skill → server A's listed tool and all of server B; offload_skill → every tool again", async () => {
     await config({
-      mcpServers: { tracker: trackerStdio({ TRACKER_LOG: log }) },
+      mcpServers: { tracker: trackerStdio({ TRACKER_LOG: log }), board: trackerStdio({ TRACKER_LOG: log }) },
       tools: { allow: ["mcp__tracker__snapshot"] },
     });
     server = await startLoopbackProvider("openai", [
@@ -142,15 +142,55 @@ describe("skillrt ask with MCP servers", { timeout: 180_000 }, () => {
       cwd,
       env: env(server),
     });
+    expect(run.stderr).not.toMatch(/internal error/);
     expect(run.code).toBe(0);
     const bodies = server.requests.map((r) => r.body);
-    expect(mcpOffered(bodies[0])).toEqual([]);
-    expect(mcpOffered(bodies[1])).toEqual(["mcp__tracker__snapshot"]);
+    const board = ALL.map((n) => n.replace("tracker", "board"));
+    // seed-systems §3.4: "With no skill_configs, or no active skills, **all** tools are returned."
+    expect(mcpOffered(bodies[0]).sort()).toEqual([...ALL, ...board].sort());
+    // browse's tool_list is {"tracker": ["snapshot"]}: "For a selected server, only the listed tools are
+    // kept"; "Tools of known servers that no active skill references are kept."
+    expect(mcpOffered(bodies[1]).sort()).toEqual(["mcp__tracker__snapshot", ...board].sort());
     expect(toolMessages(bodies[1]).join("\n")).toMatch(
       /skill browse activated, current skills: \['browse'\]\n\n<skill_guide>/,
     );
     expect(toolMessages(bodies[2]).join("\n")).toContain("[image, image/png, 14 B; not shown]");
-    expect(mcpOffered(bodies[3])).toEqual([]);
+    expect(mcpOffered(bodies[3]).sort()).toEqual([...ALL, ...board].sort());
+  });
+
+  it("aworld profile: ask --skill NAME (repeatable) forces skills: active from the first request, named in the contract, instruction-only ones switch host tools off", async () => {
+    await config({ mcpServers: { tracker: trackerStdio({ TRACKER_LOG: log }) } });
+    const system = (body: any): string =>
+      body.messages
+        .filter((m: any) => m.role === "system")
+        .map((m: any) => String(m.content))
+        .join("\n");
+    server = await startLoopbackProvider("openai", [{ text: "done" }]);
+    const args = ["ask", "--root", "skills", "--profile", "aworld", "--skill", "triage", "file it"];
+    const one = await runCli(args, { cwd, env: env(server) });
+    expect(one.code).toBe(0);
+    const first = server.requests[0]?.body;
+    expect(system(first)).toContain(
+      "  <forced_skill_contract>\n    The user explicitly requested these skill(s) for this task: triage.\n    These skills are already activated for this task.\n",
+    );
+    expect(system(first)).toContain('  <skill id="triage" active_status="True">');
+    // seed-systems §3.4: "If every forced, active skill is instruction-only (`tool_list` empty and not of
+    // type agent), **all tools are disabled**."
+    expect(mcpOffered(first)).toEqual([]);
+    await server.close();
+
+    server = await startLoopbackProvider("openai", [{ text: "done" }]);
+    const two = await runCli([...args.slice(0, -1), "--skill", "browse", "file it"], {
+      cwd,
+      env: env(server),
+    });
+    expect(two.code).toBe(0);
+    const body = server.requests[0]?.body;
+    expect(system(body)).toContain(
+      "The user explicitly requested these skill(s) for this task: triage, browse.",
+    );
+    expect(system(body)).toContain('  <skill id="browse" active_status="True">');
+    expect(mcpOffered(body)).toEqual(["mcp__tracker__snapshot"]);
   });
 
   it("ask without --yes refuses an unlisted tool naming --yes and tools.allow; with --yes it runs", async () => {

@@ -11,6 +11,7 @@ import { type MaterializeRootOptions, materializeRoot } from "./materialize-root
 import { redactUrl } from "./redact-url.js";
 import { RemoteRootError } from "./remote-root-error.js";
 import { parseRootSpec } from "./root-spec.js";
+import { pinSpec } from "./roots-lock.js";
 
 /** Where a resolved remote root came from. */
 export interface RemoteOrigin {
@@ -26,6 +27,11 @@ export interface ResolveRootsOptions extends Omit<MaterializeRootOptions, "cache
   cacheDir: string;
   /** Base of relative paths. Default `process.cwd()`. */
   cwd?: string;
+  /**
+   * Source → digest of `skillrt.lock.json` (`readRootsLock`): a pinned root resolves to that content only
+   * (`pinSpec`). Default: none.
+   */
+  pins?: ReadonlyMap<string, string>;
 }
 
 /** The roots to scan, where the remote ones came from, and why some could not be had. */
@@ -58,9 +64,20 @@ export async function resolveRoots(
       const diagnostics = found[index] as Diagnostic[];
       const text = typeof given === "string" ? given : given.path;
       try {
-        const spec = parseRootSpec(text, cwd);
-        if (spec === undefined) return given;
-        const root = await materializeRoot(spec, options);
+        const parsed = parseRootSpec(text, cwd);
+        if (parsed === undefined) return given;
+        const pin = options.pins?.get(redactUrl(parsed.source));
+        const spec = pin === undefined ? parsed : pinSpec(parsed, pin);
+        // A commit pin resolves without the network and must not take the source's latest cached commit.
+        const refresh = options.refresh === true || (pin !== undefined && spec.kind === "git");
+        let root: Awaited<ReturnType<typeof materializeRoot>>;
+        try {
+          root = await materializeRoot(spec, { ...options, refresh });
+        } catch (error) {
+          if (pin !== undefined && error instanceof Error)
+            error.message += ` The root is pinned by skillrt.lock.json to ${pin}; run \`skillrt lock --update\` to take its new content.`;
+          throw error;
+        }
         if (root.warning !== undefined)
           diagnostics.push({
             code: "root-fetch-failed",

@@ -14,6 +14,7 @@ import {
 import { createSpinner } from "../repl/create-spinner.js";
 import { prepareAgent } from "../repl/prepare-agent.js";
 import { createHumanRenderer, createJsonRenderer } from "../repl/render-events.js";
+import { watchSkills } from "../repl/watch-skills.js";
 
 const usage = `Usage: skillrt ask PROMPT [options]
 
@@ -74,6 +75,12 @@ export const askCommand: Command = defineCommand({
       },
       { signals: ["SIGTERM"] },
     );
+    // A skill added, edited or removed during the turn reaches its next step (said on stderr).
+    const stopWatching = watchSkills(
+      parts.catalog,
+      () => agent.session,
+      (line) => io.stderr.write(`${style.dim(line)}\n`),
+    );
     try {
       const result = await agent.send(prompt, {
         abortSignal: interrupt.signal,
@@ -112,6 +119,7 @@ export const askCommand: Command = defineCommand({
       io.stderr.write(`Session saved as ${agent.sessionId}; resume with --session ${agent.sessionId}.\n`);
       return 1;
     } finally {
+      stopWatching();
       release();
       releaseTerm();
       await agent.close();

@@ -25,7 +25,15 @@ export const chatCommand: Command = defineCommand({
   async run({ values }, io) {
     // Calls that need approval are put to the user inline by the REPL (y/n/always).
     let ask: OnToolApproval = () => "no";
-    const prepared = await prepareAgent("chat", values, io, (request) => ask(request));
+    // An untrusted root is put to the user the first time it matters (once per root).
+    let askTrust: (root: { display: string }) => Promise<boolean> = async () => false;
+    const prepared = await prepareAgent(
+      "chat",
+      values,
+      io,
+      (request) => ask(request),
+      (root) => askTrust(root),
+    );
     if (typeof prepared === "number") return prepared;
     const { agent } = prepared;
     try {
@@ -35,6 +43,9 @@ export const chatCommand: Command = defineCommand({
         json: values.json === true,
         setApprovalPrompt: (prompt) => {
           ask = prompt;
+        },
+        setTrustPrompt: (prompt) => {
+          askTrust = prompt;
         },
       });
     } finally {

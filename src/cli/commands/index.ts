@@ -46,6 +46,14 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     summary: "Check which skills load for a set of requests (trigger evals)",
     load: async () => (await import("./eval.js")).evalCommand,
   },
+  lock: {
+    summary: "Pin every remote root to its resolved commit or digest (skillrt.lock.json)",
+    load: async () => (await import("./lock.js")).lockCommand,
+  },
+  trust: {
+    summary: "Trust the skills of a project or remote root (scripts, allowed-tools, !`cmd`)",
+    load: async () => (await import("./trust.js")).trustCommand,
+  },
   mcp: {
     summary: "Serve the skills to MCP clients over stdio",
     load: async () => (await import("./mcp.js")).mcpCommand,

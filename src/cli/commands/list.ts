@@ -6,6 +6,7 @@ import {
 import type { SkillRecord } from "../../catalog/types.js";
 import { cliRequirementsChecker } from "../cli-requirements.js";
 import { cliCatalogOptions, rootOption } from "../cli-roots.js";
+import { skillsLockDiagnostics } from "../cli-skills-lock.js";
 import { defineCommand } from "../define-command.js";
 import { missingRootErrors } from "../open-cli-catalog.js";
 import { writeJsonList } from "../write-output.js";
@@ -65,7 +66,12 @@ or could not be fetched, 2 usage error.
     const { roots, origins } = options;
     const catalog = await createCatalog(options);
     const records = catalog.list();
-    const diagnostics = [...options.diagnostics, ...catalog.diagnostics()];
+    // Skills installed by `npx skills add` that no longer match skills-lock.json are marked (lock-drift).
+    const diagnostics = [
+      ...options.diagnostics,
+      ...catalog.diagnostics(),
+      ...(await skillsLockDiagnostics(io.cwd, records, "warning")),
+    ];
     // An explicit --root that does not exist is the user's mistake: fail, but still print what was found
     // (the human output lists it with the scan problems, the JSON in `diagnostics`).
     const code = missingRootErrors(values.root, roots, diagnostics).length > 0 ? 1 : 0;

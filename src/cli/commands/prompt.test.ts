@@ -96,13 +96,14 @@ describe("skillrt prompt", () => {
     expect(aworld.code).toBe(0);
     expect(aworld.out.startsWith("<skills_guide>\n  <skill_guide>\n")).toBe(true);
     expect(aworld.out).toContain(
-      '  <skills_info>\n  <skill id="plain">\n    <skill_name>plain</skill_name>\n    <skill_desc>Plain skill.</skill_desc>\n  </skill>\n  </skills_info>\n</skills_guide>',
+      '  <skills_info>\n  <skill id="plain" active_status="False">\n    <skill_name>plain</skill_name>\n    <skill_desc>Plain skill.</skill_desc>\n  </skill>\n  </skills_info>\n</skills_guide>',
     );
     const skillbox = await prompt(["skills/plain", "-f", "skillbox"]);
     expect(skillbox.code).toBe(0);
     expect(skillbox.out.startsWith("## Available Skills\n\n<usage>\n")).toBe(true);
-    expect(skillbox.out).toContain(
-      "<skill>\n<name>plain</name>\n<description>Plain skill.</description>\n<skill-id>plain</skill-id>\n</skill>",
+    // AgentSkillPromptProvider: metadata as indented XML, then `<skill-id>` (`name_source`).
+    expect(skillbox.out).toMatch(
+      /<skill>\n {2}<name>plain<\/name>\n {2}<description>Plain skill\.<\/description>\n {2}<skill-id>plain_filesystem-[^<]+<\/skill-id>\n<\/skill>/,
     );
   });
 

@@ -12,7 +12,15 @@ import { readPromptPaths } from "../read-prompt-paths.js";
 import { writeOutput } from "../write-output.js";
 
 /** Every catalog format, default first. */
-const FORMATS: readonly CatalogFormat[] = ["list", "agentskills", "xml", "markdown", "aworld", "skillbox"];
+const FORMATS: readonly CatalogFormat[] = [
+  "list",
+  "agentskills",
+  "xml",
+  "markdown",
+  "aworld",
+  "skillbox",
+  "skillbox-exec",
+];
 
 /** `skillrt prompt`: print the catalog block a model would see. */
 export const promptCommand = defineCommand({

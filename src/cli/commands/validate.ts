@@ -4,6 +4,7 @@ import { validateSkillDir } from "../../catalog/validate-skill-dir.js";
 import { createDiagnostic } from "../../spec/create-diagnostic.js";
 import { cliRequirementsChecker } from "../cli-requirements.js";
 import { cliRoots, rootOption } from "../cli-roots.js";
+import { skillsLockDiagnostics } from "../cli-skills-lock.js";
 import { collectValidation, type ValidationReport } from "../collect-validation.js";
 import type { CliIo } from "../command.js";
 import { createProgress, type Progress } from "../create-progress.js";
@@ -30,13 +31,21 @@ Options:
   --strict     Reproduce the agentskills reference validator (skills-ref): strict YAML,
                unknown fields and name/directory mismatches are errors.
                Default: lenient, as the runtime loads skills (repairs are warnings).
+  --lock       Fail (exit 1) when a skill of ./skills-lock.json (written by \`npx skills add\`) no
+               longer hashes to its recorded computedHash, or is not installed; without it such
+               drift is a warning (lock-drift).
   --root DIR   Check DIR instead of the default roots (repeatable).
   --json       Print {"skills": [...], "diagnostics": [...]} (see docs/cli.md).
   -h, --help   Show this help.
 
 Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
 `,
-  options: { ...rootOption, strict: { type: "boolean" }, json: { type: "boolean" } },
+  options: {
+    ...rootOption,
+    strict: { type: "boolean" },
+    lock: { type: "boolean" },
+    json: { type: "boolean" },
+  },
   async run({ values, positionals }, io) {
     let progress: Progress | undefined;
     const check = cliRequirementsChecker(io);
@@ -70,6 +79,15 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
       },
     );
     progress?.clear();
+    const validated = report.skills.flatMap((s) => (s.name === null ? [] : [{ name: s.name, dir: s.path }]));
+    report.diagnostics.push(
+      ...(await skillsLockDiagnostics(
+        io.cwd,
+        validated,
+        values.lock === true ? "error" : "warning",
+        positionals.length === 0,
+      )),
+    );
     const errors = countErrors(report);
     if (values.json === true) {
       await writeJson(io.stdout, report);

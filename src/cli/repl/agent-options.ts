@@ -21,10 +21,12 @@ export const agentOptions = {
   "max-steps": { type: "string" },
   "model-timeout": { type: "string" },
   active: { type: "string", multiple: true },
+  skill: { type: "string", multiple: true },
   allow: { type: "string", multiple: true },
   deny: { type: "string", multiple: true },
   "tool-gating": { type: "string" },
   yes: { type: "boolean" },
+  trust: { type: "boolean" },
 } as const;
 
 /** Parsed values of {@link agentOptions}. */
@@ -52,11 +54,18 @@ export const AGENT_OPTIONS_HELP = `Options:
   --model-timeout S      most seconds the model may stay silent, before its first byte and between chunks;
                          past it the step fails (default model.firstByteTimeoutSeconds 300, idleTimeoutSeconds 120)
   --active NAME          load skill NAME when the session starts (repeatable; replaces session.activeSkills)
+  --skill NAME           force skill NAME for the task: loaded at the start and, under --profile aworld, named
+                         in the forced-skill contract; instruction-only forced skills switch host tools off
+                         (repeatable)
   --allow GLOB           only skills whose name matches GLOB are offered (repeatable; replaces session.allow)
   --deny GLOB            hide skills whose name matches GLOB (repeatable; replaces session.deny)
-  --tool-gating MODE     MCP server tools: open (always offered) or skill (only while an active skill grants
-                         them); default tools.gating, else skill for aworld/agentscope and open otherwise
+  --tool-gating MODE     MCP server tools: open (always offered), skill (only while an active skill grants
+                         them) or tool-list (AWorld: only servers an active skill's tool_list names are
+                         narrowed); default tools.gating, else tool-list for aworld, skill for agentscope,
+                         open otherwise
   --yes                  approve every tool call that would need approval (ask cannot ask; chat asks inline)
+  --trust                trust every skill root for this run: project and remote skills may run scripts and
+                         !\`cmd\` (default: only roots trusted with \`skillrt trust\`; chat asks once per root)
   -h, --help             show this help
 
 Environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, ZAI_API_KEY (Z.ai GLM), MOONSHOT_API_KEY (Kimi), AGENT_MODEL,

@@ -1,5 +1,6 @@
 /** Validates the shared `ask`/`chat` flags and opens the conversation, writing errors for people. */
 
+import type { UntrustedRoot } from "../../catalog/recorded-trust.js";
 import { PROFILE_NAMES as PROFILES } from "../../context/profile-name.js";
 import type { Placement } from "../../context/session-options.js";
 import { createSkillAgent } from "../../engine/create-skill-agent.js";
@@ -44,6 +45,7 @@ export async function prepareAgent(
   values: AgentOptionValues,
   io: CliIo,
   onApproval?: OnToolApproval,
+  askTrust?: (root: UntrustedRoot) => Promise<boolean>,
 ): Promise<PreparedAgent | number> {
   const placement = values.placement ?? "history";
   if (placement !== "history" && placement !== "system") {
@@ -56,8 +58,13 @@ export async function prepareAgent(
   if (executorFlag !== undefined && !isOneOf(EXECUTORS, executorFlag))
     return usageError(io, command, `--executor must be one of ${EXECUTORS.join(", ")}`);
   const toolGating = values["tool-gating"];
-  if (toolGating !== undefined && toolGating !== "open" && toolGating !== "skill")
-    return usageError(io, command, `--tool-gating must be open or skill, got '${toolGating}'`);
+  if (
+    toolGating !== undefined &&
+    toolGating !== "open" &&
+    toolGating !== "skill" &&
+    toolGating !== "tool-list"
+  )
+    return usageError(io, command, `--tool-gating must be open, skill or tool-list, got '${toolGating}'`);
   const ints: Record<string, number | undefined> = {};
   for (const name of ["catalog-budget", "context-window", "max-steps", "model-timeout"] as const) {
     const parsed = intFlag(values[name], name);
@@ -94,6 +101,8 @@ export async function prepareAgent(
         approval: { onApproval: values.yes === true ? () => "yes" : (onApproval ?? (() => "no")) },
       },
       onWarning: warn,
+      ...(values.trust === true ? { trust: true } : {}),
+      ...(askTrust === undefined ? {} : { askTrust }),
     });
     const catalogBudget = ints["catalog-budget"];
     const maxSteps = ints["max-steps"];

@@ -1,5 +1,6 @@
 /** The `skillrt chat` read-eval-print loop on `node:readline`, driven by injectable streams. */
 import { createInterface } from "node:readline";
+import { listSkills } from "../../context/list-skills.js";
 import { ProviderError } from "../../engine/provider-error.js";
 import type { SkillAgent } from "../../engine/skill-agent.js";
 import { createSkillBodyCosts } from "../../engine/skill-body-costs.js";
@@ -9,9 +10,11 @@ import { createStyle } from "../create-style.js";
 import { listenForInterrupt } from "../listen-for-interrupt.js";
 import { terminalWidth } from "../terminal-width.js";
 import { agentModelName, providerFailureMessage, stepLimitMessage } from "./agent-options.js";
+import { completeSlash } from "./complete-slash.js";
 import { createSpinner } from "./create-spinner.js";
 import { createHumanRenderer, createJsonRenderer } from "./render-events.js";
 import { type ChatParts, runSlashCommand } from "./slash-commands.js";
+import { watchSkills } from "./watch-skills.js";
 
 /** Options of {@link runRepl}. */
 export interface ReplOptions {
@@ -26,6 +29,11 @@ export interface ReplOptions {
    * the same input; the agent's `onApproval` should call it.
    */
   setApprovalPrompt?: (prompt: OnToolApproval) => void;
+  /**
+   * Receives the REPL's trust prompt (`Trust the skills of ROOT …? [y]es / [n]o`), asked once per untrusted
+   * root the first time it matters; the answer is read from the same input.
+   */
+  setTrustPrompt?: (prompt: (root: { display: string }) => Promise<boolean>) => void;
   /** Window for a second Ctrl-C at the prompt to exit, in ms. Default 2,000. */
   exitWindowMs?: number;
 }
@@ -44,7 +52,22 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const style = createStyle(io.stdout, io.env);
   const width = terminalWidth(io.stdout, io.env) ?? 100;
   const spinner = createSpinner(io.stdout);
-  const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: tty, historySize: 200 });
+  // Tab completes commands and the skills the user may invoke, as they are now (skills come and go).
+  const completer = (line: string): [string[], string] => {
+    const skills = listSkills(agent.session);
+    return completeSlash(
+      line,
+      skills.filter((s) => s.userInvocable).map((s) => s.name),
+      skills.filter((s) => s.loaded).map((s) => s.name),
+    );
+  };
+  const rl = createInterface({
+    input: io.stdin,
+    output: io.stdout,
+    terminal: tty,
+    historySize: 200,
+    completer,
+  });
   rl.setPrompt(style.bold("› "));
   // Input may end (EOF) while buffered lines are still being processed; never prompt a closed interface.
   let closed = false;
@@ -78,8 +101,48 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   // Without a terminal, readline never sees ^C: listen on the process (when we own its stdin), every time.
   const stopListening = listenForInterrupt(io, onInterrupt, { once: false });
 
+  /** Runs one turn, rendering its events; returns the REPL's exit code after it. */
+  const runTurn = async (input: string, previousCode: number): Promise<number> => {
+    running = new AbortController();
+    const renderer =
+      options.json === true
+        ? createJsonRenderer(out)
+        : createHumanRenderer({ text: out, info: out, style, spinner });
+    try {
+      const result = await agent.send(input, {
+        abortSignal: running.signal,
+        onEvent: (e) => renderer.handle(e),
+      });
+      renderer.finish();
+      if (result.aborted) out.write(`${style.dim("(cancelled)")}\n`);
+      if (result.stepLimitReached) out.write(`${style.yellow(stepLimitMessage(result.steps))}\n`);
+      return 0;
+    } catch (error) {
+      renderer.finish();
+      const message = ProviderError.isInstance(error)
+        ? providerFailureMessage(error, parts.modelConfig?.configured ?? true).trimEnd()
+        : error instanceof Error
+          ? error.message
+          : String(error);
+      out.write(`${style.red(message)}\n`);
+      return ProviderError.isInstance(error) ? 1 : previousCode;
+    } finally {
+      running = undefined;
+    }
+  };
+
   out.write(`skillrt chat — ${agentModelName(parts)}, session ${agent.sessionId}. /help for commands.\n`);
   prompt();
+  // Skills added, edited or removed on disk reach the next request; the change is announced (at the prompt,
+  // on a line of its own, then the prompt again).
+  const stopWatching = watchSkills(
+    parts.catalog,
+    () => agent.session,
+    (line) => {
+      out.write(`${tty ? "\n" : ""}${style.dim(line)}\n`);
+      if (running === undefined) prompt();
+    },
+  );
   try {
     // One iterator over the input lines: the approval prompt reads its answer from it during a turn.
     const lines = rl[Symbol.asyncIterator]();
@@ -96,6 +159,19 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         if (answer !== undefined) return answer;
       }
     });
+    options.setTrustPrompt?.(async (root) => {
+      spinner.stop();
+      for (;;) {
+        out.write(
+          `${style.yellow(`Skills from ${root.display} are not trusted yet. Trust them (run their scripts and commands; recorded as \`skillrt trust\` does)?`)} [y]es / [n]o: `,
+        );
+        const next = await lines.next();
+        if (next.done === true) return false;
+        const answer = next.value.trim().toLowerCase();
+        if (answer === "y" || answer === "yes") return true;
+        if (answer === "n" || answer === "no") return false;
+      }
+    });
     for (;;) {
       const next = await lines.next();
       if (next.done === true) break;
@@ -105,41 +181,21 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         prompt();
         continue;
       }
+      let input = line;
       if (line.startsWith("/")) {
         const outcome = await runSlashCommand(line, { ...parts, agent, bodyCosts }, out, style, width);
         if (outcome === "exit") break;
-        prompt();
-        continue;
+        if (outcome === "continue") {
+          prompt();
+          continue;
+        }
+        input = outcome.turn;
       }
-      running = new AbortController();
-      const renderer =
-        options.json === true
-          ? createJsonRenderer(out)
-          : createHumanRenderer({ text: out, info: out, style, spinner });
-      try {
-        const result = await agent.send(line, {
-          abortSignal: running.signal,
-          onEvent: (e) => renderer.handle(e),
-        });
-        renderer.finish();
-        if (result.aborted) out.write(`${style.dim("(cancelled)")}\n`);
-        if (result.stepLimitReached) out.write(`${style.yellow(stepLimitMessage(result.steps))}\n`);
-        exitCode = 0;
-      } catch (error) {
-        renderer.finish();
-        const message = ProviderError.isInstance(error)
-          ? providerFailureMessage(error, parts.modelConfig?.configured ?? true).trimEnd()
-          : error instanceof Error
-            ? error.message
-            : String(error);
-        out.write(`${style.red(message)}\n`);
-        exitCode = ProviderError.isInstance(error) ? 1 : exitCode;
-      } finally {
-        running = undefined;
-      }
+      exitCode = await runTurn(input, exitCode);
       prompt();
     }
   } finally {
+    stopWatching();
     stopListening();
     spinner.stop();
     rl.close();

@@ -17,10 +17,11 @@ import { formatContext, formatSkills, formatTools } from "./format-context.js";
 /** Text of `/help`. */
 export const REPL_HELP = `Commands:
   /skills              list skills ([✓] loaded, [○] not) with their body and catalog token costs
-  /skill NAME [args]   load a skill (arguments fill $ARGUMENTS, $0, $1, …); /NAME [args] works too
+  /NAME [args]         run a skill: load it with the arguments ($ARGUMENTS, $0, $1, …), then answer
+  /skill NAME [args]   the same; without arguments it only loads the skill for the next messages
   /unload NAME         unload a skill
   /context             tokens in context: catalog, bodies, docs, history, free
-  /reload              re-scan the skill folders
+  /reload              re-scan the skill folders now (changes on disk are picked up as they happen)
   /new                 start a new conversation
   /sessions            list saved conversations
   /help                this help
@@ -46,8 +47,11 @@ export interface ChatContext extends ChatParts {
   bodyCosts: SkillBodyCosts;
 }
 
-/** Outcome of a slash command. */
-export type SlashOutcome = "continue" | "exit";
+/**
+ * Outcome of a slash command: go on reading, exit, or run a turn with `input` as the user's message (a
+ * skill invoked as `/NAME args`, already loaded with its arguments).
+ */
+export type SlashOutcome = "continue" | "exit" | { turn: string };
 
 /** Splits `/name rest` into the command name and the rest (trimmed). */
 export function parseSlash(line: string): { name: string; rest: string } {
@@ -66,36 +70,44 @@ export function notUserInvocable(name: string): string {
   );
 }
 
+/**
+ * Loads `NAME [args]` for the user. With `run` (`/NAME`, `/skill NAME args`), a loaded skill is then
+ * invoked: the outcome is a turn whose message is the command as typed, so the model answers with the
+ * substituted body in context, as Claude Code, Cursor and opencode do.
+ */
 async function loadSkill(
   agent: SkillAgent,
   out: NodeJS.WritableStream,
   style: Style,
   rest: string,
-): Promise<void> {
+  run: "always" | "with-args",
+): Promise<SlashOutcome> {
   const [name = "", ...args] = rest.split(/\s+/);
   if (name === "") {
     out.write("Usage: /skill NAME [args]\n");
-    return;
+    return "continue";
   }
   const argText = rest.slice(name.length).trim();
   const listing = listSkills(agent.session).find((s) => s.name === name);
   if (listing !== undefined && !listing.userInvocable) {
     out.write(`${style.red(notUserInvocable(name))}\n`);
-    return;
+    return "continue";
   }
   const outcome = await agent.loadSkill(name, args.length > 0 ? { args: argText } : {});
   if (!outcome.ok) {
     out.write(`${style.red(outcome.message)}\n`);
-    return;
+    return "continue";
   }
   out.write(
     `${style.green(`+ loaded ${outcome.name}`)} (${outcome.tokens.toLocaleString("en-US")} tokens)\n`,
   );
+  if (run === "with-args" && argText === "") return "continue";
+  return { turn: `/${outcome.name}${argText === "" ? "" : ` ${argText}`}` };
 }
 
 /**
- * Runs one `/command` line against the conversation. Unknown names that are skills load that skill
- * (`/pdf-tools report.pdf`); other unknown names print a hint.
+ * Runs one `/command` line against the conversation. Unknown names that are skills the user may invoke
+ * load that skill and run a turn with it (`/pdf-tools report.pdf`); other unknown names print a hint.
  */
 export async function runSlashCommand(
   line: string,
@@ -122,8 +134,7 @@ export async function runSlashCommand(
       return "continue";
     }
     case "skill":
-      await loadSkill(agent, out, style, rest);
-      return "continue";
+      return await loadSkill(agent, out, style, rest, "with-args");
     case "unload": {
       if (rest === "") {
         out.write("Usage: /unload NAME\n");
@@ -177,8 +188,7 @@ export async function runSlashCommand(
     default: {
       const skill = listSkills(agent.session).find((s) => s.name === name);
       if (skill?.userInvocable === true) {
-        await loadSkill(agent, out, style, `${name} ${rest}`.trim());
-        return "continue";
+        return await loadSkill(agent, out, style, `${name} ${rest}`.trim(), "always");
       }
       if (skill !== undefined) {
         out.write(`${style.red(notUserInvocable(name))}\n`);

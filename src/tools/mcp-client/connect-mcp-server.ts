@@ -59,6 +59,13 @@ export interface McpConnection {
    * {@link McpError} with `ErrorCode.RequestTimeout` past {@link callTimeoutMs}).
    */
   callTool(name: string, args: Record<string, unknown>, abortSignal?: AbortSignal): Promise<CallToolResult>;
+  /** The server's declared `capabilities.extensions` (e.g. SEP-2640's `io.modelcontextprotocol/skills`). */
+  extensions: Readonly<Record<string, unknown>>;
+  /**
+   * Sends one request outside the SDK's typed methods (`skills/list`, `resources/read`, …) and returns its
+   * result unparsed (the caller parses it); throws when the server is gone or answers with an error.
+   */
+  request(method: string, params: Record<string, unknown>, abortSignal?: AbortSignal): Promise<unknown>;
   /** True until the server stopped or was closed. */
   alive(): boolean;
   /** Removes the values of `${env:NAME}` references (in `env` and `headers`) from text the model or user sees. */
@@ -203,6 +210,13 @@ export async function connectMcpServer(
       transport: kind,
       tools,
       callTimeoutMs,
+      extensions: client.getServerCapabilities()?.extensions ?? {},
+      async request(method, params, abortSignal) {
+        return client.request({ method, params }, AnyResult, {
+          timeout: callTimeoutMs,
+          ...(abortSignal === undefined ? {} : { signal: abortSignal }),
+        });
+      },
       alive: () => open,
       redact,
       async callTool(tool, args, abortSignal) {
@@ -220,6 +234,9 @@ export async function connectMcpServer(
     },
   };
 }
+
+/** Any result: {@link McpConnection.request}'s caller parses it. */
+const AnyResult = z.looseObject({});
 
 /** A `tools/list` page read leniently: each tool is checked on its own, so one bad tool does not sink the list. */
 const LenientToolList = z.looseObject({

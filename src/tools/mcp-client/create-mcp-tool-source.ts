@@ -45,6 +45,14 @@ export interface McpToolSourceOptions {
   /** What a server may put in front of the model (result size, descriptions, schemas, tool count). */
   limits?: Partial<McpLimits>;
   onEvent?: (event: McpSourceEvent) => void;
+  /**
+   * Called with each server once it runs, before {@link McpToolSource.start} resolves (the skills of a
+   * server declaring SEP-2640's extension join the catalog here, over the same connection). A rejection
+   * is reported as a warning; the server's tools stay.
+   */
+  onConnect?: (name: string, connection: McpConnection, abortSignal?: AbortSignal) => Promise<void>;
+  /** Called when a running server stops on its own or is closed. */
+  onDisconnect?: (name: string) => void;
 }
 
 /** Configured MCP servers as tools. */
@@ -94,6 +102,7 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
         entry.message = message;
         withdraw(name);
         connections.delete(name);
+        options.onDisconnect?.(name);
         emit({ type: "mcp-server-error", server: name, phase: "exit", message });
       },
     };
@@ -146,6 +155,19 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
       options.registry.register(toolName, mcpTool(connection, def, limits), { server: name });
       entry.tools.push(toolName);
     }
+    if (options.onConnect !== undefined) {
+      try {
+        await options.onConnect(name, connection, abortSignal);
+      } catch (error) {
+        emit({
+          type: "mcp-server-warning",
+          server: name,
+          message: connection.redact(
+            `MCP server '${name}': ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        });
+      }
+    }
     emit({
       type: "mcp-server-start",
       server: name,
@@ -170,6 +192,7 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
       await Promise.all(
         open.map(async ([name, connection]) => {
           withdraw(name);
+          options.onDisconnect?.(name);
           const entry = status.get(name);
           if (entry !== undefined && entry.state === "running") entry.state = "stopped";
           await connection.close();

@@ -2,20 +2,31 @@
  * The `aworld` profile (AWorld): `active_skill { skill_name }` answering `skill X activated, current
  * skills: [...]` with `<skill_guide>` (the usage) and `<skill_path>`, `offload_skill { skill_name }`
  * answering `skill X offloaded, current skills: [...]`, and `read_skill_file { skill_name, file_path }`
- * (an `@` / `@<dir>/` prefix is stripped). Messages are AWorld's, word for word.
+ * (an `@` / `@<dir>/` prefix is stripped), `list_skill_file_tree { skill_name }` and
+ * `list_skill_directory { skill_name, dir_path? }` (see `aworld-skill-files.ts`). Messages are AWorld's,
+ * word for word.
  */
+import { basename } from "node:path";
 import { tool } from "ai";
 import { z } from "zod";
 import type { ProfileContext, ProfileTools } from "../profile-types.js";
 import { toolFailure, toolSuccess } from "../skill-tool-result.js";
 import { paragraphs, pyList } from "../tool-text.js";
+import { renderSkillDirectory, renderSkillFileTree } from "./aworld-skill-files.js";
 
 /** Builds the AWorld-style tools. */
 export function aworldProfile(ctx: ProfileContext): ProfileTools {
   const { session } = ctx;
   const skillName = ctx.nameSchema("Name of the skill.");
   const current = (): string => pyList(session.loadedSkills());
+  const visible = (name: string) => {
+    const found = session.findSkill(name);
+    return found?.forModel === true ? found.record : undefined;
+  };
+  const notFound = (name: string) =>
+    toolFailure(`Skill '${name}' not found in namespace '${session.namespace}'`);
   return {
+    systemPrompt: withForcedSkillContract,
     tools: {
       active_skill: tool({
         description:
@@ -33,7 +44,9 @@ export function aworldProfile(ctx: ProfileContext): ProfileTools {
           const guide =
             session.placement === "history"
               ? result.body
-              : "(in the system prompt under Loaded Skill Instructions)";
+              : session.profile.systemLayout === "aworld"
+                ? `(in the system prompt in <skill_file_content id="${result.name}">)`
+                : "(in the system prompt under Loaded Skill Instructions)";
           return toolSuccess(
             paragraphs(
               `skill ${result.name} activated, current skills: ${current()}\n\n<skill_guide>${guide}</skill_guide>\n<skill_path>${result.dir}</skill_path>`,
@@ -71,8 +84,54 @@ export function aworldProfile(ctx: ProfileContext): ProfileTools {
           return toolFailure(result.message);
         },
       }),
+      list_skill_file_tree: tool({
+        description: "list the complete file tree structure of a skill directory",
+        inputSchema: z.object({ skill_name: skillName }),
+        execute: async (input) => {
+          const record = visible(input.skill_name);
+          if (record === undefined) return notFound(input.skill_name);
+          const files = await session.catalog.files(record.name);
+          return toolSuccess(renderSkillFileTree(basename(record.dir), files));
+        },
+      }),
+      list_skill_directory: tool({
+        description: "list files and subdirectories in a specified directory of a skill",
+        inputSchema: z.object({
+          skill_name: skillName,
+          dir_path: z
+            .string()
+            .optional()
+            .describe(
+              "relative directory path within the skill directory, defaults to root if not specified",
+            ),
+        }),
+        execute: async (input) => {
+          const record = visible(input.skill_name);
+          if (record === undefined) return notFound(input.skill_name);
+          const files = await session.catalog.files(record.name);
+          const listing = renderSkillDirectory(record.name, record.dir, input.dir_path, files);
+          return listing.ok ? toolSuccess(listing.text) : toolFailure(listing.message);
+        },
+      }),
     },
   };
+}
+
+/**
+ * AWorld's `<forced_skill_contract>` (SkillsNeuron `_forced_skill_contract`), placed as AWorld places it:
+ * after `</skill_guide>`, before `<skills_info>`.
+ */
+export function withForcedSkillContract(base: string, forced: readonly string[]): string {
+  const contract =
+    "  <forced_skill_contract>\n" +
+    `    The user explicitly requested these skill(s) for this task: ${forced.join(", ")}.\n` +
+    "    These skills are already activated for this task.\n" +
+    "    Their active <skill_usage> instructions override conflicting generic workflow.\n" +
+    "    You MUST complete the forced-skill workflow before falling back to generic planning, delegation, or tool usage.\n" +
+    "    If a forced skill is instruction-only, respond directly and do not call unrelated tools or subagents before following that skill.\n" +
+    "  </forced_skill_contract>\n";
+  const at = base.indexOf("  <skills_info>\n");
+  return at < 0 ? `${base}${contract}` : base.slice(0, at) + contract + base.slice(at);
 }
 
 function escapeRegExp(text: string): string {

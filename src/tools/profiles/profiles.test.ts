@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import path from "node:path";
 import type { Tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeSkillTree, type SkillTree, standardSkills } from "../../context/__fixtures__/skill-tree.js";
@@ -164,9 +165,13 @@ describe("agentscope profile (AgentScope Java flow)", () => {
     expect(system).toContain(
       '- Load skill: load_skill_through_path(skillId="<skill-id>", path="SKILL.md")\n',
     );
-    expect(system).toContain("</usage>\n\n<available_skills>\n\n<skill>\n<name>background</name>\n");
-    expect(system).toMatch(
-      /<skill>\n<name>pdf<\/name>\n<description>[^<]+<\/description>\n<skill-id>pdf<\/skill-id>\n<\/skill>\n\n/,
+    expect(system).toContain(
+      "Metadata is rendered as XML under each <skill> element:\n- scalar metadata becomes a simple child element\n- nested maps become nested XML elements\n- lists become repeated <item> elements\n- <skill-id> is always appended for tool loading\n</usage>\n\n<available_skills>\n\n<skill>\n  <name>background</name>\n",
+    );
+    // FileSystemSkillRepository's source `filesystem-<parent>_<dir>`; the id is `name_source`.
+    const source = `filesystem-${path.basename(tree?.root ?? "")}_skills`;
+    expect(system).toContain(
+      `<skill>\n  <name>pdf</name>\n  <description>Extract text and tables from PDF files, fill PDF forms, merge documents.</description>\n  <skill-id>pdf_${source}</skill-id>\n</skill>\n\n`,
     );
     expect(system).toMatch(/<\/skill>\n\n<\/available_skills>\n/);
     expect(await call(t, "load_skill_through_path", { skillId: "nope", path: "SKILL.md" })).toBe(
@@ -186,9 +191,9 @@ describe("agentscope profile (AgentScope Java flow)", () => {
       /refused/,
     );
     expect(session.loadedSkills()).toEqual([]);
-    const loaded = await call(t, "load_skill_through_path", { skillId: "pdf", path: "SKILL.md" });
+    const loaded = await call(t, "load_skill_through_path", { skillId: `pdf_${source}`, path: "SKILL.md" });
     expect(loaded).toMatch(
-      /^Successfully loaded skill: pdf\n\nName: pdf\nDescription: Extract text.*\nSource: .*\n\nContent:\n---\n# PDF\n/,
+      /^Successfully loaded skill: pdf_filesystem-.*_skills\n\nName: pdf\nDescription: Extract text.*\nSource: filesystem-.*_skills\n\nContent:\n---\n# PDF\n/,
     );
     expect(loaded).toMatch(/\n---\n$/);
     expect(session.loadedSkills()).toEqual(["pdf"]);
@@ -196,7 +201,9 @@ describe("agentscope profile (AgentScope Java flow)", () => {
       /^Successfully loaded resource from skill: pdf\nResource path: references\/forms\.md\n\nContent:\n---\n/,
     );
     expect(skills.jsonSchemas().load_skill_through_path).toMatchObject({
-      properties: { skillId: { enum: ["background", "docx", "forms", "pdf"] } },
+      properties: {
+        skillId: { enum: ["background", "docx", "forms", "pdf"].map((n) => `${n}_${source}`) },
+      },
     });
   });
 
@@ -277,7 +284,20 @@ describe("aworld profile (AWorld flow)", () => {
       /<skills_guide>\n {2}<skill_guide>\n[\s\S]*active_skill[\s\S]*offload_skill[\s\S]*<\/skill_guide>\n {2}<skills_info>\n/,
     );
     expect(system).toMatch(
-      / {2}<skill id="docx">\n {4}<skill_name>docx<\/skill_name>\n {4}<skill_desc>[^<]+<\/skill_desc>\n {2}<\/skill>\n/,
+      / {2}<skill id="docx" active_status="False">\n {4}<skill_name>docx<\/skill_name>\n {4}<skill_desc>[^<]+<\/skill_desc>\n {2}<\/skill>\n/,
+    );
+    // skill_neuron.py's six guidelines, word for word.
+    expect(system).toContain(
+      [
+        "    Guidelines:",
+        "    - Only activate skills needed for current task",
+        "    - Offload skills when no longer needed",
+        "    - Skills are scoped to current agent namespace",
+        "    - only support skills_info internal skills",
+        '    - do not repeat activate or load skills if active status is True <skill id="xxx" active_status="True">',
+        "    - If <skill_file_content> already contains <skill_usage> content, do NOT read skill.md file again",
+        "  </skill_guide>",
+      ].join("\n"),
     );
     expect(system).toMatch(/ {2}<\/skill>\n {2}<\/skills_info>\n<\/skills_guide>\n/);
     const active = await call(t, "active_skill", { skill_name: "docx" });
@@ -287,6 +307,9 @@ describe("aworld profile (AWorld flow)", () => {
     expect(await call(t, "active_skill", { skill_name: "docx" })).toBe(
       "skill docx already activated, current skills: ['docx']",
     );
+    // AWorld's SkillsNeuron rebuilds the list on every call: active_status follows activation in history
+    // placement too.
+    expect(session.renderer.systemPrompt()).toContain('  <skill id="docx" active_status="True">');
     expect(await call(t, "active_skill", { skill_name: "zzz" })).toMatch(/^skill not found/);
     expect(
       await call(t, "read_skill_file", { skill_name: "pdf", file_path: "@references/forms.md" }),
@@ -302,25 +325,100 @@ describe("aworld profile (AWorld flow)", () => {
     );
   });
 
+  it('system placement: an active skill is active_status="True" with its usage in <skill_file_content><skill_usage>', async () => {
+    const { session, skills } = await setup("aworld", "system");
+    expect(await call(skills.tools, "active_skill", { skill_name: "docx" })).toBe(
+      `skill docx activated, current skills: ['docx']\n\n<skill_guide>(in the system prompt in <skill_file_content id="docx">)</skill_guide>\n<skill_path>${tree?.root}/skills/docx</skill_path>`,
+    );
+    const system = skills.systemPrompt();
+    expect(system).toContain('  <skill id="docx" active_status="True">\n    <skill_name>docx</skill_name>');
+    expect(system).toContain('  <skill id="pdf" active_status="False">');
+    expect(system).toContain(
+      '</skills_guide>\n<skill_file_content id="docx">\n    <skill_usage># docx\n\nDo the docx thing.</skill_usage>\n</skill_file_content>\n',
+    );
+    expect(system).not.toContain("Loaded Skill Instructions");
+    expect(session.renderer.systemPrompt()).toBe(system); // no forced skills: no contract
+  });
+
+  it("forced skills: the <forced_skill_contract> sits between </skill_guide> and <skills_info>", async () => {
+    const { skills } = await setup("aworld", "history", { forcedSkills: ["docx", "pdf"] });
+    expect(skills.systemPrompt()).toContain(
+      "  </skill_guide>\n  <forced_skill_contract>\n    The user explicitly requested these skill(s) for this task: docx, pdf.\n    These skills are already activated for this task.\n    Their active <skill_usage> instructions override conflicting generic workflow.\n    You MUST complete the forced-skill workflow before falling back to generic planning, delegation, or tool usage.\n    If a forced skill is instruction-only, respond directly and do not call unrelated tools or subagents before following that skill.\n  </forced_skill_contract>\n  <skills_info>\n",
+    );
+  });
+
+  it("list_skill_file_tree and list_skill_directory answer in AWorld's shapes", async () => {
+    const { skills } = await setup("aworld");
+    const t = skills.tools;
+    // context_skill_tool.py `_build_file_tree`: "<folder>/", directories first, `├── ` / `└── `, `│   `.
+    expect(await call(t, "list_skill_file_tree", { skill_name: "pdf" })).toBe(
+      [
+        "pdf/",
+        "├── assets/",
+        "│   └── logo.png",
+        "├── references/",
+        "│   ├── api.md",
+        "│   └── forms.md",
+        "├── scripts/",
+        "│   └── extract.py",
+        "├── SKILL.md",
+        "└── notes.txt",
+      ].join("\n"),
+    );
+    // `_list_skill_directory`: "Directory: <dir>/", "", "Contents:", "  Directories:", "  📁 x/", "  Files:", "  📄 y".
+    expect(await call(t, "list_skill_directory", { skill_name: "pdf" })).toBe(
+      [
+        "Directory: pdf/",
+        "",
+        "Contents:",
+        "  Directories:",
+        "  📁 assets/",
+        "  📁 references/",
+        "  📁 scripts/",
+        "  Files:",
+        "  📄 SKILL.md",
+        "  📄 notes.txt",
+      ].join("\n"),
+    );
+    expect(await call(t, "list_skill_directory", { skill_name: "pdf", dir_path: "@pdf/references" })).toBe(
+      "Directory: references/\n\nContents:\n  Files:\n  📄 api.md\n  📄 forms.md",
+    );
+    expect(await call(t, "list_skill_directory", { skill_name: "pdf", dir_path: "../docx" })).toBe(
+      "Directory path ../docx is outside skill directory",
+    );
+    expect(await call(t, "list_skill_directory", { skill_name: "pdf", dir_path: "nope" })).toMatch(
+      /^Directory not found: \/.*\/pdf\/nope \(skill: pdf, relative path: nope\)$/,
+    );
+    expect(await call(t, "list_skill_file_tree", { skill_name: "zzz" })).toBe(
+      "Skill 'zzz' not found in namespace 'default'",
+    );
+  });
+
   it("a forced instruction-only skill disables the host tools while it is active (forcedSkills)", async () => {
     const registry = createToolRegistry();
     registry.register("calc", noop);
     registry.register("search", noop, { server: "web" });
     const { skills } = await setup("aworld", "history", { registry, forcedSkills: ["docx"] });
     const t = skills.tools;
-    const skillTools = ["active_skill", "offload_skill", "read_skill_file"];
-    // As in AWorld: with no skill active, only the non-MCP tools.
-    expect(skills.activeToolNames()).toEqual(["calc", ...skillTools]);
+    const skillTools = [
+      "active_skill",
+      "offload_skill",
+      "read_skill_file",
+      "list_skill_file_tree",
+      "list_skill_directory",
+    ];
+    // As in AWorld: with no skill active, every tool.
+    expect(skills.activeToolNames()).toEqual(["calc", "search", ...skillTools]);
     await call(t, "active_skill", { skill_name: "pdf" }); // not forced: nothing disabled
-    expect(skills.activeToolNames()).toEqual(["calc", ...skillTools]);
+    expect(skills.activeToolNames()).toEqual(["calc", "search", ...skillTools]);
     await call(t, "active_skill", { skill_name: "docx" });
     expect(skills.activeToolNames()).toEqual(skillTools);
     expect(skills.gating().reasons.calc).toMatch(/forced skill\(s\) 'docx' are instruction-only/);
     await call(t, "offload_skill", { skill_name: "docx" });
-    expect(skills.activeToolNames()).toEqual(["calc", ...skillTools]);
+    expect(skills.activeToolNames()).toEqual(["calc", "search", ...skillTools]);
   });
 
-  it("reproduces the seed's tool filter: no skill → no MCP tools, active_skill → its tool_list, offload_skill → withdrawn", async () => {
+  it("reproduces AWorld's _filter_tools: no active skill → every tool, a named server → its tool_list, an unnamed server → all of it", async () => {
     const registry = createToolRegistry();
     registry.register("calc", noop);
     for (const name of ["navigate", "click", "screenshot"])
@@ -336,24 +434,49 @@ describe("aworld profile (AWorld flow)", () => {
     ]);
     const session = createSkillSession({ catalog: tree.catalog, profile: "aworld" });
     const skills = createSkillTools(session, { registry });
-    const skillTools = ["active_skill", "offload_skill", "read_skill_file"];
-    expect(skills.activeToolNames()).toEqual(["calc", ...skillTools]);
+    const skillTools = [
+      "active_skill",
+      "offload_skill",
+      "read_skill_file",
+      "list_skill_file_tree",
+      "list_skill_directory",
+    ];
+    const every = [
+      "calc",
+      "mcp__browser__navigate",
+      "mcp__browser__click",
+      "mcp__browser__screenshot",
+      "mcp__tracker__create_issue",
+      ...skillTools,
+    ];
+    // seed-systems §3.4: "With no skill_configs, or no active skills, **all** tools are returned."
+    expect(skills.activeToolNames()).toEqual(every);
     expect(await call(skills.tools, "active_skill", { skill_name: "browser" })).toMatch(
       /^skill browser activated, current skills: \['browser'\]\n\n<skill_guide>/,
     );
+    // "Tools of known servers that no active skill references are kept. For a selected server, only the
+    // listed tools are kept."
     expect(skills.activeToolNames()).toEqual([
       "calc",
       "mcp__browser__navigate",
       "mcp__browser__click",
+      "mcp__tracker__create_issue",
       ...skillTools,
     ]);
-    expect(skills.gating().granted?.["mcp__browser__click"]).toBe(
-      "granted by skill 'browser' (tool_list: browser: click)",
+    expect(skills.gating().reasons["mcp__browser__screenshot"]).toBe(
+      "the loaded skills' tool_list for server 'browser' lists only navigate, click",
     );
     await call(skills.tools, "active_skill", { skill_name: "notes" });
-    expect(skills.activeToolNames()).toContain("mcp__browser__navigate");
+    expect(skills.activeToolNames()).not.toContain("mcp__browser__screenshot");
     await call(skills.tools, "offload_skill", { skill_name: "browser" });
-    expect(skills.activeToolNames()).toEqual(["calc", ...skillTools]);
+    expect(skills.activeToolNames()).toEqual(every);
+  });
+
+  it("keeps skillrt's fail-closed gating as an option (gating: skill)", async () => {
+    const registry = createToolRegistry();
+    registry.register("mcp__tracker__create_issue", noop, { server: "tracker" });
+    const { skills } = await setup("aworld", "history", { registry, gating: "skill" });
+    expect(skills.activeToolNames()).not.toContain("mcp__tracker__create_issue");
   });
 });
 

@@ -5,7 +5,8 @@
  * (when execution is configured) takes `skill`, not `name`, and answers with the run as a JSON object
  * (`exit_code`, `stdout`, `stderr`, `timed_out`, `duration_ms`, `output_files`, …). In history placement the loaded content follows
  * the `loaded: X` line (trpc's tool-result materialisation); in system placement it uses trpc's layout
- * (`[Loaded] <name>`, `Docs loaded: …`, `[Doc] <path>`).
+ * (`[Loaded] <name>`, `Docs loaded: …`, `[Doc] <path>`). With `maxLoadedSkills`, a load or doc selection past
+ * the limit unloads the least recently touched skill instead of being refused (trpc's `WithMaxLoadedSkills`).
  */
 import { tool } from "ai";
 import { z } from "zod";
@@ -14,6 +15,7 @@ import type { ProfileContext, ProfileTools } from "../profile-types.js";
 import { toolFailure, toolSuccess } from "../skill-tool-result.js";
 import { paragraphs } from "../tool-text.js";
 import { normalizeMode } from "./skillrt-profile.js";
+import { trpcSkillRun } from "./trpc-skill-run.js";
 
 /** trpc's error text for a failure (unknown names keep the exact seed text, plus the closest names). */
 function trpcError(failure: SessionFailure, name: string): string {
@@ -31,10 +33,24 @@ function trpcError(failure: SessionFailure, name: string): string {
 export function trpcProfile(ctx: ProfileContext): ProfileTools {
   const { session } = ctx;
   const skill = ctx.nameSchema("Skill name.");
+  // trpc's loaded-order key: skill_load and skill_select_docs touch a skill (move it to the end); past
+  // maxLoadedSkills the least recently touched are unloaded (skills loaded otherwise count as oldest).
+  let touched: string[] = [];
+  const touch = (name: string): void => {
+    touched = [...touched.filter((n) => n !== name), name];
+    const max = session.profile.maxLoadedSkills;
+    const loaded = session.loadedSkills();
+    if (max === undefined || loaded.length <= max) return;
+    touched = touched.filter((n) => loaded.includes(n));
+    const order = [...loaded.filter((n) => !touched.includes(n)), ...touched];
+    for (const name of order.slice(0, order.length - max)) session.unload(name);
+    touched = touched.slice(-max);
+  };
   return {
     runParam: "skill",
     // trpc-agent-go's skill_run answers with its result object as JSON.
     renderRun: (run) => JSON.stringify(run),
+    ...(ctx.run === undefined ? {} : { runTools: { skill_run: trpcSkillRun(ctx.run) } }),
     tools: {
       skill_load: tool({
         description:
@@ -52,6 +68,7 @@ export function trpcProfile(ctx: ProfileContext): ProfileTools {
             toolCallId,
           });
           if (!result.ok) return toolFailure(trpcError(result, input.skill));
+          touch(result.name);
           if (!result.alreadyLoaded) await ctx.afterLoad(result.name);
           const content = session.placement === "history" && !result.alreadyLoaded ? result.content : "";
           return toolSuccess(
@@ -76,6 +93,7 @@ export function trpcProfile(ctx: ProfileContext): ProfileTools {
             toolCallId,
           });
           if (!result.ok) return toolFailure(trpcError(result, input.skill));
+          touch(result.name);
           const selection = JSON.stringify({
             skill: result.name,
             selected_docs: result.docs,

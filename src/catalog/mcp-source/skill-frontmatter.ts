@@ -4,9 +4,9 @@
  * every field the author wrote. A frontmatter the YAML library refuses falls back to the runtime's
  * lenient reading (the fields skillrt itself uses, repaired).
  */
-import { loadYamlLibrary } from "../spec/load-yaml-library.js";
-import { parseSkillMd } from "../spec/parse-skill-md.js";
-import { splitFrontmatterLenient } from "../spec/split-frontmatter.js";
+import { loadYamlLibrary } from "../../spec/load-yaml-library.js";
+import { parseSkillMd } from "../../spec/parse-skill-md.js";
+import { splitFrontmatterLenient } from "../../spec/split-frontmatter.js";
 
 /** The frontmatter of SKILL.md `bytes` as a JSON object, or undefined when there is none. */
 export function skillFrontmatter(bytes: Uint8Array): Record<string, unknown> | undefined {

@@ -1,0 +1,351 @@
+/**
+ * Skills served over MCP (SEP-2640) as a catalog source: for each connected server that declares
+ * `io.modelcontextprotocol/skills`, every `skills/list` page is read and its entries kept — no file is
+ * fetched then (the SEP forbids fetching ahead of need). Files are fetched when a skill is loaded or read,
+ * from the server that listed it only, and verified against the entry in hand (digest, and the SKILL.md's
+ * frontmatter field by field); a failed check refreshes the entry with `skills/get` and throws a
+ * {@link SkillVerificationError}. Verified files are kept in the disk cache ({@link createMcpFileCache}).
+ */
+import { SkillVerificationError } from "../../errors/skill-verification-error.js";
+import { normalizeSkillPath } from "../normalize-skill-path.js";
+import { createMcpFileCache, MAX_MCP_SKILL_FILE_BYTES, type McpFileCache } from "./mcp-file-cache.js";
+import {
+  DirectoryReadPage,
+  ResourceReadResult,
+  SKILLS_EXTENSION,
+  SkillEntry,
+  SkillsGetResult,
+  SkillsListPage,
+  skillRootUri,
+} from "./skill-entry.js";
+import { skillFrontmatter } from "./skill-frontmatter.js";
+import type { SkillServer } from "./skill-server.js";
+import { frontmatterMismatch, sha256Digest } from "./verify-skill-file.js";
+
+/** One skill a server lists; `entry` is replaced in place when it is refreshed. */
+export interface McpServedSkill {
+  /** The host's label of the server. */
+  server: string;
+  entry: SkillEntry;
+}
+
+/** Options of {@link createMcpSkillSource}. */
+export interface McpSkillSourceOptions {
+  /** Directory of the verified-file cache (trusted-cache rules). Default: no disk cache. */
+  cacheDir?: string;
+  /** Receives what a server does wrong (a malformed entry, a listing that fails). */
+  onWarning?: (message: string) => void;
+  /** Most `skills/list` pages read per server. Default 1,000. */
+  maxPages?: number;
+}
+
+/** A verified file, or why it was refused. */
+export type McpFileRead =
+  | { ok: true; bytes: Uint8Array; mimeType: string | undefined }
+  | { ok: false; reason: string; listed: string[] };
+
+/** The source: entries by server, verified fetches. */
+export interface McpSkillSource {
+  /** Reads every `skills/list` page of `server` when it declares the extension (else nothing happens). */
+  connect(server: SkillServer, abortSignal?: AbortSignal): Promise<void>;
+  /** Drops the skills of a server that stopped. */
+  disconnect(label: string): void;
+  /** Every listed skill, servers in connection order, each server's in listing order. */
+  skills(): readonly McpServedSkill[];
+  /** Changes whenever the skill set or an entry does. */
+  revision(): number;
+  /** The verified SKILL.md of `skill`. Throws {@link SkillVerificationError} (entry refreshed) on a mismatch. */
+  loadSkillMd(skill: McpServedSkill, abortSignal?: AbortSignal): Promise<Uint8Array>;
+  /**
+   * File `relPath` (relative to the skill root) of `skill`, verified. A path the entry does not list is
+   * refused (a verification failure: the entry is refreshed); a digest mismatch throws as {@link loadSkillMd}.
+   */
+  readFile(skill: McpServedSkill, relPath: string, abortSignal?: AbortSignal): Promise<McpFileRead>;
+  /** The skill's files (paths relative to its root), from its entry; mime types from `resources/directory/read` when declared. */
+  files(
+    skill: McpServedSkill,
+    abortSignal?: AbortSignal,
+  ): Promise<Array<{ path: string; mimeType?: string }>>;
+  /** Where verified files are cached. */
+  cache: McpFileCache;
+}
+
+interface ServerState {
+  server: SkillServer;
+  directoryRead: boolean;
+  skills: McpServedSkill[];
+}
+
+/** Creates an empty source; servers join with {@link McpSkillSource.connect}. */
+export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSkillSource {
+  const servers = new Map<string, ServerState>();
+  const cache = createMcpFileCache(options.cacheDir);
+  const warn = options.onWarning ?? (() => undefined);
+  let revision = 0;
+  let all: McpServedSkill[] = [];
+  const changed = (): void => {
+    revision += 1;
+    all = [...servers.values()].flatMap((s) => s.skills);
+  };
+
+  const stateOf = (skill: McpServedSkill): ServerState => {
+    const state = servers.get(skill.server);
+    if (state === undefined || !state.skills.includes(skill) || !state.server.alive())
+      throw new Error(`MCP server '${skill.server}' is not running; its skills cannot be read now`);
+    return state;
+  };
+
+  /**
+   * Re-reads the entry with `skills/get` (a skill the server no longer serves leaves the catalog); false
+   * when the server gave no valid entry.
+   */
+  const refresh = async (
+    state: ServerState,
+    skill: McpServedSkill,
+    abortSignal?: AbortSignal,
+  ): Promise<boolean> => {
+    let refreshed = false;
+    try {
+      const raw = await state.server.request("skills/get", { uri: skill.entry.uri }, abortSignal);
+      const parsed = SkillsGetResult.safeParse(raw);
+      if (parsed.success && parsed.data.skill.uri === skill.entry.uri) {
+        skill.entry = parsed.data.skill;
+        refreshed = true;
+      } else
+        warn(`MCP server '${state.server.label}' answered skills/get ${skill.entry.uri} with no valid entry`);
+    } catch (error) {
+      if (isInvalidParams(error)) {
+        state.skills = state.skills.filter((s) => s !== skill);
+        refreshed = true;
+      } else
+        warn(`MCP server '${state.server.label}': skills/get ${skill.entry.uri} failed: ${messageOf(error)}`);
+    }
+    changed();
+    return refreshed;
+  };
+
+  const fail = async (
+    state: ServerState,
+    skill: McpServedSkill,
+    uri: string,
+    reason: string,
+    abortSignal?: AbortSignal,
+  ): Promise<never> => {
+    const refreshed = await refresh(state, skill, abortSignal);
+    throw new SkillVerificationError({
+      name: String(skill.entry.frontmatter.name),
+      server: skill.server,
+      uri,
+      reason,
+      refreshed,
+    });
+  };
+
+  const fetchResource = async (
+    state: ServerState,
+    uri: string,
+    abortSignal?: AbortSignal,
+  ): Promise<{ bytes: Uint8Array; mimeType: string | undefined }> => {
+    const parsed = ResourceReadResult.safeParse(
+      await state.server.request("resources/read", { uri }, abortSignal),
+    );
+    if (!parsed.success)
+      throw new Error(`MCP server '${state.server.label}' answered resources/read ${uri} with no contents`);
+    const content = parsed.data.contents.find((c) => c.uri === uri) ?? parsed.data.contents[0];
+    if (content === undefined)
+      throw new Error(`MCP server '${state.server.label}' returned no contents for ${uri}`);
+    const bytes =
+      content.blob !== undefined
+        ? Buffer.from(content.blob, "base64")
+        : Buffer.from(content.text ?? "", "utf8");
+    if (bytes.length > MAX_MCP_SKILL_FILE_BYTES)
+      throw new Error(`${uri} is over the ${MAX_MCP_SKILL_FILE_BYTES}-byte limit for an MCP skill file`);
+    return { bytes, mimeType: content.mimeType };
+  };
+
+  /** The verified bytes of `uri`, listed in `skill`'s entry with `digest`: from the cache, else fetched. */
+  const verified = async (
+    state: ServerState,
+    skill: McpServedSkill,
+    uri: string,
+    digest: string,
+    abortSignal?: AbortSignal,
+  ): Promise<{ bytes: Uint8Array; mimeType: string | undefined }> => {
+    const cached = cache.get(skill.server, uri, digest);
+    if (cached !== undefined) return { bytes: cached, mimeType: undefined };
+    const fetched = await fetchResource(state, uri, abortSignal);
+    const actual = sha256Digest(fetched.bytes);
+    if (actual !== digest)
+      return fail(state, skill, uri, `its digest is ${actual}, the listing promised ${digest}`, abortSignal);
+    cache.put(skill.server, uri, fetched.bytes);
+    return fetched;
+  };
+
+  const listedDigest = (skill: McpServedSkill, uri: string): string | undefined =>
+    skill.entry.resources?.find((r) => r.uri === uri)?.digest;
+
+  return {
+    cache,
+    async connect(server, abortSignal) {
+      const declared = server.extensions[SKILLS_EXTENSION];
+      if (declared === undefined || declared === null || typeof declared !== "object") return;
+      const state: ServerState = {
+        server,
+        directoryRead: (declared as { directoryRead?: unknown }).directoryRead === true,
+        skills: [],
+      };
+      const seen = new Set<string>();
+      let cursor: string | undefined;
+      for (let page = 0; page < (options.maxPages ?? 1000); page++) {
+        const raw = await server.request("skills/list", cursor === undefined ? {} : { cursor }, abortSignal);
+        const parsed = SkillsListPage.safeParse(raw);
+        if (!parsed.success) throw new Error(`skills/list answered without a skills array`);
+        for (const item of parsed.data.skills) {
+          const entry = SkillEntry.safeParse(item);
+          if (!entry.success) {
+            const uri = typeof item === "object" && item !== null && "uri" in item ? String(item.uri) : "?";
+            warn(
+              `MCP server '${server.label}': skill entry ${uri.slice(0, 200)} is left out: ${entry.error.issues[0]?.message ?? "invalid"}`,
+            );
+            continue;
+          }
+          if (seen.has(entry.data.uri)) continue;
+          seen.add(entry.data.uri);
+          state.skills.push({ server: server.label, entry: entry.data });
+        }
+        cursor = parsed.data.nextCursor;
+        if (cursor === undefined) break;
+      }
+      servers.set(server.label, state);
+      changed();
+    },
+    disconnect(label) {
+      if (servers.delete(label)) changed();
+    },
+    skills: () => all,
+    revision: () => revision,
+    async loadSkillMd(skill, abortSignal) {
+      const state = stateOf(skill);
+      const { uri } = skill.entry;
+      const digest = listedDigest(skill, uri);
+      if (digest === undefined)
+        return fail(
+          state,
+          skill,
+          uri,
+          "its entry lists no digest for SKILL.md, so it cannot be verified",
+          abortSignal,
+        );
+      const { bytes } = await verified(state, skill, uri, digest, abortSignal);
+      const mismatch = frontmatterMismatch(skillFrontmatter(bytes), skill.entry.frontmatter);
+      if (mismatch !== undefined) return fail(state, skill, uri, mismatch, abortSignal);
+      return bytes;
+    },
+    async readFile(skill, relPath, abortSignal) {
+      const state = stateOf(skill);
+      const listed = listedPaths(skill.entry);
+      const normalized = normalizeSkillPath(relPath);
+      if (!normalized.ok) return { ok: false, reason: normalized.reason, listed };
+      const uri = fileUri(skill.entry, normalized.path);
+      const digest = listedDigest(skill, uri);
+      if (digest === undefined) {
+        await refresh(state, skill, abortSignal);
+        return {
+          ok: false,
+          reason: `'${normalized.path}' is not in the skill's manifest from MCP server '${skill.server}' (reading an unlisted file is a verification failure; nothing was fetched)`,
+          listed: listedPaths(skill.entry),
+        };
+      }
+      const { bytes, mimeType } = await verified(state, skill, uri, digest, abortSignal);
+      return { ok: true, bytes, mimeType };
+    },
+    async files(skill, abortSignal) {
+      const state = stateOf(skill);
+      const mimeTypes = state.directoryRead ? await directoryMimeTypes(state, skill, abortSignal) : new Map();
+      return listedPaths(skill.entry).map((p) => {
+        const mimeType = mimeTypes.get(p);
+        return mimeType === undefined ? { path: p } : { path: p, mimeType };
+      });
+    },
+  };
+}
+
+/** The entry's files as paths relative to the skill root, SKILL.md first. */
+export function listedPaths(entry: SkillEntry): string[] {
+  const root = `${skillRootUri(entry)}/`;
+  const paths: string[] = [];
+  for (const resource of entry.resources ?? []) {
+    if (!resource.uri.startsWith(root)) continue;
+    const rel = resource.uri
+      .slice(root.length)
+      .split("/")
+      .map((segment) => decodeSafely(segment))
+      .join("/");
+    if (rel !== "SKILL.md") paths.push(rel);
+  }
+  return ["SKILL.md", ...paths.sort()];
+}
+
+/** The URI of `relPath` (normalised, `/`-separated) in the skill of `entry`. */
+export function fileUri(entry: SkillEntry, relPath: string): string {
+  return `${skillRootUri(entry)}/${relPath.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+/** Mime types of the skill's files by relative path, walking `resources/directory/read` (at most 200 requests). */
+async function directoryMimeTypes(
+  state: ServerState,
+  skill: McpServedSkill,
+  abortSignal?: AbortSignal,
+): Promise<Map<string, string>> {
+  const root = skillRootUri(skill.entry);
+  const found = new Map<string, string>();
+  const queue = [root];
+  let requests = 0;
+  while (queue.length > 0 && requests < 200) {
+    const dir = queue.shift()!;
+    let cursor: string | undefined;
+    do {
+      requests += 1;
+      const raw = await state.server
+        .request(
+          "resources/directory/read",
+          cursor === undefined ? { uri: dir } : { uri: dir, cursor },
+          abortSignal,
+        )
+        .catch(() => undefined);
+      const page = DirectoryReadPage.safeParse(raw);
+      if (!page.success) return found;
+      for (const child of page.data.resources) {
+        if (!child.uri.startsWith(`${root}/`)) continue;
+        if (child.mimeType === "inode/directory") queue.push(child.uri);
+        else if (child.mimeType !== undefined)
+          found.set(
+            child.uri
+              .slice(root.length + 1)
+              .split("/")
+              .map(decodeSafely)
+              .join("/"),
+            child.mimeType,
+          );
+      }
+      cursor = page.data.nextCursor;
+    } while (cursor !== undefined && requests < 200);
+  }
+  return found;
+}
+
+function isInvalidParams(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === -32602;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function decodeSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

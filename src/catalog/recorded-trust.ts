@@ -1,0 +1,115 @@
+/**
+ * The {@link SkillTrust} of the user's trust file: a root that needs trust (project scope, remote) is
+ * trusted when the file records its origin with the digest its content has now. Digests are computed once,
+ * when the trust is opened, for the recorded roots only; a root trusted through `ask` is recorded then.
+ */
+import path from "node:path";
+import { isTrusted } from "./is-trusted.js";
+import { digestRoot } from "./root-digest.js";
+import type { SkillTrust } from "./skill-trust.js";
+import { readTrustRecords, recordTrust } from "./trust-file.js";
+import type { TrustOrigin } from "./trust-record.js";
+import type { SkillRecord, SkillRoot } from "./types.js";
+
+/** A root whose skills need trust. */
+export interface UntrustedRoot {
+  /** The folder scanned (absolute; a remote root's cached copy). */
+  path: string;
+  /** What trust is recorded for: `fs` + the folder, or `remote` + the URL or archive as given. */
+  origin: TrustOrigin;
+  /** How to name it to a person and in `skillrt trust …` (the folder, or the URL). */
+  display: string;
+}
+
+/** Options of {@link openRecordedTrust}. */
+export interface RecordedTrustOptions {
+  /** The roots that need trust (others are trusted). */
+  roots: readonly UntrustedRoot[];
+  /** Directory of the trust file (`defaultStateDir`); undefined: nothing is recorded, nothing read. */
+  stateDir: string | undefined;
+  /** Roots (folders or URLs, as displayed) trusted for this run without a record (`config.trust`). */
+  trusted?: readonly string[];
+  /**
+   * Asks a person whether to trust an untrusted root, once per root (a `yes` is recorded in the trust
+   * file). Default: never asks.
+   */
+  ask?: (root: UntrustedRoot) => Promise<boolean>;
+}
+
+/** A {@link SkillTrust} that also says which roots are untrusted now. */
+export interface RecordedTrust extends SkillTrust {
+  /** The roots needing trust that are not trusted now. */
+  untrusted(): UntrustedRoot[];
+}
+
+/** Opens the trust of `options.roots` as the trust file records it. */
+export async function openRecordedTrust(options: RecordedTrustOptions): Promise<RecordedTrust> {
+  const records = options.stateDir === undefined ? [] : readTrustRecords(options.stateDir);
+  const byPath = new Map(options.roots.map((root) => [path.resolve(root.path), root]));
+  const trusted = new Set<string>();
+  const given = new Set(options.trusted ?? []);
+  await Promise.all(
+    options.roots.map(async (root) => {
+      if (given.has(root.display) || given.has(root.path)) {
+        trusted.add(root.path);
+        return;
+      }
+      if (!records.some((r) => r.origin.kind === root.origin.kind && r.origin.id === root.origin.id)) return;
+      const digest = await digestRoot(root.path).catch(() => undefined);
+      if (digest !== undefined && isTrusted(root.origin, digest, records)) trusted.add(root.path);
+    }),
+  );
+  const asked = new Map<string, Promise<boolean>>();
+  const rootOf = (record: SkillRecord): UntrustedRoot | undefined => byPath.get(path.resolve(record.source));
+  const trust: RecordedTrust = {
+    isTrusted(record) {
+      const root = rootOf(record);
+      return root === undefined || trusted.has(root.path);
+    },
+    howToTrust(record) {
+      return `skillrt trust ${rootOf(record)?.display ?? record.source}`;
+    },
+    untrusted: () => options.roots.filter((root) => !trusted.has(root.path)),
+  };
+  const ask = options.ask;
+  if (ask !== undefined) {
+    trust.ask = (record) => {
+      const root = rootOf(record);
+      if (root === undefined || trusted.has(root.path)) return Promise.resolve(true);
+      let answer = asked.get(root.path);
+      if (answer === undefined) {
+        answer = (async () => {
+          if (!(await ask(root))) return false;
+          trusted.add(root.path);
+          if (options.stateDir !== undefined) {
+            const digest = await digestRoot(root.path).catch(() => undefined);
+            if (digest !== undefined) recordTrust(options.stateDir, root.origin, digest);
+          }
+          return true;
+        })();
+        asked.set(root.path, answer);
+      }
+      return answer;
+    };
+  }
+  return trust;
+}
+
+/**
+ * The roots of `roots` whose skills need trust: project-scope roots, and remote roots (`origins`: their
+ * cached folder → where they came from), recorded by their URL.
+ */
+export function untrustedRootsOf(
+  roots: readonly SkillRoot[],
+  origins: ReadonlyMap<string, { source: string }> = new Map(),
+): UntrustedRoot[] {
+  const out: UntrustedRoot[] = [];
+  for (const root of roots) {
+    const remote = origins.get(root.path) ?? origins.get(path.resolve(root.path));
+    if (remote !== undefined)
+      out.push({ path: root.path, origin: { kind: "remote", id: remote.source }, display: remote.source });
+    else if (root.scope === "project")
+      out.push({ path: root.path, origin: { kind: "fs", id: path.resolve(root.path) }, display: root.path });
+  }
+  return out;
+}

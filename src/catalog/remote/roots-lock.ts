@@ -1,0 +1,72 @@
+/**
+ * `skillrt.lock.json`: every remote root of a project pinned to the content it resolved to (`skillrt
+ * lock`). With the lock present, a root resolves to its pinned content — the cached copy, or a fetch that
+ * must have the pinned digest — and a changed upstream is not taken until `skillrt lock --update`.
+ */
+import { readFile, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import type { RootSpec } from "./root-spec.js";
+
+/** The lock's file name, in the project folder. */
+export const ROOTS_LOCK_FILE = "skillrt.lock.json";
+
+/** The whole lock: source (as written, credentials redacted, without `#sha256=`) → its resolved digest. */
+export const RootsLockFile = z.object({
+  version: z.literal(1),
+  roots: z.record(
+    z.string(),
+    z.object({ digest: z.string().regex(/^(sha256:[0-9a-f]{64}|git:[0-9a-f]{40}([0-9a-f]{24})?)$/) }),
+  ),
+});
+/** The whole lock. */
+export type RootsLockFile = z.infer<typeof RootsLockFile>;
+
+/**
+ * The pins of `<projectDir>/skillrt.lock.json` (source → digest): undefined without a lock; `{ error }`
+ * when it cannot be read or is not a lock (then nothing is pinned, and the caller says so).
+ */
+export async function readRootsLock(
+  projectDir: string,
+): Promise<Map<string, string> | { error: string } | undefined> {
+  const file = path.join(projectDir, ROOTS_LOCK_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    return { error: `${file}: cannot read it (${code ?? String(error)})` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { error: `${file}: invalid JSON (${(error as Error).message})` };
+  }
+  const parsed = RootsLockFile.safeParse(json);
+  if (!parsed.success)
+    return { error: `${file}: not a skillrt lock (run \`skillrt lock --update\` to write it again)` };
+  return new Map(Object.entries(parsed.data.roots).map(([source, pin]) => [source, pin.digest]));
+}
+
+/** Writes the lock of `pins` (sorted by source, so it diffs cleanly) into `projectDir`, whole. */
+export async function writeRootsLock(projectDir: string, pins: ReadonlyMap<string, string>): Promise<string> {
+  const file = path.join(projectDir, ROOTS_LOCK_FILE);
+  const roots: RootsLockFile["roots"] = {};
+  for (const source of [...pins.keys()].sort()) roots[source] = { digest: pins.get(source) as string };
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, `${JSON.stringify({ version: 1, roots }, null, 2)}\n`);
+  await rename(temp, file);
+  return file;
+}
+
+/**
+ * `spec` pinned to `digest`: an archive or SKILL.md to its SHA-256 (an explicit `#sha256=` is kept), a
+ * git repository to its commit.
+ */
+export function pinSpec(spec: RootSpec, digest: string): RootSpec {
+  if (digest.startsWith("git:")) return spec.kind === "git" ? { ...spec, ref: digest.slice(4) } : spec;
+  if (spec.kind === "git" || spec.sha256 !== undefined) return spec;
+  return { ...spec, sha256: digest.slice("sha256:".length) };
+}

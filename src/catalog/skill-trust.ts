@@ -1,0 +1,67 @@
+/**
+ * Trust of skills in a conversation. Skills of the user scope and of roots named on the command line or in
+ * code are trusted; project-scope skills (a cloned repository's `skills/`, `.agents/skills`,
+ * `.claude/skills`) and remote roots are listed and readable, but until trusted their scripts do not run,
+ * their `allowed-tools` pre-approve nothing and their `` !`cmd` `` is not executed.
+ */
+import type { SkillRecord } from "./types.js";
+
+/** How trust of skills is decided. */
+export interface SkillTrust {
+  /** Whether `record`'s scripts may run, its `allowed-tools` pre-approve and its `` !`cmd` `` run, now. */
+  isTrusted(record: SkillRecord): boolean;
+  /** The command that trusts the skill's root (`skillrt trust /repo/.agents/skills`), for refusals. */
+  howToTrust(record: SkillRecord): string;
+  /**
+   * Asked the first time an untrusted skill's root matters, where a person can answer (`chat`); resolves
+   * whether it is trusted now. Without it, an untrusted skill is refused.
+   */
+  ask?(record: SkillRecord): Promise<boolean>;
+}
+
+/**
+ * `createSkillAgent({ trust })`: `true` trusts every skill (scripts and CI that vetted their roots),
+ * `false` or unset applies the default rule ({@link needsTrustByDefault}: project-scope skills are
+ * untrusted), or a {@link SkillTrust} of your own (`skillrt` passes one built from the user's trust file).
+ */
+export type TrustOption = boolean | SkillTrust;
+
+/** Whether a skill needs the user's trust under the default rule: it was found under a project root. */
+export function needsTrustByDefault(record: Pick<SkillRecord, "scope">): boolean {
+  return record.scope === "project";
+}
+
+const TRUST_ALL: SkillTrust = {
+  isTrusted: () => true,
+  howToTrust: (record) => `skillrt trust ${record.source}`,
+};
+
+const DEFAULT_TRUST: SkillTrust = {
+  isTrusted: (record) => !needsTrustByDefault(record),
+  howToTrust: (record) => `skillrt trust ${record.source}`,
+};
+
+/** The {@link SkillTrust} an option stands for. */
+export function skillTrust(option: TrustOption | undefined): SkillTrust {
+  if (option === true) return TRUST_ALL;
+  if (option === undefined || option === false) return DEFAULT_TRUST;
+  return option;
+}
+
+/** Whether `record` is trusted, asking once when `trust` can ask. */
+export async function ensureTrusted(trust: SkillTrust, record: SkillRecord): Promise<boolean> {
+  if (trust.isTrusted(record)) return true;
+  return trust.ask === undefined ? false : await trust.ask(record);
+}
+
+/**
+ * The refusal the model reads for `what` (`"Scripts"`, `` "Its !`cmd` lines" ``) of an untrusted skill:
+ * that nothing ran, that the instructions stay readable, and the command the user runs to trust it.
+ */
+export function untrustedMessage(trust: SkillTrust, record: SkillRecord, what: string): string {
+  return (
+    `${what} of skill '${record.name}' not run: the skill comes from ${record.source}, which the user has ` +
+    `not trusted (project and remote skills are untrusted until trusted). Its instructions can still be ` +
+    `read. Tell the user to review the skill and trust it with \`${trust.howToTrust(record)}\`, then try again.`
+  );
+}

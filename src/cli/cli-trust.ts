@@ -1,0 +1,51 @@
+/**
+ * The trust of a CLI run: project-scope and remote roots as the user's trust file records them, the
+ * user config's `trust` (a project's own config file cannot trust itself), `--trust` for the whole run.
+ */
+import os from "node:os";
+import path from "node:path";
+import {
+  openRecordedTrust,
+  type RecordedTrust,
+  type UntrustedRoot,
+  untrustedRootsOf,
+} from "../catalog/recorded-trust.js";
+import type { RemoteOrigin } from "../catalog/remote/resolve-roots.js";
+import { defaultStateDir } from "../catalog/trust-file.js";
+import type { SkillRoot } from "../catalog/types.js";
+import type { SkillrtConfig } from "../config/load-skillrt-config.js";
+import { cliHome } from "./cli-home.js";
+
+/** Options of {@link openCliTrust}. */
+export interface CliTrustOptions {
+  roots: readonly SkillRoot[];
+  origins: ReadonlyMap<string, RemoteOrigin>;
+  env: Record<string, string | undefined>;
+  config: SkillrtConfig;
+  /** `--trust`: every root is trusted for this run (nothing is recorded). */
+  trustAll?: boolean;
+  /** Asks a person whether to trust a root (`chat`); a yes is recorded. */
+  ask?: (root: UntrustedRoot) => Promise<boolean>;
+  warn: (message: string) => void;
+}
+
+/** `true` (trust everything) or the recorded trust of the run's roots. */
+export async function openCliTrust(options: CliTrustOptions): Promise<true | RecordedTrust> {
+  if (options.trustAll === true) return true;
+  const home = cliHome(options.env).home ?? os.homedir();
+  const userFile = path.join(home, ".skillrt", "config.json");
+  let fromUser: boolean | string[] | undefined;
+  for (const source of options.config.sources) {
+    if (source.config.trust === undefined) continue;
+    if (source.file === userFile) fromUser = source.config.trust;
+    else
+      options.warn(`${source.file}: 'trust' is ignored here; only ~/.skillrt/config.json can trust roots.`);
+  }
+  if (fromUser === true) return true;
+  return openRecordedTrust({
+    roots: untrustedRootsOf(options.roots, options.origins),
+    stateDir: defaultStateDir(options.env, home),
+    ...(Array.isArray(fromUser) ? { trusted: fromUser } : {}),
+    ...(options.ask === undefined ? {} : { ask: options.ask }),
+  });
+}

@@ -1,0 +1,95 @@
+/**
+ * Agent definitions as data: a subagent's name, description, instructions, model and the skills and tools it
+ * may use. Read from `agents/*.md` files (Claude Code's format, `parseAgentFile`) or given in config/code
+ * (`agents: { name: { … } }`, {@link AgentSpec}).
+ */
+import { z } from "zod";
+
+/** A list of names written as a YAML list or as one comma/space-separated string (`Read, Grep`). */
+const NameList = z
+  .union([z.array(z.string()), z.string()])
+  .transform((value) =>
+    (Array.isArray(value) ? value : value.split(/[,\s]+/)).map((n) => n.trim()).filter((n) => n !== ""),
+  );
+
+/**
+ * One agent as config or code gives it (`agents: { reviewer: { description, … } }`); the name is the key.
+ * Every field but `description` is optional.
+ */
+export const AgentSpec = z
+  .object({
+    /** When to use this agent: shown to the parent model in the delegation tool. */
+    description: z.string().min(1),
+    /** The agent's own instructions (its system prompt before the skill context). */
+    instructions: z.string().optional(),
+    /** `inherit` (default: the parent's model) or a model id, resolved like the main one. */
+    model: z.string().min(1).optional(),
+    /**
+     * Allowlist of skill names or globs: the agent's catalog holds only these. Unset: every skill its parent
+     * may use. Empty: none.
+     */
+    skills: NameList.optional(),
+    /** Skills loaded when the agent starts (each must be allowed by {@link skills}). */
+    preload: NameList.optional(),
+    /** Host/MCP tool names (or globs) the agent may be offered, within its parent's. Unset: the parent's. */
+    tools: NameList.optional(),
+    /** Most model calls per delegated task. Default: the parent's step limit. */
+    maxSteps: z.number().int().positive().optional(),
+  })
+  .strict();
+/** One agent as config or code gives it; the name is the key. */
+export type AgentSpec = z.input<typeof AgentSpec>;
+
+/** A resolved agent definition: an {@link AgentSpec} with its name and where it came from. */
+export interface AgentDefinition {
+  name: string;
+  description: string;
+  /** The agent's instructions (the Markdown body of an agent file). Empty: the default instructions. */
+  instructions: string;
+  /** `inherit` or a model id. */
+  model: string;
+  skills?: string[];
+  preload?: string[];
+  tools?: string[];
+  maxSteps?: number;
+  /** The file it was read from, or `config` / `code`. */
+  source: string;
+}
+
+/** Agent names: lowercase letters, digits and hyphens (Claude Code's rule), at most 64 characters. */
+export const AGENT_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+/** The definition of `name` from `spec`; throws a `ZodError` naming the bad field. */
+export function toAgentDefinition(name: string, spec: AgentSpec, source: string): AgentDefinition {
+  const parsed = AgentSpec.parse(spec);
+  return {
+    name,
+    description: parsed.description,
+    instructions: parsed.instructions?.trim() ?? "",
+    model: parsed.model ?? "inherit",
+    ...(parsed.skills === undefined ? {} : { skills: parsed.skills }),
+    ...(parsed.preload === undefined ? {} : { preload: parsed.preload }),
+    ...(parsed.tools === undefined ? {} : { tools: parsed.tools }),
+    ...(parsed.maxSteps === undefined ? {} : { maxSteps: parsed.maxSteps }),
+    source,
+  };
+}
+
+/**
+ * `files` (discovered definitions) with `given` (config or code, by name) on top: a given name replaces the
+ * file of that name. Values of `given` may be specs or definitions.
+ */
+export function mergeAgents(
+  files: Readonly<Record<string, AgentDefinition>>,
+  given: Readonly<Record<string, AgentSpec | AgentDefinition>> = {},
+  source = "code",
+): Record<string, AgentDefinition> {
+  const merged: Record<string, AgentDefinition> = { ...files };
+  for (const [name, value] of Object.entries(given)) {
+    merged[name] =
+      "source" in value && typeof value.source === "string"
+        ? { ...(value as AgentDefinition), name }
+        : toAgentDefinition(name, value as AgentSpec, source);
+  }
+  return merged;
+}

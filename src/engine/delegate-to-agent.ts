@@ -1,0 +1,408 @@
+/**
+ * Delegation to subagents: runs a task in a child `SkillAgent` with its own conversation, catalog (the
+ * parent's, narrowed by the agent's `skills` allowlist), tools (the parent's, narrowed by its `tools`),
+ * step limit and workspace, and hands back only the final answer and a summary. Nothing escalates: the
+ * child's skills and tools are a subset of its parent's, and its tool approvals go to the parent's
+ * `onApproval`, labelled with the agent.
+ */
+import { cp, readdir } from "node:fs/promises";
+import path from "node:path";
+import type { LanguageModel, ToolSet } from "ai";
+import picomatch from "picomatch";
+import { filterCatalog } from "../catalog/filter-catalog.js";
+import type { Catalog } from "../catalog/types.js";
+import type { AgentDefinition } from "../config/agent-definition.js";
+import { describeModel, type ModelConfig } from "../config/model-config.js";
+import { SkillrtError } from "../errors/skillrt-error.js";
+import type { Executor } from "../exec/executor.js";
+import type { Workspace } from "../exec/workspace.js";
+import type { EngineEvent, EngineUsage } from "./engine-event.js";
+import type { ToolSources } from "./open-tool-sources.js";
+import { resolveModel } from "./resolve-model.js";
+import type { SkillAgent, SkillAgentOptions } from "./skill-agent.js";
+
+/** How an agent delegates: depth, concurrency and the models of agents that name one. */
+export interface DelegationOptions {
+  /** Deepest chain of subagents: a child of the top agent is at depth 1. Default 2. */
+  maxDepth?: number;
+  /** Most delegated tasks of one agent running at once; more wait for a slot. Default 4. */
+  concurrency?: number;
+  /**
+   * Models for agents (and `context: fork` skills) whose `model` is an id: a map by id or a resolver. An id
+   * neither gives is resolved like the main model (same provider, endpoint and key, that model id) when the
+   * agent was made from a `modelConfig`, else passed to the AI SDK as is (its gateway).
+   */
+  models?: Readonly<Record<string, LanguageModel>> | ((id: string) => LanguageModel | undefined);
+  /** Depth of this agent; set by the parent for its children. Default 0. */
+  depth?: number;
+}
+
+/** What a delegated task gives back: the answer and what it took. */
+export interface DelegationResult {
+  agent: string;
+  /** The child's conversation id (saved in the parent's store when there is one). */
+  sessionId: string;
+  /** The child's final answer. */
+  text: string;
+  steps: number;
+  usage: EngineUsage;
+  /** Skills the child loaded, in order. */
+  skillsLoaded: string[];
+  /** Files the child's runs left in its `out/`, copied to the parent's workspace (paths relative to it). */
+  files: string[];
+  aborted: boolean;
+  stepLimitReached: boolean;
+}
+
+/** Options of one delegated task. */
+export interface DelegateOptions {
+  abortSignal?: AbortSignal;
+  /** Receives the child's events, tagged (besides the parent's current turn, when one is running). */
+  onEvent?: (event: EngineEvent) => void;
+  /** Overrides the agent's model (`context: fork` skills' `model:`). */
+  model?: string;
+}
+
+/** The delegation side of one agent. */
+export interface Delegator {
+  /** The agents it may delegate to, sorted by name. */
+  readonly agents: readonly AgentDefinition[];
+  readonly depth: number;
+  readonly maxDepth: number;
+  /**
+   * Runs `task` in a child of agent `name`. Throws `SkillrtError` (`invalid-argument`) for an unknown agent
+   * or past the depth limit; a provider failure of the child rejects with its `ProviderError`.
+   */
+  run(name: string, task: string, parentCallId: string, options?: DelegateOptions): Promise<DelegationResult>;
+  /** As {@link run}, with a definition outside the listed agents (the default agent of a forked skill). */
+  runDefinition(
+    definition: AgentDefinition,
+    task: string,
+    parentCallId: string,
+    options?: DelegateOptions,
+  ): Promise<DelegationResult>;
+}
+
+/** What the delegator takes from the parent agent. */
+export interface DelegationParent {
+  options: SkillAgentOptions;
+  definitions: Readonly<Record<string, AgentDefinition>>;
+  create: (options: SkillAgentOptions) => Promise<SkillAgent>;
+  executor: Executor | undefined;
+  toolSources: ToolSources;
+  /** The parent's current conversation id and workspace (they change on `reset`). */
+  conversation: () => { id: string; workspace: Workspace | undefined };
+  /** The parent's current turn's emitter, when a turn runs. */
+  emit: () => ((event: EngineEvent) => void) | undefined;
+}
+
+/**
+ * The agent a `context: fork` skill runs in when its `agent:` names none: every skill and tool of its
+ * parent, the parent's model.
+ */
+export const GENERAL_AGENT: AgentDefinition = Object.freeze({
+  name: "general-purpose",
+  description: "General-purpose agent for self-contained tasks.",
+  instructions: "",
+  model: "inherit",
+  source: "default",
+});
+
+/** Instructions of an agent whose definition has none (the default general agent among them). */
+export const DEFAULT_AGENT_INSTRUCTIONS =
+  "You are a subagent running in skillrt: you were given one task by another agent. Do it with the skills " +
+  "below (load a skill before following it, run its scripts rather than guessing their output), then answer " +
+  "with the result only: your answer is all the other agent will see.";
+
+/** The delegator of the agent made from `parent`. */
+export function createDelegator(parent: DelegationParent): Delegator {
+  const delegation = parent.options.delegation ?? {};
+  const depth = delegation.depth ?? 0;
+  const maxDepth = delegation.maxDepth ?? 2;
+  const slots = createSlots(delegation.concurrency ?? 4);
+  const agents = Object.values(parent.definitions).sort((a, b) => a.name.localeCompare(b.name));
+  let count = 0;
+
+  const run: Delegator["run"] = async (name, task, parentCallId, runOptions = {}) => {
+    const definition = parent.definitions[name];
+    if (definition === undefined) {
+      throw new SkillrtError({
+        code: "invalid-argument",
+        message: `No agent named '${name}'. Available agents: ${agents.map((a) => a.name).join(", ") || "none"}.`,
+      });
+    }
+    return runDefinition(definition, task, parentCallId, runOptions);
+  };
+
+  const runDefinition: Delegator["runDefinition"] = async (
+    definition,
+    task,
+    parentCallId,
+    runOptions = {},
+  ) => {
+    const { name } = definition;
+    if (depth + 1 > maxDepth) {
+      throw new SkillrtError({
+        code: "invalid-argument",
+        message:
+          `Cannot delegate to '${name}': this agent is at depth ${depth} and subagents may nest at most ` +
+          `${maxDepth} deep (delegation.maxDepth). Do the task yourself instead.`,
+      });
+    }
+    const release = await slots.acquire(runOptions.abortSignal);
+    try {
+      return await runChild(definition, task, parentCallId, ++count, runOptions);
+    } finally {
+      release();
+    }
+  };
+
+  const runChild = async (
+    definition: AgentDefinition,
+    task: string,
+    parentCallId: string,
+    n: number,
+    runOptions: DelegateOptions,
+  ): Promise<DelegationResult> => {
+    const parentOptions = parent.options;
+    const { id: parentId, workspace: parentWorkspace } = parent.conversation();
+    const emitParent = parent.emit();
+    const tag = (event: EngineEvent): void => {
+      emitParent?.(event);
+      runOptions.onEvent?.(event);
+    };
+    const modelId = runOptions.model ?? definition.model;
+    const model = modelFor(modelId, parentOptions, delegation);
+    const sessionId = `${parentId}.agent.${definition.name}.${safeId(parentCallId)}.${n}`;
+    const label = { agent: definition.name, parentCallId, depth: depth + 1 };
+    const skillsLoaded: string[] = [];
+    let step = 0;
+    const child = await parent.create({
+      ...inherited(parentOptions),
+      model: model.model,
+      ...(model.modelConfig === undefined ? {} : { modelConfig: model.modelConfig }),
+      catalog: narrowCatalog(parentOptions.catalog, definition.skills),
+      executor: parent.executor ?? false,
+      instructions: definition.instructions === "" ? DEFAULT_AGENT_INSTRUCTIONS : definition.instructions,
+      sessionId,
+      toolSources: childToolSources(parent.toolSources, definition),
+      ...(definition.preload === undefined ? {} : { activeSkills: definition.preload }),
+      ...(narrowTools(parentOptions.tools, definition.tools) ?? {}),
+      ...((definition.maxSteps ?? parentOptions.maxSteps) === undefined
+        ? {}
+        : { maxSteps: definition.maxSteps ?? parentOptions.maxSteps }),
+      agents: parent.definitions,
+      delegation: { ...delegation, depth: depth + 1 },
+      onEvent: (event) => {
+        if (event.type === "skill-load") skillsLoaded.push(event.name);
+        if (event.type === "step-start") step = event.step;
+        tag({ type: "agent-event", step, ...label, event });
+      },
+    });
+    tag({
+      type: "agent-start",
+      step: 0,
+      ...label,
+      sessionId,
+      model: model.label,
+      task,
+    });
+    let outcome: DelegationResult | undefined;
+    let failure: unknown;
+    try {
+      const result = await child.send(task, {
+        ...(runOptions.abortSignal === undefined ? {} : { abortSignal: runOptions.abortSignal }),
+      });
+      const files = await collectFiles(child, definition.name, n, parentWorkspace);
+      outcome = {
+        agent: definition.name,
+        sessionId,
+        text: result.text,
+        steps: result.steps,
+        usage: result.usage,
+        skillsLoaded: [...new Set(skillsLoaded)],
+        files,
+        aborted: result.aborted,
+        stepLimitReached: result.stepLimitReached,
+      };
+      return outcome;
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      await child.close().catch(() => undefined);
+      tag({
+        type: "agent-end",
+        step,
+        ...label,
+        sessionId,
+        usage: outcome?.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        steps: outcome?.steps ?? 0,
+        skillsLoaded: outcome?.skillsLoaded ?? [...new Set(skillsLoaded)],
+        files: outcome?.files ?? [],
+        aborted: outcome?.aborted ?? runOptions.abortSignal?.aborted === true,
+        ...(failure === undefined
+          ? {}
+          : { error: failure instanceof Error ? failure.message : String(failure) }),
+      });
+    }
+  };
+
+  return { agents, depth, maxDepth, run, runDefinition };
+}
+
+/** The parent's settings a child keeps: how skills are shown and run, never its conversation or store lock. */
+function inherited(options: SkillAgentOptions): Partial<SkillAgentOptions> {
+  const keep = [
+    "profile",
+    "placement",
+    "catalogBudget",
+    "contextWindow",
+    "maxActive",
+    "allow",
+    "deny",
+    "run",
+    "cwd",
+    "env",
+    "store",
+    "lockTimeoutMs",
+  ] as const;
+  const child: Partial<SkillAgentOptions> = {};
+  for (const key of keep) if (options[key] !== undefined) Object.assign(child, { [key]: options[key] });
+  return child;
+}
+
+function modelFor(
+  id: string,
+  options: SkillAgentOptions,
+  delegation: DelegationOptions,
+): { model: LanguageModel; modelConfig?: ModelConfig; label: string } {
+  if (id === "inherit") {
+    const label =
+      options.modelConfig === undefined
+        ? describeLanguageModel(options.model)
+        : describeModel(options.modelConfig);
+    return {
+      model: options.model,
+      ...(options.modelConfig === undefined ? {} : { modelConfig: options.modelConfig }),
+      label,
+    };
+  }
+  const given = typeof delegation.models === "function" ? delegation.models(id) : delegation.models?.[id];
+  if (given !== undefined) return { model: given, label: describeLanguageModel(given) };
+  if (options.modelConfig !== undefined) {
+    const modelConfig: ModelConfig = { ...options.modelConfig, modelId: id };
+    return { model: resolveModel(modelConfig), modelConfig, label: describeModel(modelConfig) };
+  }
+  return { model: id, label: id };
+}
+
+function describeLanguageModel(model: LanguageModel): string {
+  return typeof model === "string" ? model : `${model.provider}:${model.modelId}`;
+}
+
+function narrowCatalog(catalog: Catalog, skills: readonly string[] | undefined): Catalog {
+  return skills === undefined ? catalog : filterCatalog(catalog, skills);
+}
+
+/** The parent's host tools the definition's `tools` names (all of them when it names none). */
+function narrowTools(
+  tools: ToolSet | undefined,
+  names: readonly string[] | undefined,
+): { tools: ToolSet } | undefined {
+  if (tools === undefined) return undefined;
+  if (names === undefined) return { tools };
+  const matches = names.length === 0 ? () => false : picomatch([...names]);
+  return { tools: Object.fromEntries(Object.entries(tools).filter(([name]) => matches(name))) };
+}
+
+/**
+ * The parent's tool sources as the child sees them: only the registered tools its definition names, the
+ * parent's approval settings with `onApproval` labelled with the agent, never started or closed by it.
+ */
+function childToolSources(parent: ToolSources, definition: AgentDefinition): ToolSources {
+  const names = definition.tools;
+  const matches = names === undefined ? () => true : names.length === 0 ? () => false : picomatch([...names]);
+  const { onApproval } = parent.approval;
+  const registry = parent.registry;
+  return {
+    registry: {
+      ...registry,
+      get: (name) => (matches(name) ? registry.get(name) : undefined),
+      all: () => registry.all().filter((t) => matches(t.name)),
+    },
+    gating: parent.gating,
+    approval: {
+      ...parent.approval,
+      ...(onApproval === undefined
+        ? {}
+        : { onApproval: (request) => onApproval({ ...request, agent: definition.name }) }),
+    },
+    start: async () => undefined,
+    servers: () => parent.servers(),
+    onError: () => () => undefined,
+    close: async () => undefined,
+  };
+}
+
+/**
+ * Files the child's runs wrote to its `out/`, copied into the parent's workspace under
+ * `out/agents/<agent>-<n>/` (before the child's workspace is deleted); paths relative to the parent's
+ * workspace, or to the child's `out/` when the parent has none.
+ */
+async function collectFiles(
+  child: SkillAgent,
+  agent: string,
+  n: number,
+  parentWorkspace: Workspace | undefined,
+): Promise<string[]> {
+  const outDir = child.workspace?.outDir;
+  if (outDir === undefined) return [];
+  const found = await readdir(outDir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const files = found
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(outDir, path.join(entry.parentPath, entry.name)))
+    .sort();
+  if (files.length === 0 || parentWorkspace === undefined) return files;
+  const target = path.join(parentWorkspace.outDir, "agents", `${agent}-${n}`);
+  await cp(outDir, target, { recursive: true, dereference: false });
+  return files.map((file) =>
+    path.relative(parentWorkspace.root, path.join(target, file)).split(path.sep).join("/"),
+  );
+}
+
+function safeId(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
+}
+
+/** A counting semaphore: at most `limit` holders; `acquire` waits (and gives up on abort). */
+function createSlots(limit: number): { acquire(signal?: AbortSignal): Promise<() => void> } {
+  let held = 0;
+  const waiting: Array<() => void> = [];
+  const release = (): void => {
+    held--;
+    waiting.shift()?.();
+  };
+  return {
+    async acquire(signal) {
+      while (held >= Math.max(1, limit)) {
+        signal?.throwIfAborted();
+        await new Promise<void>((resolve, reject) => {
+          const wake = (): void => {
+            signal?.removeEventListener("abort", abort);
+            resolve();
+          };
+          const abort = (): void => {
+            const i = waiting.indexOf(wake);
+            if (i >= 0) waiting.splice(i, 1);
+            reject(signal?.reason);
+          };
+          waiting.push(wake);
+          signal?.addEventListener("abort", abort, { once: true });
+        });
+      }
+      held++;
+      return release;
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createCatalog } from "../catalog/create-catalog.js";
+import type { Catalog } from "../catalog/types.js";
+import { loadModelConfig } from "../config/load-model-config.js";
+import { scriptedModel, systemOf } from "../testing/scripted-model.js";
+import { type LoopbackProvider, startLoopbackProvider } from "../testing/start-loopback-provider.js";
+import { createSkillAgent } from "./create-skill-agent.js";
+import type { EngineEvent } from "./engine-event.js";
+import { resolveModel } from "./resolve-model.js";
+
+let dir: string;
+let catalog: Catalog;
+const servers: LoopbackProvider[] = [];
+
+async function skill(name: string, frontmatter: string, body: string): Promise<void> {
+  await mkdir(path.join(dir, "skills", name), { recursive: true });
+  await writeFile(
+    path.join(dir, "skills", name, "SKILL.md"),
+    `---\nname: ${name}\ndescription: The ${name} skill.\n${frontmatter}---\n${body}\n`,
+  );
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), "skillrt-fork-"));
+  await skill(
+    "research",
+    "context: fork\nagent: researcher\nmodel: small\n",
+    "Research $ARGUMENTS in depth and report.",
+  );
+  await skill("notes", "", "Notes body: write short notes.");
+  await skill("brainstorm", "context: fork\n", "Brainstorm about $ARGUMENTS.");
+  await skill("helper", "type: agent\n", "You are the helper agent. Answer: helped.");
+  catalog = await createCatalog({ roots: [path.join(dir, "skills")] });
+});
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function loopbackModel(script: Parameters<typeof startLoopbackProvider>[1]) {
+  const server = await startLoopbackProvider("openai", script);
+  servers.push(server);
+  const config = await loadModelConfig({
+    env: { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "sk-test" },
+    cwd: "/nonexistent",
+  });
+  return { server, config, model: resolveModel(config) };
+}
+
+const researcher = { description: "Researches topics.", skills: ["notes"], instructions: "You research." };
+
+describe("context: fork skills", () => {
+  it("a model load runs the body, arguments substituted, in a child on the skill's model", async () => {
+    const main = await loopbackModel([
+      { toolCalls: [{ name: "skill_load", input: { name: "research", args: "tides" } }] },
+      { text: "Tides: the moon." },
+    ]);
+    const small = await loopbackModel([{ text: "Tides follow the moon's pull." }]);
+    const events: EngineEvent[] = [];
+    const agent = await createSkillAgent({
+      model: main.model,
+      modelConfig: main.config,
+      catalog,
+      executor: false,
+      agents: { researcher },
+      delegation: { models: { small: small.model } },
+    });
+    try {
+      const result = await agent.send("Tell me about tides.", { onEvent: (e) => events.push(e) });
+      expect(result.text).toBe("Tides: the moon.");
+      // The small model served the child, once, with the substituted body as its task.
+      expect(small.server.requests).toHaveLength(1);
+      const childRequest = JSON.stringify(small.server.requests[0]!.body);
+      expect(childRequest).toContain("Research tides in depth and report.");
+      expect(childRequest).toContain("You research.");
+      expect(childRequest).toContain("notes"); // its allowlist
+      expect(childRequest).not.toContain("brainstorm");
+      // The main model served the parent: twice, seeing the answer and never the body.
+      expect(main.server.requests).toHaveLength(2);
+      const parentNext = JSON.stringify(main.server.requests[1]!.body);
+      expect(parentNext).toContain("Tides follow the moon's pull.");
+      expect(parentNext).not.toContain("in depth and report");
+      expect(agent.session.loadedSkills()).toEqual([]);
+      expect(events.find((e) => e.type === "agent-start")).toMatchObject({ agent: "researcher", depth: 1 });
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("/skill NAME args runs it as a child too; without agent: the default general agent", async () => {
+    const model = scriptedModel([{ text: "Ideas: kites, boats." }]);
+    const agent = await createSkillAgent({ model, catalog, executor: false });
+    try {
+      const outcome = await agent.loadSkill("brainstorm", { args: "wind" });
+      expect(outcome.ok).toBe(true);
+      expect(JSON.stringify(model.calls[0]!.prompt)).toContain("Brainstorm about wind.");
+      // The general agent sees every skill of its parent.
+      expect(systemOf(model.calls[0]!)).toContain("notes");
+      const history = JSON.stringify(agent.history());
+      expect(history).toContain("Ideas: kites, boats.");
+      expect(history).not.toContain("Brainstorm about");
+      expect(agent.session.loadedSkills()).toEqual([]);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("an agent: naming no defined agent is a clear error for the model", async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ id: "c1", name: "skill_load", input: '{"name":"research"}' }] },
+      { text: "ok" },
+    ]);
+    const agent = await createSkillAgent({ model, catalog, executor: false });
+    try {
+      const result = await agent.send("research");
+      expect(result.toolCalls[0]).toMatchObject({ isError: true });
+      expect(String(result.toolCalls[0]?.output)).toContain(
+        "Skill 'research' runs in its own agent, which failed: Skill 'research' runs in agent 'researcher', which is not defined.",
+      );
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("the aworld profile runs a type: agent skill as a child; other profiles load it inline", async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ name: "active_skill", input: '{"skill_name":"helper"}' }] },
+      { text: "helped." },
+      { text: "The helper helped." },
+    ]);
+    const agent = await createSkillAgent({ model, catalog, executor: false, profile: "aworld" });
+    try {
+      const result = await agent.send("get help");
+      expect(result.text).toBe("The helper helped.");
+      expect(JSON.stringify(model.calls[1]!.prompt)).toContain("You are the helper agent.");
+      expect(JSON.stringify(model.calls[2]!.prompt.filter((m) => m.role !== "system"))).not.toContain(
+        "You are the helper agent.",
+      );
+    } finally {
+      await agent.close();
+    }
+    const inline = scriptedModel([
+      { toolCalls: [{ name: "skill_load", input: '{"name":"helper"}' }] },
+      { text: "done" },
+    ]);
+    const plain = await createSkillAgent({ model: inline, catalog, executor: false });
+    try {
+      await plain.send("get help");
+      expect(inline.calls).toHaveLength(2);
+      expect(plain.session.loadedSkills()).toEqual(["helper"]);
+    } finally {
+      await plain.close();
+    }
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * Shell pre-render (Claude Code's `` !`command` ``): when a trusted skill loads, each `` !`command` `` in
+ * its body and each ```` ```! ```` block runs in the skill's directory inside the session workspace, with
+ * the run limits, and its output (capped, secrets redacted) takes the directive's place. An untrusted
+ * skill's directives are replaced by a note and never run.
+ */
+import { ensureTrusted, type SkillTrust } from "../catalog/skill-trust.js";
+import type { SkillRecord } from "../catalog/types.js";
+import { runSkillCommand, type SkillRunContext } from "./run-skill-command.js";
+
+/** One directive of a body: where it is and what it runs. */
+export interface ShellDirective {
+  kind: "inline" | "block";
+  /** Offsets in the body of the whole directive (`!` to the closing backtick; the fence lines included). */
+  start: number;
+  end: number;
+  command: string;
+}
+
+/** Characters of one directive's output kept in the body. */
+export const PRE_RENDER_MAX_CHARS = 4_000;
+/** Seconds one directive may run. */
+export const PRE_RENDER_TIMEOUT_SECONDS = 30;
+/** Most directives run per load (the rest are replaced by a note). */
+export const PRE_RENDER_MAX_DIRECTIVES = 20;
+
+const FENCE = /^(\s{0,3})(`{3,}|~{3,})(.*)$/;
+const INLINE = /(^|[\s(:>*_-])!`([^`\n]+)`/g;
+
+/**
+ * The directives of `body`, in order: ```` ```! ```` blocks (the fence's info string is exactly `!`), and
+ * `` !`command` `` outside other fenced code blocks (where it is shown, not meant to run).
+ */
+export function findShellDirectives(body: string): ShellDirective[] {
+  const found: ShellDirective[] = [];
+  let offset = 0;
+  let fence: { marker: string; start: number; bang: boolean; contentStart: number } | undefined;
+  for (const line of body.split("\n")) {
+    const lineEnd = offset + line.length;
+    const match = FENCE.exec(line);
+    if (fence === undefined && match !== null) {
+      const marker = match[2] as string;
+      fence = { marker, start: offset, bang: (match[3] ?? "").trim() === "!", contentStart: lineEnd + 1 };
+    } else if (
+      fence !== undefined &&
+      match !== null &&
+      (match[2] as string).startsWith(fence.marker) &&
+      (match[3] ?? "").trim() === ""
+    ) {
+      if (fence.bang) {
+        const command = body.slice(fence.contentStart, Math.max(fence.contentStart, offset - 1));
+        if (command.trim() !== "") found.push({ kind: "block", start: fence.start, end: lineEnd, command });
+      }
+      fence = undefined;
+    } else if (fence === undefined) {
+      for (const m of line.matchAll(INLINE)) {
+        const start = offset + (m.index ?? 0) + (m[1] as string).length;
+        found.push({
+          kind: "inline",
+          start,
+          end: offset + (m.index ?? 0) + m[0].length,
+          command: m[2] as string,
+        });
+      }
+    }
+    offset = lineEnd + 1;
+  }
+  return found;
+}
+
+/** Options of {@link createShellPreRender}. */
+export interface ShellPreRenderOptions {
+  /** Where commands run (the session's workspace and executor, limits, secrets); undefined: no executor. */
+  run: Omit<SkillRunContext, "getSkill" | "closest" | "isLoaded"> | undefined;
+  /** Which skills may run their directives. */
+  trust: SkillTrust;
+}
+
+/**
+ * The session's `preRender`: the body with each directive replaced by its output (trusted skill, an
+ * executor) or by a note saying why it did not run. A body without directives is returned as it is.
+ */
+export function createShellPreRender(
+  options: ShellPreRenderOptions,
+): (record: SkillRecord, body: string) => Promise<string> {
+  return async (record, body) => {
+    const directives = findShellDirectives(body);
+    if (directives.length === 0) return body;
+    let note: string | undefined;
+    if (!(await ensureTrusted(options.trust, record)))
+      note = `not run: this skill is not trusted; the user can trust it with \`${options.trust.howToTrust(record)}\``;
+    else if (options.run === undefined) note = "not run: command execution is off in this session";
+    let out = "";
+    let at = 0;
+    for (const [index, directive] of directives.entries()) {
+      out += body.slice(at, directive.start);
+      at = directive.end;
+      const shown = oneLine(directive.command);
+      if (note !== undefined) out += `[\`${shown}\` ${note}]`;
+      else if (index >= PRE_RENDER_MAX_DIRECTIVES)
+        out += `[\`${shown}\` not run: more than ${PRE_RENDER_MAX_DIRECTIVES} commands in one skill]`;
+      else out += await runDirective(record, directive, options.run as NonNullable<typeof options.run>);
+    }
+    return out + body.slice(at);
+  };
+}
+
+async function runDirective(
+  record: SkillRecord,
+  directive: ShellDirective,
+  run: NonNullable<ShellPreRenderOptions["run"]>,
+): Promise<string> {
+  const result = await runSkillCommand(
+    { name: record.name, command: directive.command, timeout: PRE_RENDER_TIMEOUT_SECONDS },
+    {
+      ...run,
+      getSkill: (name) => (name === record.name ? record : undefined),
+      isLoaded: () => true,
+      maxOutputBytes: PRE_RENDER_MAX_CHARS * 4,
+    },
+  );
+  const shown = oneLine(directive.command);
+  if (result.status === "refused") return `[\`${shown}\` not run: ${result.message}]`;
+  const output = cap(result.stdout.replace(/\n+$/, ""));
+  if (result.timedOut)
+    return `[\`${shown}\` timed out after ${PRE_RENDER_TIMEOUT_SECONDS} s]${output === "" ? "" : `\n${output}`}`;
+  if (result.exitCode !== 0) {
+    const stderr = cap(result.stderr.replace(/\n+$/, ""));
+    return `[\`${shown}\` failed with exit code ${result.exitCode}${stderr === "" ? "" : `: ${stderr}`}]`;
+  }
+  return output;
+}
+
+function cap(text: string): string {
+  return text.length <= PRE_RENDER_MAX_CHARS
+    ? text
+    : `${text.slice(0, PRE_RENDER_MAX_CHARS)}… [output truncated]`;
+}
+
+function oneLine(command: string): string {
+  const line = command.trim().replace(/\s*\n\s*/g, "; ");
+  return line.length <= 80 ? line : `${line.slice(0, 79)}…`;
+}

@@ -1,0 +1,199 @@
+/**
+ * skillrt as a SEP-2640 client: `skillrt ask` with `mcpServers` naming the Hugging Face MCP server
+ * (`@llmindset/hf-mcp-server`, software nobody here wrote) serving a local skills distribution over
+ * Streamable HTTP, behind a proxy that records every request, and a scripted model on the OpenAI wire
+ * format. The served skills join the catalog with their origin and no file fetched; loads and reads are
+ * verified against the listing; same-named skills of two servers and a local one are all loadable.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  type HfServer,
+  type RecordingProxy,
+  startHfServer,
+  startRecordingProxy,
+  writeDistribution,
+} from "./support/hf-skills-server.js";
+import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
+import { assertBuilt, runCli } from "./support/run-cli.js";
+
+let cwd: string;
+let provider: LoopbackProvider | undefined;
+const servers: HfServer[] = [];
+let proxy: RecordingProxy | undefined;
+
+const PDF_MD =
+  "---\nname: pdf\ndescription: Extract text from PDF files.\n---\n\n# PDF\n\nRun scripts/extract.sh on the file.\n";
+const pdfSkill = (body = PDF_MD) => ({
+  frontmatter: { name: "pdf", description: "Extract text from PDF files." },
+  files: { "SKILL.md": body, "scripts/extract.sh": "echo extracted\n", "references/forms.md": "# Forms\n" },
+});
+
+beforeAll(() => assertBuilt());
+beforeEach(async () => {
+  cwd = await mkdtemp(path.join(os.tmpdir(), "skillrt-mcp-skills-client-"));
+});
+afterEach(async () => {
+  await provider?.close();
+  await proxy?.close();
+  await Promise.all(servers.splice(0).map((s) => s.stop()));
+  provider = undefined;
+  proxy = undefined;
+  await rm(cwd, { recursive: true, force: true });
+});
+
+const env = (p: LoopbackProvider): Record<string, string> => ({
+  OPENAI_BASE_URL: p.baseURL,
+  OPENAI_API_KEY: "sk-loopback",
+  AGENT_MODEL: "loopback-model",
+  HOME: cwd,
+});
+const toolMessages = (body: any): string[] =>
+  body.messages.filter((m: any) => m.role === "tool").map((m: any) => String(m.content));
+const systemText = (body: any): string =>
+  body.messages
+    .filter((m: any) => m.role === "system")
+    .map((m: any) => String(m.content))
+    .join("\n");
+
+async function hf(name: string, skills: Parameters<typeof writeDistribution>[1]): Promise<HfServer> {
+  const dir = path.join(cwd, `dist-${name}`);
+  await mkdir(dir, { recursive: true });
+  await writeDistribution(dir, skills);
+  const server = await startHfServer(dir);
+  servers.push(server);
+  return server;
+}
+
+async function config(mcpServers: Record<string, string>): Promise<void> {
+  const entries = Object.fromEntries(
+    Object.entries(mcpServers).map(([k, url]) => [k, { type: "http", url }]),
+  );
+  await writeFile(path.join(cwd, "skillrt.config.json"), JSON.stringify({ mcpServers: entries }));
+}
+
+describe("skillrt ask with a Hugging Face skills server", { timeout: 180_000 }, () => {
+  it("lists the served skills with their origin, fetches nothing before the load, loads the verified body and refuses an unlisted file", async () => {
+    const server = await hf("hf", { pdf: pdfSkill() });
+    proxy = await startRecordingProxy(server.url);
+    await config({ hf: proxy.url });
+    provider = await startLoopbackProvider("openai", [
+      { toolCalls: [{ name: "skill_load", input: { name: "pdf" } }] },
+      { toolCalls: [{ name: "skill_read", input: { name: "pdf", path: "references/forms.md" } }] },
+      { toolCalls: [{ name: "skill_read", input: { name: "pdf", path: "scripts/secret.sh" } }] },
+      { text: "done" },
+    ]);
+    const run = await runCli(["ask", "extract the pdf"], { cwd, env: env(provider) });
+    expect(run.stderr).not.toMatch(/internal error/);
+    expect(run.code).toBe(0);
+    const bodies = provider.requests.map((r) => r.body);
+    // The first request's catalog names the skill and its server.
+    expect(systemText(bodies[0])).toMatch(/pdf.*Extract text from PDF files\. \(from MCP server hf\)/);
+    const log = proxy.log.map((r) => (r.uri === undefined ? r.method : `${r.method} ${r.uri}`));
+    // Listing fetched no file; each file was fetched when the model needed it, and the unlisted one never
+    // (refusing it refreshed the entry with skills/get instead).
+    expect(log).toEqual([
+      "initialize",
+      "notifications/initialized",
+      "tools/list",
+      "skills/list",
+      "resources/read skill://pdf/SKILL.md",
+      "resources/directory/read skill://pdf",
+      "resources/directory/read skill://pdf/references",
+      "resources/directory/read skill://pdf/scripts",
+      "resources/read skill://pdf/references/forms.md",
+      "skills/get skill://pdf/SKILL.md",
+    ]);
+    const loaded = toolMessages(bodies[1]).join("\n");
+    expect(loaded).toContain("Run scripts/extract.sh on the file.");
+    expect(toolMessages(bodies[2]).join("\n")).toContain("# Forms");
+    const refused = toolMessages(bodies[3]).at(-1) ?? "";
+    expect(refused).toMatch(/scripts\/secret\.sh' is not in the skill's manifest from MCP server 'hf'/);
+  });
+
+  it("a file changed behind the listing's back: the load is refused clearly, then succeeds from the refreshed entry", async () => {
+    const before = await hf("old", { pdf: pdfSkill() });
+    const after = await hf("new", {
+      pdf: pdfSkill(PDF_MD.replace("Run scripts/extract.sh", "Run scripts/extract.sh --v2")),
+    });
+    proxy = await startRecordingProxy(before.url);
+    // The distribution is redeployed right after skillrt listed it.
+    proxy.switchAfterListing(after.url);
+    await config({ hf: proxy.url });
+    provider = await startLoopbackProvider("openai", [
+      { toolCalls: [{ name: "skill_load", input: { name: "pdf" } }] },
+      { toolCalls: [{ name: "skill_load", input: { name: "pdf" } }] },
+      { text: "done" },
+    ]);
+    const run = await runCli(["ask", "extract the pdf"], { cwd, env: env(provider) });
+    expect(run.code).toBe(0);
+    const bodies = provider.requests.map((r) => r.body);
+    const refused = toolMessages(bodies[1]).at(-1) ?? "";
+    expect(refused).toMatch(
+      /skill:\/\/pdf\/SKILL\.md from MCP server 'hf' failed verification: its digest is sha256:[0-9a-f]{64}, the listing promised sha256:[0-9a-f]{64}\. Its content was not used; the skill's entry was refreshed from the server \(skills\/get\): try again/,
+    );
+    expect(refused).not.toContain("Run scripts/extract.sh");
+    expect(toolMessages(bodies[2]).at(-1)).toContain("Run scripts/extract.sh --v2 on the file.");
+    const methods = proxy.log.map((r) => r.method);
+    expect(methods.indexOf("skills/get")).toBeGreaterThan(methods.indexOf("resources/read"));
+  });
+
+  it("one name on two servers and locally: three entries, each loadable by its shown name", async () => {
+    const one = await hf("one", { pdf: pdfSkill(PDF_MD.replace("# PDF", "# PDF from one")) });
+    const two = await hf("two", { pdf: pdfSkill(PDF_MD.replace("# PDF", "# PDF from two")) });
+    await config({ one: one.url, two: two.url });
+    await mkdir(path.join(cwd, "skills", "pdf"), { recursive: true });
+    await writeFile(
+      path.join(cwd, "skills", "pdf", "SKILL.md"),
+      "---\nname: pdf\ndescription: The local PDF skill.\n---\n\n# PDF from here\n",
+    );
+    provider = await startLoopbackProvider("openai", [
+      { toolCalls: [{ name: "skill_load", input: { name: "pdf" } }] },
+      { toolCalls: [{ name: "skill_load", input: { name: "one:pdf" } }] },
+      { toolCalls: [{ name: "skill_load", input: { name: "two:pdf" } }] },
+      { text: "done" },
+    ]);
+    const run = await runCli(["ask", "--root", "skills", "extract the pdf"], { cwd, env: env(provider) });
+    expect(run.code).toBe(0);
+    const bodies = provider.requests.map((r) => r.body);
+    const catalog = systemText(bodies[0]);
+    expect(catalog).toMatch(/\bpdf\b.*The local PDF skill\./);
+    expect(catalog).toMatch(/one:pdf.*\(from MCP server one\)/);
+    expect(catalog).toMatch(/two:pdf.*\(from MCP server two\)/);
+    expect(toolMessages(bodies[1]).at(-1)).toContain("# PDF from here");
+    expect(toolMessages(bodies[2]).at(-1)).toContain("# PDF from one");
+    expect(toolMessages(bodies[3]).at(-1)).toContain("# PDF from two");
+  });
+
+  it("a served skill's script runs only with approval: ask refuses naming --yes and tools.allow; with --yes it runs from verified bytes", async () => {
+    const server = await hf("hf", { pdf: pdfSkill() });
+    proxy = await startRecordingProxy(server.url);
+    await config({ hf: proxy.url });
+    const script = () => [
+      { toolCalls: [{ name: "skill_load", input: { name: "pdf" } }] },
+      { toolCalls: [{ name: "skill_run", input: { name: "pdf", command: "sh scripts/extract.sh" } }] },
+      { text: "done" },
+    ];
+    provider = await startLoopbackProvider("openai", script());
+    const refused = await runCli(["ask", "extract the pdf"], { cwd, env: env(provider) });
+    expect(refused.code).toBe(0);
+    expect(refused.stderr).toMatch(/refused skill_run:pdf .*--yes.*"skill_run:pdf" to tools\.allow/);
+    const seen = toolMessages(provider.requests[2]?.body).at(-1) ?? "";
+    expect(seen).toMatch(
+      /Running commands of skill 'pdf' \(served by MCP server hf\) needs the user's approval.*nothing was run/,
+    );
+    expect(seen).not.toContain("extracted");
+    // Refused before anything of the script was fetched.
+    expect(proxy.log.some((r) => r.uri === "skill://pdf/scripts/extract.sh")).toBe(false);
+    await provider.close();
+
+    provider = await startLoopbackProvider("openai", script());
+    const approved = await runCli(["ask", "--yes", "extract the pdf"], { cwd, env: env(provider) });
+    expect(approved.code).toBe(0);
+    const ran = toolMessages(provider.requests[2]?.body).at(-1) ?? "";
+    expect(ran).toContain("extracted");
+    expect(proxy.log.some((r) => r.uri === "skill://pdf/scripts/extract.sh")).toBe(true);
+  });
+});

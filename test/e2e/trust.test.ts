@@ -1,0 +1,140 @@
+/**
+ * Trust of project-scope skills end to end: the built CLI (`ask`, `trust`) against a loopback provider.
+ * A freshly cloned project's `.agents/skills` skill can be loaded but neither its script nor its
+ * `` !`cmd` `` runs until `skillrt trust`; editing the skill afterwards needs trust again.
+ */
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
+import { assertBuilt, runCli } from "./support/run-cli.js";
+
+let base: string;
+let project: string;
+let home: string;
+let server: LoopbackProvider | undefined;
+
+const SKILL = `---
+name: greet
+description: Greets the user with a marker from the project.
+---
+Live marker: !\`echo PRE-$((6*7))\`
+
+\`\`\`!
+echo BLOCK-$((2+3))
+\`\`\`
+
+Run \`sh scripts/hello.sh\` to greet.
+`;
+
+beforeAll(() => assertBuilt());
+beforeEach(async () => {
+  base = await mkdtemp(path.join(os.tmpdir(), "skillrt-trust-"));
+  project = path.join(base, "project");
+  home = path.join(base, "home");
+  const skill = path.join(project, ".agents", "skills", "greet");
+  await mkdir(path.join(skill, "scripts"), { recursive: true });
+  await mkdir(home);
+  await writeFile(path.join(skill, "SKILL.md"), SKILL);
+  await writeFile(path.join(skill, "scripts", "hello.sh"), "echo HELLO-FROM-SCRIPT\n");
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await rm(base, { recursive: true, force: true });
+});
+
+function toolTexts(body: any): string[] {
+  return body.messages.filter((m: any) => m.role === "tool").map((m: any) => String(m.content));
+}
+
+/** One `ask` that loads greet, runs its script and answers; the tool results the model read. */
+async function askGreet(
+  flags: string[] = [],
+): Promise<{ code: number | null; load: string; run: string; stderr: string }> {
+  server = await startLoopbackProvider("openai", [
+    { toolCalls: [{ name: "skill_load", input: { name: "greet" } }] },
+    { toolCalls: [{ name: "skill_run", input: { name: "greet", command: "sh scripts/hello.sh" } }] },
+    { text: "Done." },
+  ]);
+  const run = await runCli(["ask", "--executor", "local", ...flags, "greet me"], {
+    cwd: project,
+    env: {
+      HOME: home,
+      OPENAI_BASE_URL: server.baseURL,
+      OPENAI_API_KEY: "sk-loopback",
+      AGENT_MODEL: "loopback-model",
+    },
+    timeoutMs: 60_000,
+  });
+  const bodies = server.requests.map((r) => r.body);
+  await server.close();
+  server = undefined;
+  const tools = toolTexts(bodies.at(-1));
+  return { code: run.code, load: tools[0] ?? "", run: tools[1] ?? "", stderr: run.stderr };
+}
+
+const trustCli = (args: string[]) => runCli(["trust", ...args], { cwd: project, env: { HOME: home } });
+
+describe("trust of project-scope skills", () => {
+  it("untrusted: loadable, but the script and !`cmd` do not run; after skillrt trust both do; an edit revokes it", async () => {
+    const before = await askGreet();
+    expect(before.code).toBe(0);
+    // The instructions reach the model; the directives are replaced by a note naming the command.
+    expect(before.load).toContain("Run `sh scripts/hello.sh` to greet.");
+    expect(before.load).not.toContain("PRE-42");
+    expect(before.load).not.toContain("BLOCK-5");
+    expect(before.load).toContain("not run: this skill is not trusted");
+    expect(before.load).toContain(`skillrt trust ${path.join(project, ".agents", "skills")}`);
+    // The script is refused with a message naming skillrt trust.
+    expect(before.run).not.toContain("HELLO-FROM-SCRIPT");
+    expect(before.run).toContain("skillrt trust");
+
+    const trusted = await trustCli([]);
+    expect(trusted.stderr).toBe("");
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toContain(`Trusted ${path.join(project, ".agents", "skills")}`);
+
+    const after = await askGreet();
+    expect(after.code).toBe(0);
+    expect(after.load).toContain("Live marker: PRE-42");
+    expect(after.load).toContain("BLOCK-5");
+    expect(after.load).not.toContain("not trusted");
+    expect(after.run).toContain("HELLO-FROM-SCRIPT");
+
+    // Editing the skill changes the root's digest: trust is needed again.
+    await appendFile(path.join(project, ".agents", "skills", "greet", "SKILL.md"), "\nOne more line.\n");
+    const listed = await trustCli(["--list"]);
+    expect(listed.stdout).toContain("changed since it was trusted");
+    const edited = await askGreet();
+    expect(edited.load).not.toContain("PRE-42");
+    expect(edited.run).not.toContain("HELLO-FROM-SCRIPT");
+    expect(edited.run).toContain("skillrt trust");
+  });
+
+  it("ask --trust runs them for one run without recording; --revoke removes a recorded trust", async () => {
+    const once = await askGreet(["--trust"]);
+    expect(once.load).toContain("Live marker: PRE-42");
+    expect(once.run).toContain("HELLO-FROM-SCRIPT");
+    expect(JSON.parse((await trustCli(["--list", "--json"])).stdout)).toEqual({ roots: [] });
+    expect((await trustCli([])).code).toBe(0);
+    const revoked = await trustCli(["--revoke"]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toContain(`Revoked trust of ${path.join(project, ".agents", "skills")}`);
+    const list = await trustCli(["--list", "--json"]);
+    expect(JSON.parse(list.stdout)).toEqual({ roots: [] });
+  });
+
+  it("the trust file is owner-only, and a project's own config cannot trust itself", async () => {
+    await writeFile(path.join(project, "skillrt.config.json"), JSON.stringify({ trust: true }));
+    const run = await askGreet();
+    expect(run.run).not.toContain("HELLO-FROM-SCRIPT");
+    expect(run.stderr).toContain("'trust' is ignored here");
+    expect((await trustCli([])).code).toBe(0);
+    const { statSync } = await import("node:fs");
+    const file = path.join(home, ".local", "state", "skillrt", "trust.json");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+  });
+});
