@@ -6,8 +6,8 @@
 
 import { randomUUID } from "node:crypto";
 import type { ModelMessage } from "ai";
-import { type AgentDefinition, mergeAgents } from "../config/agent-definition.js";
 import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
+import { type AgentDefinition, mergeAgents } from "../config/agent-definition.js";
 import { skillListing } from "../context/list-skills.js";
 import { loadForUser, type UserLoadOutcome } from "../context/load-for-user.js";
 import type { SkillSession } from "../context/skill-session.js";

@@ -338,6 +338,9 @@ function childToolSources(parent: ToolSources, definition: AgentDefinition): Too
         ? {}
         : { onApproval: (request) => onApproval({ ...request, agent: definition.name }) }),
     },
+    // The child's catalog is the parent's (MCP-served skills included) filtered by its allowlist: its own
+    // skill source lists nothing more, or the allowlist would be bypassed.
+    skills: { ...parent.skills, skills: () => [], revision: () => 0 },
     start: async () => undefined,
     servers: () => parent.servers(),
     onError: () => () => undefined,
