@@ -31,6 +31,7 @@ import { recordTurn } from "./record-turn.js";
 import { runTurn } from "./run-turn.js";
 import { loadConversation, saveConversation } from "./saved-conversation.js";
 import type { SendOptions, SkillAgent, SkillAgentOptions, TurnResult } from "./skill-agent.js";
+import { onSessionEvents } from "./skill-step.js";
 
 /** Store namespace of saved conversations. */
 export const CONVERSATION_NAMESPACE = "conversation";
@@ -186,6 +187,19 @@ async function composeAgent(
   // running turn or else of the next one.
   const pending: EngineEvent[] = [];
   let turnEmit: ((event: EngineEvent) => void) | undefined;
+  // What the user did to the context between turns (`loadSkill`, `unloadSkill`: /skill, /unload), with the
+  // evictions it caused: recorded at the start of the next turn's timeline (the caller has shown it already).
+  const between: EngineEvent[] = [];
+  const noteBetween = async <T>(action: () => Promise<T>): Promise<T> => {
+    const off = onSessionEvents(conversation.session, (event) => {
+      between.push({ ...event, step: 0 });
+    });
+    try {
+      return await action();
+    } finally {
+      off();
+    }
+  };
   const toolSources: ToolSources =
     options.toolSources ??
     openToolSources(options, { env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
@@ -332,6 +346,8 @@ async function composeAgent(
       });
       // Tool sources that failed or stopped since the last turn, reported once.
       for (const event of pending.splice(0)) emit(event);
+      const recordOnly = record.listen(() => {});
+      for (const event of between.splice(0)) recordOnly(event);
       turnEmit = emit;
       try {
         unlock = await lockTurn(sendOptions.abortSignal);
@@ -402,10 +418,12 @@ async function composeAgent(
       if (record !== undefined && isForkSkill(record, conversation.session.profile.name)) {
         return forkForUser(name, loadOptions.args);
       }
-      const outcome = await loadForUser(conversation.session, name, {
-        by: "user",
-        ...(loadOptions.args === undefined || loadOptions.args === "" ? {} : { args: loadOptions.args }),
-      });
+      const outcome = await noteBetween(() =>
+        loadForUser(conversation.session, name, {
+          by: "user",
+          ...(loadOptions.args === undefined || loadOptions.args === "" ? {} : { args: loadOptions.args }),
+        }),
+      );
       if (outcome.ok) {
         conversation.history.push(...outcome.messages);
         await save();
@@ -413,13 +431,14 @@ async function composeAgent(
       return outcome;
     },
     async unloadSkill(name) {
-      const result = conversation.session.unload(name, { by: "user" });
+      const result = await noteBetween(async () => conversation.session.unload(name, { by: "user" }));
       if (!result.ok) return { ok: false, message: result.message };
       await save();
       return { ok: true, message: `Unloaded ${name}. Loaded now: ${result.loaded.join(", ") || "none"}.` };
     },
     history: () => conversation.history,
     async reset() {
+      between.length = 0;
       await conversation.dispose();
       conversation = await open(randomUUID(), undefined, []);
       savedVersion = 0;

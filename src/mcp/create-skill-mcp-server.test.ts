@@ -154,6 +154,13 @@ describe("tools", () => {
     const refused = await call(client, "skill_run", { name: "pdff", command: "true" });
     expect(refused.isError).toBe(true);
     expect(refused.text).toMatch(/not found.*pdf/s);
+    // Killed by its timeout: an error result, with the run's structured record saying why.
+    const slow = await client.callTool({
+      name: "skill_run",
+      arguments: { name: "pdf", command: ["sleep", "30"], timeout: 1 },
+    });
+    expect(slow.isError).toBe(true);
+    expect(slow.structuredContent).toMatchObject({ timed_out: true });
 
     await call(client, "skill_load", { name: "pdf" });
     await changed;

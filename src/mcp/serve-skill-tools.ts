@@ -42,8 +42,8 @@ export interface ServeSkillToolsOptions {
 /**
  * Installs `tools/list` and `tools/call` on `mcp` (call before `connect`). Listed: the profile tools,
  * `skill_search`, `skill_run` when configured, and the script tools of loaded skills. A call's text is the
- * engine tool's result; it is an error result (`isError`) when the session reported a failure or a
- * command tool was refused without running.
+ * engine tool's result; it is an error result (`isError`) when the session reported a failure, a
+ * command tool was refused without running, or a run was killed by its timeout or cancelled.
  */
 export function serveSkillTools(mcp: McpServer, options: ServeSkillToolsOptions): ServedSkillTools {
   let current = options.tools;
@@ -116,9 +116,12 @@ export function serveSkillTools(mcp: McpServer, options: ServeSkillToolsOptions)
     if (!isSkillToolResult(output))
       return { content: [{ type: "text", text: JSON.stringify(output ?? null) }] };
     if (output.isError) return errorResult(output.text);
+    // A run the timeout (or a cancellation) killed did not do its job: a client must not read it as success.
+    const killed = output.run !== undefined && (output.run.timed_out || output.run.aborted);
     return {
       content: [{ type: "text", text: output.text }],
       ...(output.run === undefined ? {} : { structuredContent: output.run }),
+      ...(killed ? { isError: true } : {}),
     };
   });
 

@@ -9,6 +9,8 @@ import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
+import { readTurnLog } from "../../src/engine/turn-record.js";
+import { createSqliteStore } from "../../src/store/create-sqlite-store.js";
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
 import { counter, requestHistoryTokens, requestToolTokens, writeBigSkill } from "./support/request-tokens.js";
 
@@ -83,5 +85,23 @@ describe("context accounting after an unload", () => {
     );
     for (const [name, tokens] of tools)
       expect(out).toMatch(new RegExp(`^  ${name} ${tokens.toLocaleString("en-US")}$`, "m"));
+
+    // The turn log the inspector reads: the same figures, and the user's load and unload in the timelines.
+    const store = createSqliteStore({ path: path.join(cwd, ".skillrt", "sessions.db") });
+    const [info] = await store.list({ namespace: "conversation" });
+    const log = await readTurnLog(store, info!.id);
+    await store.close();
+    const [turn1, turn2] = log.turns;
+    const segment = (turn: typeof turn1, key: string) => turn!.segments.find((s) => s.key === key)?.tokens;
+    expect(segment(turn1, "skill:ledger-audit")).toBeGreaterThanOrEqual(bodyTokens);
+    expect(segment(turn2, "skill:ledger-audit")).toBeUndefined();
+    expect(segment(turn2, "history")).toBe(history);
+    expect(turn2!.tools).toEqual([...tools].map(([name, tokens]) => ({ name, tokens })));
+    expect(turn1!.events.filter((e) => e.type.startsWith("skill-"))).toMatchObject([
+      { type: "skill-load", name: "ledger-audit", by: "user" },
+    ]);
+    expect(turn2!.events.filter((e) => e.type.startsWith("skill-"))).toMatchObject([
+      { type: "skill-unload", name: "ledger-audit", reason: "unload", by: "user" },
+    ]);
   });
 });

@@ -278,6 +278,13 @@ describe.skipIf(!hasChromium)(
       const history = await tokensOf(last, "history");
       expect(Math.abs(history - sent) / sent).toBeLessThan(0.05 + counter.count("Done.") / sent);
       expect(history).toBe(sent + counter.count("Done."));
+      // The user's /skill and /unload are in the timelines of the turns they preceded.
+      expect(await first.locator('ol.timeline > li[data-type="skill-load"]').textContent()).toMatch(
+        /loaded skill ledger-audit by user/,
+      );
+      expect(await last.locator('ol.timeline > li[data-type="skill-unload"]').textContent()).toMatch(
+        /ledger-audit/,
+      );
       // The tool definitions: their total in the bar, one line per tool in the block.
       expect(await tokensOf(last, "tools")).toBe(toolsTotal);
       await last.locator('.bar .seg[data-key="tools"]').click();
