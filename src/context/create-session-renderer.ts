@@ -27,6 +27,8 @@ export interface SessionRendererInput {
   searchThreshold: number;
   /** Replaces the default preamble (`""`: none). */
   preamble?: string;
+  /** What an ineligible skill lacks, marked in its catalog entry (`renderCatalog`'s `unmet`). */
+  unmet?: (record: SkillRecord) => string | undefined;
 }
 
 /** The renderer with the measured blocks the ledger and the budget read. */
@@ -81,6 +83,7 @@ export function createSessionRenderer(input: SessionRendererInput): SessionRende
       loaded: new Set(state.skills.keys()),
       usage: state.usage,
       ...(names.search !== undefined ? { searchTool: names.search } : {}),
+      ...(input.unmet === undefined ? {} : { unmet: input.unmet }),
     });
     const searchOffered =
       rendered.omitted + rendered.shortened + rendered.bare > 0 || records.length > input.searchThreshold;
