@@ -42,8 +42,23 @@ export async function openCliTrust(options: CliTrustOptions): Promise<true | Rec
       options.warn(`${source.file}: 'trust' is ignored here; only ~/.skillrt/config.json can trust roots.`);
   }
   if (fromUser === true) return true;
+  // Folders a project's own config file names are the project's: untrusted like its default roots.
+  const projectNamed = new Set<string>();
+  for (const source of options.config.sources) {
+    if (source.file === userFile) continue;
+    for (const entry of source.config.roots ?? []) {
+      const spec = typeof entry === "string" ? entry : entry.source;
+      if (!/^[a-z][a-z0-9+.-]*:/i.test(spec)) projectNamed.add(path.resolve(path.dirname(source.file), spec));
+    }
+  }
+  const untrusted = untrustedRootsOf(options.roots, options.origins);
+  for (const root of options.roots) {
+    const id = path.resolve(root.path);
+    if (projectNamed.has(id) && !untrusted.some((u) => path.resolve(u.path) === id))
+      untrusted.push({ path: root.path, origin: { kind: "fs", id }, display: root.path });
+  }
   return openRecordedTrust({
-    roots: untrustedRootsOf(options.roots, options.origins),
+    roots: untrusted,
     stateDir: defaultStateDir(options.env, home),
     ...(Array.isArray(fromUser) ? { trusted: fromUser } : {}),
     ...(options.ask === undefined ? {} : { ask: options.ask }),

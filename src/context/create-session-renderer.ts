@@ -31,6 +31,8 @@ export interface SessionRendererInput {
   preamble?: string;
   /** trpc profile: most skills its overview lists with descriptions (`WithMaxOverviewSkills`). Default: as many as the budget holds. */
   maxOverviewSkills?: number;
+  /** What an ineligible skill lacks, marked in its catalog entry (`renderCatalog`'s `unmet`). */
+  unmet?: (record: SkillRecord) => string | undefined;
 }
 
 /** The renderer with the measured blocks the ledger and the budget read. */
@@ -96,6 +98,7 @@ export function createSessionRenderer(input: SessionRendererInput): SessionRende
       loaded: new Set(state.skills.keys()),
       usage: state.usage,
       ...(names.search !== undefined ? { searchTool: names.search } : {}),
+      ...(input.unmet === undefined ? {} : { unmet: input.unmet }),
     });
     const searchOffered =
       rendered.omitted + rendered.shortened + rendered.bare > 0 || records.length > input.searchThreshold;

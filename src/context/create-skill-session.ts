@@ -18,6 +18,7 @@ import { createSessionState, type SessionState } from "./session-state.js";
 import type { SkillSession } from "./skill-session.js";
 import { createSkillVisibility } from "./skill-visibility.js";
 import { createTokenCounter } from "./token-counter.js";
+import { unmetRequirements } from "./unmet-requirements.js";
 
 /** Default context window when none is configured. */
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
@@ -78,6 +79,7 @@ export function openSkillSession(
     searchThreshold: options.searchThreshold ?? 100,
     ...(options.preamble === undefined ? {} : { preamble: options.preamble }),
     ...(options.maxOverviewSkills === undefined ? {} : { maxOverviewSkills: options.maxOverviewSkills }),
+    unmet: unmetRequirements(options.skillEnv),
   });
   const listeners = new Map<string, Set<(event: SessionEvent) => void>>();
 

@@ -35,6 +35,11 @@ export interface RenderCatalogInput {
   usage: ReadonlyMap<string, number>;
   /** Name of the search tool in the closing notice. Default `skill_search`. */
   searchTool?: string;
+  /**
+   * What an ineligible skill lacks (`env FOO_TOKEN, bin foo`; names only), marked after its description.
+   * Default: nothing is marked.
+   */
+  unmet?: (record: SkillRecord) => string | undefined;
 }
 
 /** A rendered catalog and what the budget did to it. */
@@ -57,12 +62,13 @@ export function renderCatalog(input: RenderCatalogInput): CatalogRender {
   const fmt = catalogEntryFormat(input.format);
   const searchTool = input.searchTool ?? "skill_search";
 
-  const text = (r: SkillRecord, v: Variant): string =>
-    fmt.entry(
-      r,
-      v === "bare" ? undefined : v === "short" ? shortenDescription(r.description) : r.description,
-      loaded.has(r.name),
-    );
+  const described = (r: SkillRecord, v: Variant): string | undefined => {
+    if (v === "bare") return undefined;
+    const d = v === "short" ? shortenDescription(r.description) : r.description;
+    const unmet = input.unmet?.(r);
+    return unmet === undefined ? d : `${d} [unavailable here: needs ${unmet}]`;
+  };
+  const text = (r: SkillRecord, v: Variant): string => fmt.entry(r, described(r, v), loaded.has(r.name));
   const cost = (r: SkillRecord, v: Variant): number => {
     const key = `${input.format}:${v}:${loaded.has(r.name) ? 1 : 0}`;
     let counts = cache.get(r);

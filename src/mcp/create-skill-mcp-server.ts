@@ -14,6 +14,7 @@
  */
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { skillTrust, type TrustOption } from "../catalog/skill-trust.js";
 import type { Catalog } from "../catalog/types.js";
 import { createSkillSession } from "../context/create-skill-session.js";
 import type { SkillSessionOptions } from "../context/session-options.js";
@@ -76,6 +77,11 @@ export interface SkillMcpServerOptions {
   paging?: SkillsExtensionPaging;
   /** Receives warnings meant for a person (e.g. the sandbox fallback). Default: dropped. */
   onWarning?: (message: string) => void;
+  /**
+   * Which skills may run commands (`skill_run`, script tools): `true` every one, a `SkillTrust`, else the
+   * default rule (project-scope skills untrusted). See `SkillLayerOptions.trust`.
+   */
+  trust?: TrustOption;
 }
 
 /**
@@ -125,7 +131,9 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   }
   const run = runLayer?.run;
 
-  const buildTools = (): SkillTools => createSkillTools(view, run === undefined ? {} : { run });
+  const trust = skillTrust(options.trust);
+  const buildTools = (): SkillTools =>
+    createSkillTools(view, { trust, ...(run === undefined ? {} : { run }) });
   const tools = buildTools();
   await tools.prepare();
   const instructions = tools.systemPrompt();

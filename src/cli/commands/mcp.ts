@@ -160,6 +160,7 @@ configuration; 2 usage error.
         profile,
         exec: chosen === undefined ? false : { ...settings, executor: chosen.executor },
         watch: values.watch === true,
+        ...(parts.trust === undefined ? {} : { trust: parts.trust }),
         onWarning: (message) => log(`warning: ${message}`),
       });
     const describe = (transport: string): string => {

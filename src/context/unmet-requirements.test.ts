@@ -1,0 +1,42 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createCatalog } from "../catalog/create-catalog.js";
+import { createSkillSession } from "./create-skill-session.js";
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), "skillrt-unmet-"));
+  await mkdir(path.join(root, "needy"));
+  await writeFile(
+    path.join(root, "needy", "SKILL.md"),
+    '---\nname: needy\ndescription: Posts to the tracker.\nrequired_environment_variables: [SKILLRT_TEST_TRACKER_TOKEN]\nmetadata:\n  openclaw: \'{"requires":{"bins":["skillrt-no-such-bin"]}}\'\n---\nBody.\n',
+  );
+  await mkdir(path.join(root, "plain"));
+  await writeFile(
+    path.join(root, "plain", "SKILL.md"),
+    "---\nname: plain\ndescription: Needs nothing.\n---\nBody.\n",
+  );
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+describe("the model's catalog marks ineligible skills", () => {
+  it("names what is missing (names only); a variable from the skill's config env counts as set", async () => {
+    const catalog = await createCatalog({ roots: [root] });
+    const bare = createSkillSession({ catalog });
+    const prompt = bare.renderer.systemPrompt();
+    expect(prompt).toContain(
+      "Posts to the tracker. [unavailable here: needs env SKILLRT_TEST_TRACKER_TOKEN, bin skillrt-no-such-bin]",
+    );
+    expect(prompt).toMatch(/plain: Needs nothing\.\n/);
+
+    const withEnv = createSkillSession({
+      catalog,
+      skillEnv: { needy: { SKILLRT_TEST_TRACKER_TOKEN: "tok-secret-value" } },
+    });
+    const configured = withEnv.renderer.systemPrompt();
+    expect(configured).toContain("[unavailable here: needs bin skillrt-no-such-bin]");
+    expect(configured).not.toContain("tok-secret-value");
+  });
+});
