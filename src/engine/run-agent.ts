@@ -190,12 +190,12 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       ),
     };
   };
-  const prepare = async (): Promise<void> => {
-    await skills?.prepare();
+  const prepare = async (history?: ModelMessage[]): Promise<void> => {
+    await skills?.prepare(history);
     syncTools();
   };
   const rewrite = (messages: ModelMessage[]): ModelMessage[] => skills?.messages(messages) ?? messages;
-  await prepare();
+  await prepare(options.messages);
   const initial = render();
 
   try {
@@ -210,9 +210,9 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
       prepareStep: async ({ stepNumber, initialMessages, responseMessages }) => {
         step = stepNumber;
-        if (stepNumber > 0) await prepare();
-        const view = stepNumber === 0 ? initial : render();
         const history: ModelMessage[] = capToolCallInputs([...initialMessages, ...responseMessages]);
+        if (stepNumber > 0) await prepare(history);
+        const view = stepNumber === 0 ? initial : render();
         const messages = rewrite(history);
         rendered.set(stepNumber, {
           activeTools: view.activeTools,

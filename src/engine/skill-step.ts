@@ -27,7 +27,7 @@ export interface SkillStep {
    * Call before every step: loads `active` skills on the first call (`session.init()`, idempotent), finds
    * the script tools of skills loaded outside the tools, and adds new tools to {@link tools}.
    */
-  prepare(): Promise<void>;
+  prepare(history?: ModelMessage[]): Promise<void>;
   /** Instructions and active tools for the next step. */
   render(): SkillStepView;
   /** Why gated host tools are offered (`granted`) or hidden (`reasons`) now. */
@@ -53,8 +53,9 @@ export function createSkillStep(
   const tools: ToolSet = { ...skillTools.allTools() };
   return {
     tools,
-    async prepare() {
+    async prepare(history?: ModelMessage[]) {
       await session.init();
+      if (history !== undefined) skillTools.observeHistory(history.map((m) => JSON.stringify(m.content)));
       await skillTools.prepare();
       for (const [name, t] of Object.entries(skillTools.allTools())) if (!(name in tools)) tools[name] = t;
     },
