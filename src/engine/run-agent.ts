@@ -198,12 +198,12 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       ),
     };
   };
-  const prepare = async (): Promise<void> => {
-    await skills?.prepare();
+  const prepare = async (history?: ModelMessage[]): Promise<void> => {
+    await skills?.prepare(history);
     syncTools();
   };
   const rewrite = (messages: ModelMessage[]): ModelMessage[] => skills?.messages(messages) ?? messages;
-  await prepare();
+  await prepare(options.messages);
   const initial = render(options.messages);
 
   try {
@@ -218,8 +218,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
       prepareStep: async ({ stepNumber, initialMessages, responseMessages }) => {
         step = stepNumber;
-        if (stepNumber > 0) await prepare();
         const history: ModelMessage[] = capToolCallInputs([...initialMessages, ...responseMessages]);
+        if (stepNumber > 0) await prepare(history);
         const view = stepNumber === 0 ? initial : render(history);
         const messages = rewrite(history);
         rendered.set(stepNumber, {

@@ -28,7 +28,7 @@ export interface SkillStep {
    * Call before every step: loads `active` skills on the first call (`session.init()`, idempotent), finds
    * the script tools of skills loaded outside the tools, and adds new tools to {@link tools}.
    */
-  prepare(): Promise<void>;
+  prepare(history?: ModelMessage[]): Promise<void>;
   /**
    * Instructions and active tools for the next step; `history` (the messages of the step) gives the latest
    * user message, which the `trpc` overview is ranked for.
@@ -59,8 +59,9 @@ export function createSkillStep(
   addToolsOnce(tools, skillTools.allTools());
   return {
     tools,
-    async prepare() {
+    async prepare(history?: ModelMessage[]) {
       await session.init();
+      if (history !== undefined) skillTools.observeHistory(history.map((m) => JSON.stringify(m.content)));
       await skillTools.prepare();
       addToolsOnce(tools, skillTools.allTools());
     },

@@ -104,6 +104,11 @@ export interface SkillTools {
   activeToolNames(): string[];
   /** The full gating decision (preapproved tools, reasons). */
   gating(): ActiveTools;
+  /**
+   * Shows the profile the conversation before a step (each message's content as text), for profile rules
+   * that depend on it (OmniEmployee unloads skills the last 10 messages no longer mention).
+   */
+  observeHistory(contents: readonly string[]): void;
   /** The session's system prompt (preamble + catalog, plus loaded content in `system` placement). */
   systemPrompt(): string;
   /** Finds the script tools of skills loaded outside the tools (init, restore, slash commands). Call before a step. */
@@ -393,6 +398,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     },
     activeToolNames: () => gating().active,
     gating,
+    observeHistory: (contents) => profile.observeHistory?.(contents),
     systemPrompt: () => {
       const base = session.renderer.systemPrompt();
       const forced = [...forcedNames()];

@@ -57,6 +57,11 @@ export interface ProfileTools {
    * (AWorld's `<forced_skill_contract>`). Default: the session's, unchanged.
    */
   systemPrompt?: (base: string, forced: readonly string[]) => string;
+  /**
+   * Reads the conversation before each step (the text of each message, oldest first), e.g. OmniEmployee's
+   * rule that unloads skills the recent messages no longer mention. Default: nothing.
+   */
+  observeHistory?: (contents: readonly string[]) => void;
   /** The profile's tools, by the names the model calls them; each returns a `SkillToolResult`. */
   tools: Record<string, Tool>;
   /**

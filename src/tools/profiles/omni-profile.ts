@@ -2,14 +2,21 @@
  * The `omni` profile (OmniEmployee): `load_skill { skill_name }`, `load_skill_reference { skill_name,
  * reference }` (the skill must be loaded; references are `forms.md`, `reference.md` and
  * `references/*.{md,txt,yaml,yml,json}`) and `unload_skill { skill_name }`, which drops the skill's
- * references too. Markdown catalog with `[✓]` / `[○]`. Messages are OmniEmployee's, word for word.
+ * references too, `list_skills { verbose? }` (the `[✓]` / `[○]` summary) and, with an executor,
+ * `run_command { command, working_dir?, timeout = 120, env? }` in the workspace sandbox with Omni's
+ * `$ cmd` output. A load answers with `Skill.get_full_instructions` (`# Skill:`, `## Skill Context`, the
+ * `uv run` hints of its scripts). Once the conversation is longer than 10 messages, a loaded skill whose
+ * name none of the last 10 mentions is unloaded (Omni's heuristic). Markdown catalog with `[✓]` / `[○]`.
+ * Messages are OmniEmployee's, word for word (see `omni-skill-text.ts`).
  */
 import { tool } from "ai";
 import { z } from "zod";
 import { isOmniReference } from "../../context/doc-rules.js";
-import type { ProfileContext, ProfileTools } from "../profile-types.js";
+import type { SkillSession } from "../../context/skill-session.js";
+import type { ProfileContext, ProfileRun, ProfileTools } from "../profile-types.js";
 import { toolFailure, toolSuccess } from "../skill-tool-result.js";
 import { paragraphs, pyList } from "../tool-text.js";
+import { omniCommandOutput, omniSummaryLine, renderOmniSkill, unmentionedSkills } from "./omni-skill-text.js";
 
 /** Builds the OmniEmployee-style tools. */
 export function omniProfile(ctx: ProfileContext): ProfileTools {
@@ -20,7 +27,47 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
     return `${Math.round((ledger.total / ledger.contextWindow) * 100)}%`;
   };
   return {
+    observeHistory: (contents) => {
+      if (contents.length <= RECENT_MESSAGES) return;
+      for (const name of unmentionedSkills(session.loadedSkills(), contents.slice(-RECENT_MESSAGES)))
+        session.unload(name);
+    },
     tools: {
+      list_skills: tool({
+        description:
+          "List the available skills; [✓] marks the loaded ones. verbose adds when to use each and its references.",
+        inputSchema: z.object({
+          verbose: z.boolean().optional().describe("Include when_to_use and references."),
+        }),
+        execute: async (input) => {
+          const visible = session.visibleSkills();
+          if (visible.length === 0) return toolSuccess("No skills available.");
+          const loaded = new Set(session.loadedSkills());
+          const lines: string[] = [];
+          for (const r of visible) {
+            const whenToUse = typeof r.extras.when_to_use === "string" ? r.extras.when_to_use : undefined;
+            const references =
+              input.verbose === true
+                ? (await session.catalog.files(r.name).catch(() => []))
+                    .map((f) => f.path)
+                    .filter(isOmniReference)
+                : [];
+            lines.push(
+              omniSummaryLine(
+                {
+                  name: r.name,
+                  description: r.description,
+                  loaded: loaded.has(r.name),
+                  ...(whenToUse === undefined ? {} : { whenToUse }),
+                  references,
+                },
+                input.verbose === true,
+              ),
+            );
+          }
+          return toolSuccess(lines.join("\n"));
+        },
+      }),
       load_skill: tool({
         description:
           "Load a skill's full instructions into the context. Use it when a task matches a skill in the list.",
@@ -35,7 +82,16 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
           if (!result.alreadyLoaded) await ctx.afterLoad(result.name);
           const refs = result.files.map((f) => f.path).filter(isOmniReference);
           const head = `Skill '${result.name}' loaded successfully. Available references: ${pyList(refs)}\nCurrently loaded skills: ${pyList(session.loadedSkills())}`;
-          const content = session.placement === "history" && !result.alreadyLoaded ? result.content : "";
+          const content =
+            session.placement === "history" && !result.alreadyLoaded
+              ? await fullInstructions(
+                  session,
+                  result.name,
+                  result.body,
+                  result.files.map((f) => f.path),
+                  refs,
+                )
+              : "";
           return toolSuccess(paragraphs(head, content, result.notice));
         },
       }),
@@ -90,6 +146,94 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
           );
         },
       }),
+      ...(ctx.run === undefined ? {} : { run_command: runCommandTool(session, ctx.run) }),
     },
   };
+}
+
+/** How many recent messages the auto-unload heuristic reads. */
+const RECENT_MESSAGES = 10;
+
+async function fullInstructions(
+  session: SkillSession,
+  name: string,
+  body: string,
+  paths: readonly string[],
+  references: readonly string[],
+): Promise<string> {
+  const record = session.loadedSkill(name)?.record ?? session.catalog.get(name);
+  const whenToUse = typeof record?.extras.when_to_use === "string" ? record.extras.when_to_use : undefined;
+  const scripts = paths.filter((p) => /^scripts\/[^/]+$/.test(p)).map((p) => p.slice("scripts/".length));
+  const docs: Array<[string, string]> = [];
+  for (const p of paths) {
+    if (!/^[^/]+\.md$/.test(p) || ["SKILL.md", "forms.md", "reference.md"].includes(p)) continue;
+    const read = await session.catalog.readFile(name, p).catch(() => undefined);
+    if (read?.kind === "text") docs.push([p.slice(0, -3), read.content]);
+  }
+  return renderOmniSkill({
+    name,
+    description: record?.description ?? "",
+    whenToUse,
+    dir: record?.dir ?? "",
+    scripts,
+    body: body.trim(),
+    docs,
+    references,
+  });
+}
+
+/** `run_command`: a shell command in the workspace (`work/`), sandboxed as `skill_run`. */
+function runCommandTool(session: SkillSession, run: ProfileRun) {
+  return tool({
+    description:
+      "Execute shell commands or Python scripts.\nSupports:\n- Direct bash commands (e.g., 'ls -la', 'echo hello')\n- Python scripts via uv run (e.g., 'uv run script.py')\n- Any shell executable command\n\nUse working_dir to specify execution directory. Commands run in workspace root by default.",
+    inputSchema: z.object({
+      command: z
+        .string()
+        .describe(
+          "The command to execute. Can be a bash command or 'uv run <script.py>' for Python scripts.",
+        ),
+      working_dir: z
+        .string()
+        .optional()
+        .describe("Working directory for command execution. Defaults to workspace root."),
+      timeout: z.number().int().positive().optional().describe("Timeout in seconds. Default: 120."),
+      env: z.record(z.string(), z.string()).optional().describe("Additional environment variables to set."),
+    }),
+    execute: async (input, { abortSignal }) => {
+      const timeout = input.timeout ?? 120;
+      // Commands run for a skill (its folder mounted read-only): the last loaded one, else the first listed.
+      const name = session.loadedSkills().at(-1) ?? session.visibleSkills()[0]?.name;
+      if (name === undefined) return toolFailure("Failed to execute command: no skill is available.");
+      const cwd =
+        input.working_dir === undefined || input.working_dir === ""
+          ? run.workDir
+          : input.working_dir.startsWith("/")
+            ? input.working_dir
+            : `${run.workDir}/${input.working_dir}`;
+      const result = await run.exec(
+        {
+          name,
+          command: input.command,
+          cwd,
+          timeout,
+          ...(input.env === undefined ? {} : { env: input.env }),
+        },
+        abortSignal,
+      );
+      if (result.status === "refused") {
+        return toolFailure(
+          /outside the skill directory and the workspace, or does not exist/.test(result.message)
+            ? `Working directory does not exist: ${cwd}`
+            : `Failed to execute command: ${result.message}`,
+        );
+      }
+      if (result.timedOut) return toolFailure(`Command timed out after ${timeout} seconds`);
+      const inDir = cwd !== run.workDir ? cwd : undefined;
+      const output = omniCommandOutput(input.command, inDir, result.stdout, result.stderr);
+      return result.exitCode === 0
+        ? toolSuccess(output)
+        : toolFailure(`${output}\nCommand exited with code ${result.exitCode}`);
+    },
+  });
 }

@@ -1,0 +1,128 @@
+/**
+ * The `omni` profile end to end: a real catalog in a temp dir, `createSkillAgent` with the real bubblewrap
+ * sandbox and a scripted model; asserts OmniEmployee's exact texts (`list_skills`, the
+ * `get_full_instructions` rendering of a load, `run_command`'s `$ cmd` output) and its auto-unload rule.
+ */
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { makeSkillTree, type SkillTree } from "../../context/__fixtures__/skill-tree.js";
+import { createSkillAgent } from "../../engine/create-skill-agent.js";
+import type { EngineEvent } from "../../engine/engine-event.js";
+import { probeSandbox } from "../../exec/sandbox-executor.js";
+import { scriptedModel } from "../../test-kit.js";
+
+const probe = probeSandbox();
+let tree: SkillTree | undefined;
+afterEach(async () => {
+  await tree?.cleanup();
+  tree = undefined;
+});
+
+const call = (name: string, input: unknown) => ({ toolCalls: [{ name, input: JSON.stringify(input) }] });
+
+describe.skipIf(!probe.ok)("omni profile end to end (OmniEmployee, sandboxed run_command)", () => {
+  it("list_skills(verbose), the # Skill: rendering of a load, run_command's $ cmd output, auto-unload after 10 messages", async () => {
+    tree = await makeSkillTree([
+      {
+        name: "weather",
+        description: "Forecasts for a city.",
+        frontmatter: { when_to_use: "The user asks about the weather" },
+        body: "Run the forecast script.",
+        files: {
+          "scripts/forecast.py": "print('sunny')\n",
+          "references/api.md": "# API\n",
+          "guide.md": "Read the guide.",
+        },
+      },
+      { name: "notes", description: "Take notes." },
+    ]);
+    const dir = path.join(tree.root, "skills", "weather");
+    const model = scriptedModel([
+      call("list_skills", { verbose: true }),
+      call("load_skill", { skill_name: "weather" }),
+      call("run_command", { command: "echo hello; echo oops >&2" }),
+      call("run_command", { command: "true" }),
+      call("run_command", { command: "pwd", working_dir: "missing" }),
+      call("run_command", { command: 'echo "$GREETING"', env: { GREETING: "hi" } }),
+      call("run_command", { command: "exit 3" }),
+      call("run_command", { command: "echo one" }),
+      call("run_command", { command: "echo two" }),
+      { text: "done" },
+    ]);
+    const agent = await createSkillAgent({
+      model,
+      catalog: tree.catalog,
+      cwd: tree.root,
+      profile: "omni",
+      executor: "sandbox",
+      maxSteps: 20,
+    });
+    try {
+      const turn = agent.send("what is the weather in Paris?");
+      const events: EngineEvent[] = [];
+      for await (const event of turn) events.push(event);
+      const result = await turn;
+      expect(result.text).toBe("done");
+      const out = result.toolCalls.map((c) => String(c.output));
+      // registry.get_skills_summary with SkillMetadata.to_detailed_summary.
+      expect(out[0]).toBe(
+        "[○] **notes**: Take notes.\n[○] **weather**: Forecasts for a city.\n  - When to use: The user asks about the weather\n  - References: references/api.md",
+      );
+      // Skill.get_full_instructions.
+      expect(out[1]).toBe(
+        [
+          "Skill 'weather' loaded successfully. Available references: ['references/api.md']",
+          "Currently loaded skills: ['weather']",
+          "",
+          "# Skill: weather",
+          "",
+          "Forecasts for a city.",
+          "",
+          "**When to use**: The user asks about the weather",
+          "",
+          "## Skill Context",
+          `- **Skill Directory**: \`${dir}\``,
+          "- **Available Scripts**:",
+          `  - \`${dir}/scripts/forecast.py\` (run with: \`uv run ${dir}/scripts/forecast.py\`)`,
+          "",
+          "## Instructions",
+          "Run the forecast script.",
+          "",
+          "## guide",
+          "Read the guide.",
+          "",
+          "## Available References (Load on Demand)",
+          "The following reference files contain additional information. Load them using `load_skill_reference` when needed:",
+          "- `references/api.md`",
+          "",
+          "**When to load references:**",
+          "- Encountering errors (e.g., unknown city, invalid date)",
+          "- Need detailed examples or conversation flows",
+          "- Need script usage documentation",
+          "- User asks for more options or alternatives",
+        ].join("\n"),
+      );
+      // RunCommandTool: `$ cmd`, a blank line, stdout, `[stderr]`, or `(no output)`.
+      expect(out[2]).toBe("$ echo hello; echo oops >&2\n\nhello\n[stderr]\noops");
+      expect(out[3]).toBe("$ true\n\n(no output)");
+      expect(out[4]).toMatch(/^Working directory does not exist: \/.*\/work\/missing$/);
+      expect(out[5]).toBe('$ echo "$GREETING"\n\nhi');
+      expect(out[6]).toBe("$ exit 3\n\n(no output)\nCommand exited with code 3");
+      expect(result.toolCalls[6]?.isError).toBe(true);
+      // ContextManager's heuristic: no message of the last 10 names the skill any more → unloaded.
+      const unloads = events.filter((e) => e.type === "skill-unload");
+      expect(unloads).toHaveLength(1);
+      expect(unloads[0]).toMatchObject({ name: "weather" });
+      // Decided before the 8th request (1 user + 7 × (call, result) = 15 messages, and the last 10 start
+      // after the load's call and result): the 7th still carries the loaded instructions (its last 10
+      // messages hold the load), the 8th has the unloaded skill's stub.
+      expect(JSON.stringify(model.calls[6]?.prompt)).toContain("## Skill Context");
+      expect(JSON.stringify(model.calls[7]?.prompt)).not.toContain("## Skill Context");
+      expect(JSON.stringify(model.calls[7]?.prompt)).toContain(
+        "[Skill 'weather' was removed from the context",
+      );
+    } finally {
+      await agent.close();
+    }
+  });
+});
