@@ -8,6 +8,7 @@ import { cliRequirementsChecker } from "../cli-requirements.js";
 import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import { defineCommand } from "../define-command.js";
 import { missingRootErrors } from "../open-cli-catalog.js";
+import { openMcpSkills } from "../open-mcp-skills.js";
 import { writeJsonList } from "../write-output.js";
 
 /** One skill of `skillrt list --json` (a public, stable shape). */
@@ -63,8 +64,11 @@ or could not be fetched, 2 usage error.
   async run({ values }, io) {
     const options = await cliCatalogOptions(values.root, io, values.refresh === true);
     const { roots, origins } = options;
-    const catalog = await createCatalog(options);
+    // Skills served by the config's MCP servers are listed too (their servers start for the listing).
+    const served = await openMcpSkills(await createCatalog(options), io);
+    const { catalog } = served;
     const records = catalog.list();
+    await served.close();
     const diagnostics = [...options.diagnostics, ...catalog.diagnostics()];
     // An explicit --root that does not exist is the user's mistake: fail, but still print what was found
     // (the human output lists it with the scan problems, the JSON in `diagnostics`).
