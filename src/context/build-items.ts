@@ -87,7 +87,8 @@ function skillItemText(
   if (core.state.placement === "history") {
     return renderSkillContent({
       name: record.name,
-      dir: record.dir,
+      // An MCP-served skill's directory is a URI of its server: the load result names that server.
+      dir: record.origin.kind === "mcp" ? `${record.dir} (served by ${record.origin.label})` : record.dir,
       body,
       files,
       maxResources: core.maxResources,

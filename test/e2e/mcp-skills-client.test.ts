@@ -108,9 +108,18 @@ describe("skillrt ask with a Hugging Face skills server", { timeout: 180_000 }, 
     ]);
     const loaded = toolMessages(bodies[1]).join("\n");
     expect(loaded).toContain("Run scripts/extract.sh on the file.");
+    expect(loaded).toContain("Skill directory: skill://pdf (served by MCP server hf)");
     expect(toolMessages(bodies[2]).join("\n")).toContain("# Forms");
     const refused = toolMessages(bodies[3]).at(-1) ?? "";
     expect(refused).toMatch(/scripts\/secret\.sh' is not in the skill's manifest from MCP server 'hf'/);
+
+    // `list` shows the served skill with its server, fetching no file either.
+    const logged = proxy.log.length;
+    const list = await runCli(["list"], { cwd, env: env(provider) });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/pdf\s.*Extract text from PDF files\. \(from MCP server hf\)/);
+    expect(proxy.log.slice(logged).map((r) => r.method)).toContain("skills/list");
+    expect(proxy.log.slice(logged).some((r) => r.method.startsWith("resources/"))).toBe(false);
   });
 
   it("a file changed behind the listing's back: the load is refused clearly, then succeeds from the refreshed entry", async () => {

@@ -9,6 +9,7 @@ import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import { skillsLockDiagnostics } from "../cli-skills-lock.js";
 import { defineCommand } from "../define-command.js";
 import { missingRootErrors } from "../open-cli-catalog.js";
+import { openMcpSkills } from "../open-mcp-skills.js";
 import { writeJsonList } from "../write-output.js";
 
 /** One skill of `skillrt list --json` (a public, stable shape). */
@@ -64,8 +65,11 @@ or could not be fetched, 2 usage error.
   async run({ values }, io) {
     const options = await cliCatalogOptions(values.root, io, values.refresh === true);
     const { roots, origins } = options;
-    const catalog = await createCatalog(options);
+    // Skills served by the config's MCP servers are listed too (their servers start for the listing).
+    const served = await openMcpSkills(await createCatalog(options), io);
+    const { catalog } = served;
     const records = catalog.list();
+    await served.close();
     // Skills installed by `npx skills add` that no longer match skills-lock.json are marked (lock-drift).
     const diagnostics = [
       ...options.diagnostics,

@@ -69,7 +69,9 @@ export async function prepareMcpSkillRun(input: {
       };
     }
   }
-  let dir = runs.staged.get(key);
+  // A refreshed entry (other digests) is staged afresh.
+  const version = `${key}\0${(skill.entry.resources ?? []).map((r) => `${r.uri} ${r.digest}`).join("\n")}`;
+  let dir = runs.staged.get(version);
   if (dir === undefined) {
     // Fetched now (at run time, not at approval), each file verified against the entry in hand.
     const source = catalog.mcpSkills;
@@ -87,7 +89,7 @@ export async function prepareMcpSkillRun(input: {
       await writeFile(target, read.bytes, { mode: 0o600 });
       if (file.path.startsWith("scripts/")) await chmod(target, 0o700);
     }
-    runs.staged.set(key, dir);
+    runs.staged.set(version, dir);
   }
   return { ok: true, record: { ...record, dir } };
 }
