@@ -114,7 +114,10 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
     const key = cacheDir === undefined ? undefined : searchCacheKey(current, mode);
     if (cacheDir !== undefined && key !== undefined) {
       const loaded = loadSearchIndex(readSearchCache(cacheDir, roots, mode, key), searchable.records);
-      if (loaded !== undefined) return { index: loaded, searchable };
+      if (loaded !== undefined) {
+        await loaded.prepare();
+        return { index: loaded, searchable };
+      }
     }
     // Built in slices (the event loop keeps running), once for every caller, and stored for the next process.
     const built = await SearchIndex.build(searchable.records);

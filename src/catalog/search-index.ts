@@ -115,7 +115,26 @@ export class SearchIndex {
     weights: Partial<SearchWeights> = {},
   ): Promise<SearchIndex> {
     const copy = [...records];
-    return new SearchIndex(copy, weights, await buildLayoutAsync(copy, fieldTexts));
+    const layout = await buildLayoutAsync(copy, fieldTexts);
+    // The packing that ends the layout and this index's set-up are tasks of their own, apart from the
+    // first query (and whatever its caller does next).
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const index = new SearchIndex(copy, weights, layout);
+    await index.prepare();
+    return index;
+  }
+
+  /**
+   * @internal Makes the lookups the first query would otherwise make (skills by name, the sorted terms of
+   * prefix matches), each a task of its own: the first search is then only the query's work.
+   */
+  async prepare(): Promise<void> {
+    const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+    await tick();
+    this.#namedDocs("");
+    await tick();
+    this.#sortedTerms ??= [...this.#layout.terms].sort();
+    await tick();
   }
 
   /** The records this index was built over, in document order. */

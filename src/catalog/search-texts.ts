@@ -22,10 +22,17 @@ export function searchableRecords(
   records: readonly SkillRecord[],
   textsOf: (record: SkillRecord) => BodyOpening = (record) => bodyTexts(record.location),
 ): SearchableRecords {
-  const original = new Map<SkillRecord, SkillRecord>();
+  // Each copy's record and, once read, its body texts, by copy.
+  const sources = new Map<SkillRecord, Source>();
   // One prototype for every copy: its getters read the body texts on first use. Copies of one shape
-  // (the record's own fields plus two hidden ones) stay fast objects; accessors defined on each copy
-  // made 10,000 of them slow to build and to collect.
+  // (the record's own fields) stay fast objects; accessors defined on each copy made 10,000 of them slow
+  // to build and to collect, and so did a hidden per-copy property (~10× a map entry's cost).
+  const lazyText = (field: keyof BodyOpening) =>
+    function (this: SkillRecord): string {
+      const source = sources.get(this)!;
+      source.texts ??= textsOf(source.record);
+      return source.texts[field];
+    };
   const proto = Object.create(Object.prototype, {
     opening: { get: lazyText("opening"), enumerable: false },
     headings: { get: lazyText("headings"), enumerable: false },
@@ -35,34 +42,22 @@ export function searchableRecords(
       return record;
     }
     const copy = Object.assign(Object.create(proto) as SkillRecord, record);
-    Object.defineProperty(copy, SOURCE, { value: { record, textsOf, texts: undefined } });
-    original.set(copy, record);
+    sources.set(copy, { record, texts: undefined });
     return copy;
   });
   return {
     records: wrapped,
     hit: (hit) => {
-      const record = original.get(hit.record);
+      const record = sources.get(hit.record)?.record;
       return record === undefined ? hit : { ...hit, record };
     },
   };
 }
 
-/** Where a copy made by {@link searchableRecords} keeps its record and, once read, its body texts. */
-const SOURCE = Symbol("searchable source");
-
+/** A copy's record and, once read, its body texts. */
 interface Source {
   record: SkillRecord;
-  textsOf: (record: SkillRecord) => BodyOpening;
   texts: BodyOpening | undefined;
-}
-
-function lazyText(field: keyof BodyOpening): (this: { [SOURCE]: Source }) => string {
-  return function (this: { [SOURCE]: Source }): string {
-    const source = this[SOURCE];
-    source.texts ??= source.textsOf(source.record);
-    return source.texts[field];
-  };
 }
 
 /**

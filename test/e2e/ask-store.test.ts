@@ -107,6 +107,20 @@ describe("skillrt ask --store postgres://…", () => {
       expect(existsSync(path.join(cwd, ".skillrt", "sessions.db"))).toBe(false);
       expect(existsSync(path.join(cwd, ".skillrt"))).toBe(false);
       expect((await readdir(cwd)).sort()).toEqual(["skillrt.config.json"]);
+      expect(await readdir(home)).toEqual([]);
+      // With the catalog cache on (under HOME), still no SQLite file anywhere in the project or HOME.
+      server.script.push({ text: "Again." });
+      const cached = await runCli(["ask", "--store", url, "--session", "pg-only", "again"], {
+        cwd,
+        env: { ...env(server), HOME: home },
+      });
+      expect(cached.code).toBe(0);
+      const files = [
+        ...(await readdir(cwd, { recursive: true })),
+        ...(await readdir(home, { recursive: true })),
+      ];
+      expect(files.filter((f) => /\.(db|sqlite)(-wal|-shm|-journal)?$/.test(f))).toEqual([]);
+      expect(files.some((f) => f.includes("sessions"))).toBe(false);
     } finally {
       await store.close();
       await rm(home, { recursive: true, force: true });
