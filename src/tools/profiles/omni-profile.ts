@@ -211,7 +211,7 @@ function runCommandTool(session: SkillSession, run: ProfileRun) {
           : input.working_dir.startsWith("/")
             ? input.working_dir
             : `${run.workDir}/${input.working_dir}`;
-      const result = await run.exec(
+      const result = await run.execute(
         {
           name,
           command: input.command,
