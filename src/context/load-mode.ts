@@ -7,13 +7,7 @@
  */
 import type { SkillSession } from "./skill-session.js";
 
-/** A load mode; see the file comment. */
-export type LoadMode = "turn" | "once" | "session";
-
-/** `mode` as trpc normalises it: unknown values fall back to `turn`. */
-export function normalizeLoadMode(mode: string): LoadMode {
-  return mode === "once" || mode === "session" ? mode : "turn";
-}
+export { type LoadMode, normalizeLoadMode } from "./load-mode-name.js";
 
 interface Tracker {
   /** Skills loaded by `init()`. */

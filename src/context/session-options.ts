@@ -3,7 +3,7 @@
  * (placement), how the catalog is written and how `system` placement lays out loaded skills.
  */
 import type { Catalog, SkillRecord } from "../catalog/types.js";
-import type { LoadMode } from "./load-mode.js";
+import type { LoadMode } from "./load-mode-name.js";
 import type { ProfileName } from "./profile-name.js";
 import type { SessionEvent } from "./session-event.js";
 import type { TokenCounter } from "./token-counter.js";

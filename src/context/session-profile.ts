@@ -6,7 +6,7 @@
  */
 import { SkillrtError } from "../errors/skillrt-error.js";
 import { isDefaultDoc, isOmniReference } from "./doc-rules.js";
-import type { LoadMode } from "./load-mode.js";
+import type { LoadMode } from "./load-mode-name.js";
 import { PROFILE_NAMES, type ProfileName } from "./profile-name.js";
 import { DEFAULT_TOOL_NAMES } from "./render-preamble.js";
 import type { CatalogFormat, SystemLayout } from "./session-options.js";

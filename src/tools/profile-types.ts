@@ -5,7 +5,6 @@
 import type { Tool } from "ai";
 import type { SkillSession } from "../context/skill-session.js";
 import type { SkillRunContext, SkillRunRequest, SkillRunResult } from "../exec/run-skill-command.js";
-import type { SkillRunSetup } from "./create-skill-tools.js";
 import type { SkillRunOutput } from "./skill-run-output.js";
 
 export type { ProfileName } from "../context/profile-name.js";
@@ -26,8 +25,8 @@ export interface ProfileContext {
 
 /** See {@link ProfileContext.run}. */
 export interface ProfileRun {
-  /** The run setup (workspace, executor, limits). */
-  setup: SkillRunSetup;
+  /** The run setup (`SkillRunSetup` of `createSkillTools`: workspace, executor, limits), typed in place (no import cycle). */
+  setup: Omit<SkillRunContext, "getSkill" | "closest" | "isLoaded">;
   /** Runs `request` as `skill_run` would (in the skill's staged folder unless `cwd` says otherwise). */
   execute(request: SkillRunRequest, abortSignal?: AbortSignal): Promise<SkillRunResult>;
   /** Absolute path of a skill's staged folder in the workspace, as commands see it. */
