@@ -16,7 +16,7 @@ import {
 } from "./compute-active-tools.js";
 import { guardToolInput, MAX_TOOL_INPUT_BYTES } from "./guard-tool-input.js";
 import { matchesAllowedTool, parseAllowedTool } from "./match-allowed-tool.js";
-import { createMcpSkillRuns, prepareMcpSkillRun } from "./mcp-client/prepare-mcp-skill-run.js";
+import type { McpSkillRuns } from "./mcp-client/prepare-mcp-skill-run.js";
 import type { ProfileContext, ProfileName, ProfileTools } from "./profile-types.js";
 import { agentscopeProfile } from "./profiles/agentscope-profile.js";
 import { aworldProfile } from "./profiles/aworld-profile.js";
@@ -207,7 +207,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
   );
 
   if (run !== undefined) {
-    const mcpRuns = createMcpSkillRuns();
+    let mcpRuns: McpSkillRuns | undefined;
     const execute = async (
       request: SkillRunInput,
       { abortSignal, toolCallId }: { abortSignal?: AbortSignal | undefined; toolCallId: string },
@@ -217,6 +217,11 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
       // An MCP-served skill runs only once the user approved it, from its verified files.
       const record = context.getSkill(request.name);
       if (record?.origin.kind === "mcp") {
+        // Loaded only when an MCP-served skill runs (commands without MCP servers never import it).
+        const { createMcpSkillRuns, prepareMcpSkillRun } = await import(
+          "./mcp-client/prepare-mcp-skill-run.js"
+        );
+        mcpRuns ??= createMcpSkillRuns();
         const prepared = await prepareMcpSkillRun({
           record,
           catalog: session.catalog,
