@@ -3,9 +3,7 @@
  * agent (`list`): the servers are started, their `skills/list` read (no file fetched), and the catalog
  * shown with them; `close()` stops the servers. Without `mcpServers` nothing starts.
  */
-import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
 import type { Catalog } from "../catalog/types.js";
-import { openToolSources } from "../engine/open-tool-sources.js";
 import type { CliIo } from "./command.js";
 import { loadCliConfig } from "./load-cli-config.js";
 
@@ -18,6 +16,11 @@ export async function openMcpSkills(
   const config = await loadCliConfig({ cwd: io.cwd, env: io.env, warn });
   const servers = config.file.mcpServers ?? {};
   if (Object.keys(servers).length === 0) return { catalog, close: async () => undefined };
+  // Loaded only with servers to start: a plain `list` imports no MCP or schema code.
+  const [{ openToolSources }, { withMcpSkills }] = await Promise.all([
+    import("../engine/open-tool-sources.js"),
+    import("../catalog/mcp-source/with-mcp-skills.js"),
+  ]);
   const sources = openToolSources(
     { onWarning: warn },
     {

@@ -20,7 +20,7 @@ import {
 } from "./compute-active-tools.js";
 import { guardToolInput, MAX_TOOL_INPUT_BYTES } from "./guard-tool-input.js";
 import { matchesAllowedTool, parseAllowedTool } from "./match-allowed-tool.js";
-import { createMcpSkillRuns, prepareMcpSkillRun } from "./mcp-client/prepare-mcp-skill-run.js";
+import type { McpSkillRuns } from "./mcp-client/prepare-mcp-skill-run.js";
 import type { ProfileContext, ProfileName, ProfileTools } from "./profile-types.js";
 import { agentscopeProfile } from "./profiles/agentscope-profile.js";
 import { aworldProfile } from "./profiles/aworld-profile.js";
@@ -267,7 +267,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     add(name, t);
   }
   if (run !== undefined && offered("skill_run") && !ownRunTools.includes("skill_run")) {
-    const mcpRuns = createMcpSkillRuns();
+    let mcpRuns: McpSkillRuns | undefined;
     const execute = async (
       request: SkillRunInput,
       { abortSignal, toolCallId }: { abortSignal?: AbortSignal | undefined; toolCallId: string },
@@ -277,6 +277,11 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
       // An MCP-served skill runs only once the user approved it, from its verified files.
       const record = context.getSkill(request.name);
       if (record?.origin.kind === "mcp") {
+        // Loaded only when an MCP-served skill runs (commands without MCP servers never import it).
+        const { createMcpSkillRuns, prepareMcpSkillRun } = await import(
+          "./mcp-client/prepare-mcp-skill-run.js"
+        );
+        mcpRuns ??= createMcpSkillRuns();
         const prepared = await prepareMcpSkillRun({
           record,
           catalog: session.catalog,

@@ -10,7 +10,7 @@ import { skillFlags } from "../skill-flags.js";
 import { mcpOrigin } from "../skill-origin.js";
 import type { SkillRecord } from "../types.js";
 import type { McpServedSkill } from "./mcp-skill-source.js";
-import { skillRootUri } from "./skill-entry.js";
+import { skillRootUri } from "./skill-root-uri.js";
 
 const SPEC_FIELDS = new Set(["name", "description", "license", "compatibility", "allowed-tools", "metadata"]);
 

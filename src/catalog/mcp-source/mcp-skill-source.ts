@@ -9,18 +9,14 @@
 import { SkillVerificationError } from "../../errors/skill-verification-error.js";
 import { normalizeSkillPath } from "../normalize-skill-path.js";
 import { createMcpFileCache, MAX_MCP_SKILL_FILE_BYTES, type McpFileCache } from "./mcp-file-cache.js";
-import {
-  DirectoryReadPage,
-  ResourceReadResult,
-  SKILLS_EXTENSION,
-  SkillEntry,
-  SkillsGetResult,
-  SkillsListPage,
-  skillRootUri,
-} from "./skill-entry.js";
+import type { SkillEntry } from "./skill-entry.js";
 import { skillFrontmatter } from "./skill-frontmatter.js";
+import { SKILLS_EXTENSION, skillRootUri } from "./skill-root-uri.js";
 import type { SkillServer } from "./skill-server.js";
 import { frontmatterMismatch, sha256Digest } from "./verify-skill-file.js";
+
+/** The wire schemas (zod), loaded with the first server that declares the extension. */
+const schemas = () => import("./skill-entry.js");
 
 /** One skill a server lists; `entry` is replaced in place when it is refreshed. */
 export interface McpServedSkill {
@@ -107,7 +103,7 @@ export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSk
     let refreshed = false;
     try {
       const raw = await state.server.request("skills/get", { uri: skill.entry.uri }, abortSignal);
-      const parsed = SkillsGetResult.safeParse(raw);
+      const parsed = (await schemas()).SkillsGetResult.safeParse(raw);
       if (parsed.success && parsed.data.skill.uri === skill.entry.uri) {
         skill.entry = parsed.data.skill;
         refreshed = true;
@@ -146,6 +142,7 @@ export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSk
     uri: string,
     abortSignal?: AbortSignal,
   ): Promise<{ bytes: Uint8Array; mimeType: string | undefined }> => {
+    const { ResourceReadResult } = await schemas();
     const parsed = ResourceReadResult.safeParse(
       await state.server.request("resources/read", { uri }, abortSignal),
     );
@@ -194,6 +191,7 @@ export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSk
         directoryRead: (declared as { directoryRead?: unknown }).directoryRead === true,
         skills: [],
       };
+      const { SkillEntry, SkillsListPage } = await schemas();
       const seen = new Set<string>();
       let cursor: string | undefined;
       for (let page = 0; page < (options.maxPages ?? 1000); page++) {
@@ -298,6 +296,7 @@ async function directoryMimeTypes(
   abortSignal?: AbortSignal,
 ): Promise<Map<string, string>> {
   const root = skillRootUri(skill.entry);
+  const { DirectoryReadPage } = await schemas();
   const found = new Map<string, string>();
   const queue = [root];
   let requests = 0;

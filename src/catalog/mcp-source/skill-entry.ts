@@ -6,9 +6,6 @@
  */
 import { z } from "zod";
 
-/** The extension's identifier in `capabilities.extensions`. */
-export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
-
 /** One file of a skill and the SHA-256 of its raw bytes (`sha256:<64 lowercase hex>`). */
 export const SkillResourceDigest = z.looseObject({
   uri: z.string().min(1),
@@ -50,23 +47,3 @@ export const DirectoryReadPage = z.looseObject({
   resources: z.array(z.looseObject({ uri: z.string(), mimeType: z.string().optional() })),
   nextCursor: z.string().optional(),
 });
-
-/** The root of a skill: its entry's URI without `/SKILL.md` (`skill://acme/refunds`). */
-export function skillRootUri(entry: Pick<SkillEntry, "uri">): string {
-  return entry.uri.slice(0, -"/SKILL.md".length);
-}
-
-/** The skill path of an entry (`acme/refunds` of `skill://acme/refunds/SKILL.md`); the URI tail for other schemes. */
-export function skillPathOf(entry: Pick<SkillEntry, "uri">): string {
-  const root = skillRootUri(entry);
-  const at = root.indexOf("://");
-  return decodeSafely(at < 0 ? root : root.slice(at + 3));
-}
-
-function decodeSafely(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}

@@ -15,7 +15,7 @@ import { SearchIndex } from "../search-index.js";
 import type { Catalog, LoadedSkill, SearchHit, SkillFile, SkillRecord } from "../types.js";
 import { mcpSkillRecord } from "./mcp-skill-record.js";
 import type { McpServedSkill, McpSkillSource } from "./mcp-skill-source.js";
-import { skillPathOf } from "./skill-entry.js";
+import { skillPathOf } from "./skill-root-uri.js";
 
 /** What `withMcpSkills` adds to a catalog: the source behind it. */
 export interface McpSkillsCatalog extends Catalog {
