@@ -1,6 +1,6 @@
 /** The `skills-lock.json` check of `list`, `validate` and the agent commands: drift as diagnostics. */
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { describeDrift, findSkillDrift, readSkillsLock, SKILLS_LOCK_FILE } from "../catalog/skills-lock.js";
 import type { SkillRecord } from "../catalog/types.js";
 import type { Diagnostic, Severity } from "../spec/types.js";
 
@@ -15,6 +15,11 @@ export async function skillsLockDiagnostics(
   severity: Severity,
   missing = true,
 ): Promise<Diagnostic[]> {
+  // Most projects have no lock: the reader (and zod, which it validates with) loads only for one.
+  if (!existsSync(path.join(cwd, "skills-lock.json"))) return [];
+  const { describeDrift, findSkillDrift, readSkillsLock, SKILLS_LOCK_FILE } = await import(
+    "../catalog/skills-lock.js"
+  );
   const read = await readSkillsLock(cwd);
   if (read === undefined) return [];
   if ("error" in read)

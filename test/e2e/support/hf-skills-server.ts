@@ -49,6 +49,7 @@ export interface HfServer {
 
 /** Starts the server on a free loopback port serving `distDir` (resolves once it listens). */
 export async function startHfServer(distDir: string): Promise<HfServer> {
+  let output = "";
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
     const child = spawn(process.execPath, [SERVER, "--port", String(port)], {
@@ -63,11 +64,15 @@ export async function startHfServer(distDir: string): Promise<HfServer> {
       };
       child.stdout?.on("data", onData);
       child.stderr?.on("data", onData);
-      child.once("exit", () => resolve(false));
+      child.once("exit", () => {
+        output = out;
+        resolve(false);
+      });
     });
     if (started) return { url: `http://127.0.0.1:${port}/mcp`, stop: () => stopChild(child) };
     // Another process took the port between the probe and the start: another one.
-    if (attempt >= 4) throw new Error("the Hugging Face MCP server did not start");
+    if (attempt >= 4)
+      throw new Error(`the Hugging Face MCP server did not start; it printed:\n${output.slice(-2_000)}`);
   }
 }
 
