@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { readJsonFile } from "../util/read-json-file.js";
 import type { SkillRecord } from "./types.js";
 
 /** The lock's file name, in the project folder. */
@@ -38,21 +39,10 @@ export async function readSkillsLock(
   projectDir: string,
 ): Promise<{ file: string; lock: SkillsLockFile } | { file: string; error: string } | undefined> {
   const file = path.join(projectDir, SKILLS_LOCK_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    return { file, error: `cannot read it (${code ?? String(error)})` };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return { file, error: `invalid JSON (${(error as Error).message})` };
-  }
-  const parsed = SkillsLockFile.safeParse(json);
+  const read = await readJsonFile(file);
+  if (read === undefined) return undefined;
+  if ("error" in read) return { file, error: read.error };
+  const parsed = SkillsLockFile.safeParse(read.json);
   if (!parsed.success) return { file, error: "not a skills lock file (version and skills expected)" };
   return { file, lock: parsed.data };
 }

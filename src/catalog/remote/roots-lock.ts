@@ -3,9 +3,10 @@
  * lock`). With the lock present, a root resolves to its pinned content — the cached copy, or a fetch that
  * must have the pinned digest — and a changed upstream is not taken until `skillrt lock --update`.
  */
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { readJsonFile } from "../../util/read-json-file.js";
 import type { RootSpec } from "./root-spec.js";
 
 /** The lock's file name, in the project folder. */
@@ -30,21 +31,10 @@ export async function readRootsLock(
   projectDir: string,
 ): Promise<Map<string, string> | { error: string } | undefined> {
   const file = path.join(projectDir, ROOTS_LOCK_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    return { error: `${file}: cannot read it (${code ?? String(error)})` };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return { error: `${file}: invalid JSON (${(error as Error).message})` };
-  }
-  const parsed = RootsLockFile.safeParse(json);
+  const read = await readJsonFile(file);
+  if (read === undefined) return undefined;
+  if ("error" in read) return { error: `${file}: ${read.error}` };
+  const parsed = RootsLockFile.safeParse(read.json);
   if (!parsed.success)
     return { error: `${file}: not a skillrt lock (run \`skillrt lock --update\` to write it again)` };
   return new Map(Object.entries(parsed.data.roots).map(([source, pin]) => [source, pin.digest]));
