@@ -120,6 +120,13 @@ describe("skillrt ask with a Hugging Face skills server", { timeout: 180_000 }, 
     expect(list.stdout).toMatch(/pdf\s.*Extract text from PDF files\. \(from MCP server hf\)/);
     expect(proxy.log.slice(logged).map((r) => r.method)).toContain("skills/list");
     expect(proxy.log.slice(logged).some((r) => r.method.startsWith("resources/"))).toBe(false);
+
+    // `prompt` shows it in the catalog block a model sees, likewise without a file read.
+    const shown = proxy.log.length;
+    const prompt = await runCli(["prompt"], { cwd, env: env(provider) });
+    expect(prompt.code).toBe(0);
+    expect(prompt.stdout).toMatch(/pdf.*Extract text from PDF files\. \(from MCP server hf\)/);
+    expect(proxy.log.slice(shown).some((r) => r.method.startsWith("resources/"))).toBe(false);
   });
 
   it("a file changed behind the listing's back: the load is refused clearly, then succeeds from the refreshed entry", async () => {

@@ -8,6 +8,7 @@ import { rootOption } from "../cli-roots.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { intFlag } from "../int-flag.js";
 import { openCliCatalog } from "../open-cli-catalog.js";
+import { openMcpSkills } from "../open-mcp-skills.js";
 import { readPromptPaths } from "../read-prompt-paths.js";
 import { writeOutput } from "../write-output.js";
 
@@ -89,6 +90,7 @@ error.
     if (typeof contextWindow === "object") return usageError(io, "prompt", contextWindow.error);
 
     let catalog: Catalog;
+    let served: Awaited<ReturnType<typeof openMcpSkills>> | undefined;
     let given: PromptEntry[] | undefined;
     let code: 0 | 1 = 0;
     if (positionals.length > 0) {
@@ -102,38 +104,45 @@ error.
     } else {
       // A missing --root fails (exit 1), but what the other roots hold is still printed.
       ({ catalog, code } = await openCliCatalog("prompt", values.root, io, values.refresh === true));
+      // Skills the config's MCP servers serve are shown too (their servers run until the prompt is written).
+      served = await openMcpSkills(catalog, io);
+      catalog = served.catalog;
     }
-    const preamble = values.preamble === true;
-    const unlimited = budget === undefined && contextWindow === undefined;
-    const session = createSkillSession({
-      catalog,
-      catalogFormat: format,
-      // No budget unless one is asked for (a session would default to 2,000 tokens, or 1% of the window).
-      ...(unlimited ? { catalogBudget: Number.POSITIVE_INFINITY } : {}),
-      ...(budget === undefined ? {} : { catalogBudget: budget }),
-      ...(contextWindow === undefined ? {} : { contextWindow }),
-      ...(preamble ? {} : { preamble: "" }),
-    });
-    // What a session shows at start: `active: true` skills are loaded (markdown marks them [✓]).
-    await session.init();
-    // Unbudgeted agentskills is skills-ref `to-prompt` (the session renders the same bytes for the same
-    // skills; to-prompt also keeps the PATH order and prints the empty element when there is none).
-    const text =
-      format === "agentskills" && unlimited && !preamble
-        ? `${toPrompt(referenceEntries(session, given))}\n`
-        : session.renderer.systemPrompt();
-    if (text === "") {
-      io.stderr.write("No skills to show (none found, or all hidden with disable-model-invocation).\n");
+    try {
+      const preamble = values.preamble === true;
+      const unlimited = budget === undefined && contextWindow === undefined;
+      const session = createSkillSession({
+        catalog,
+        catalogFormat: format,
+        // No budget unless one is asked for (a session would default to 2,000 tokens, or 1% of the window).
+        ...(unlimited ? { catalogBudget: Number.POSITIVE_INFINITY } : {}),
+        ...(budget === undefined ? {} : { catalogBudget: budget }),
+        ...(contextWindow === undefined ? {} : { contextWindow }),
+        ...(preamble ? {} : { preamble: "" }),
+      });
+      // What a session shows at start: `active: true` skills are loaded (markdown marks them [✓]).
+      await session.init();
+      // Unbudgeted agentskills is skills-ref `to-prompt` (the session renders the same bytes for the same
+      // skills; to-prompt also keeps the PATH order and prints the empty element when there is none).
+      const text =
+        format === "agentskills" && unlimited && !preamble
+          ? `${toPrompt(referenceEntries(session, given))}\n`
+          : session.renderer.systemPrompt();
+      if (text === "") {
+        io.stderr.write("No skills to show (none found, or all hidden with disable-model-invocation).\n");
+        return code;
+      }
+      const request = values.for;
+      if (request !== undefined) {
+        const matches = await renderRequestSkills(session, request);
+        await writeOutput(io.stdout, `${text}\n${USER_RULE}\n${matches.text}${request}\n`);
+        return code;
+      }
+      await writeOutput(io.stdout, text);
       return code;
+    } finally {
+      await served?.close();
     }
-    const request = values.for;
-    if (request !== undefined) {
-      const matches = await renderRequestSkills(session, request);
-      await writeOutput(io.stdout, `${text}\n${USER_RULE}\n${matches.text}${request}\n`);
-      return code;
-    }
-    await writeOutput(io.stdout, text);
-    return code;
   },
 });
 
