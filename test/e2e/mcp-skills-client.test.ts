@@ -127,6 +127,11 @@ describe("skillrt ask with a Hugging Face skills server", { timeout: 180_000 }, 
     expect(prompt.code).toBe(0);
     expect(prompt.stdout).toMatch(/pdf.*Extract text from PDF files\. \(from MCP server hf\)/);
     expect(proxy.log.slice(shown).some((r) => r.method.startsWith("resources/"))).toBe(false);
+
+    // `search` finds it by its description.
+    const found = await runCli(["search", "extract text from pdf", "--json"], { cwd, env: env(provider) });
+    expect(found.code).toBe(0);
+    expect(JSON.parse(found.stdout).results.map((r: { name: string }) => r.name)).toContain("pdf");
   });
 
   it("a file changed behind the listing's back: the load is refused clearly, then succeeds from the refreshed entry", async () => {

@@ -2,6 +2,7 @@ import { rootOption } from "../cli-roots.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { intFlag } from "../int-flag.js";
 import { openCliCatalog } from "../open-cli-catalog.js";
+import { openMcpSkills } from "../open-mcp-skills.js";
 import { terminalWidth, truncateText } from "../terminal-width.js";
 import { writeJson, writeOutput } from "../write-output.js";
 
@@ -33,8 +34,11 @@ Exit codes: 0 searched (also with no results), 1 a --root does not exist, 2 usag
     const limit = intFlag(values.limit, "limit") ?? DEFAULT_LIMIT;
     if (typeof limit === "object") return usageError(io, "search", limit.error);
     // A missing --root fails (exit 1), but the other roots are still searched.
-    const { catalog, code } = await openCliCatalog("search", values.root, io, values.refresh === true);
-    const hits = await catalog.search(query, limit);
+    const opened = await openCliCatalog("search", values.root, io, values.refresh === true);
+    const { code } = opened;
+    // Skills the config's MCP servers serve are searched too (their `skills/list` entries; no file read).
+    const served = await openMcpSkills(opened.catalog, io);
+    const hits = await served.catalog.search(query, limit).finally(() => served.close());
     if (values.json === true) {
       await writeJson(io.stdout, {
         results: hits.map((hit) => ({
