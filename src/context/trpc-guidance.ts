@@ -40,9 +40,9 @@ export function trpcCapabilityGuidance(f: TrpcToolFlags): string {
 
 /** `Tooling and workspace guidance:` for the registered tool set. */
 export function trpcToolingGuidance(f: TrpcToolFlags): string {
-  const any = f.load || f.selectDocs || f.listDocs || f.run || f.exec;
+  const offersSkillTools = f.load || f.selectDocs || f.listDocs || f.run || f.exec;
   let lines: string[];
-  if (!any) lines = catalogOnly();
+  if (!offersSkillTools) lines = catalogOnly();
   else if (!f.run) lines = f.load ? knowledgeOnly(f) : docHelpers(f) ? docHelpersOnly(f) : catalogOnly();
   else lines = full(f);
   return `\n${TRPC_TOOLING_HEADER}\n${lines.join("\n")}\n`;
