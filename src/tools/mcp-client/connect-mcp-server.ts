@@ -320,13 +320,22 @@ function withoutCredentials(url: string): string {
   }
 }
 
+/** A line that only points at a log file (npm's "A complete log of this run can be found in: …"). */
+const LOG_POINTER = /complete log of this run|^\S*\.log$|\.log\s*$/i;
+
+/**
+ * The last line of a server's output that says something: a launcher's closing pointer to its log file is
+ * passed over for the line before it (npm's "request to … failed, reason: …").
+ */
 function lastLine(text: string): string {
   const lines = text
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l !== "");
+  const telling = lines.filter((l) => !LOG_POINTER.test(l));
+  const line = telling[telling.length - 1] ?? lines[lines.length - 1] ?? "";
   // Control characters (terminal escapes) of a server's output never reach the terminal.
-  return stripControls(lines[lines.length - 1] ?? "").slice(0, 300);
+  return stripControls(line).slice(0, 300);
 }
 
 function messageOf(error: unknown): string {

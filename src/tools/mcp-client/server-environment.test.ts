@@ -87,6 +87,23 @@ describe("the environment of a stdio MCP server", { timeout: 60_000 }, () => {
     expect(failure?.message).not.toContain("/etc/corp/ca.pem");
   });
 
+  it("a launcher's closing pointer to its log file is passed over for the line that says why", async () => {
+    const { events } = await open({
+      npx: {
+        command: process.execPath,
+        args: [
+          "-e",
+          "console.error('npm error code UNABLE_TO_VERIFY_LEAF_SIGNATURE\\nnpm error request to https://registry.corp/x failed, reason: unable to verify the first certificate\\nnpm error A complete log of this run can be found in: /home/u/.npm/_logs/debug-0.log'); process.exit(1)",
+        ],
+      },
+    });
+    const failure = events.find((e) => e.type === "mcp-server-error");
+    expect(failure?.message).toContain(
+      "its last output: npm error request to https://registry.corp/x failed, reason: unable to verify the first certificate",
+    );
+    expect(failure?.message).toMatch(/first certificate\. It got the environment/);
+  });
+
   it("a server that does not answer in startTimeoutMs fails with the setting named", async () => {
     const start = Date.now();
     const { events } = await open({
