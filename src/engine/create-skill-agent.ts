@@ -20,6 +20,7 @@ import { openSessionStore } from "../store/open-session-store.js";
 import { redactStoreUrl } from "../store/redact-store-url.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
+import type { ToolProgress } from "../tools/tool-progress.js";
 import { type AgentTurn, startAgentTurn } from "./agent-turn.js";
 import { createDelegator } from "./delegate-to-agent.js";
 import { answerText, createDelegationTool } from "./delegation-tool.js";
@@ -213,6 +214,14 @@ async function composeAgent(
     else turnEmit(event);
   });
   owned.push(async () => stopListening());
+  // Progress of a running tool call (an MCP server's notifications, a skill_run's output) joins the turn's
+  // events, on the step that called the tool.
+  let currentStep = 0;
+  const emitProgress = (progress: ToolProgress): void => {
+    turnEmit?.({ type: "tool-progress", step: currentStep, ...progress });
+  };
+  const stopProgress = toolSources.onProgress(emitProgress);
+  owned.push(async () => stopProgress());
 
   const modelInfo =
     modelConfig === undefined
@@ -248,7 +257,13 @@ async function composeAgent(
       // SKILLS_MAX_ACTIVE caps the skills active at once, for the model's loads too (not only the pre-pass).
       ...(options.select?.maxActive === undefined ? {} : { maxActive: options.select.maxActive }),
     };
-    const layer = await openSkillLayer(catalog, layerOptions, { id, snapshot, executor, toolSources });
+    const layer = await openSkillLayer(catalog, layerOptions, {
+      id,
+      snapshot,
+      executor,
+      toolSources,
+      onProgress: emitProgress,
+    });
     forkOnLoad(layer.skillTools, { delegator, catalog, session: layer.session });
     return { id, history, ...layer };
   };
@@ -340,6 +355,7 @@ async function composeAgent(
       const instructions = options.instructions ?? DEFAULT_INSTRUCTIONS;
       const record = recordTurn({ store, conversation: () => conversation, text: input, env });
       const emit = record.listen((event: EngineEvent): void => {
+        if (event.type === "step-start") currentStep = event.step;
         emitTurn(event);
         sendOptions.onEvent?.(event);
         for (const listener of listeners) listener(event);

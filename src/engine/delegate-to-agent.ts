@@ -357,6 +357,8 @@ function childToolSources(parent: ToolSources, definition: AgentDefinition): Too
     start: async () => undefined,
     servers: () => parent.servers(),
     onError: () => () => undefined,
+    // The servers' progress during a child's call reaches the parent's listener, which shows it.
+    onProgress: () => () => undefined,
     close: async () => undefined,
   };
 }

@@ -5,6 +5,7 @@
 
 import type { SessionEvent } from "../context/session-event.js";
 import type { ToolTokens } from "../tools/tool-definition-tokens.js";
+import type { ToolProgress } from "../tools/tool-progress.js";
 
 /** Token usage of one step or of a whole run. Figures the provider did not report are 0. */
 export interface EngineUsage {
@@ -47,6 +48,11 @@ export type EngineEvent =
       /** Size of the output as the model saw it, in bytes of UTF-8 JSON/text. */
       bytes: number;
     }
+  /**
+   * A running tool call reported progress: an MCP server's progress notification, or the latest output line
+   * of a `skill_run` command. Throttled (at most four a second per call); never shown to the model.
+   */
+  | ({ type: "tool-progress"; step: number } & ToolProgress)
   /** Older history was summarised into one message. */
   | {
       type: "history-compact";

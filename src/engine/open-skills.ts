@@ -26,6 +26,7 @@ import { createShellPreRender } from "../exec/shell-pre-render.js";
 import type { Workspace } from "../exec/workspace.js";
 import { createSkillTools, type SkillRunSetup, type SkillTools } from "../tools/create-skill-tools.js";
 import type { ProfileName } from "../tools/profile-types.js";
+import type { ToolProgressListener } from "../tools/tool-progress.js";
 import type { ToolSourceOptions, ToolSources } from "./open-tool-sources.js";
 
 /** Settings of `skill_run` other than the workspace and executor (secrets, policy, host folders, …). */
@@ -216,6 +217,8 @@ export async function openSkillLayer(
     executor: Executor | undefined;
     /** Host tools (registry, MCP servers), gated and behind approvals. Default: none. */
     toolSources?: Pick<ToolSources, "registry" | "gating" | "approval">;
+    /** Receives the output lines of running `skill_run` commands (throttled), for a progress display. */
+    onProgress?: ToolProgressListener;
   },
 ): Promise<SkillLayer> {
   const { executor, toolSources: sources } = conversation;
@@ -266,6 +269,7 @@ export async function openSkillLayer(
   const workspace = runLayer?.run.workspace;
   const skillTools = createSkillTools(session, {
     trust,
+    ...(conversation.onProgress === undefined ? {} : { onProgress: conversation.onProgress }),
     ...(runLayer === undefined ? {} : { run: runLayer.run }),
     ...(options.forcedSkills === undefined ? {} : { forcedSkills: options.forcedSkills }),
     ...(sources === undefined

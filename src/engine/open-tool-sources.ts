@@ -15,6 +15,7 @@ import {
   type McpToolSource,
 } from "../tools/mcp-client/create-mcp-tool-source.js";
 import type { ToolApprovalOptions } from "../tools/tool-approval.js";
+import type { ToolProgressListener } from "../tools/tool-progress.js";
 import { createToolRegistry, type ToolRegistry } from "../tools/tool-registry.js";
 
 /** Host tools, MCP servers, gating and approvals. */
@@ -67,6 +68,11 @@ export interface ToolSources {
   skills: McpSkillSource;
   /** The configured MCP servers and their state (`running`, `failed`, `stopped`, `disabled`). */
   servers(): McpServerStatus[];
+  /**
+   * Receives the progress MCP servers report during tool calls (throttled per call); returns the
+   * unsubscribe. Several agents sharing the sources each hear every call's progress.
+   */
+  onProgress(listener: ToolProgressListener): () => void;
   /** Receives each source failure (a server that cannot start or stops later); returns the unsubscribe. */
   onError(listener: (error: ToolSourceError) => void): () => void;
   /** Stops the MCP servers. */
@@ -100,6 +106,7 @@ export function openToolSources(
     context.onSourceError?.(error);
     for (const listener of listeners) listener(error);
   };
+  const progressListeners = new Set<ToolProgressListener>();
   let started: Promise<void> | undefined;
   const registry = options.toolRegistry ?? createToolRegistry();
   const skills = createMcpSkillSource({
@@ -115,6 +122,9 @@ export function openToolSources(
       if (event.type === "mcp-server-error")
         report({ source: `mcp:${event.server}`, message: event.message });
       else if (event.type === "mcp-server-warning") options.onWarning?.(event.message);
+    },
+    onProgress: (progress) => {
+      for (const listener of progressListeners) listener(progress);
     },
     // One connection per server: its skills are listed over the connection its tools use.
     onConnect: (name, connection, abortSignal) =>
@@ -146,6 +156,12 @@ export function openToolSources(
     },
     skills,
     servers: () => mcp.servers(),
+    onProgress(listener) {
+      progressListeners.add(listener);
+      return () => {
+        progressListeners.delete(listener);
+      };
+    },
     onError(listener) {
       listeners.add(listener);
       return () => {

@@ -179,6 +179,8 @@ export function createTurnRecorder(options: TurnRecorderOptions): TurnRecorder {
     const at = now() - start;
     switch (event.type) {
       case "text-delta":
+      // Progress is for the screen while the call runs; its result is recorded.
+      case "tool-progress":
       // A subagent's events are in its own session's record; this turn keeps its agent-start and agent-end.
       case "agent-event":
         return;

@@ -50,6 +50,12 @@ export interface ExecRequest {
    * the executors that launch a process here (`sandbox`, `local`, `container`).
    */
   interactive?: { stdin: NodeJS.ReadableStream; onOutput(chunk: Buffer): void };
+  /**
+   * Receives every chunk of stdout and stderr as it arrives, unredacted (for a progress display: the caller
+   * redacts what it shows); the result still carries the redacted, capped output. Optional for executors:
+   * one that cannot stream leaves it uncalled.
+   */
+  onOutput?(chunk: Buffer): void;
 }
 
 /** What a run produced. A failing command is a result, not an exception. */

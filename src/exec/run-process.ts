@@ -18,7 +18,7 @@ export const KILL_GRACE_MS = 250;
 export interface RunProcessOptions
   extends Pick<
     ExecRequest,
-    "stdin" | "timeoutMs" | "abortSignal" | "maxOutputBytes" | "redactor" | "interactive"
+    "stdin" | "timeoutMs" | "abortSignal" | "maxOutputBytes" | "redactor" | "interactive" | "onOutput"
   > {
   argv: string[];
   cwd: string;
@@ -78,13 +78,16 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     else options.abortSignal?.addEventListener("abort", onAbort, { once: true });
 
     const interactive = options.interactive;
+    const onOutput = options.onOutput;
     child.stdout.on("data", (chunk: Buffer) => {
       out.push(chunk);
       interactive?.onOutput(chunk);
+      onOutput?.(chunk);
     });
     child.stderr.on("data", (chunk: Buffer) => {
       err.push(chunk);
       interactive?.onOutput(chunk);
+      onOutput?.(chunk);
     });
     child.stdin.on("error", () => {}); // EPIPE when the command ignores stdin
     if (interactive === undefined) child.stdin.end(options.stdin ?? "");

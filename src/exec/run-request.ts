@@ -33,6 +33,7 @@ export async function runRequest(
     ...(request.maxOutputBytes === undefined ? {} : { maxOutputBytes: request.maxOutputBytes }),
     ...(request.redactor === undefined ? {} : { redactor: request.redactor }),
     ...(request.interactive === undefined ? {} : { interactive: request.interactive }),
+    ...(request.onOutput === undefined ? {} : { onOutput: request.onOutput }),
   });
   return { ...result, executor: kind, warnings: [] };
 }

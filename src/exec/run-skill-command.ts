@@ -6,6 +6,7 @@
  */
 import path from "node:path";
 import type { SkillRecord } from "../catalog/types.js";
+import { lastOutputLine } from "../util/terminal-text.js";
 import type { ArtifactStore } from "./artifact-store.js";
 import {
   type CollectedOutputs,
@@ -23,7 +24,7 @@ import {
   type Executor,
 } from "./executor.js";
 import { DEFAULT_LIMITS, type ExecLimits } from "./limits.js";
-import { createRedactor } from "./redact.js";
+import { createRedactor, type Redactor } from "./redact.js";
 import { type InputSpec, type StagedInput, stageInputs } from "./stage-inputs.js";
 import type { Workspace } from "./workspace.js";
 
@@ -92,6 +93,11 @@ export interface SkillRunContext {
    */
   diskQuotaBytes?: number;
   abortSignal?: AbortSignal;
+  /**
+   * Receives the command's latest output line while it runs (redacted like the result, at most one call
+   * per chunk of output), for a progress display. Never seen by the model.
+   */
+  onOutputLine?: (line: string) => void;
 }
 
 /** A refused run: nothing was executed. */
@@ -278,6 +284,7 @@ async function runChecked(input: SkillRunRequest, context: SkillRunContext): Pro
     ...(input.stdin === undefined ? {} : { stdin: input.stdin }),
     ...(context.maxOutputBytes === undefined ? {} : { maxOutputBytes: context.maxOutputBytes }),
     ...(input.interactive === undefined ? {} : { interactive: input.interactive }),
+    ...(context.onOutputLine === undefined ? {} : { onOutput: outputLines(redactor, context.onOutputLine) }),
   });
   const usage = await watch.stop();
   const limitsHit: string[] = [];
@@ -327,5 +334,18 @@ async function runChecked(input: SkillRunRequest, context: SkillRunContext): Pro
     warnings: [...result.warnings, ...warnings, ...collected.warnings].map((w) => redactor.redact(w)),
     executor: result.executor,
     runDir: runRel,
+  };
+}
+
+/** Most bytes of recent output kept to find the latest line (redacted as a whole, so a split secret is too). */
+const OUTPUT_TAIL = 4096;
+
+/** An output observer that hands `onLine` the latest non-empty line of the recent output, redacted. */
+function outputLines(redactor: Redactor, onLine: (line: string) => void): (chunk: Buffer) => void {
+  let tail = "";
+  return (chunk) => {
+    tail = (tail + chunk.toString("utf8")).slice(-OUTPUT_TAIL);
+    const line = lastOutputLine(redactor.redact(tail));
+    if (line !== undefined) onLine(line);
   };
 }

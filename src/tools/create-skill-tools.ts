@@ -35,6 +35,7 @@ import { type SkillRunOutput, toSkillRunOutput } from "./skill-run-output.js";
 import { type SkillToolResult, skillToolModelOutput, toolFailure, toolSuccess } from "./skill-tool-result.js";
 import { createToolApprovals, type ToolApprovalOptions } from "./tool-approval.js";
 import { type ToolEffects, toolEffects } from "./tool-effects.js";
+import { progressReporter, type ToolProgressListener } from "./tool-progress.js";
 import type { RegisteredTool, ToolRegistry } from "./tool-registry.js";
 
 /** Everything a run needs except what the session provides (skill lookup, closest names, loaded state). */
@@ -86,6 +87,8 @@ export interface SkillToolsOptions {
    * Default: the default rule (project-scope skills are untrusted).
    */
   trust?: SkillTrust;
+  /** Receives the latest output line of a running `skill_run` (throttled per call); never the model. */
+  onProgress?: ToolProgressListener;
 }
 
 /** The skill tools of one session. */
@@ -298,7 +301,14 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
         const refused = await untrusted(record);
         if (refused !== undefined) return refused;
       }
-      return runResult(await runSkillCommand(request, context));
+      const progress = progressReporter(options.onProgress, { toolCallId, toolName: "skill_run" });
+      if (options.onProgress !== undefined)
+        context.onOutputLine = (line) => progress.report({ message: line });
+      try {
+        return runResult(await runSkillCommand(request, context));
+      } finally {
+        progress.done();
+      }
     };
     runTools.add("skill_run");
     add(

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createStyle } from "../create-style.js";
-import { createHumanRenderer, toolChangeLines } from "./render-events.js";
+import { createHumanRenderer, progressDetail, toolChangeLines } from "./render-events.js";
 
 describe("toolChangeLines", () => {
   it("one line per reason: a single tool keeps its line, many are counted and listed (cut near 100 characters)", () => {
@@ -30,7 +30,12 @@ describe("createHumanRenderer", () => {
       text: out,
       info: out,
       style: createStyle({ isTTY: false }, {}),
-      spinner: { start: (label?: string) => void labels.push(label), stop: () => {} },
+      spinner: {
+        live: true,
+        start: (label?: string) => void labels.push(label),
+        update() {},
+        stop: () => {},
+      },
     });
     renderer.handle({ type: "step-start", step: 0, activeTools: [], systemTokens: 0 });
     renderer.handle({
@@ -44,6 +49,57 @@ describe("createHumanRenderer", () => {
   });
 });
 
+describe("createHumanRenderer: progress of a running tool", () => {
+  const progress = (elapsedMs: number, message: string, done?: number) => ({
+    type: "tool-progress" as const,
+    step: 0,
+    toolCallId: "c",
+    toolName: "mcp__build__compile",
+    ...(done === undefined ? {} : { progress: done, total: 3 }),
+    message,
+    elapsedMs,
+  });
+
+  it("on a terminal the spinner's label carries the server's progress and message", () => {
+    const labels: string[] = [];
+    const out = new PassThrough();
+    const renderer = createHumanRenderer({
+      text: out,
+      info: out,
+      style: createStyle({ isTTY: false }, {}),
+      spinner: { live: true, start() {}, update: (label) => void labels.push(label), stop() {} },
+    });
+    renderer.handle(progress(300, "compiling parser.ts", 2));
+    expect(labels).toEqual(["running mcp__build__compile… 2/3 compiling parser.ts"]);
+    expect(out.read()).toBeNull();
+  });
+
+  it("without one, a line when the message is new, at most one a second per call", () => {
+    const out = new PassThrough();
+    const renderer = createHumanRenderer({
+      text: out,
+      info: out,
+      style: createStyle({ isTTY: false }, {}),
+      spinner: { live: false, start() {}, update() {}, stop() {} },
+    });
+    renderer.handle(progress(0, "step one", 1));
+    renderer.handle(progress(400, "step two", 2)); // within the second: held back
+    renderer.handle(progress(1500, "step two", 2));
+    renderer.handle(progress(2600, "step two", 2)); // nothing new
+    expect(
+      String(out.read())
+        .split("\n")
+        .filter((l) => l !== ""),
+    ).toEqual(["… mcp__build__compile: 1/3 step one", "… mcp__build__compile: 2/3 step two"]);
+  });
+
+  it("progressDetail: amount of total, amount alone, message alone", () => {
+    expect(progressDetail({ progress: 2, total: 5, message: "copying" })).toBe("2/5 copying");
+    expect(progressDetail({ progress: 7 })).toBe("7");
+    expect(progressDetail({ message: "waiting for the build" })).toBe("waiting for the build");
+  });
+});
+
 describe("createHumanRenderer: subagents", () => {
   it("a child's work is indented and collapsed: its calls and failures, not its text", () => {
     const out = new PassThrough();
@@ -51,7 +107,7 @@ describe("createHumanRenderer: subagents", () => {
       text: out,
       info: out,
       style: createStyle({ isTTY: false }, {}),
-      spinner: { start: () => {}, stop: () => {} },
+      spinner: { live: false, start: () => {}, update() {}, stop: () => {} },
     });
     const tag = { agent: "data", parentCallId: "c1", depth: 1 } as const;
     const usage = { inputTokens: 20, outputTokens: 10, totalTokens: 30 };

@@ -81,6 +81,13 @@ function agentEventLine(event: EngineEvent): string | undefined {
   }
 }
 
+/** What a progress report says: `3/10 copying files`, `3 copying files`, or the message alone. */
+export function progressDetail(progress: { progress?: number; total?: number; message?: string }): string {
+  const { progress: done, total, message } = progress;
+  const amount = done === undefined ? "" : total === undefined ? `${done}` : `${done}/${total}`;
+  return [amount, message ?? ""].filter((part) => part !== "").join(" ");
+}
+
 /** Options of {@link createHumanRenderer}. */
 export interface HumanRendererOptions {
   /** Where the answer text goes. */
@@ -98,6 +105,8 @@ export interface HumanRendererOptions {
  */
 export function createHumanRenderer(options: HumanRendererOptions): EventRenderer {
   const { style, spinner } = options;
+  // Without a live spinner (a pipe, a log), progress is a line when it says something new, at most one a second per call.
+  const progressShown = new Map<string, { text: string; at: number }>();
   let atLineStart = true;
   let wroteText = false;
   const sameStream = options.text === options.info;
@@ -128,6 +137,23 @@ export function createHumanRenderer(options: HumanRendererOptions): EventRendere
           const failure = event.isError ? event.output : failureText(event.output);
           if (failure !== undefined) line(style.red(`✗ ${event.toolName}: ${firstLine(failure)}`));
           else line(style.dim(`✓ ${event.toolName} ${formatBytes(event.bytes)}`));
+          break;
+        }
+        case "tool-progress": {
+          const detail = progressDetail(event);
+          if (spinner.live) {
+            spinner.update(`running ${event.toolName}…${detail === "" ? "" : ` ${detail}`}`);
+            break;
+          }
+          const last = progressShown.get(event.toolCallId);
+          if (
+            detail === "" ||
+            last?.text === detail ||
+            (last !== undefined && event.elapsedMs - last.at < 1000)
+          )
+            break;
+          progressShown.set(event.toolCallId, { text: detail, at: event.elapsedMs });
+          line(style.dim(`… ${event.toolName}: ${detail}`));
           break;
         }
         case "tools-change":

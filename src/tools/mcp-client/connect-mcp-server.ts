@@ -20,6 +20,7 @@ import { z } from "zod";
 import { isStdioServer, type McpServerConfig } from "../../config/mcp-servers-config.js";
 import { createRedactor } from "../../exec/redact.js";
 import { SKILLRT_VERSION } from "../../util/version.js";
+import type { ProgressUpdate } from "../tool-progress.js";
 import { limitServerMessages } from "./limit-server-messages.js";
 import { stripControls } from "./mcp-limits.js";
 import { serverEnvironment } from "./server-environment.js";
@@ -58,7 +59,13 @@ export interface McpConnection {
    * Calls a tool; throws when the server is gone or the call fails at the protocol level (an
    * {@link McpError} with `ErrorCode.RequestTimeout` past {@link callTimeoutMs}).
    */
-  callTool(name: string, args: Record<string, unknown>, abortSignal?: AbortSignal): Promise<CallToolResult>;
+  /** Calls a tool; the server's progress notifications during the call go to `onProgress`. */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    abortSignal?: AbortSignal,
+    onProgress?: (update: ProgressUpdate) => void,
+  ): Promise<CallToolResult>;
   /** The server's declared `capabilities.extensions` (e.g. SEP-2640's `io.modelcontextprotocol/skills`). */
   extensions: Readonly<Record<string, unknown>>;
   /**
@@ -219,10 +226,21 @@ export async function connectMcpServer(
       },
       alive: () => open,
       redact,
-      async callTool(tool, args, abortSignal) {
+      async callTool(tool, args, abortSignal, onProgress) {
         const result = await client.callTool({ name: tool, arguments: args }, undefined, {
           timeout: callTimeoutMs,
           ...(abortSignal === undefined ? {} : { signal: abortSignal }),
+          // Asking for progress sends a progress token; the server may then report during the call.
+          ...(onProgress === undefined
+            ? {}
+            : {
+                onprogress: ({ progress, total, message }) =>
+                  onProgress({
+                    progress,
+                    ...(total === undefined ? {} : { total }),
+                    ...(message === undefined ? {} : { message }),
+                  }),
+              }),
         });
         return result as CallToolResult;
       },

@@ -8,6 +8,7 @@
  */
 
 import type { McpServersConfig } from "../../config/mcp-servers-config.js";
+import type { ToolProgressListener } from "../tool-progress.js";
 import type { ToolRegistry } from "../tool-registry.js";
 import type { ConnectMcpServerOptions, McpConnection } from "./connect-mcp-server.js";
 import { DEFAULT_MCP_LIMITS, type McpLimits, stripControls } from "./mcp-limits.js";
@@ -45,6 +46,8 @@ export interface McpToolSourceOptions {
   /** What a server may put in front of the model (result size, descriptions, schemas, tool count). */
   limits?: Partial<McpLimits>;
   onEvent?: (event: McpSourceEvent) => void;
+  /** Receives the servers' progress notifications during tool calls (throttled per call). */
+  onProgress?: ToolProgressListener;
   /**
    * Called with each server once it runs, before {@link McpToolSource.start} resolves (the skills of a
    * server declaring SEP-2640's extension join the catalog here, over the same connection). A rejection
@@ -152,7 +155,9 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
         });
         continue;
       }
-      options.registry.register(toolName, mcpTool(connection, def, limits), { server: name });
+      options.registry.register(toolName, mcpTool(connection, def, limits, options.onProgress), {
+        server: name,
+      });
       entry.tools.push(toolName);
     }
     if (options.onConnect !== undefined) {

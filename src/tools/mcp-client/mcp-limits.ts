@@ -23,15 +23,7 @@ export const DEFAULT_MCP_LIMITS: McpLimits = {
   toolsPerServer: 256,
 };
 
-/**
- * Removes terminal escape sequences (CSI, OSC) and control characters other than tab and line breaks from
- * server text.
- */
-export function stripControls(text: string): string {
-  return text
-    .replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g, "")
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, "");
-}
+export { stripControls } from "../../util/terminal-text.js";
 
 /**
  * `text` cut to `max` characters (not inside a surrogate pair), with a note when it was cut. `total`: the

@@ -9,6 +9,7 @@
 import { ErrorCode, McpError, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { type JSONSchema7, jsonSchema, type Tool, tool } from "ai";
+import { type ProgressReporter, progressReporter, type ToolProgressListener } from "../tool-progress.js";
 import type { McpConnection } from "./connect-mcp-server.js";
 import { capText, DEFAULT_MCP_LIMITS, type McpLimits, stripControls } from "./mcp-limits.js";
 import {
@@ -58,6 +59,7 @@ export function mcpTool(
   connection: McpConnection,
   def: McpTool,
   limits: McpLimits = DEFAULT_MCP_LIMITS,
+  onProgress?: ToolProgressListener,
 ): Tool<Record<string, unknown>, McpToolResult> {
   const server = connection.name;
   const name = mcpToolName(server, def.name);
@@ -84,11 +86,17 @@ export function mcpTool(
         };
       },
     }),
-    execute: async (input, { abortSignal }) =>
-      limitMcpResult(await callServer(input, abortSignal), {
-        redact: connection.redact,
-        maxChars: limits.resultChars,
-      }),
+    execute: async (input, { abortSignal, toolCallId }) => {
+      const progress = progressReporter(onProgress, { toolCallId, toolName: name });
+      try {
+        return limitMcpResult(await callServer(input, abortSignal, progress), {
+          redact: connection.redact,
+          maxChars: limits.resultChars,
+        });
+      } finally {
+        progress.done();
+      }
+    },
     toModelOutput: ({ output }) =>
       output.isError
         ? { type: "error-text", value: mcpResultText(output) }
@@ -98,6 +106,7 @@ export function mcpTool(
   async function callServer(
     input: Record<string, unknown>,
     abortSignal: AbortSignal | undefined,
+    progress: ProgressReporter,
   ): Promise<McpToolResult> {
     if (!connection.alive())
       return failedCall(
@@ -106,7 +115,23 @@ export function mcpTool(
         `MCP server '${server}' is not running, so ${name} cannot be called now. Continue without it or tell the user.`,
       );
     try {
-      return fromCallToolResult(server, def.name, await connection.callTool(def.name, input, abortSignal));
+      return fromCallToolResult(
+        server,
+        def.name,
+        await connection.callTool(
+          def.name,
+          input,
+          abortSignal,
+          onProgress === undefined
+            ? undefined
+            : (update) =>
+                progress.report(
+                  update.message === undefined
+                    ? update
+                    : { ...update, message: connection.redact(update.message) },
+                ),
+        ),
+      );
     } catch (error) {
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && connection.alive())
         return failedCall(
