@@ -4,6 +4,7 @@
  */
 import type { ReadFileResult, SkillRecord } from "../catalog/types.js";
 import { renderAworldSkill } from "./render-aworld-layout.js";
+import { omniFullInstructions, renderOmniSystemDoc, renderOmniSystemSkill } from "./render-omni-skill.js";
 import {
   renderBinaryBlock,
   renderDocBlock,
@@ -33,7 +34,18 @@ export async function buildSkillEntry(
     sessionId: core.state.id,
   });
   const placement = core.state.placement;
-  const text = skillItemText(core, record, body, files);
+  const text =
+    core.state.placement === "system" && core.profile.name === "omni"
+      ? renderOmniSystemSkill(
+          record.name,
+          await omniFullInstructions(
+            core.catalog,
+            record,
+            body,
+            files.map((f) => f.path),
+          ),
+        )
+      : skillItemText(core, record, body, files);
   const item: Item = {
     id,
     kind: "skill",
@@ -103,6 +115,7 @@ function skillItemText(
 /** The rendered block of a selected doc for the session's placement (and system layout). */
 function docItemText(core: SessionCore, skill: string, path: string, content: string): string {
   if (core.state.placement === "history") return renderDocBlock(skill, path, content);
+  if (core.profile.name === "omni") return renderOmniSystemDoc(skill, path, content);
   return core.profile.systemLayout === "trpc"
     ? renderTrpcDoc(path, content)
     : renderSystemDoc(skill, path, content);

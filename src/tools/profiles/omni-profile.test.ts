@@ -126,3 +126,75 @@ describe.skipIf(!probe.ok)("omni profile end to end (OmniEmployee, sandboxed run
     }
   });
 });
+
+describe("omni profile, system placement (OmniEmployee's context manager)", () => {
+  it("a loaded skill and reference are sections of the system prompt; the tool results only say so", async () => {
+    tree = await makeSkillTree([
+      {
+        name: "weather",
+        description: "Forecasts for a city.",
+        frontmatter: { when_to_use: "The user asks about the weather" },
+        body: "Run the forecast script.",
+        files: { "scripts/forecast.py": "print('sunny')\n", "references/api.md": "# API\nGET /forecast\n" },
+      },
+      { name: "notes", description: "Take notes." },
+    ]);
+    const dir = path.join(tree.root, "skills", "weather");
+    const model = scriptedModel([
+      call("load_skill", { skill_name: "weather" }),
+      call("load_skill_reference", { skill_name: "weather", reference: "references/api.md" }),
+      { text: "Sunny." },
+    ]);
+    const agent = await createSkillAgent({
+      model,
+      catalog: tree.catalog,
+      profile: "omni",
+      placement: "system",
+      executor: false,
+    });
+    try {
+      const result = await agent.send("weather in Paris?");
+      expect(result.text).toBe("Sunny.");
+      expect(String(result.toolCalls[0]?.output)).toBe(
+        "Skill 'weather' loaded successfully. Available references: ['references/api.md']\nCurrently loaded skills: ['weather']",
+      );
+      const system = (n: number): string => {
+        const first = (model.calls[n]?.prompt as Array<{ role: string; content: unknown }>)[0];
+        return first?.role === "system" ? String(first.content) : "";
+      };
+      expect(system(0)).toContain(
+        "## Available Skills (use when needed)\n\n- [○] **notes**: Take notes.\n- [○] **weather**",
+      );
+      expect(system(0)).not.toContain("Loaded Skill Instructions");
+      // Seed 003 (OmniEmployee's skills doc): "### Skill: book-flight\n# Skill: book-flight\n\n<description>\n\n
+      // ## Skill Context\n- **Skill Directory**: …\n- **Available Scripts**:\n  - `…` (run with: `uv run …`)".
+      expect(system(1)).toContain("- [✓] **weather**: Forecasts for a city.");
+      expect(system(1)).toContain(
+        [
+          "## Loaded Skill Instructions",
+          "",
+          "### Skill: weather",
+          "# Skill: weather",
+          "",
+          "Forecasts for a city.",
+          "",
+          "**When to use**: The user asks about the weather",
+          "",
+          "## Skill Context",
+          `- **Skill Directory**: \`${dir}\``,
+          "- **Available Scripts**:",
+          `  - \`${dir}/scripts/forecast.py\` (run with: \`uv run ${dir}/scripts/forecast.py\`)`,
+          "",
+          "## Instructions",
+          "Run the forecast script.",
+        ].join("\n"),
+      );
+      // "## Loaded Skill References\n\n### book-flight - reference.md\n# Flight Booking Reference".
+      expect(system(2)).toContain(
+        "## Loaded Skill References\n\n### weather - references/api.md\n# API\nGET /forecast\n",
+      );
+    } finally {
+      await agent.close();
+    }
+  });
+});

@@ -12,11 +12,12 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { isOmniReference } from "../../context/doc-rules.js";
+import { omniFullInstructions } from "../../context/render-omni-skill.js";
 import type { SkillSession } from "../../context/skill-session.js";
 import type { ProfileContext, ProfileRun, ProfileTools } from "../profile-types.js";
 import { toolFailure, toolSuccess } from "../skill-tool-result.js";
 import { paragraphs, pyList } from "../tool-text.js";
-import { omniCommandOutput, omniSummaryLine, renderOmniSkill, unmentionedSkills } from "./omni-skill-text.js";
+import { omniCommandOutput, omniSummaryLine, unmentionedSkills } from "./omni-skill-text.js";
 
 /** Builds the OmniEmployee-style tools. */
 export function omniProfile(ctx: ProfileContext): ProfileTools {
@@ -84,12 +85,17 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
           const head = `Skill '${result.name}' loaded successfully. Available references: ${pyList(refs)}\nCurrently loaded skills: ${pyList(session.loadedSkills())}`;
           const content =
             session.placement === "history" && !result.alreadyLoaded
-              ? await fullInstructions(
-                  session,
-                  result.name,
+              ? await omniFullInstructions(
+                  session.catalog,
+                  session.loadedSkill(result.name)?.record ??
+                    session.catalog.get(result.name) ?? {
+                      name: result.name,
+                      description: "",
+                      dir: "",
+                      extras: {},
+                    },
                   result.body,
                   result.files.map((f) => f.path),
-                  refs,
                 )
               : "";
           return toolSuccess(paragraphs(head, content, result.notice));
@@ -153,34 +159,6 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
 
 /** How many recent messages the auto-unload heuristic reads. */
 const RECENT_MESSAGES = 10;
-
-async function fullInstructions(
-  session: SkillSession,
-  name: string,
-  body: string,
-  paths: readonly string[],
-  references: readonly string[],
-): Promise<string> {
-  const record = session.loadedSkill(name)?.record ?? session.catalog.get(name);
-  const whenToUse = typeof record?.extras.when_to_use === "string" ? record.extras.when_to_use : undefined;
-  const scripts = paths.filter((p) => /^scripts\/[^/]+$/.test(p)).map((p) => p.slice("scripts/".length));
-  const docs: Array<[string, string]> = [];
-  for (const p of paths) {
-    if (!/^[^/]+\.md$/.test(p) || ["SKILL.md", "forms.md", "reference.md"].includes(p)) continue;
-    const read = await session.catalog.readFile(name, p).catch(() => undefined);
-    if (read?.kind === "text") docs.push([p.slice(0, -3), read.content]);
-  }
-  return renderOmniSkill({
-    name,
-    description: record?.description ?? "",
-    whenToUse,
-    dir: record?.dir ?? "",
-    scripts,
-    body: body.trim(),
-    docs,
-    references,
-  });
-}
 
 /** `run_command`: a shell command in the workspace (`work/`), sandboxed as `skill_run`. */
 function runCommandTool(session: SkillSession, run: ProfileRun) {

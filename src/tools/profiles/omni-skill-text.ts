@@ -1,53 +1,8 @@
 /**
- * OmniEmployee's texts (`skills/models.py`, `skills/registry.py`, `tools/run_command.py`): a loaded skill
- * as `Skill.get_full_instructions` renders it (`# Skill:`, `## Skill Context` with the directory and
- * `uv run` hints for its scripts, `## Instructions`, the other top-level docs, the references to load on
- * demand), the `[✓]` / `[○]` summary of `list_skills`, and `run_command`'s `$ cmd` output.
+ * OmniEmployee's texts (`skills/registry.py`, `tools/run_command.py`): the `[✓]` / `[○]` summary of
+ * `list_skills`, `run_command`'s `$ cmd` output and the auto-unload rule. A loaded skill's rendering
+ * (`Skill.get_full_instructions`) is the session's: `context/render-omni-skill.ts`.
  */
-
-/** What {@link renderOmniSkill} needs of a loaded skill. */
-export interface OmniSkill {
-  name: string;
-  description: string;
-  whenToUse?: string | undefined;
-  dir: string;
-  /** File names directly under `scripts/`. */
-  scripts: readonly string[];
-  body: string;
-  /** Top-level docs other than SKILL.md, forms.md and reference.md: stem → content. */
-  docs: ReadonlyArray<[string, string]>;
-  references: readonly string[];
-}
-
-/** `Skill.get_full_instructions`. */
-export function renderOmniSkill(skill: OmniSkill): string {
-  const parts = [`# Skill: ${skill.name}`, `\n${skill.description}`];
-  if (skill.whenToUse !== undefined && skill.whenToUse !== "")
-    parts.push(`\n**When to use**: ${skill.whenToUse}`);
-  parts.push("\n## Skill Context", `- **Skill Directory**: \`${skill.dir}\``);
-  if (skill.scripts.length > 0) {
-    parts.push("- **Available Scripts**:");
-    for (const script of skill.scripts) {
-      const scriptPath = `${skill.dir}/scripts/${script}`;
-      parts.push(`  - \`${scriptPath}\` (run with: \`uv run ${scriptPath}\`)`);
-    }
-  }
-  parts.push(`\n## Instructions\n${skill.body}`);
-  for (const [stem, content] of skill.docs) parts.push(`\n## ${stem}\n${content}`);
-  if (skill.references.length > 0) {
-    parts.push("\n## Available References (Load on Demand)");
-    parts.push(
-      "The following reference files contain additional information. Load them using `load_skill_reference` when needed:",
-    );
-    for (const ref of skill.references) parts.push(`- \`${ref}\``);
-    parts.push("\n**When to load references:**");
-    parts.push("- Encountering errors (e.g., unknown city, invalid date)");
-    parts.push("- Need detailed examples or conversation flows");
-    parts.push("- Need script usage documentation");
-    parts.push("- User asks for more options or alternatives");
-  }
-  return parts.join("\n");
-}
 
 /** One line of `get_skills_summary` (`[✓] **name**: desc`), with `to_detailed_summary`'s lines when verbose. */
 export function omniSummaryLine(

@@ -255,6 +255,15 @@ describe("omni profile (OmniEmployee flow)", () => {
       "Skill 'forms' loaded successfully. Available references: ['forms.md', 'reference.md', 'references/fields.yaml']\nCurrently loaded skills: ['forms']",
     );
     expect(session.renderer.systemPrompt()).toContain("- [✓] **forms**: Fill forms.");
+    // OmniEmployee's skills doc (seed 003): "## Loaded Skill Instructions\n\n### Skill: book-flight\n# Skill:
+    // book-flight\n\nFlight booking assistant…\n\n## Skill Context\n- **Skill Directory**: …\n\n## Instructions".
+    const forms = session.loadedSkill("forms")?.record.dir ?? "";
+    expect(session.renderer.systemPrompt()).toContain(
+      `## Loaded Skill Instructions\n\n### Skill: forms\n# Skill: forms\n\nFill forms.\n\n## Skill Context\n- **Skill Directory**: \`${forms}\`\n\n## Instructions\n`,
+    );
+    expect(session.renderer.systemPrompt()).toContain(
+      "## Available References (Load on Demand)\nThe following reference files contain additional information. Load them using `load_skill_reference` when needed:\n- `forms.md`\n- `reference.md`\n- `references/fields.yaml`",
+    );
     expect(await call(t, "load_skill_reference", { skill_name: "forms", reference: "docs/other.md" })).toBe(
       "Reference 'docs/other.md' not found. Available references: ['forms.md', 'reference.md', 'references/fields.yaml']",
     );
@@ -262,7 +271,8 @@ describe("omni profile (OmniEmployee flow)", () => {
       await call(t, "load_skill_reference", { skill_name: "forms", reference: "references/fields.yaml" }),
     ).toMatch(/^Reference 'references\/fields\.yaml' loaded:/);
     expect(session.renderer.systemPrompt()).toContain(
-      "## Loaded Skill References\n\n### forms - references/fields.yaml\n\na: 1\n\n",
+      // The seed: "## Loaded Skill References\n\n### book-flight - reference.md\n# Flight Booking Reference".
+      "## Loaded Skill References\n\n### forms - references/fields.yaml\na: 1\n\n",
     );
     expect(await call(t, "unload_skill", { skill_name: "forms" })).toMatch(
       /^Skill 'forms' unloaded successfully\.\nCurrently loaded skills: \[\]\nContext usage: \d+%$/,
