@@ -159,7 +159,8 @@ describe("omni profile, system placement (OmniEmployee's context manager)", () =
         "Skill 'weather' loaded successfully. Available references: ['references/api.md']\nCurrently loaded skills: ['weather']",
       );
       const system = (n: number): string => {
-        const first = (model.calls[n]?.prompt as Array<{ role: string; content: unknown }>)[0];
+        const prompt = (model.calls[n]?.prompt ?? []) as Array<{ role: string; content: unknown }>;
+        const first = prompt[0];
         return first?.role === "system" ? String(first.content) : "";
       };
       expect(system(0)).toContain(
