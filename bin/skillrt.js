@@ -1,18 +1,33 @@
 #!/usr/bin/env node
 import module from "node:module";
+import path from "node:path";
+import { defaultCacheDir } from "../dist/catalog/cache-dir.js";
+import { checkCacheDir } from "../dist/util/trusted-cache.js";
+
+const LISTING_COMMANDS = new Set(["list", "search", "validate", "prompt"]);
+const command = process.argv.slice(2).find((arg) => !arg.startsWith("-"));
+const listing = LISTING_COMMANDS.has(command);
 
 // Reuse V8's compiled code between runs (Node >= 22.1; a no-op elsewhere): module compilation is a large
-// share of short commands such as `skillrt list`. Opt out with NODE_DISABLE_COMPILE_CACHE=1.
-module.enableCompileCache?.();
+// share of short commands such as `skillrt list`. The code cache is code this process runs, so it lives in
+// skillrt's own cache directory under the cache rule (owned by the user, writable by nobody else; else no
+// compile cache), never in Node's default folder under the shared tmp directory. The listing commands set a
+// V8 flag (below) that makes V8 reject code cached without it, so they keep their own folder instead of
+// each refreshing the other's. NODE_COMPILE_CACHE (a folder of the user's choosing) and
+// NODE_DISABLE_COMPILE_CACHE=1 are honoured; SKILLRT_CACHE=0 leaves it off with the other caches.
+if (process.env.NODE_COMPILE_CACHE) module.enableCompileCache?.();
+else {
+  const cacheDir = defaultCacheDir(process.env);
+  const compileDir = cacheDir && path.join(cacheDir, "v8", listing ? "listing" : "default");
+  if (compileDir && checkCacheDir(compileDir, { create: true }).ok) module.enableCompileCache?.(compileDir);
+}
 // The listing commands keep V8's young generation at its first size instead of letting it grow to tens of
 // MB: a command that reads thousands of skills once and exits then reuses the pages it already has, and on
 // VMs where each fresh page costs microseconds to fault in, `skillrt list` over 10,000 skills runs ~10%
 // faster cold and ~20% faster warm (bench/list.mjs). Long-running and agent commands (chat, mcp, ask,
 // inspect, …) keep V8's defaults. Flags the user passes about the young generation win.
-const LISTING_COMMANDS = new Set(["list", "search", "validate", "prompt"]);
-const command = process.argv.slice(2).find((arg) => !arg.startsWith("-"));
 const v8Options = `${process.env.NODE_OPTIONS ?? ""} ${process.execArgv.join(" ")}`;
-if (LISTING_COMMANDS.has(command) && !v8Options.includes("semi-space")) {
+if (listing && !v8Options.includes("semi-space")) {
   process.getBuiltinModule?.("node:v8").setFlagsFromString("--semi-space-growth-factor=1");
 }
 // The bundled CLI (npm run build makes it; see scripts/build-bundle.mjs) starts faster than the ~60 modules of

@@ -224,6 +224,42 @@ process.on("exit", () => process.stderr.write("V8_FLAGS " + JSON.stringify(set) 
   });
 });
 
+describe("bin/skillrt.js: V8's compile cache", () => {
+  /** Where the run's compile cache went (Node's own debug line), or undefined when it had none. */
+  const compileCacheOf = (env: Record<string, string>, command = "validate"): string | undefined => {
+    const empty = path.join(tmp.dir, "compile-cache-skills");
+    const result = spawnSync(process.execPath, [bin, command, empty], {
+      cwd: tmp.dir,
+      env: { PATH: process.env["PATH"] ?? "", HOME: tmp.dir, NODE_DEBUG_NATIVE: "COMPILE_CACHE", ...env },
+      encoding: "utf8",
+    });
+    return /\[compile cache\] resolved path (\S+)/.exec(result.stderr)?.[1];
+  };
+
+  it("lives in skillrt's private cache directory, one folder for the listing commands and one for the rest", async () => {
+    await fs.mkdir(path.join(tmp.dir, "compile-cache-skills"), { recursive: true });
+    const cache = path.join(tmp.dir, "cc-private");
+    expect(compileCacheOf({ SKILLRT_CACHE_DIR: cache })).toBe(path.join(cache, "v8", "listing"));
+    expect(compileCacheOf({ SKILLRT_CACHE_DIR: cache }, "show")).toBe(path.join(cache, "v8", "default"));
+    const stat = await fs.stat(path.join(cache, "v8", "listing"));
+    expect(stat.mode & 0o777).toBe(0o700);
+    // Never Node's default folder in the shared tmp directory.
+    expect(compileCacheOf({ SKILLRT_CACHE_DIR: cache })).not.toContain("node-compile-cache");
+  });
+
+  it("is off when its folder is writable by others, or the caches are off", async () => {
+    await fs.mkdir(path.join(tmp.dir, "compile-cache-skills"), { recursive: true });
+    const cache = path.join(tmp.dir, "cc-shared");
+    await fs.mkdir(path.join(cache, "v8", "listing"), { recursive: true });
+    await fs.chmod(path.join(cache, "v8", "listing"), 0o777);
+    expect(compileCacheOf({ SKILLRT_CACHE_DIR: cache })).toBeUndefined();
+    expect(compileCacheOf({ SKILLRT_CACHE: "0" })).toBeUndefined();
+    // A folder the user names through Node's own variable is theirs to choose.
+    const chosen = path.join(tmp.dir, "cc-chosen");
+    expect(compileCacheOf({ SKILLRT_CACHE: "0", NODE_COMPILE_CACHE: chosen })).toBe(chosen);
+  });
+});
+
 describe("bin/skillrt.js run start-up", () => {
   const traceHook = async (): Promise<string> => {
     const hook = path.join(tmp.dir, "trace-run-modules.mjs");
