@@ -23,7 +23,9 @@ export function affectedSkillDirs(
       if (listing !== undefined) break;
     }
     if (listing === undefined) return undefined;
-    const skillFile = name === "SKILL.md" || name === "skill.md";
+    // A single-file skill (`NAME.skill.md`) is scanned under its own path, a folder skill under its folder's.
+    const single = name.endsWith(".skill.md");
+    const skillFile = single || name === "SKILL.md" || name === "skill.md";
     const at = listing.names.indexOf(name);
     const listed = at < 0 ? undefined : listing.kinds[at];
     const stat = fs.lstatSync(`${dir}/${name}`, { throwIfNoEntry: false });
@@ -41,8 +43,9 @@ export function affectedSkillDirs(
     const now = skillFile || kind === ENTRY_DIR || kind === ENTRY_LINK ? kind : undefined;
     if (now !== listed) return undefined;
     if (!skillFile || now === undefined) continue;
-    if (!state.scanned.has(dir) || now !== ENTRY_FILE) return undefined;
-    dirs.add(dir);
+    const scannedAs = single ? `${dir}/${name}` : dir;
+    if (!state.scanned.has(scannedAs) || now !== ENTRY_FILE) return undefined;
+    dirs.add(scannedAs);
   }
   return dirs;
 }

@@ -11,7 +11,7 @@ import { fsOrigin } from "./skill-origin.js";
 import type { SkillRecord, SkillRoot } from "./types.js";
 
 /** Bumped whenever what the cache stores, or what a parse of the same bytes gives, changes. */
-export const CATALOG_CACHE_VERSION = 5;
+export const CATALOG_CACHE_VERSION = 6;
 const MAGIC = "skillrt-catalog-cache";
 
 /** What the cache holds for one root: the listings and skill files of its last scan. */

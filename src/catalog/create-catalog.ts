@@ -10,7 +10,7 @@ import { loadCatalogCache, type RootCache, saveCatalogCache } from "./catalog-ca
 import { closestNames } from "./closest-names.js";
 import { defaultRoots, normalizeRoots } from "./default-roots.js";
 import { diffCatalogStates } from "./diff-catalog-states.js";
-import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_DIRS } from "./discover-skills.js";
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_DIRS, SINGLE_FILE_SUFFIX } from "./discover-skills.js";
 import { errorCode } from "./fs-diagnostics.js";
 import { listSkillFiles } from "./list-skill-files.js";
 import { memorySkillFiles, readMemorySkillFile, renderMemorySkillMd } from "./memory-source.js";
@@ -28,6 +28,7 @@ import { readSearchCache, searchCacheKey, writeSearchCache } from "./search-cach
 import { SearchIndex } from "./search-index.js";
 import { loadSearchIndex, serializeSearchIndex } from "./search-index-data.js";
 import { bodyTexts, type SearchableRecords, searchableRecords } from "./search-texts.js";
+import { readSingleFileSkill, singleFileSkillFiles } from "./single-file-skill.js";
 import type {
   Catalog,
   CatalogChangeEvent,
@@ -221,6 +222,7 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
     const record = mustGet(name);
     const memory = state.memory.get(name);
     if (memory !== undefined) return memorySkillFiles(memory);
+    if (record.singleFile === true) return singleFileSkillFiles(record);
     // A SKILL.md linked from elsewhere keeps its own name in the index.
     const fileName =
       path.dirname(record.location) === record.dir ? path.basename(record.location) : "SKILL.md";
@@ -253,7 +255,7 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
       }
       const { skill } = parseSkillMd(text, {
         mode,
-        dirName: path.basename(record.dir),
+        dirName: path.basename(record.dir, record.singleFile === true ? SINGLE_FILE_SUFFIX : undefined),
         path: record.location,
       });
       return skill === undefined
@@ -267,6 +269,7 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
         return { kind: "unknown-skill", name, closest: closestNames(name, state.byName.keys()) };
       const memory = state.memory.get(name);
       if (memory !== undefined) return readMemorySkillFile(memory, requested, range);
+      if (record.singleFile === true) return readSingleFileSkill(record, requested, range);
       return readSkillFile(record.dir, requested, range, async () => (await files(name)).map((f) => f.path));
     },
     async search(query, limit = 10) {

@@ -2,8 +2,16 @@ import fs from "node:fs";
 import type { Diagnostic } from "../spec/types.js";
 import { childDirs, type DirNode, findSkillFile } from "./dir-entries.js";
 import type { FileIdentity } from "./file-identity.js";
-import { errorCode, fsDiagnostic, isSymlink } from "./fs-diagnostics.js";
-import { type KnownListing, knownListing, type ListingResult, listDirs } from "./list-dirs.js";
+import { errorCode, fsDiagnostic, isSymlink, linkDiagnostic } from "./fs-diagnostics.js";
+import {
+  type DirListing,
+  ENTRY_FILE,
+  ENTRY_LINK,
+  type KnownListing,
+  knownListing,
+  type ListingResult,
+  listDirs,
+} from "./list-dirs.js";
 import type { SkillHead } from "./read-skill-head.js";
 import type { DiscoveredSkill, DiscoverOptions, DiscoveryResult, SkillRoot } from "./types.js";
 
@@ -13,7 +21,9 @@ export const DEFAULT_MAX_DEPTH = 6;
 export const DEFAULT_MAX_DIRS = 2000;
 
 /**
- * Finds every skill directory (a directory holding `SKILL.md`, or `skill.md`) under the roots.
+ * Finds every skill directory (a directory holding `SKILL.md`, or `skill.md`) under the roots, and every
+ * single-file skill (`NAME.skill.md`, peterbot's form) in a folder that is not itself a skill (its `dir` is
+ * the file: it has no folder).
  *
  * - Searches up to `maxDepth` (default 6) levels below each root; a root holding SKILL.md is a skill
  *   (depth 0). Skills nested in other skills' folders and in hidden folders are found; only `.git` and
@@ -185,6 +195,21 @@ class RootWalker {
       this.#onSkill?.(skill);
     } else {
       this.#plainDirs++;
+      // Single-file skills (`NAME.skill.md`) in a folder that is not itself a skill.
+      for (const file of singleFileSkills(node, entries, ctx.diagnostics)) {
+        if (ctx.seen.has(file.real)) continue;
+        ctx.seen.add(file.real);
+        const skill: PrefetchedSkill = {
+          dir: file.real,
+          foundAt: file.abs,
+          skillFile: file.real,
+          root: this.#root.path,
+          scope: this.#root.scope,
+          depth: node.depth,
+        };
+        this.#skills.push(skill);
+        this.#onSkill?.(skill);
+      }
     }
     const children = childDirs(node, entries, skillFile !== undefined, ctx);
     if (children.length === 0) return;
@@ -225,6 +250,34 @@ class RootWalker {
     }
     return this.#skills.sort((a, b) => (a.foundAt < b.foundAt ? -1 : a.foundAt > b.foundAt ? 1 : 0));
   }
+}
+
+/** Suffix of a single-file skill's name (peterbot's `skills/*.skill.md`). */
+export const SINGLE_FILE_SUFFIX = ".skill.md";
+
+/** The `NAME.skill.md` regular files of a listed folder (links to files followed), in listing order. */
+function singleFileSkills(
+  node: DirNode,
+  entries: DirListing,
+  diagnostics: Diagnostic[],
+): { abs: string; real: string }[] {
+  const found: { abs: string; real: string }[] = [];
+  for (let i = entries.from; i < entries.to; i++) {
+    const name = entries.names[i]!;
+    if (!name.endsWith(SINGLE_FILE_SUFFIX) || name.length === SINGLE_FILE_SUFFIX.length) continue;
+    const kind = entries.kinds[i];
+    const abs = `${node.abs}/${name}`;
+    const file = `${node.real}/${name}`;
+    if (kind === ENTRY_FILE) found.push({ abs, real: file });
+    else if (kind === ENTRY_LINK) {
+      try {
+        if (fs.statSync(file).isFile()) found.push({ abs, real: fs.realpathSync(file) });
+      } catch (error) {
+        diagnostics.push(linkDiagnostic(error, abs));
+      }
+    }
+  }
+  return found;
 }
 
 function resolveRoot(root: SkillRoot, diagnostics: Diagnostic[]): string | undefined {

@@ -130,8 +130,15 @@ function listOne(
         : entry.isSymbolicLink()
           ? ENTRY_LINK
           : ENTRY_OTHER;
-    // Discovery needs only what may lead to a skill: folders, links and the skill files themselves.
-    if (kind !== ENTRY_DIR && kind !== ENTRY_LINK && entry.name !== "SKILL.md" && entry.name !== "skill.md") {
+    // Discovery needs only what may lead to a skill: folders, links and the skill files themselves
+    // (`SKILL.md`, `skill.md`, single-file `NAME.skill.md`).
+    if (
+      kind !== ENTRY_DIR &&
+      kind !== ENTRY_LINK &&
+      entry.name !== "SKILL.md" &&
+      entry.name !== "skill.md" &&
+      !entry.name.endsWith(".skill.md")
+    ) {
       continue;
     }
     names.push(entry.name);

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { parseSkillMd } from "../spec/parse-skill-md.js";
 import type { Diagnostic, ParseMode } from "../spec/types.js";
 import { scopeRank } from "./default-roots.js";
-import { discoverSkillsSync, type PrefetchedSkill } from "./discover-skills.js";
+import { discoverSkillsSync, type PrefetchedSkill, SINGLE_FILE_SUFFIX } from "./discover-skills.js";
 import { type FileIdentity, fileIdentity, unchangedSince } from "./file-identity.js";
 import { errorCode } from "./fs-diagnostics.js";
 import type { KnownListing } from "./list-dirs.js";
@@ -206,7 +206,9 @@ export function scanSkillAgain(
 /** One skill: the previous result when its file is unchanged, else a fresh read and parse. */
 function scanSkill(found: PrefetchedSkill, input: ScanInput, readAt: number): ScannedSkill {
   const file = found.skillFile;
-  const dirName = found.foundAt.slice(found.foundAt.lastIndexOf("/") + 1);
+  // A single-file skill's name is checked against its file name without `.skill.md`.
+  const baseName = found.foundAt.slice(found.foundAt.lastIndexOf("/") + 1);
+  const dirName = found.dir === file ? baseName.slice(0, -SINGLE_FILE_SUFFIX.length) : baseName;
   const previous = input.previous?.get(found.dir);
   let id = found.headId;
   if (id === undefined) {

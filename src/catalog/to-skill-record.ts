@@ -36,6 +36,7 @@ export function toSkillRecord(
     ...skillFlags(parsed.extras),
     diagnostics,
   };
+  if (found.dir === found.skillFile) record.singleFile = true;
   if (parsed.license !== undefined) record.license = parsed.license;
   if (parsed.compatibility !== undefined) record.compatibility = parsed.compatibility;
   if (parsed.allowedTools !== undefined) record.allowedTools = parsed.allowedTools;

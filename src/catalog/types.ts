@@ -54,6 +54,12 @@ export interface SkillRecord {
   active: boolean;
   /** Warnings (lenient repairs) found while reading this skill. */
   diagnostics: Diagnostic[];
+  /**
+   * A single-file skill (`NAME.skill.md`, peterbot's form): `location` and `dir` are that file. It has no
+   * folder, so nothing beside it belongs to it: its one file is `SKILL.md` (read from `location`), it has
+   * no scripts, and no command runs in it.
+   */
+  singleFile?: true;
 }
 
 /** L2: a skill with its body. */
@@ -205,9 +211,15 @@ export interface Catalog {
 
 /** A directory found holding SKILL.md (or skill.md), before parsing. */
 export interface DiscoveredSkill {
-  /** Absolute real path of the skill directory (symlinks resolved). */
+  /**
+   * Absolute real path of the skill directory (symlinks resolved). For a single-file skill
+   * (`NAME.skill.md`), the file itself: it has no folder.
+   */
   dir: string;
-  /** Absolute path of the directory as reached from the root (through links); its basename is the name checked against `name`. */
+  /**
+   * Absolute path of the directory as reached from the root (through links); its basename is the name
+   * checked against `name` (for a single-file skill, the file's name without `.skill.md`).
+   */
   foundAt: string;
   /** Absolute real path of the skill file (SKILL.md preferred over skill.md). */
   skillFile: string;

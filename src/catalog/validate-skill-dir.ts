@@ -7,6 +7,7 @@ import { basename, dirname, resolve } from "node:path";
 import { createDiagnostic } from "../spec/create-diagnostic.js";
 import { parseSkillMd } from "../spec/parse-skill-md.js";
 import type { Diagnostic, ParsedSkill, ParseMode } from "../spec/types.js";
+import { SINGLE_FILE_SUFFIX } from "./discover-skills.js";
 import { findSkillMd } from "./find-skill-md.js";
 
 import { MAX_SKILL_FILE_BYTES, OPEN_FLAGS } from "./read-skill-head.js";
@@ -67,14 +68,20 @@ export function validateSkillDir(path: string, options: ValidateSkillDirOptions 
   const given = statSync(path, { throwIfNoEntry: false });
   if (given === undefined)
     return error("path-not-found", `Path does not exist: ${pythonPathString(path)}`, path);
+  // A single-file skill (`NAME.skill.md`) is read as one in lenient mode; the spec (strict) needs a folder.
+  const single = given.isFile() && mode === "lenient" && path.endsWith(SINGLE_FILE_SUFFIX);
   if (given.isFile() && basename(path).toLowerCase() === "skill.md") dir = dirname(path);
-  else if (!given.isDirectory())
-    return error("not-a-directory", `Not a directory: ${pythonPathString(path)}`, path);
-  const file = findSkillMd(dir);
+  else if (!given.isDirectory() && !single) {
+    const hint = path.endsWith(SINGLE_FILE_SUFFIX)
+      ? " (a single-file skill: the spec needs a folder holding SKILL.md; lenient validation reads it as a skill)"
+      : "";
+    return error("not-a-directory", `Not a directory: ${pythonPathString(path)}${hint}`, path);
+  }
+  const file = single ? path : findSkillMd(dir);
   if (file === undefined) return error("skill-file-missing", "Missing required file: SKILL.md", dir);
   const read = readSkillBytes(file);
   if ("error" in read) return { path, diagnostics: [read.error] };
-  const dirName = referenceDirName(dir);
+  const dirName = single ? basename(path, SINGLE_FILE_SUFFIX) : referenceDirName(dir);
   const result = parseSkillMd(read.bytes, { mode, dirName, path: resolve(file), headOnly: read.truncated });
   const diagnostics = read.truncated
     ? [tooLarge(file, read.size), ...result.diagnostics]

@@ -104,6 +104,7 @@ function skillItemText(
       body,
       files,
       maxResources: core.maxResources,
+      ...(record.singleFile === true ? { singleFile: true } : {}),
     });
   }
   if (core.profile.systemLayout === "aworld") return renderAworldSkill(record.name, body);

@@ -14,6 +14,8 @@ export interface SkillContentInput {
   files: readonly SkillFile[];
   /** Most files listed. Default 50. */
   maxResources?: number;
+  /** A single-file skill (`NAME.skill.md`): `dir` is its file, and it has no other files. */
+  singleFile?: boolean;
 }
 
 /**
@@ -25,6 +27,8 @@ export function renderSkillContent(input: SkillContentInput): string {
   const files = input.files.filter((f) => f.path !== "SKILL.md");
   let text = `<skill_content name="${escapeHtml(input.name)}">\n`;
   if (input.body !== "") text += `${input.body}\n\n`;
+  if (input.singleFile === true)
+    return `${text}Skill file: ${input.dir} (a single-file skill: no other files)\n</skill_content>\n`;
   text += `Skill directory: ${input.dir}\nRelative paths in this skill are relative to the skill directory.\n`;
   if (files.length > 0) {
     text += "\n<skill_resources>\n";

@@ -76,7 +76,10 @@ export interface Workspace {
    * again when the skill or the copy changed. Calls are serialised per workspace, so parallel runs of
    * one skill share one consistent view.
    */
-  stageSkill(record: Pick<SkillRecord, "name" | "dir">, options?: StageSkillOptions): Promise<StagedSkill>;
+  stageSkill(
+    record: Pick<SkillRecord, "name" | "dir" | "singleFile">,
+    options?: StageSkillOptions,
+  ): Promise<StagedSkill>;
   /**
    * Creates `runs/run_<YYYYMMDDTHHMMSS.mmm>[_n]` (a new name for every call, also for parallel runs) and
    * returns its absolute path. Throws when `runs/` was replaced by a symlink or a file.
@@ -165,12 +168,17 @@ export function workspaceAt(root: string): Workspace {
   }
 
   function stageSkill(
-    record: Pick<SkillRecord, "name" | "dir">,
+    record: Pick<SkillRecord, "name" | "dir" | "singleFile">,
     options: StageSkillOptions = {},
   ): Promise<StagedSkill> {
     return serial(async () => {
       if (record.dir.startsWith("memory:")) {
         throw new Error(`skill '${record.name}' is built in code and has no directory on disk to run in`);
+      }
+      if (record.singleFile === true) {
+        throw new Error(
+          `skill '${record.name}' is a single file (${path.basename(record.dir)}) with no folder: it has no scripts, and commands run only in a skill folder`,
+        );
       }
       const realDir = await realpath(record.dir);
       const name = sanitizeName(record.name);
