@@ -320,3 +320,23 @@ describe("the Skills Extension (SEP-2640)", () => {
     expect(await digestOf()).not.toBe(old);
   });
 });
+
+describe("SEP-2640 serving of single-file skills (NAME.skill.md)", () => {
+  it("lists one with its one file, serves its bytes under their digest, and nothing beside it", async () => {
+    const root = await tempRoot();
+    await write(root, {
+      "deploy.skill.md": "---\nname: deploy\ndescription: Deploy the service\n---\n\nRun the pipeline.\n",
+      "credentials.txt": "PROD-DB-PASSWORD=hunter2\n",
+    });
+    const client = await connect(root);
+    const { entries } = await listAll(client);
+    expect(entries.map((e) => e.uri)).toEqual(["skill://deploy/SKILL.md"]);
+    expect(entries[0]?.resources).toEqual([
+      { uri: "skill://deploy/SKILL.md", digest: await sha256(path.join(root, "deploy.skill.md")) },
+    ]);
+    const read = await client.readResource({ uri: "skill://deploy/SKILL.md" });
+    expect(JSON.stringify(read.contents)).toContain("Run the pipeline.");
+    await expect(client.readResource({ uri: "skill://deploy/credentials.txt" })).rejects.toThrow();
+    await expect(client.readResource({ uri: "skill://deploy/../credentials.txt" })).rejects.toThrow();
+  });
+});

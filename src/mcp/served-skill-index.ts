@@ -161,8 +161,11 @@ export function createServedSkillIndex(
       const bytes = Buffer.from(result.content, "utf8");
       return { bytes, digest: sha256Digest(bytes) };
     }
-    const real = await fs.realpath(path.join(record.dir, file.disk));
-    if (!real.startsWith(`${record.dir}${path.sep}`)) throw new Error("the file leaves the skill directory");
+    const listed = onDisk(record, file.disk);
+    const real = await fs.realpath(listed);
+    const inside =
+      record.singleFile === true ? real === record.location : real.startsWith(`${record.dir}${path.sep}`);
+    if (!inside) throw new Error("the file leaves the skill directory");
     const readAt = Date.now();
     const handle = await fs.open(real, "r");
     try {
@@ -171,7 +174,6 @@ export function createServedSkillIndex(
       if (stat.size > MAX_SERVED_FILE_BYTES)
         throw new Error(`the file is ${stat.size} bytes, over the ${MAX_SERVED_FILE_BYTES}-byte limit`);
       const bytes = await handle.readFile();
-      const listed = path.join(record.dir, file.disk);
       return { bytes, digest: digests.remember(listed, fileIdentity(stat), readAt, bytes) };
     } finally {
       await handle.close();
@@ -202,9 +204,16 @@ export function createServedSkillIndex(
     async digest(file) {
       if (file.owner.dir.startsWith("memory:")) return (await read(file)).digest;
       // Links were confined when the file was listed; reads re-check (see read).
-      return digests.digest(path.join(file.owner.dir, file.disk));
+      return digests.digest(onDisk(file.owner, file.disk));
     },
   };
+}
+
+/** Where a listed file of `record` is on disk: below its folder, or, for a single-file skill, its one file. */
+function onDisk(record: SkillRecord, disk: string): string {
+  if (record.singleFile !== true) return path.join(record.dir, disk);
+  if (disk !== "SKILL.md") throw new Error("a single-file skill has no other files");
+  return record.location;
 }
 
 function compare(a: string, b: string): number {
