@@ -20,6 +20,7 @@ import { openSessionStore } from "../store/open-session-store.js";
 import { redactStoreUrl } from "../store/redact-store-url.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
+import { declaredMcpServers } from "../tools/declared-mcp-servers.js";
 import type { ToolProgress } from "../tools/tool-progress.js";
 import { type AgentTurn, startAgentTurn } from "./agent-turn.js";
 import { createDelegator } from "./delegate-to-agent.js";
@@ -276,8 +277,18 @@ async function composeAgent(
   /** Store version of the conversation as this agent last read or wrote it (0: never saved). */
   let savedVersion = saved?.version ?? 0;
   let running = false;
-  // Started last, so nothing above can fail with servers left running.
-  await toolSources.start();
+  // Started last, so nothing above can fail with servers left running. The aworld profile starts the servers
+  // its skills' tool_list names (AWorld's rule); a named server that is not configured is reported once.
+  const declared =
+    (options.profile ?? "skillrt") === "aworld"
+      ? declaredMcpServers(
+          catalog.list(),
+          toolSources.servers().map((s) => s.name),
+        )
+      : undefined;
+  for (const message of declared?.missing ?? [])
+    pending.push({ type: "tool-source-error", step: 0, source: "mcp", message });
+  await toolSources.start(declared?.only === undefined ? {} : { only: declared.only });
 
   // Saves refuse to overwrite a conversation another engine saved meanwhile (StoreConflictError).
   const save = async (): Promise<void> => {

@@ -24,6 +24,7 @@ import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import type { Executor } from "../exec/executor.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
+import { declaredMcpServers } from "../tools/declared-mcp-servers.js";
 import type { McpServerStatus } from "../tools/mcp-client/create-mcp-tool-source.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import { createDelegator, type DelegationOptions } from "./delegate-to-agent.js";
@@ -142,7 +143,15 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     toolSources,
   });
   try {
-    await toolSources.start();
+    // The aworld profile starts the MCP servers its skills' tool_list names (AWorld's rule).
+    const declared =
+      options.profile === "aworld"
+        ? declaredMcpServers(
+            catalog.list(),
+            toolSources.servers().map((s) => s.name),
+          )
+        : undefined;
+    await toolSources.start(declared?.only === undefined ? {} : { only: declared.only });
   } catch (error) {
     await toolSources.close();
     await layer.dispose();

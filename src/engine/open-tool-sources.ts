@@ -12,6 +12,7 @@ import type { ToolGating } from "../tools/compute-active-tools.js";
 import {
   createMcpToolSource,
   type McpServerStatus,
+  type McpStartOptions,
   type McpToolSource,
 } from "../tools/mcp-client/create-mcp-tool-source.js";
 import type { ToolApprovalOptions } from "../tools/tool-approval.js";
@@ -60,7 +61,7 @@ export interface ToolSources {
    * Starts the MCP servers (all in parallel); resolves when each runs or has failed. Starts once: later
    * calls return the first call's promise.
    */
-  start(options?: { abortSignal?: AbortSignal }): Promise<void>;
+  start(options?: McpStartOptions): Promise<void>;
   /**
    * Skills served by the MCP servers that declare SEP-2640's extension, listed over the tools' connection
    * when each server starts (no file fetched); `withMcpSkills(catalog, sources.skills)` shows them.

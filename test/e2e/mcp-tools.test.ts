@@ -68,6 +68,15 @@ async function calls(): Promise<any[]> {
     .map((l) => JSON.parse(l));
 }
 
+/** A skill whose tool_list names the board server (every tool of it). */
+async function boardSkill(): Promise<void> {
+  await mkdir(path.join(cwd, "skills", "board-report"), { recursive: true });
+  await writeFile(
+    path.join(cwd, "skills", "board-report", "SKILL.md"),
+    '---\nname: board-report\ndescription: Report on the board.\ntool_list: {"board": []}\n---\n\nReport.\n',
+  );
+}
+
 const ALL = [
   "mcp__tracker__create_issue",
   "mcp__tracker__delete_repo",
@@ -128,6 +137,8 @@ describe("skillrt ask with MCP servers", { timeout: 180_000 }, () => {
   }
 
   it("aworld profile with two servers: no active skill → every tool of both; active_skill → server A's listed tool and all of server B; offload_skill → every tool again", async () => {
+    // The profile starts the servers its skills' tool_list names (AWorld's rule): a second skill names board.
+    await boardSkill();
     await config({
       mcpServers: { tracker: trackerStdio({ TRACKER_LOG: log }), board: trackerStdio({ TRACKER_LOG: log }) },
       tools: { allow: ["mcp__tracker__snapshot"] },
@@ -156,6 +167,40 @@ describe("skillrt ask with MCP servers", { timeout: 180_000 }, () => {
     );
     expect(toolMessages(bodies[2]).join("\n")).toContain("[image, image/png, 14 B; not shown]");
     expect(mcpOffered(bodies[3]).sort()).toEqual([...ALL, ...board].sort());
+  });
+
+  it("aworld profile: only the MCP servers the skills' tool_list names start; a named server not configured is reported", async () => {
+    await boardSkill();
+    await mkdir(path.join(cwd, "skills", "ghost-hunt"), { recursive: true });
+    await writeFile(
+      path.join(cwd, "skills", "ghost-hunt", "SKILL.md"),
+      '---\nname: ghost-hunt\ndescription: Hunt ghosts.\ntool_list: {"ghost": []}\n---\n\nHunt.\n',
+    );
+    const marker = path.join(cwd, "archive-started");
+    const archive = trackerStdio({ TRACKER_LOG: log });
+    await config({
+      mcpServers: {
+        tracker: trackerStdio({ TRACKER_LOG: log }),
+        board: trackerStdio({ TRACKER_LOG: log }),
+        // Never named by a skill: never started (it would leave the marker).
+        archive: {
+          command: "sh",
+          args: ["-c", 'touch "$0" && exec "$@"', marker, archive.command, ...(archive.args ?? [])],
+        },
+      },
+    });
+    server = await startLoopbackProvider("openai", [{ text: "done" }]);
+    const run = await runCli(["ask", "--root", "skills", "--profile", "aworld", "look"], {
+      cwd,
+      env: env(server),
+    });
+    expect(run.code).toBe(0);
+    const board = ALL.map((n) => n.replace("tracker", "board"));
+    expect(mcpOffered(server.requests[0]?.body).sort()).toEqual([...ALL, ...board].sort());
+    expect(await readFile(marker, "utf8").catch(() => "absent")).toBe("absent");
+    expect(run.stderr).toContain(
+      "skill 'ghost-hunt' names MCP server 'ghost' in its tool_list, but mcpServers has no 'ghost'",
+    );
   });
 
   it("aworld profile: ask --skill NAME (repeatable) forces skills: active from the first request, named in the contract, instruction-only ones switch host tools off", async () => {

@@ -58,10 +58,20 @@ export interface McpToolSourceOptions {
   onDisconnect?: (name: string) => void;
 }
 
+/** Options of {@link McpToolSource.start}. */
+export interface McpStartOptions {
+  abortSignal?: AbortSignal;
+  /**
+   * Start only these servers (AWorld starts the servers its skills' `tool_list` names); the others are
+   * `disabled` with `notStarted` as their message. Default: every enabled server.
+   */
+  only?: { names: ReadonlySet<string>; notStarted: string };
+}
+
 /** Configured MCP servers as tools. */
 export interface McpToolSource {
   /** Starts every enabled server in parallel; resolves when each is running or has failed. Idempotent. */
-  start(options?: { abortSignal?: AbortSignal }): Promise<void>;
+  start(options?: McpStartOptions): Promise<void>;
   servers(): McpServerStatus[];
   /** Closes every server and withdraws its tools. Idempotent. */
   close(): Promise<void>;
@@ -183,6 +193,14 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
 
   return {
     start(startOptions = {}) {
+      if (started === undefined && startOptions.only !== undefined) {
+        for (const entry of status.values()) {
+          if (entry.state !== "disabled" && !startOptions.only.names.has(entry.name)) {
+            entry.state = "disabled";
+            entry.message = startOptions.only.notStarted;
+          }
+        }
+      }
       started ??= Promise.all(
         [...status.keys()].map((name) => startOne(name, startOptions.abortSignal)),
       ).then(() => undefined);
