@@ -17,9 +17,14 @@ const listing = LISTING_COMMANDS.has(command);
 // NODE_DISABLE_COMPILE_CACHE=1 are honoured; SKILLRT_CACHE=0 leaves it off with the other caches.
 if (process.env.NODE_COMPILE_CACHE) module.enableCompileCache?.();
 else {
+  // The cache directory, its v8/ folder and the command's folder must each pass (a folder of the user's
+  // own inside one another user owns could be swapped): checked top down, each created 0700 when missing.
   const cacheDir = defaultCacheDir(process.env);
-  const compileDir = cacheDir && path.join(cacheDir, "v8", listing ? "listing" : "default");
-  if (compileDir && checkCacheDir(compileDir, { create: true }).ok) module.enableCompileCache?.(compileDir);
+  const chain = cacheDir
+    ? [cacheDir, path.join(cacheDir, "v8"), path.join(cacheDir, "v8", listing ? "listing" : "default")]
+    : [];
+  if (chain.length > 0 && chain.every((dir) => checkCacheDir(dir, { create: true }).ok))
+    module.enableCompileCache?.(chain[2]);
 }
 // The listing commands keep V8's young generation at its first size instead of letting it grow to tens of
 // MB: a command that reads thousands of skills once and exits then reuses the pages it already has, and on
@@ -37,6 +42,8 @@ const { main } = await import("../dist/bundle/main.js").catch((error) => {
     throw error;
   return import("../dist/cli/main.js");
 });
+// Written now, not only at exit: a long-running command (chat, mcp, inspect) ended by a signal keeps it.
+module.flushCompileCache?.();
 
 // A reader that stops early (`skillrt list --json | head`) closes the pipe: end quietly, as `yes | head` does.
 // The handler is attached when a command first uses stdout: creating `process.stdout` (a socket or a

@@ -82,7 +82,17 @@ beforeEach(async () => {
   cwd = await mkdtemp(path.join(os.tmpdir(), "skillrt-inspect-"));
 });
 afterEach(async () => {
-  for (const child of children.splice(0)) child.kill("SIGTERM");
+  // Each server has exited (and written what it writes on exit, e.g. V8's code cache) before its folder goes.
+  await Promise.all(
+    children.splice(0).map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once("exit", () => resolve());
+          child.kill("SIGTERM");
+        }),
+    ),
+  );
   await provider?.close();
   provider = undefined;
   await rm(cwd, { recursive: true, force: true });
