@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
+import { type LoopbackProvider, loopbackEnv, startLoopbackProvider } from "./support/loopback-provider.js";
 import {
   makeTestCertificates,
   type RegistryMirror,
@@ -67,11 +67,6 @@ afterEach(async () => {
   await rm(cwd, { recursive: true, force: true });
 });
 
-const model = (p: LoopbackProvider) => ({
-  OPENAI_BASE_URL: p.baseURL,
-  OPENAI_API_KEY: "sk-loopback",
-  AGENT_MODEL: "loopback-model",
-});
 const toolMessages = (body: any): string[] =>
   body.messages.filter((m: any) => m.role === "tool").map((m: any) => String(m.content));
 const mcpOffered = (body: any): string[] =>
@@ -91,7 +86,11 @@ describe("the README's MCP-servers example behind a registry that needs NODE_EXT
     ]);
     const run = await runCli(["ask", "--root", "skills", "Who owns the release?"], {
       cwd,
-      env: { ...model(provider), NODE_EXTRA_CA_CERTS: certificates.caFile, npm_config_registry: mirror.url },
+      env: {
+        ...loopbackEnv(provider),
+        NODE_EXTRA_CA_CERTS: certificates.caFile,
+        npm_config_registry: mirror.url,
+      },
       timeoutMs: 200_000,
     });
     expect(run.stderr).not.toMatch(/could not start|internal error/);
@@ -127,7 +126,7 @@ describe("the README's MCP-servers example behind a registry that needs NODE_EXT
     provider = await startLoopbackProvider("openai", [{ text: "I cannot read the notes right now." }]);
     const run = await runCli(["ask", "--root", "skills", "Who owns the release?"], {
       cwd,
-      env: { ...model(provider), npm_config_registry: mirror.url },
+      env: { ...loopbackEnv(provider), npm_config_registry: mirror.url },
       timeoutMs: 200_000,
     });
     expect(run.code).toBe(0);

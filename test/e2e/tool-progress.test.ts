@@ -10,7 +10,7 @@ import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
-import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
+import { type LoopbackProvider, loopbackEnv, startLoopbackProvider } from "./support/loopback-provider.js";
 import { assertBuilt, runCli } from "./support/run-cli.js";
 
 const PROGRESS_SERVER = path.resolve(
@@ -49,12 +49,6 @@ afterEach(async () => {
   await rm(cwd, { recursive: true, force: true });
 });
 
-const model = (p: LoopbackProvider) => ({
-  OPENAI_BASE_URL: p.baseURL,
-  OPENAI_API_KEY: "sk-loopback",
-  AGENT_MODEL: "loopback-model",
-});
-
 describe("progress of long tool calls", { timeout: 60_000 }, () => {
   it("chat on a terminal shows the MCP server's progress messages on its status line", async () => {
     provider = await startLoopbackProvider("openai", [
@@ -72,7 +66,12 @@ describe("progress of long tool calls", { timeout: 60_000 }, () => {
       stdout,
       stderr: stdout,
       cwd,
-      env: { ...model(provider), HOME: cwd, NO_COLOR: "1", PATH: process.env["PATH"] ?? "/usr/bin:/bin" },
+      env: {
+        ...loopbackEnv(provider),
+        HOME: cwd,
+        NO_COLOR: "1",
+        PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+      },
     });
     const waitFor = async (check: () => boolean): Promise<void> => {
       for (let i = 0; i < 1000 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
@@ -82,10 +81,11 @@ describe("progress of long tool calls", { timeout: 60_000 }, () => {
     await waitFor(() => out.includes("Built."));
     stdin.write("/exit\n");
     expect(await done).toBe(0);
-    // The first report and the last (reports closer than 250 ms apart are thinned, the latest kept).
+    // The first report always shows. (A notification that reaches the client in one read with the result
+    // is dropped by the MCP SDK, which forgets the call's progress handler with the result: under load the
+    // last one may be missing.)
     expect(out).toContain("running mcp__build__compile… 1/3 compiling lexer.ts");
-    expect(out).toContain("running mcp__build__compile… 3/3 linking");
-    expect(out.indexOf("1/3 compiling lexer.ts")).toBeLessThan(out.indexOf("3/3 linking"));
+    expect(out.indexOf("1/3 compiling lexer.ts")).toBeLessThan(out.indexOf("✓ mcp__build__compile"));
     // The model saw the result, never the progress.
     const second = JSON.stringify(provider.requests[1]?.body.messages);
     expect(second).toContain("compiled 3 files");
@@ -102,7 +102,7 @@ describe("progress of long tool calls", { timeout: 60_000 }, () => {
     ]);
     const run = await runCli(["ask", "--root", "skills", "--executor", "local", "--json", "weekly report"], {
       cwd,
-      env: model(provider),
+      env: loopbackEnv(provider),
       timeoutMs: 50_000,
     });
     expect(run.stderr).not.toMatch(/internal error/);
@@ -113,13 +113,13 @@ describe("progress of long tool calls", { timeout: 60_000 }, () => {
       .map((l) => JSON.parse(l));
     const progress = events.filter((e) => e.type === "tool-progress");
     const mcp = progress.filter((e) => e.toolName === "mcp__build__compile");
-    // The server reports 300 ms apart; reports closer than 250 ms would be thinned, the first and last kept.
+    // The server reports 300 ms apart: the first report always arrives, the rest in order (reports closer
+    // than 250 ms are thinned, and the SDK drops one that arrives in one read with the result).
     const reported = mcp.map((e) => `${e.progress}/${e.total} ${e.message}`);
-    expect(reported[0]).toBe("1/3 compiling lexer.ts");
-    expect(reported.at(-1)).toBe("3/3 linking");
-    expect(["1/3 compiling lexer.ts", "2/3 compiling parser.ts", "3/3 linking"]).toEqual(
-      expect.arrayContaining(reported),
-    );
+    const sent = ["1/3 compiling lexer.ts", "2/3 compiling parser.ts", "3/3 linking"];
+    expect(reported[0]).toBe(sent[0]);
+    expect(reported.map((r) => sent.indexOf(r))).toEqual([...reported.map((r) => sent.indexOf(r))].sort());
+    expect(sent).toEqual(expect.arrayContaining(reported));
     // The script's lines, as it printed them a second apart.
     const runs = progress.filter((e) => e.toolName === "skill_run").map((e) => e.message);
     expect(runs[0]).toBe("reading 3 files");

@@ -21,3 +21,8 @@ export function startLoopbackProvider(
 ): Promise<LoopbackProvider> {
   return start<any>(format, script);
 }
+
+/** The environment that points `skillrt ask`/`chat` at `provider` (OpenAI wire format). */
+export function loopbackEnv(provider: { baseURL: string }): Record<string, string> {
+  return { OPENAI_BASE_URL: provider.baseURL, OPENAI_API_KEY: "sk-loopback", AGENT_MODEL: "loopback-model" };
+}
