@@ -5,11 +5,14 @@
 // (the catalog at 10,000 skills does not fit its budget, so the turn also matches skills to the request),
 // then answers. Floor, measured the same way in the same process: the same turn shape with a bare AI SDK
 // `streamText` and a no-op tool. Also reported: the longest stall while the catalog is created (scan) and
-// while the agent is created. Each round is a fresh process (modules, tokenizer tables, catalog and index
+// while the agent is created, and the catalog's cold start (scan, cache written) beside its warm start
+// (from the metadata cache; the agent runs over this one). Each round is a fresh process (modules, tokenizer tables, catalog and index
 // all cold) running floor, then agent. Prints one JSON line: medians over the rounds (and the worst turn).
 // Usage: npm run build && npx node bench/stall.mjs [N=10000] [rounds=5]
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { stepCountIs, streamText, tool } from "ai";
@@ -61,8 +64,16 @@ async function round1() {
     });
     await result.consumeStream();
   });
-  const scan = await longestStall(() => createCatalog({ roots: [root] }));
-  const catalog = scan.value;
+  // Cold: a scan that writes the metadata cache; warm: a second catalog from that cache (a stat per
+  // folder and file, no SKILL.md read), which the agent then uses, as a second process start would.
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillrt-stall-cache-"));
+  let start = performance.now();
+  const scan = await longestStall(() => createCatalog({ roots: [root], cacheDir }));
+  const coldMs = performance.now() - start;
+  start = performance.now();
+  const warm = await longestStall(() => createCatalog({ roots: [root], cacheDir }));
+  const warmMs = performance.now() - start;
+  const catalog = warm.value;
   const created = await longestStall(() =>
     createSkillAgent({
       model: searchingModel("skill_search", query),
@@ -72,19 +83,38 @@ async function round1() {
     }),
   );
   const agent = created.value;
-  const start = performance.now();
+  start = performance.now();
   const turn = await longestStall(() => agent.send("Which skill converts PDF invoices to CSV?"));
   const turnMs = performance.now() - start;
   if (!turn.value.toolCalls.some((c) => c.toolName === "skill_search" && !c.isError))
     throw new Error("the turn did not search");
   await agent.close();
-  return { floor: floor.longest, scan: scan.longest, create: created.longest, turn: turn.longest, turnMs };
+  fs.rmSync(cacheDir, { recursive: true, force: true });
+  return {
+    floor: floor.longest,
+    scan: scan.longest,
+    create: created.longest,
+    turn: turn.longest,
+    turnMs,
+    coldMs,
+    warmMs,
+    warmStall: warm.longest,
+  };
 }
 
 if (process.argv[4] === "--round") {
   process.stdout.write(JSON.stringify(await round1()));
 } else {
-  const samples = { floor: [], scan: [], create: [], turn: [], turnMs: [] };
+  const samples = {
+    floor: [],
+    scan: [],
+    create: [],
+    turn: [],
+    turnMs: [],
+    coldMs: [],
+    warmMs: [],
+    warmStall: [],
+  };
   for (let r = 0; r < rounds; r++) {
     const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), String(n), "1", "--round"], {
       encoding: "utf8",
@@ -103,6 +133,9 @@ if (process.argv[4] === "--round") {
       floor_turn_stall_ms: round(median(samples.floor)),
       catalog_scan_stall_ms: round(median(samples.scan)),
       agent_create_stall_ms: round(median(samples.create)),
+      catalog_cold_ms: round(median(samples.coldMs)),
+      catalog_warm_ms: round(median(samples.warmMs)),
+      catalog_warm_stall_ms: round(median(samples.warmStall)),
       target_ms: 100,
       load: round(os.loadavg()[0]),
     })}\n`,

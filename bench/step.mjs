@@ -4,11 +4,12 @@
 // and the same growing history. The agent is `createSkillAgent` over a real filesystem catalog (generated
 // SKILL.md trees, bench/skill-trees.mjs); no store, no executor. Each sample is one turn of STEPS model
 // steps (STEPS-1 host tool calls, then text) in a running conversation; turns alternate agent, floor,
-// agent, … after warm-up turns. Also timed: the first turn of a new conversation (`reset()` untimed) and
+// agent, … after warm-up turns (and, once before the first size, FLOOR_WARMUP floor turns and as many agent turns
+// over 100 skills, so JIT warm-up does not land in the first size). Also timed: the first turn of a new conversation (`reset()` untimed) and
 // a user load (`loadSkill`, the skill unloaded again untimed).
 // Prints one JSON line per N: medians of ms per step (agent and floor), the agent/floor ratio, the ratio
 // to the step at the first N, the first turn and the load, and the load average.
-// Usage: npm run build && npx node bench/step.mjs [N ...]   (default 1000 10000 50000; TURNS=20 STEPS=3)
+// Usage: npm run build && npx node bench/step.mjs [N ...]   (default 1000 10000 50000; TURNS=20 STEPS=3 WARMUP=5)
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,7 +24,9 @@ const sizes = process.argv.slice(2).map(Number);
 if (sizes.length === 0) sizes.push(1000, 10000, 50000);
 const TURNS = Number(process.env.TURNS) || 20;
 const STEPS = Number(process.env.STEPS) || 3;
-const WARMUP = 3;
+const WARMUP = Number(process.env.WARMUP) || 5;
+/** Floor turns run once before the first size, so the AI SDK's own warm-up is not in the first floor. */
+const FLOOR_WARMUP = 30;
 
 /** A model that calls `noop` until the last step of each turn, then answers; no delay. */
 const stepModel = () =>
@@ -44,6 +47,22 @@ async function floorTurn(model, messages) {
 
 const empty = fs.mkdtempSync(path.join(os.tmpdir(), "skillrt-step-bench-"));
 let base;
+{
+  const model = stepModel();
+  const messages = [];
+  for (let t = 0; t < FLOOR_WARMUP; t++) await floorTurn(model, messages);
+  // And the agent's code, over a small catalog, so the first size is not the one that pays the JIT.
+  const agent = await createSkillAgent({
+    model: stepModel(),
+    catalog: await createCatalog({ roots: [skillTree(100)] }),
+    executor: false,
+    cwd: empty,
+    env: { HOME: empty },
+    tools: { noop },
+  });
+  for (let t = 0; t < FLOOR_WARMUP; t++) await agent.send("go");
+  await agent.close();
+}
 for (const n of sizes) {
   const catalog = await createCatalog({ roots: [skillTree(n)] });
   const names = catalog.list().map((r) => r.name);

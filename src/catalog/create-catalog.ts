@@ -112,7 +112,11 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
       }
       return texts;
     });
+    // Wrapping the records and hashing them for the cache key are each one synchronous pass over the
+    // catalog: the event loop runs between them (a server's first turn at 10k skills stalls on their sum).
+    if (cacheDir !== undefined) await new Promise<void>((resolve) => setImmediate(resolve));
     const key = cacheDir === undefined ? undefined : searchCacheKey(current, mode);
+    if (key !== undefined) await new Promise<void>((resolve) => setImmediate(resolve));
     if (cacheDir !== undefined && key !== undefined) {
       const loaded = loadSearchIndex(readSearchCache(cacheDir, roots, mode, key), searchable.records);
       if (loaded !== undefined) {

@@ -17,6 +17,7 @@ import {
   loadedSkills,
   searchSkills,
   userInvocableSkills,
+  visibleList,
   visibleSkills,
 } from "./session-queries.js";
 import { snapshotState } from "./session-state.js";
@@ -28,6 +29,8 @@ export const sessionOperations = {
   init: initSession,
   /** Skills the model may see, sorted by name. */
   visibleSkills,
+  /** The visible skills as one read-only array per catalog revision (no copy; cache by identity). */
+  visibleList,
   /** Skills offered as slash commands (`user-invocable` and allowed by the filters), sorted by name. */
   userInvocableSkills,
   /** One skill with who may use it (model, user), by lookup; undefined when neither may. */

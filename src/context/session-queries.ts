@@ -23,6 +23,14 @@ export function visibleSkills(core: SessionCore): SkillRecord[] {
   return [...core.visible()];
 }
 
+/**
+ * The same skills as {@link visibleSkills} without the copy: one read-only array per catalog revision,
+ * so per-turn work over it (the engine's trigger patterns) can be cached by its identity.
+ */
+export function visibleList(core: SessionCore): readonly SkillRecord[] {
+  return core.visible();
+}
+
 /** Skills offered as slash commands (`user-invocable` and allowed by the filters), sorted by name. */
 export function userInvocableSkills(core: SessionCore): SkillRecord[] {
   return core.catalog.list().filter((r) => r.userInvocable && core.visibility.forUser(r));

@@ -66,7 +66,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
 
   // `triggerPattern`: the first skill whose pattern matches the message is loaded before the pre-pass
   // (as the pre-pass loads: only skills the model may see).
-  const triggered = triggeredSkill(input, session.visibleSkills());
+  const triggered = triggeredSkill(input, session.visibleList());
   if (triggered !== undefined && session.loadedSkill(triggered) === undefined) {
     emitLoads([await loadForUser(session, triggered, { by: "select" })], "select");
   }

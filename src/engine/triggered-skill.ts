@@ -54,11 +54,30 @@ export function matchesTrigger(pattern: string, text: string): boolean {
   }
 }
 
-/** Name of the first of `records` whose trigger pattern matches `message`, if any. */
+// The records of a list that have a pattern, by the list: a session's visible list is one array per
+// catalog revision, so a turn walks only the few skills with patterns, not the whole catalog.
+const candidatesOf = new WeakMap<readonly SkillRecord[], { name: string; pattern: string }[]>();
+
+function candidates(records: readonly SkillRecord[]): { name: string; pattern: string }[] {
+  let found = candidatesOf.get(records);
+  if (found === undefined) {
+    found = [];
+    for (const record of records) {
+      const pattern = triggerPatternOf(record);
+      if (pattern !== undefined) found.push({ name: record.name, pattern });
+    }
+    candidatesOf.set(records, found);
+  }
+  return found;
+}
+
+/**
+ * Name of the first of `records` whose trigger pattern matches `message`, if any. The patterns of a list
+ * are collected once per list (pass the same array again, as a session's `visibleList()`, to reuse them).
+ */
 export function triggeredSkill(message: string, records: readonly SkillRecord[]): string | undefined {
-  for (const record of records) {
-    const pattern = triggerPatternOf(record);
-    if (pattern !== undefined && matchesTrigger(pattern, message)) return record.name;
+  for (const { name, pattern } of candidates(records)) {
+    if (matchesTrigger(pattern, message)) return name;
   }
   return undefined;
 }
