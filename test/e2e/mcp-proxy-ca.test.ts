@@ -145,6 +145,9 @@ describe("the README's MCP-servers example behind a TLS-inspecting proxy that ne
     expect(failure).toMatch(/It got the environment variables [^;]*HTTPS_PROXY, [^;]*https_proxy/);
     expect(failure).not.toMatch(/It got the environment variables [^;]*NODE_EXTRA_CA_CERTS/);
     expect(failure).toContain('pass more with "env" in mcpServers.files');
+    expect(failure).toContain(
+      "A certificate was not trusted: behind a company CA or TLS-inspecting proxy, set NODE_EXTRA_CA_CERTS (npx, Node)",
+    );
     // npm did reach the proxy, and the handshake is where it stopped: no request was forwarded.
     expect(proxy.log).toContain("CONNECT registry.npmjs.org:443");
     expect(proxy.log.filter((l) => l.startsWith("GET "))).toEqual([]);
