@@ -3,11 +3,11 @@
  * environment holds `HTTPS_PROXY`/`https_proxy` (a loopback proxy that terminates TLS with certificates of a
  * throwaway CA, support/intercepting-proxy.ts) and `NODE_EXTRA_CA_CERTS` (that CA), HOME is an empty temp
  * folder (so npm's cache, `~/.npm`, is empty and `npx -y` downloads from the real registry through the
- * proxy). The config is the README's, as written. Without the CA the start fails with a message naming the
+ * proxy). The skill and the config are read from the README's example. Without the CA the start fails with a message naming the
  * environment the server got and how to pass more, and the conversation goes on. Needs the public npm
  * registry (as `npm ci` does) and `openssl`: without them it fails, it does not skip.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -21,21 +21,18 @@ import {
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
 import { assertBuilt, runCli } from "./support/run-cli.js";
 
-const SKILL = `---
-name: read-notes
-description: Answer questions about the team's notes in ./notes.
-allowed-tools: mcp__files__list_directory mcp__files__read_text_file
----
-List ./notes with mcp__files__list_directory, read the relevant files with mcp__files__read_text_file,
-and answer from them, naming the file.
-`;
-
-/** The README's skillrt.config.json, byte for byte. */
-const README_CONFIG = `{
-  "mcpServers": { "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "./notes"] } },
-  "tools": { "gating": "skill" }
-}
-`;
+/** The README's "Tools from MCP servers" section: the skill and the config it writes, read from it. */
+const README = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
+const SECTION = README.slice(README.indexOf("## Tools from MCP servers"), README.indexOf("## Library"));
+const between = (open: string, close: string): string => {
+  const from = SECTION.indexOf(open);
+  const to = SECTION.indexOf(close, from + open.length);
+  if (from < 0 || to < 0)
+    throw new Error(`the README's MCP-servers example has no ${open.trim()} … ${close.trim()}`);
+  return SECTION.slice(from + open.length, to + 1);
+};
+const SKILL = between("<<'MD'\n", "\nMD\n");
+const README_CONFIG = between("<<'JSON'\n", "\nJSON\n");
 
 let caDir: string;
 let ca: TestCa;
@@ -94,6 +91,12 @@ describe("the README's MCP-servers example behind a TLS-inspecting proxy that ne
       { toolCalls: [{ name: "mcp__files__list_directory", input: { path: notes } }] },
       { text: "The notes folder holds plan.md." },
     ]);
+    expect(JSON.parse(README_CONFIG).mcpServers.files.args).toEqual([
+      "-y",
+      "@modelcontextprotocol/server-filesystem",
+      "./notes",
+    ]);
+    expect(SKILL).toContain("allowed-tools: mcp__files__list_directory mcp__files__read_text_file");
     expect(existsSync(path.join(cwd, ".npm"))).toBe(false);
     const run = await runCli(["ask", "--root", "skills", "Which notes are there?"], {
       cwd,
