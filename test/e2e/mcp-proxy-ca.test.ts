@@ -42,6 +42,16 @@ let provider: LoopbackProvider | undefined;
 
 beforeAll(async () => {
   assertBuilt();
+  // No network is a failure with its reason, not a skip and not an npx error to decode.
+  const reachable = await fetch("https://registry.npmjs.org/@modelcontextprotocol%2fserver-filesystem", {
+    method: "HEAD",
+    signal: AbortSignal.timeout(30_000),
+  }).then(
+    (r) => `HTTP ${r.status}`,
+    (e: Error) => `${e.message} (${String((e.cause as Error | undefined)?.message ?? "")})`,
+  );
+  if (reachable !== "HTTP 200")
+    throw new Error(`this test needs the public npm registry (as npm ci does); it answered: ${reachable}`);
   caDir = await mkdtemp(path.join(os.tmpdir(), "skillrt-proxy-ca-"));
   ca = await makeTestCa(caDir);
   proxy = await startInterceptingProxy(ca);
