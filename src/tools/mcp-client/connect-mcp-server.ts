@@ -23,7 +23,7 @@ import { SKILLRT_VERSION } from "../../util/version.js";
 import type { ProgressUpdate } from "../tool-progress.js";
 import { limitServerMessages } from "./limit-server-messages.js";
 import { stripControls } from "./mcp-limits.js";
-import { serverEnvironment } from "./server-environment.js";
+import { certificateHint, serverEnvironment } from "./server-environment.js";
 import { substituteEnvRefs } from "./substitute-env-refs.js";
 
 /** Default most ms to start a server and list its tools: long enough for a first `npx -y` to download. */
@@ -319,7 +319,7 @@ function startFailure(
     ? `it did not answer within ${timeoutMs / 1000} s (raise mcpServers.${name}.startTimeoutMs if it is only slow, e.g. a first npx -y downloading)`
     : messageOf(error);
   const env = isStdioServer(config)
-    ? `. It got the environment variables ${envNames.join(", ")}; pass more with "env" in mcpServers.${name} (values may be \${env:NAME}) or list host variables in "inheritEnv"`
+    ? `. It got the environment variables ${envNames.join(", ")}; pass more with "env" in mcpServers.${name} (values may be \${env:NAME}) or list host variables in "inheritEnv"${certificateHint(`${stderr}\n${messageOf(error)}`, envNames)}`
     : "";
   return `MCP server '${name}' (${what}) could not start: ${why}${tail === "" ? "" : `; its last output: ${tail}`}${env}`;
 }

@@ -5,7 +5,7 @@ import type { McpServersConfig } from "../../config/mcp-servers-config.js";
 import { createToolRegistry } from "../tool-registry.js";
 import { createMcpToolSource, type McpSourceEvent, type McpToolSource } from "./create-mcp-tool-source.js";
 import { type McpToolResult, mcpResultText } from "./mcp-tool-result.js";
-import { serverEnvironment } from "./server-environment.js";
+import { certificateHint, serverEnvironment } from "./server-environment.js";
 
 const reporter = path.join(import.meta.dirname, "__fixtures__", "env-report-server.mjs");
 const host = {
@@ -48,6 +48,12 @@ describe("the environment of a stdio MCP server", { timeout: 60_000 }, () => {
     expect(env["npm_config_registry"]).toBe("https://npm.corp/");
     expect(env["HTTPS_PROXY"]).toBe("http://other:8080");
     expect(env["AWS_SECRET_ACCESS_KEY"]).toBeUndefined();
+    expect(
+      serverEnvironment({ NPM_CONFIG_CA: "pem", NPM_CONFIG_STRICT_SSL: "true" }, {}, undefined),
+    ).toMatchObject({
+      NPM_CONFIG_CA: "pem",
+      NPM_CONFIG_STRICT_SSL: "true",
+    });
     expect(env["PATH"]).toBe(process.env["PATH"]);
     expect(serverEnvironment(host, {}, false)["NODE_EXTRA_CA_CERTS"]).toBeUndefined();
     expect(serverEnvironment(host, {}, ["AWS_SECRET_ACCESS_KEY"])["AWS_SECRET_ACCESS_KEY"]).toBe(
@@ -102,6 +108,40 @@ describe("the environment of a stdio MCP server", { timeout: 60_000 }, () => {
       "its last output: npm error request to https://registry.corp/x failed, reason: unable to verify the first certificate",
     );
     expect(failure?.message).toMatch(/first certificate\. It got the environment/);
+    // The CA variable was passed, so the hint is to check its file.
+    expect(failure?.message).toMatch(
+      /"inheritEnv"\. A certificate was not trusted although NODE_EXTRA_CA_CERTS was passed: check that its file holds the CA/,
+    );
+  });
+
+  it("an untrusted certificate without NODE_EXTRA_CA_CERTS: the failure says to set it (or SSL_CERT_FILE)", async () => {
+    const { events } = await open({
+      uvx: {
+        command: process.execPath,
+        args: [
+          "-e",
+          "console.error('error: request failed: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self-signed certificate in certificate chain'); process.exit(1)",
+        ],
+        inheritEnv: false,
+      },
+    });
+    const failure = events.find((e) => e.type === "mcp-server-error");
+    expect(failure?.message).toContain(
+      "A certificate was not trusted: behind a company CA or TLS-inspecting proxy, set NODE_EXTRA_CA_CERTS (npx, Node) or SSL_CERT_FILE (uvx, Python) to the CA's file where skillrt runs",
+    );
+    expect(failure?.message).not.toContain("/etc/corp/ca.pem");
+  });
+
+  it("gives no certificate hint for other failures, and knows Node's, npm's and Python's wordings", () => {
+    expect(certificateHint("npm error code E404\nnpm error 404 Not Found", [])).toBe("");
+    expect(certificateHint("Error: connect ECONNREFUSED 127.0.0.1:3128", [])).toBe("");
+    for (const said of [
+      "npm error code UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+      "reason: unable to get local issuer certificate",
+      "SELF_SIGNED_CERT_IN_CHAIN",
+      "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed",
+    ])
+      expect(certificateHint(said, ["HOME", "PATH"])).toMatch(/^\. A certificate was not trusted: /);
   });
 
   it("a server that does not answer in startTimeoutMs fails with the setting named", async () => {

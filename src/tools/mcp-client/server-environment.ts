@@ -26,6 +26,8 @@ export const LAUNCHER_ENV_NAMES: readonly string[] = [
   "npm_config_strict_ssl",
   "NPM_CONFIG_REGISTRY",
   "NPM_CONFIG_CAFILE",
+  "NPM_CONFIG_CA",
+  "NPM_CONFIG_STRICT_SSL",
   "PIP_INDEX_URL",
   "PIP_CERT",
   "UV_INDEX_URL",
@@ -49,4 +51,19 @@ export function serverEnvironment(
     }
   }
   return { ...env, ...configured };
+}
+
+/** What Node, npm, OpenSSL and Python's ssl say when a certificate chain has a CA they do not trust. */
+const UNTRUSTED_CERTIFICATE =
+  /UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERTIFICATE_VERIFY_FAILED|unable to (verify the first|get local issuer) certificate|self[- ]signed certificate/i;
+
+/**
+ * For a start failure whose output (`output`: the server's stderr, or the error) shows an untrusted
+ * certificate, what to do about it, given the names of the environment the server got; otherwise "".
+ */
+export function certificateHint(output: string, envNames: readonly string[]): string {
+  if (!UNTRUSTED_CERTIFICATE.test(output)) return "";
+  return envNames.includes("NODE_EXTRA_CA_CERTS")
+    ? ". A certificate was not trusted although NODE_EXTRA_CA_CERTS was passed: check that its file holds the CA that signs the registry's (or proxy's) certificate"
+    : ". A certificate was not trusted: behind a company CA or TLS-inspecting proxy, set NODE_EXTRA_CA_CERTS (npx, Node) or SSL_CERT_FILE (uvx, Python) to the CA's file where skillrt runs, and the server gets it";
 }
