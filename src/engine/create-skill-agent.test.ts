@@ -31,6 +31,21 @@ afterEach(async () => {
 });
 
 describe("createSkillAgent", () => {
+  it("refuses a relative attached file without a cwd: nothing is read from the process's directory", async () => {
+    const agent = await createSkillAgent({
+      model: scriptedModel([]),
+      catalog,
+      store: createMemoryStore(),
+      executor: "auto",
+    });
+    try {
+      await expect(agent.send("read it", { files: ["notes.txt"] })).rejects.toThrow(
+        /relative path needs the agent's `cwd`/,
+      );
+    } finally {
+      await agent.close();
+    }
+  });
   it("load → read → run → answer on the auto executor: skill_run offered, the script runs, events stream", async () => {
     const model = scriptedModel(loadReadRun);
     const store = createMemoryStore();

@@ -61,7 +61,13 @@ async function attachFiles(
       read.push({ name: file.name, content });
       continue;
     }
-    const full = path.resolve(cwd ?? process.cwd(), file);
+    if (cwd === undefined && !path.isAbsolute(file)) {
+      throw new SkillrtError({
+        code: "invalid-argument",
+        message: `Cannot attach '${file}': a relative path needs the agent's \`cwd\` option; pass an absolute path or set \`cwd\`.`,
+      });
+    }
+    const full = cwd === undefined ? file : path.resolve(cwd, file);
     try {
       read.push({ name: path.basename(full), content: await readFile(full) });
     } catch (error) {
