@@ -18,6 +18,23 @@ afterEach(async () => {
   tree = undefined;
 });
 
+/** The weather fixture as `Skill.get_full_instructions` renders it, up to its instructions. */
+const weatherInstructions = (dir: string): string[] => [
+  "# Skill: weather",
+  "",
+  "Forecasts for a city.",
+  "",
+  "**When to use**: The user asks about the weather",
+  "",
+  "## Skill Context",
+  `- **Skill Directory**: \`${dir}\``,
+  "- **Available Scripts**:",
+  `  - \`${dir}/scripts/forecast.py\` (run with: \`uv run ${dir}/scripts/forecast.py\`)`,
+  "",
+  "## Instructions",
+  "Run the forecast script.",
+];
+
 const call = (name: string, input: unknown) => ({ toolCalls: [{ name, input: JSON.stringify(input) }] });
 
 describe.skipIf(!probe.ok)("omni profile end to end (OmniEmployee, sandboxed run_command)", () => {
@@ -74,19 +91,7 @@ describe.skipIf(!probe.ok)("omni profile end to end (OmniEmployee, sandboxed run
           "Skill 'weather' loaded successfully. Available references: ['references/api.md']",
           "Currently loaded skills: ['weather']",
           "",
-          "# Skill: weather",
-          "",
-          "Forecasts for a city.",
-          "",
-          "**When to use**: The user asks about the weather",
-          "",
-          "## Skill Context",
-          `- **Skill Directory**: \`${dir}\``,
-          "- **Available Scripts**:",
-          `  - \`${dir}/scripts/forecast.py\` (run with: \`uv run ${dir}/scripts/forecast.py\`)`,
-          "",
-          "## Instructions",
-          "Run the forecast script.",
+          ...weatherInstructions(dir),
           "",
           "## guide",
           "Read the guide.",
@@ -171,24 +176,7 @@ describe("omni profile, system placement (OmniEmployee's context manager)", () =
       // ## Skill Context\n- **Skill Directory**: …\n- **Available Scripts**:\n  - `…` (run with: `uv run …`)".
       expect(system(1)).toContain("- [✓] **weather**: Forecasts for a city.");
       expect(system(1)).toContain(
-        [
-          "## Loaded Skill Instructions",
-          "",
-          "### Skill: weather",
-          "# Skill: weather",
-          "",
-          "Forecasts for a city.",
-          "",
-          "**When to use**: The user asks about the weather",
-          "",
-          "## Skill Context",
-          `- **Skill Directory**: \`${dir}\``,
-          "- **Available Scripts**:",
-          `  - \`${dir}/scripts/forecast.py\` (run with: \`uv run ${dir}/scripts/forecast.py\`)`,
-          "",
-          "## Instructions",
-          "Run the forecast script.",
-        ].join("\n"),
+        ["## Loaded Skill Instructions", "", "### Skill: weather", ...weatherInstructions(dir)].join("\n"),
       );
       // "## Loaded Skill References\n\n### book-flight - reference.md\n# Flight Booking Reference".
       expect(system(2)).toContain(
