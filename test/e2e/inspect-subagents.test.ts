@@ -14,6 +14,7 @@ import { createSqliteStore } from "../../src/store/create-sqlite-store.js";
 import { hasChromium, launchChromium } from "./support/chromium.mjs";
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
 import { assertBuilt, runCli } from "./support/run-cli.js";
+import { stopChildren } from "./support/stop-children.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const bin = path.join(repo, "bin", "skillrt.js");
@@ -60,7 +61,7 @@ beforeEach(async () => {
   cwd = await mkdtemp(path.join(os.tmpdir(), "skillrt-inspect-agents-"));
 });
 afterEach(async () => {
-  for (const child of children.splice(0)) child.kill("SIGTERM");
+  await stopChildren(children);
   await provider?.close();
   provider = undefined;
   await rm(cwd, { recursive: true, force: true });

@@ -20,6 +20,7 @@ import { hasChromium, launchChromium } from "./support/chromium.mjs";
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
 import { counter, requestHistoryTokens, requestToolTokens, writeBigSkill } from "./support/request-tokens.js";
 import { assertBuilt, runCli } from "./support/run-cli.js";
+import { stopChildren } from "./support/stop-children.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const bin = path.join(repo, "bin", "skillrt.js");
@@ -82,17 +83,7 @@ beforeEach(async () => {
   cwd = await mkdtemp(path.join(os.tmpdir(), "skillrt-inspect-"));
 });
 afterEach(async () => {
-  // Each server has exited (and written what it writes on exit, e.g. V8's code cache) before its folder goes.
-  await Promise.all(
-    children.splice(0).map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once("exit", () => resolve());
-          child.kill("SIGTERM");
-        }),
-    ),
-  );
+  await stopChildren(children);
   await provider?.close();
   provider = undefined;
   await rm(cwd, { recursive: true, force: true });
