@@ -104,15 +104,24 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
   const extraStops = options.stopWhen === undefined ? [] : [options.stopWhen].flat();
   let step = 0;
   let streamStep = -1;
+  // What each step was offered, kept from `prepareStep` until the step's first stream part.
   const rendered = new Map<
     number,
-    {
-      activeTools: string[];
-      systemTokens: number;
-      tools?: ToolTokens[];
-      toolsChange?: EngineEvent | undefined;
-    }
+    { activeTools: string[]; instructions: string; toolsChange?: EngineEvent | undefined }
   >();
+  // A step's context costs, counted when its first stream part arrives: the request is on the wire by
+  // then, so loading the tokenizer (a few hundred ms in a fresh process) never delays the first model
+  // request. Counted as the ledger counts (the session's tokenizer); a loop without a session estimates.
+  const stepCosts = async (view: {
+    activeTools: string[];
+    instructions: string;
+  }): Promise<{ activeTools: string[]; systemTokens: number; tools?: ToolTokens[] }> => ({
+    activeTools: view.activeTools,
+    systemTokens: session?.counter.count(view.instructions) ?? Math.ceil(view.instructions.length / 4),
+    ...(session === undefined
+      ? {}
+      : { tools: await toolDefinitionTokens(tools, view.activeTools, session.counter) }),
+  });
   // Gated host tools offered at the previous step, with the reason each was offered.
   let offeredGated = new Map<string, string>();
   const toolsChange = (at: number, activeTools: readonly string[]): EngineEvent | undefined => {
@@ -224,11 +233,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
         const messages = rewrite(history);
         rendered.set(stepNumber, {
           activeTools: view.activeTools,
-          // Counted as the ledger counts (the session's tokenizer); a loop without a session estimates.
-          systemTokens: session?.counter.count(view.instructions) ?? Math.ceil(view.instructions.length / 4),
-          ...(session === undefined
-            ? {}
-            : { tools: await toolDefinitionTokens(tools, view.activeTools, session.counter) }),
+          instructions: view.instructions,
           toolsChange: toolsChange(stepNumber, view.activeTools),
         });
         return { instructions: view.instructions, activeTools: view.activeTools, messages };
@@ -246,13 +251,11 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       switch (part.type) {
         case "start-step": {
           streamStep += 1;
-          const { toolsChange: change, ...info } = rendered.get(streamStep) ?? {
-            activeTools: [],
-            systemTokens: 0,
-          };
+          const view = rendered.get(streamStep);
           rendered.delete(streamStep);
-          if (change !== undefined) emit(change);
-          emit({ type: "step-start", step: streamStep, ...info });
+          if (view?.toolsChange !== undefined) emit(view.toolsChange);
+          const costs = view === undefined ? { activeTools: [], systemTokens: 0 } : await stepCosts(view);
+          emit({ type: "step-start", step: streamStep, ...costs });
           flush(streamStep);
           break;
         }
