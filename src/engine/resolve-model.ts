@@ -1,7 +1,4 @@
 /** Builds an AI SDK language model from a {@link ModelConfig}, through the provider packages only. */
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { LanguageModel } from "ai";
 import type { ModelConfig } from "../config/model-config.js";
@@ -62,18 +59,50 @@ function resolveOne(config: ModelConfig, options: ResolveModelOptions): Language
   };
   switch (config.provider) {
     case "anthropic":
-      return createAnthropic(settings)(config.modelId);
-    case "openai":
-      return createOpenAI(settings)(config.modelId);
-    case "openai-compatible": {
-      const provider = createOpenAICompatible({
-        name: "openai-compatible",
-        baseURL: baseURL ?? "http://localhost:11434/v1",
-        fetch,
-        includeUsage: true,
-        ...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
+      return lazyModel("anthropic.messages", config.modelId, async () => {
+        const { createAnthropic } = await import("@ai-sdk/anthropic");
+        return createAnthropic(settings)(config.modelId);
       });
-      return provider.chatModel(config.modelId);
-    }
+    case "openai":
+      return lazyModel("openai.responses", config.modelId, async () => {
+        const { createOpenAI } = await import("@ai-sdk/openai");
+        return createOpenAI(settings)(config.modelId);
+      });
+    case "openai-compatible":
+      return lazyModel("openai-compatible.chat", config.modelId, async () => {
+        const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+        const provider = createOpenAICompatible({
+          name: "openai-compatible",
+          baseURL: baseURL ?? "http://localhost:11434/v1",
+          fetch,
+          includeUsage: true,
+          ...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
+        });
+        return provider.chatModel(config.modelId);
+      });
   }
+}
+
+/**
+ * A provider's model whose package is imported on its first call: a process talking to one provider never
+ * loads the other two, each tens of milliseconds of module loading before the first request. `provider`
+ * is the name the package's model reports (a test checks each against the real one), so labels and saved
+ * sessions read the same before and after the load.
+ */
+function lazyModel(provider: string, modelId: string, load: () => Promise<LanguageModelV4>): LanguageModelV4 {
+  let loaded: Promise<LanguageModelV4> | undefined;
+  const model = (): Promise<LanguageModelV4> => {
+    loaded ??= load();
+    return loaded;
+  };
+  return {
+    specificationVersion: "v4",
+    provider,
+    modelId,
+    get supportedUrls() {
+      return model().then((m) => m.supportedUrls);
+    },
+    doGenerate: async (options) => (await model()).doGenerate(options),
+    doStream: async (options) => (await model()).doStream(options),
+  };
 }
