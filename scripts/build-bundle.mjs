@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // Bundles the CLI (dist/cli/main.js and what it imports; lazily imported commands become chunks) into
 // dist/bundle/, which bin/skillrt.js loads first: reading and linking a handful of files instead of ~60
-// makes short commands such as `skillrt list` start faster. Packages and node: builtins stay external.
+// makes short commands such as `skillrt list` start faster. The packages the CLI uses are bundled too:
+// resolving a bare specifier walks node_modules and reads package.json exports maps, which cost `skillrt ask`
+// about 100 ms before its first model request over the AI SDK, its providers and zod. Left external: node:
+// builtins; pg (it tries an optional native addon); playwright-core (large, loads its own files by path);
+// gpt-tokenizer (loaded through createRequire with the encoding's name).
 // dist/bundle/ sits two levels below the package root, like dist/<module>/, so paths built from
 // import.meta.url resolve the same. Run after `tsc`.
 //
@@ -49,7 +53,7 @@ fs.rmSync(out, { recursive: true, force: true });
 await build({
   input: { main: mainModule },
   platform: "node",
-  external: [/^[^./]/],
+  external: [/^node:/, /^(pg|playwright-core|gpt-tokenizer)(\/|$)/],
   logLevel: "warn",
   plugins: [
     {
