@@ -50,7 +50,7 @@ const inCore = (id) =>
 const inExec = (id) => groupable(id) && closureOf(command("run")).has(id) && !inCore(id);
 
 fs.rmSync(out, { recursive: true, force: true });
-await build({
+const result = await build({
   input: { main: mainModule },
   platform: "node",
   external: [/^node:/, /^(pg|playwright-core|gpt-tokenizer)(\/|$)/],
@@ -79,3 +79,18 @@ await build({
     },
   },
 });
+
+// Which packages each file of the bundle holds (packages.json: file name -> package names), so a test can
+// tell what a command loaded, as it could from node_modules paths before the packages were bundled.
+const packageOf = (id) => {
+  const at = id.lastIndexOf("/node_modules/");
+  if (at < 0) return undefined;
+  const [scope, name] = id.slice(at + "/node_modules/".length).split("/");
+  return scope?.startsWith("@") ? `${scope}/${name}` : scope;
+};
+const manifest = {};
+for (const chunk of result.output) {
+  if (chunk.type !== "chunk") continue;
+  manifest[chunk.fileName] = [...new Set(Object.keys(chunk.modules).map(packageOf).filter(Boolean))].sort();
+}
+fs.writeFileSync(path.join(out, "packages.json"), `${JSON.stringify(manifest, null, 1)}\n`);

@@ -142,9 +142,28 @@ describe("bin/skillrt.js start-up", () => {
     await fs.writeFile(
       hook,
       `import { registerHooks } from "node:module";
+import { readFileSync } from "node:fs";
 const seen = new Set();
 registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); seen.add(r.url); return r; } });
-process.on("exit", () => process.stderr.write("LOADED " + JSON.stringify([...seen].filter((u) => u.includes("/node_modules/"))) + "\\n"));
+// The packages loaded: from node_modules, or bundled into a file of dist/bundle/ (its packages.json says which).
+const bundled = (url) => {
+  try {
+    const dir = new URL(".", url);
+    return JSON.parse(readFileSync(new URL("packages.json", dir), "utf8"))[url.slice(dir.href.length)] ?? [];
+  } catch { return []; }
+};
+const packageOf = (url) => {
+  const [scope, name] = url.slice(url.lastIndexOf("/node_modules/") + 14).split("/");
+  return scope.startsWith("@") ? scope + "/" + name : scope;
+};
+process.on("exit", () => {
+  const urls = [...seen];
+  const packages = new Set([
+    ...urls.filter((u) => u.includes("/node_modules/")).map(packageOf),
+    ...urls.filter((u) => u.includes("/dist/bundle/")).flatMap(bundled),
+  ]);
+  process.stderr.write("LOADED " + JSON.stringify([...packages].sort()) + "\\n");
+});
 `,
     );
     const result = spawnSync(process.execPath, ["--import", hook, bin, "list", "--json", "--root", root], {
@@ -266,9 +285,28 @@ describe("bin/skillrt.js run start-up", () => {
     await fs.writeFile(
       hook,
       `import { registerHooks } from "node:module";
+import { readFileSync } from "node:fs";
 const seen = new Set();
 registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); seen.add(r.url); return r; } });
-process.on("exit", () => process.stderr.write("LOADED " + JSON.stringify([...seen].filter((u) => u.includes("/node_modules/"))) + "\\n"));
+// The packages loaded: from node_modules, or bundled into a file of dist/bundle/ (its packages.json says which).
+const bundled = (url) => {
+  try {
+    const dir = new URL(".", url);
+    return JSON.parse(readFileSync(new URL("packages.json", dir), "utf8"))[url.slice(dir.href.length)] ?? [];
+  } catch { return []; }
+};
+const packageOf = (url) => {
+  const [scope, name] = url.slice(url.lastIndexOf("/node_modules/") + 14).split("/");
+  return scope.startsWith("@") ? scope + "/" + name : scope;
+};
+process.on("exit", () => {
+  const urls = [...seen];
+  const packages = new Set([
+    ...urls.filter((u) => u.includes("/node_modules/")).map(packageOf),
+    ...urls.filter((u) => u.includes("/dist/bundle/")).flatMap(bundled),
+  ]);
+  process.stderr.write("LOADED " + JSON.stringify([...packages].sort()) + "\\n");
+});
 `,
     );
     return hook;
@@ -302,8 +340,8 @@ process.on("exit", () => process.stderr.write("LOADED " + JSON.stringify([...see
       expect(code, stderr).toBe(0);
       expect(provider.requests).toHaveLength(1);
       const loaded = JSON.parse(/LOADED (.*)/.exec(stderr)?.[1] ?? "null") as string[];
-      expect(loaded.some((url) => url.includes("/node_modules/ai/"))).toBe(true);
-      expect(loaded.filter((url) => /@modelcontextprotocol|\/ajv/.test(url))).toEqual([]);
+      expect(loaded).toContain("ai");
+      expect(loaded.filter((name) => /^@modelcontextprotocol\/|^ajv/.test(name))).toEqual([]);
     } finally {
       await provider.close();
     }
