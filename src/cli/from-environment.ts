@@ -2,7 +2,7 @@
  * The Node preset: what a Node process finds, gathered into the parts `createSkillAgent` takes — the
  * config files (`skillrt.config.json` in the cwd, `~/.skillrt/config.json`), the model from flags, env and
  * config, the skill roots (project, user, `SKILLS_DIR`) read through the user's metadata cache and stored
- * search index, the session store (`--store`, `SKILLRT_STORE_URL`, config `store.url`, else
+ * search index and token counts, the session store (`--store`, `SKILLRT_STORE_URL`, config `store.url`, else
  * `<cwd>/.skillrt/sessions.db`), the configured `mcpServers`, the executor and the run settings. `ask`,
  * `chat`, `mcp` and `inspect` start here; so can a program, from `skillrt/node`:
  * `createSkillAgent(await fromEnvironment())`.
@@ -19,6 +19,8 @@ import { type AgentDefinition, mergeAgents } from "../config/agent-definition.js
 import { loadModelConfig, type ModelFlags } from "../config/load-model-config.js";
 import type { SkillrtConfig } from "../config/load-skillrt-config.js";
 import type { ModelConfig } from "../config/model-config.js";
+import { openTokenCountFile } from "../context/token-count-file.js";
+import { createTokenCounter } from "../context/token-counter.js";
 import { openToolSources, type ToolSourceOptions, type ToolSources } from "../engine/open-tool-sources.js";
 import { resolveModel } from "../engine/resolve-model.js";
 import type { RetryNotice } from "../engine/retry-fetch.js";
@@ -224,6 +226,15 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     ...(Object.keys(agents).length === 0 ? {} : { agents }),
     run: cliRunSettings(config, { cwd, defaultHostDirs: options.defaultHostDirs ?? [cwd] }),
     ...cliSessionSettings(config, options.session),
+    // Counts of the catalog and prompts the last run rendered are kept in the cache: a warm start counts
+    // without loading the tokenizer.
+    ...(cacheDir === undefined
+      ? {}
+      : {
+          session: {
+            tokenCounter: createTokenCounter({ counts: openTokenCountFile(cacheDir, "o200k_base") }),
+          },
+        }),
     ...selectFromEnv(env),
     async close() {
       await toolSources?.close();

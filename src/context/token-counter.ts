@@ -3,6 +3,7 @@
  * cache, and a zero-cost approximation for callers who do not need exact figures.
  */
 import { createRequire } from "node:module";
+import type { TokenCountFile } from "./token-count-file.js";
 
 /** Counts tokens of a text. Implementations are synchronous and never throw on any string. */
 export interface TokenCounter {
@@ -23,6 +24,11 @@ export interface TokenCounterOptions {
   cacheMinLength?: number;
   /** Most cached strings (least recently used evicted first). Default 128. */
   cacheSize?: number;
+  /**
+   * Counts kept between processes (`openTokenCountFile` in the cache directory): consulted before the
+   * tokenizer, which is loaded only on a miss, and given every new count. Default: none.
+   */
+  counts?: TokenCountFile;
 }
 
 type CountTokens = (text: string, options: { disallowedSpecial: Set<string> }) => number;
@@ -77,8 +83,12 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
           return hit;
         }
       }
-      countTokens ??= loadEncoding(encoding);
-      const n = countTokens(text, noSpecial);
+      let n = options.counts?.get(text);
+      if (n === undefined) {
+        countTokens ??= loadEncoding(encoding);
+        n = countTokens(text, noSpecial);
+        options.counts?.add(text, n);
+      }
       if (cacheable) {
         cache.set(text, n);
         if (cache.size > cacheSize) {

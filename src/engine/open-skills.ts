@@ -88,9 +88,13 @@ export interface SkillLayerOptions extends ToolSourceOptions {
   run?: SkillRunSettings;
   /**
    * Further session settings: the profile tools offered (`skillTools`), the `trpc` profile's overview cap
-   * (`maxOverviewSkills`), how long loads stay (`loadMode`) and the LRU limit (`maxLoadedSkills`).
+   * (`maxOverviewSkills`), how long loads stay (`loadMode`), the LRU limit (`maxLoadedSkills`) and the
+   * token counter of budgets and the ledger (`tokenCounter`; default o200k_base).
    */
-  session?: Pick<SkillSessionOptions, "skillTools" | "maxOverviewSkills" | "loadMode" | "maxLoadedSkills">;
+  session?: Pick<
+    SkillSessionOptions,
+    "skillTools" | "maxOverviewSkills" | "loadMode" | "maxLoadedSkills" | "tokenCounter"
+  >;
   /**
    * Which skills may run commands, pre-approve tools through `allowed-tools` and pre-render
    * `` !`cmd` ``: `true` every one, a `SkillTrust` of your own, else (default) every skill but the
