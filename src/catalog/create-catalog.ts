@@ -84,15 +84,22 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
   const limits = `${options.maxDepth ?? DEFAULT_MAX_DEPTH}/${options.maxDirs ?? DEFAULT_MAX_DIRS}`;
   // Warm start: when nothing changed (one stat per folder and skill file shows it), the cached state
   // is the state; else a scan that re-reads only what changed.
+  const reused = loaded === undefined ? undefined : reuseCachedScan(input, loaded, limits);
   let state =
-    (loaded === undefined ? undefined : reuseCachedScan(input, loaded, limits)) ??
+    reused ??
     (await scanCatalog(
       loaded === undefined
         ? input
         : { ...input, previous: loaded.previous, known: loaded.roots.map((root) => root?.known) },
     ));
+  // A reused state is the cache's own: nothing to compare or write (at 10,000 skills the comparison alone
+  // took ~40 ms of every warm start).
   let cached: (RootCache | undefined)[] =
-    cacheDir === undefined ? [] : saveCatalogCache(cacheDir, roots, mode, state, loaded?.roots ?? [], limits);
+    cacheDir === undefined
+      ? []
+      : reused !== undefined && loaded !== undefined
+        ? loaded.roots
+        : saveCatalogCache(cacheDir, roots, mode, state, loaded?.roots ?? [], limits);
   let saveTimer: NodeJS.Timeout | undefined;
   // The search index of a state: loaded from the cache when it was stored for the same records, else
   // built (and stored). The index reads the bodies' openings through `searchableRecords`: all of them
