@@ -1,8 +1,14 @@
 /** Resolves the model configuration from flags, environment and config files. */
 import { SkillrtError } from "../errors/skillrt-error.js";
 import { loadSkillrtConfig, type SkillrtConfig } from "./load-skillrt-config.js";
-import { DEFAULT_BASE_URL, DEFAULT_MODELS, type ModelConfig } from "./model-config.js";
-import { type ModelConfigFile, ProviderName } from "./skillrt-config.js";
+import {
+  DEFAULT_BASE_URL,
+  DEFAULT_MODELS,
+  type ModelConfig,
+  PROVIDER_NAMES,
+  type ProviderName,
+} from "./model-config.js";
+import type { ModelConfigFile } from "./skillrt-config.js";
 
 /** Command-line overrides (highest precedence). */
 export interface ModelFlags {
@@ -59,11 +65,11 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 function parseProvider(value: string, where: string): ProviderName {
-  const parsed = ProviderName.safeParse(value);
-  if (parsed.success) return parsed.data;
+  const known = PROVIDER_NAMES.find((name) => name === value);
+  if (known !== undefined) return known;
   throw new SkillrtError({
     code: "config-invalid",
-    message: `${where}: unknown provider '${value}'. Use one of: ${ProviderName.options.join(", ")}.`,
+    message: `${where}: unknown provider '${value}'. Use one of: ${PROVIDER_NAMES.join(", ")}.`,
   });
 }
 

@@ -3,7 +3,10 @@
  * environment variables and `skillrt.config.json` (see {@link loadModelConfig}).
  */
 
-import type { ProviderName } from "./skillrt-config.js";
+/** Provider packages skillrt drives (all through the AI SDK). Plain data: reading a model setting needs no schema library. */
+export const PROVIDER_NAMES = ["openai-compatible", "anthropic", "openai"] as const;
+/** One of {@link PROVIDER_NAMES}. */
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /** A fully resolved model configuration. */
 export interface ModelConfig {

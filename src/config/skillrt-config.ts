@@ -17,10 +17,11 @@
 import { z } from "zod";
 import { AGENT_NAME, AgentSpec } from "./agent-definition.js";
 import { McpServersConfig } from "./mcp-servers-config.js";
+import { PROVIDER_NAMES } from "./model-config.js";
 import { ToolsConfig } from "./tools-config.js";
 
 /** Provider packages skillrt drives (all through the AI SDK). */
-export const ProviderName = z.enum(["openai-compatible", "anthropic", "openai"]);
+export const ProviderName = z.enum(PROVIDER_NAMES);
 /** Provider packages skillrt drives (all through the AI SDK). */
 export type ProviderName = z.infer<typeof ProviderName>;
 
