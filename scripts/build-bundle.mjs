@@ -13,8 +13,11 @@
 // by default every set of commands sharing modules gets its own chunk: `skillrt run` loaded ten files.
 // The short commands' modules are therefore grouped: `core` holds what `list` imports statically (the
 // spec parser, the catalog, the CLI helpers: every short command needs them), `exec` what `run` imports
-// statically on top of that. Only static imports are followed, so what a module loads lazily (zod, the
-// config schema, picomatch, yaml) stays lazy. `skillrt list` reads three files and `skillrt run` four.
+// statically on top of that, `agent` what `ask` imports statically on top of both (the agent, the AI SDK,
+// zod: chat, mcp and inspect share it). Only static imports are followed, so what a module loads lazily
+// (the config schema, yaml, the MCP SDK, the providers) stays lazy. `skillrt list` reads three files,
+// `skillrt run` four, and `skillrt ask` seven instead of 25: its first model request came ~45 ms sooner
+// (326 vs 370 ms in alternation, load 2.3).
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,6 +51,7 @@ const groupable = (id) => !closureOf(mainModule).has(id);
 const inCore = (id) =>
   groupable(id) && (closureOf(command("list")).has(id) || id.includes("rolldown/runtime"));
 const inExec = (id) => groupable(id) && closureOf(command("run")).has(id) && !inCore(id);
+const inAgent = (id) => groupable(id) && closureOf(command("ask")).has(id) && !inCore(id) && !inExec(id);
 
 fs.rmSync(out, { recursive: true, force: true });
 const result = await build({
@@ -75,6 +79,7 @@ const result = await build({
       groups: [
         { name: "core", test: inCore, priority: 2 },
         { name: "exec", test: inExec, priority: 1 },
+        { name: "agent", test: inAgent, priority: 0 },
       ],
     },
   },
