@@ -347,6 +347,57 @@ process.on("exit", () => {
     }
   });
 
+  it("sends ask's first model request before loading the tokenizer: the step's counts are made once the answer starts", async () => {
+    // The answer is held 1.5 s: the tokenizer, loaded for the step's counts, may only load after that.
+    const provider = await startLoopbackProvider("openai", [{ text: "ok", delayMs: 1500 }]);
+    try {
+      const hook = path.join(tmp.dir, "trace-tokenizer.mjs");
+      await fs.writeFile(
+        hook,
+        `import { registerHooks } from "node:module";
+import { writeSync } from "node:fs";
+let said = false;
+registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); if (!said && r.url.includes("/gpt-tokenizer/")) { said = true; writeSync(2, "TOKENIZER LOADED\\n"); } return r; } });
+`,
+      );
+      const empty = path.join(tmp.dir, "ask-tokenizer");
+      await fs.mkdir(empty, { recursive: true });
+      const child = spawn(
+        process.execPath,
+        ["--import", hook, bin, "ask", "hi", "--root", empty, "--store", "sqlite::memory:"],
+        {
+          cwd: tmp.dir,
+          env: {
+            PATH: process.env["PATH"] ?? "",
+            HOME: tmp.dir,
+            // No token counts kept from earlier runs: this run has to count, so the tokenizer does load.
+            SKILLRT_CACHE: "0",
+            OPENAI_BASE_URL: provider.baseURL,
+            OPENAI_API_KEY: "test",
+            AGENT_MODEL: "loopback",
+          },
+        },
+      );
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => {
+        stderr += d.toString();
+      });
+      const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+      while (provider.requests.length === 0 && child.exitCode === null)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      // Anything the process wrote before its request has arrived by now.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const beforeAnswer = stderr;
+      const code = await closed;
+      expect(code, stderr).toBe(0);
+      expect(provider.requests).toHaveLength(1);
+      expect(beforeAnswer).not.toContain("TOKENIZER LOADED");
+      expect(stderr).toContain("TOKENIZER LOADED");
+    } finally {
+      await provider.close();
+    }
+  });
+
   it("loads no package (zod, ai, the MCP SDK, the tokenizer, picomatch) for `run NAME -- true` without a config file", async () => {
     const root = path.join(tmp.dir, "run-light");
     await brokenSkill("run-light/demo", "---\nname: demo\ndescription: Runs true.\n---\nBody\n");
