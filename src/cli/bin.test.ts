@@ -347,8 +347,14 @@ process.on("exit", () => {
     }
   });
 
-  it("sends ask's first model request before loading the tokenizer: the step's counts are made once the answer starts", async () => {
-    // The answer is held 1.5 s: the tokenizer, loaded for the step's counts, may only load after that.
+  /**
+   * Runs `ask hi` over `root` against a model that holds its answer 1.5 s; says whether the tokenizer was
+   * loaded before the request (anything written before it has arrived 400 ms later) and at all.
+   */
+  const tokenizerAroundRequest = async (
+    root: string,
+    env: Record<string, string>,
+  ): Promise<{ beforeRequest: boolean; atAll: boolean }> => {
     const provider = await startLoopbackProvider("openai", [{ text: "ok", delayMs: 1500 }]);
     try {
       const hook = path.join(tmp.dir, "trace-tokenizer.mjs");
@@ -360,21 +366,18 @@ let said = false;
 registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); if (!said && r.url.includes("/gpt-tokenizer/")) { said = true; writeSync(2, "TOKENIZER LOADED\\n"); } return r; } });
 `,
       );
-      const empty = path.join(tmp.dir, "ask-tokenizer");
-      await fs.mkdir(empty, { recursive: true });
       const child = spawn(
         process.execPath,
-        ["--import", hook, bin, "ask", "hi", "--root", empty, "--store", "sqlite::memory:"],
+        ["--import", hook, bin, "ask", "hi", "--root", root, "--store", "sqlite::memory:"],
         {
           cwd: tmp.dir,
           env: {
             PATH: process.env["PATH"] ?? "",
             HOME: tmp.dir,
-            // No token counts kept from earlier runs: this run has to count, so the tokenizer does load.
-            SKILLRT_CACHE: "0",
             OPENAI_BASE_URL: provider.baseURL,
             OPENAI_API_KEY: "test",
             AGENT_MODEL: "loopback",
+            ...env,
           },
         },
       );
@@ -385,17 +388,44 @@ registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); if (!said 
       const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
       while (provider.requests.length === 0 && child.exitCode === null)
         await new Promise((resolve) => setTimeout(resolve, 20));
-      // Anything the process wrote before its request has arrived by now.
       await new Promise((resolve) => setTimeout(resolve, 400));
       const beforeAnswer = stderr;
       const code = await closed;
       expect(code, stderr).toBe(0);
       expect(provider.requests).toHaveLength(1);
-      expect(beforeAnswer).not.toContain("TOKENIZER LOADED");
-      expect(stderr).toContain("TOKENIZER LOADED");
+      return {
+        beforeRequest: beforeAnswer.includes("TOKENIZER LOADED"),
+        atAll: stderr.includes("TOKENIZER LOADED"),
+      };
     } finally {
       await provider.close();
     }
+  };
+
+  it("sends ask's first model request before loading the tokenizer: the step's counts are made once the answer starts", async () => {
+    const empty = path.join(tmp.dir, "ask-tokenizer");
+    await fs.mkdir(empty, { recursive: true });
+    // No token counts kept from earlier runs: this run has to count, so the tokenizer does load.
+    expect(await tokenizerAroundRequest(empty, { SKILLRT_CACHE: "0" })).toEqual({
+      beforeRequest: false,
+      atAll: true,
+    });
+  });
+
+  it("renders a catalog over its budget without the tokenizer once an earlier run kept its counts", async () => {
+    const root = path.join(tmp.dir, "ask-counts");
+    await generateSkills(root, 300);
+    const cache = path.join(tmp.dir, "count-cache");
+    // 300 skills do not fit the default 2,000-token catalog budget: the first run counts before its request.
+    expect(await tokenizerAroundRequest(root, { SKILLRT_CACHE_DIR: cache })).toEqual({
+      beforeRequest: true,
+      atAll: true,
+    });
+    expect(await fs.readdir(cache)).toContain("token-counts-o200k_base.txt");
+    expect(await tokenizerAroundRequest(root, { SKILLRT_CACHE_DIR: cache })).toEqual({
+      beforeRequest: false,
+      atAll: false,
+    });
   });
 
   it("loads no package (zod, ai, the MCP SDK, the tokenizer, picomatch) for `run NAME -- true` without a config file", async () => {
