@@ -5,29 +5,26 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import type { ModelMessage } from "ai";
 import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
-import { type AgentDefinition, mergeAgents } from "../config/agent-definition.js";
 import { skillListing } from "../context/list-skills.js";
 import { loadForUser, type UserLoadOutcome } from "../context/load-for-user.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
-import { stageUserFiles, type UserFile } from "../exec/stage-user-files.js";
 import type { Workspace } from "../exec/workspace.js";
-import { openSessionStore } from "../store/open-session-store.js";
-import { redactStoreUrl } from "../store/redact-store-url.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import { declaredMcpServers } from "../tools/declared-mcp-servers.js";
 import type { ToolProgress } from "../tools/tool-progress.js";
 import { type AgentTurn, startAgentTurn } from "./agent-turn.js";
+import { attachFiles } from "./attach-files.js";
+import { agentDefinitions, checkParts } from "./check-agent-options.js";
 import { createDelegator } from "./delegate-to-agent.js";
 import { answerText, createDelegationTool } from "./delegation-tool.js";
 import type { EngineEvent } from "./engine-event.js";
 import { forkOnLoad, isForkSkill, runForkSkill } from "./fork-skill.js";
 import { chooseExecutor, openSkillLayer } from "./open-skills.js";
+import { openStoreUrl } from "./open-store-url.js";
 import { openToolSources, type ToolSources } from "./open-tool-sources.js";
 import { recordTurn } from "./record-turn.js";
 import { runTurn } from "./run-turn.js";
@@ -37,51 +34,6 @@ import { onSessionEvents } from "./skill-step.js";
 
 /** Store namespace of saved conversations. */
 export const CONVERSATION_NAMESPACE = "conversation";
-
-/**
- * Stages a turn's attached files into `work/inputs/` and returns the note the user's message gets:
- * where they are, and any `user file input:` warning.
- */
-async function attachFiles(
-  workspace: Workspace | undefined,
-  files: NonNullable<SendOptions["files"]>,
-  cwd: string | undefined,
-): Promise<string> {
-  if (workspace === undefined) {
-    throw new SkillrtError({
-      code: "invalid-argument",
-      message: "send(input, { files }) needs an executor: attached files are staged into its workspace.",
-    });
-  }
-  const read: UserFile[] = [];
-  for (const file of files) {
-    if (typeof file !== "string") {
-      const content =
-        typeof file.content === "string" ? new TextEncoder().encode(file.content) : file.content;
-      read.push({ name: file.name, content });
-      continue;
-    }
-    if (cwd === undefined && !path.isAbsolute(file)) {
-      throw new SkillrtError({
-        code: "invalid-argument",
-        message: `Cannot attach '${file}': a relative path needs the agent's \`cwd\` option; pass an absolute path or set \`cwd\`.`,
-      });
-    }
-    const full = cwd === undefined ? file : path.resolve(cwd, file);
-    try {
-      read.push({ name: path.basename(full), content: await readFile(full) });
-    } catch (error) {
-      throw new SkillrtError({
-        code: "invalid-argument",
-        message: `Cannot attach '${file}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
-      });
-    }
-  }
-  const { staged, warnings } = await stageUserFiles(workspace, read);
-  const lines =
-    staged.length === 0 ? [] : [`Attached files (staged in $WORK_DIR/inputs): ${staged.join(", ")}`];
-  return lines.length + warnings.length === 0 ? "" : `\n\n${[...lines, ...warnings].join("\n")}`;
-}
 
 /** Host instructions placed before the skill context when none are given. */
 export const DEFAULT_INSTRUCTIONS =
@@ -97,9 +49,6 @@ interface Conversation {
   workspace: Workspace | undefined;
   dispose(): Promise<void>;
 }
-
-/** Inline tool-source options, which a caller's own `toolSources` replaces. */
-const TOOL_SOURCE_OPTIONS = ["toolRegistry", "mcpServers", "toolGating", "approval"] as const;
 
 /**
  * Opens (or, with a `sessionId` saved in `store`, resumes) a conversation. Throws `SkillrtError`
@@ -120,60 +69,6 @@ export async function createSkillAgent(options: SkillAgentOptions): Promise<Skil
     for (const close of owned.reverse()) await close().catch(() => undefined);
     throw error;
   }
-}
-
-/** The agents of `options`, checked: an invalid spec is an `invalid-argument` error naming it. */
-function agentDefinitions(options: SkillAgentOptions): Record<string, AgentDefinition> {
-  try {
-    return mergeAgents({}, options.agents ?? {});
-  } catch (error) {
-    throw new SkillrtError({
-      code: "invalid-argument",
-      message: `createSkillAgent: an entry of agents is invalid: ${error instanceof Error ? error.message : String(error)}`,
-      cause: error,
-    });
-  }
-}
-
-function checkParts(options: SkillAgentOptions): void {
-  const given = options as Partial<SkillAgentOptions> | undefined;
-  const missing = (["model", "catalog"] as const).filter((key) => given?.[key] === undefined);
-  if (missing.length > 0) {
-    throw new SkillrtError({
-      code: "invalid-argument",
-      message:
-        `createSkillAgent needs ${missing.map((m) => `a ${m}`).join(" and ")}: it reads no config, environment ` +
-        "or folders of its own. Pass them in (e.g. `catalog: await createCatalog({ roots: ['./skills'] })`), " +
-        "or take them from the Node preset: `createSkillAgent(await fromEnvironment())`.",
-    });
-  }
-  const inline = TOOL_SOURCE_OPTIONS.filter((key) => options[key] !== undefined);
-  if (options.toolSources !== undefined && inline.length > 0) {
-    throw new SkillrtError({
-      code: "invalid-argument",
-      message: `createSkillAgent: give either toolSources or ${inline.join(", ")} (they configure the sources it would open), not both.`,
-    });
-  }
-}
-
-/**
- * The store a URL names (as `--store` takes it). A relative `sqlite:` path is resolved from `cwd` only when
- * one was passed: the agent never falls back to the process's working directory.
- */
-function openStoreUrl(url: string, cwd: string | undefined): SessionStore {
-  const trimmed = url.trim();
-  const relativeSqlite =
-    trimmed.startsWith("sqlite:") && !trimmed.startsWith("sqlite:/") && trimmed !== "sqlite::memory:";
-  if (trimmed === "" || (relativeSqlite && cwd === undefined)) {
-    throw new SkillrtError({
-      code: "invalid-argument",
-      message:
-        trimmed === ""
-          ? "createSkillAgent: store is an empty URL; give sqlite:PATH, sqlite:///absolute/path or postgres://…, or leave it out for no store."
-          : `createSkillAgent: store '${redactStoreUrl(trimmed)}' is a relative path; pass cwd to resolve it from, or use sqlite:///absolute/path.`,
-    });
-  }
-  return openSessionStore({ url: trimmed, cwd: cwd ?? "/" });
 }
 
 async function composeAgent(
