@@ -4,10 +4,10 @@
  * the model settings, the per-skill environments, the session filters and the execution settings all
  * come from here.
  */
-import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { SkillrtError } from "../errors/skillrt-error.js";
+import { readJsonFile } from "../util/read-json-file.js";
 import type { McpServersConfig } from "./mcp-servers-config.js";
 import type {
   ExecConfigFile,
@@ -58,28 +58,20 @@ export interface SkillrtConfig {
 }
 
 async function readSource(file: string): Promise<ConfigSource | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+  const read = await readJsonFile(file);
+  if (read === undefined) return undefined;
+  if ("error" in read) {
+    const detail = read.cause instanceof Error ? read.cause.message : String(read.cause);
     throw new SkillrtError({
       code: "config-invalid",
-      message: `${file}: cannot read: ${error instanceof Error ? error.message : String(error)}`,
-      cause: error,
+      message:
+        read.kind === "read"
+          ? `${file}: cannot read: ${detail}`
+          : `${file}: invalid JSON: ${detail}. Fix the syntax.`,
+      ...(read.kind === "read" ? { cause: read.cause } : {}),
     });
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new SkillrtError({
-      code: "config-invalid",
-      message: `${file}: invalid JSON: ${detail}. Fix the syntax.`,
-    });
-  }
+  const { json } = read;
   // The schema (and zod) is loaded only when a config file exists: a command run without one, such as
   // `skillrt run NAME -- true`, does not pay for building it.
   const { SkillrtConfigFile } = await import("./skillrt-config.js");

@@ -1,22 +1,30 @@
 /**
- * A project's optional JSON file (a lock file): absent is `undefined`, unreadable or not JSON is an error
- * sentence naming why, else the parsed value for the caller to check.
+ * A project's optional JSON file (a lock file, a config file): absent is `undefined`, unreadable or not
+ * JSON is an error naming why, else the parsed value for the caller to check.
  */
 import { readFile } from "node:fs/promises";
 
-/** `file` parsed: `undefined` when it does not exist, `{ error }` when it cannot be read or is not JSON. */
-export async function readJsonFile(file: string): Promise<{ json: unknown } | { error: string } | undefined> {
+/** Why {@link readJsonFile} failed: a sentence for a lock file's diagnostic, and the error itself. */
+export interface JsonFileError {
+  error: string;
+  /** `read`: the file could not be read; `json`: it is not JSON. */
+  kind: "read" | "json";
+  cause: unknown;
+}
+
+/** `file` parsed: `undefined` when it does not exist, a {@link JsonFileError} when it cannot be read or is not JSON. */
+export async function readJsonFile(file: string): Promise<{ json: unknown } | JsonFileError | undefined> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    return { error: `cannot read it (${code ?? String(error)})` };
+    return { error: `cannot read it (${code ?? String(error)})`, kind: "read", cause: error };
   }
   try {
     return { json: JSON.parse(text) };
   } catch (error) {
-    return { error: `invalid JSON (${(error as Error).message})` };
+    return { error: `invalid JSON (${(error as Error).message})`, kind: "json", cause: error };
   }
 }
