@@ -7,15 +7,14 @@
  */
 import { cp, readdir } from "node:fs/promises";
 import path from "node:path";
-import type { LanguageModel, ToolSet } from "ai";
-import picomatch from "picomatch";
-import { filterCatalog } from "../catalog/filter-catalog.js";
-import type { Catalog } from "../catalog/types.js";
+import type { LanguageModel } from "ai";
 import type { AgentDefinition } from "../config/agent-definition.js";
 import { describeModel, type ModelConfig } from "../config/model-config.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import type { Executor } from "../exec/executor.js";
 import type { Workspace } from "../exec/workspace.js";
+import { createSlots } from "../util/create-slots.js";
+import { childToolSources, narrowCatalog, narrowTools } from "./child-parts.js";
 import type { EngineEvent, EngineUsage } from "./engine-event.js";
 import type { ToolSources } from "./open-tool-sources.js";
 import { resolveModel } from "./resolve-model.js";
@@ -314,55 +313,6 @@ function describeLanguageModel(model: LanguageModel): string {
   return typeof model === "string" ? model : `${model.provider}:${model.modelId}`;
 }
 
-function narrowCatalog(catalog: Catalog, skills: readonly string[] | undefined): Catalog {
-  return skills === undefined ? catalog : filterCatalog(catalog, skills);
-}
-
-/** The parent's host tools the definition's `tools` names (all of them when it names none). */
-function narrowTools(
-  tools: ToolSet | undefined,
-  names: readonly string[] | undefined,
-): { tools: ToolSet } | undefined {
-  if (tools === undefined) return undefined;
-  if (names === undefined) return { tools };
-  const matches = names.length === 0 ? () => false : picomatch([...names]);
-  return { tools: Object.fromEntries(Object.entries(tools).filter(([name]) => matches(name))) };
-}
-
-/**
- * The parent's tool sources as the child sees them: only the registered tools its definition names, the
- * parent's approval settings with `onApproval` labelled with the agent, never started or closed by it.
- */
-function childToolSources(parent: ToolSources, definition: AgentDefinition): ToolSources {
-  const names = definition.tools;
-  const matches = names === undefined ? () => true : names.length === 0 ? () => false : picomatch([...names]);
-  const { onApproval } = parent.approval;
-  const registry = parent.registry;
-  return {
-    registry: {
-      ...registry,
-      get: (name) => (matches(name) ? registry.get(name) : undefined),
-      all: () => registry.all().filter((t) => matches(t.name)),
-    },
-    gating: parent.gating,
-    approval: {
-      ...parent.approval,
-      ...(onApproval === undefined
-        ? {}
-        : { onApproval: (request) => onApproval({ ...request, agent: definition.name }) }),
-    },
-    // The child's catalog is the parent's (MCP-served skills included) filtered by its allowlist: its own
-    // skill source lists nothing more, or the allowlist would be bypassed.
-    skills: { ...parent.skills, skills: () => [], revision: () => 0 },
-    start: async () => undefined,
-    servers: () => parent.servers(),
-    onError: () => () => undefined,
-    // The servers' progress during a child's call reaches the parent's listener, which shows it.
-    onProgress: () => () => undefined,
-    close: async () => undefined,
-  };
-}
-
 /**
  * Files the child's runs wrote to its `out/`, copied into the parent's workspace under
  * `out/agents/<agent>-<n>/` (before the child's workspace is deleted); paths relative to the parent's
@@ -391,36 +341,4 @@ async function collectFiles(
 
 function safeId(id: string): string {
   return id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
-}
-
-/** A counting semaphore: at most `limit` holders; `acquire` waits (and gives up on abort). */
-function createSlots(limit: number): { acquire(signal?: AbortSignal): Promise<() => void> } {
-  let held = 0;
-  const waiting: Array<() => void> = [];
-  const release = (): void => {
-    held--;
-    waiting.shift()?.();
-  };
-  return {
-    async acquire(signal) {
-      while (held >= Math.max(1, limit)) {
-        signal?.throwIfAborted();
-        await new Promise<void>((resolve, reject) => {
-          const wake = (): void => {
-            signal?.removeEventListener("abort", abort);
-            resolve();
-          };
-          const abort = (): void => {
-            const i = waiting.indexOf(wake);
-            if (i >= 0) waiting.splice(i, 1);
-            reject(signal?.reason);
-          };
-          waiting.push(wake);
-          signal?.addEventListener("abort", abort, { once: true });
-        });
-      }
-      held++;
-      return release;
-    },
-  };
 }
