@@ -20,7 +20,6 @@ import {
 } from "./compute-active-tools.js";
 import { guardToolInput, MAX_TOOL_INPUT_BYTES } from "./guard-tool-input.js";
 import { matchesAllowedTool, parseAllowedTool } from "./match-allowed-tool.js";
-import type { McpSkillRuns } from "./mcp-client/prepare-mcp-skill-run.js";
 import type { ProfileContext, ProfileName, ProfileTools } from "./profile-types.js";
 import { agentscopeProfile } from "./profiles/agentscope-profile.js";
 import { aworldProfile } from "./profiles/aworld-profile.js";
@@ -30,12 +29,12 @@ import { skillrtProfile } from "./profiles/skillrt-profile.js";
 import { trpcProfile } from "./profiles/trpc-profile.js";
 import { renderRunText } from "./render-run-result.js";
 import { skillNameSchema } from "./skill-name-schema.js";
-import { SKILL_RUN_DESCRIPTION, SkillRunInput } from "./skill-run-input.js";
 import { type SkillRunOutput, toSkillRunOutput } from "./skill-run-output.js";
+import { createSkillRunTool } from "./skill-run-tool.js";
 import { type SkillToolResult, skillToolModelOutput, toolFailure, toolSuccess } from "./skill-tool-result.js";
 import { createToolApprovals, type ToolApprovalOptions } from "./tool-approval.js";
 import { type ToolEffects, toolEffects } from "./tool-effects.js";
-import { progressReporter, type ToolProgressListener } from "./tool-progress.js";
+import type { ToolProgressListener } from "./tool-progress.js";
 import type { RegisteredTool, ToolRegistry } from "./tool-registry.js";
 
 /** Everything a run needs except what the session provides (skill lookup, closest names, loaded state). */
@@ -145,10 +144,15 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
   const run = options.run;
   const maxInputBytes = options.maxInputBytes ?? MAX_TOOL_INPUT_BYTES;
   const trust = skillTrust(options.trust);
-  /** The refusal of running `record`'s commands when it is untrusted (asked once where a person can answer). */
+  /** Why `record`'s commands may not run: it is untrusted (asked once where a person can answer). */
+  const untrustedReason = async (record: SkillRecord | undefined): Promise<string | undefined> =>
+    record === undefined || (await ensureTrusted(trust, record))
+      ? undefined
+      : untrustedMessage(trust, record, "Commands");
+  /** The refusal of running `record`'s commands when it is untrusted. */
   const untrusted = async (record: SkillRecord | undefined): Promise<SkillToolResult | undefined> => {
-    if (record === undefined || (await ensureTrusted(trust, record))) return undefined;
-    return toolFailure(untrustedMessage(trust, record, "Commands"));
+    const reason = await untrustedReason(record);
+    return reason === undefined ? undefined : toolFailure(reason);
   };
   const scripts = new Map<string, ScriptTool[]>();
   const tools: Record<string, Tool> = {};
@@ -221,13 +225,8 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
               const context = runContext(abortSignal);
               if (context === undefined)
                 return { status: "refused", name: request.name, message: "no executor" };
-              const record = context.getSkill(request.name);
-              if (record !== undefined && !(await ensureTrusted(trust, record)))
-                return {
-                  status: "refused",
-                  name: request.name,
-                  message: untrustedMessage(trust, record, "Commands"),
-                };
+              const reason = await untrustedReason(context.getSkill(request.name));
+              if (reason !== undefined) return { status: "refused", name: request.name, message: reason };
               return runSkillCommand(request, context);
             },
             viewDir: (name) => path.join(run.workspace.skillsDir, sanitizeName(name)),
@@ -270,62 +269,18 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     add(name, t);
   }
   if (run !== undefined && offered("skill_run") && !ownRunTools.includes("skill_run")) {
-    let mcpRuns: McpSkillRuns | undefined;
-    const execute = async (
-      request: SkillRunInput,
-      { abortSignal, toolCallId }: { abortSignal?: AbortSignal | undefined; toolCallId: string },
-    ): Promise<SkillToolResult> => {
-      const context = runContext(abortSignal);
-      if (context === undefined) return toolFailure("skill_run is not configured.");
-      // An MCP-served skill runs only once the user approved it, from its verified files.
-      const record = context.getSkill(request.name);
-      if (record?.origin.kind === "mcp") {
-        // Loaded only when an MCP-served skill runs (commands without MCP servers never import it).
-        const { createMcpSkillRuns, prepareMcpSkillRun } = await import(
-          "./mcp-client/prepare-mcp-skill-run.js"
-        );
-        mcpRuns ??= createMcpSkillRuns();
-        const prepared = await prepareMcpSkillRun({
-          record,
-          catalog: session.catalog,
-          approval: options.approval,
-          runs: mcpRuns,
-          toolCallId,
-          command: request.command,
-          ...(abortSignal === undefined ? {} : { abortSignal }),
-        }).catch((error: unknown) => ({ ok: false as const, message: errorMessage(error) }));
-        if (!prepared.ok) return toolFailure(prepared.message);
-        const getSkill = context.getSkill;
-        context.getSkill = (name) => (name === request.name ? prepared.record : getSkill(name));
-      } else {
-        const refused = await untrusted(record);
-        if (refused !== undefined) return refused;
-      }
-      const progress = progressReporter(options.onProgress, { toolCallId, toolName: "skill_run" });
-      if (options.onProgress !== undefined)
-        context.onOutputLine = (line) => progress.report({ message: line });
-      try {
-        return runResult(await runSkillCommand(request, context));
-      } finally {
-        progress.done();
-      }
-    };
     runTools.add("skill_run");
     add(
       "skill_run",
-      profile.runParam === "skill"
-        ? tool({
-            description: SKILL_RUN_DESCRIPTION,
-            inputSchema: SkillRunInput.omit({ name: true }).extend({
-              skill: z.string().describe("Skill name."),
-            }),
-            execute: ({ skill, ...rest }, callOptions) => execute({ ...rest, name: skill }, callOptions),
-          })
-        : tool({
-            description: SKILL_RUN_DESCRIPTION,
-            inputSchema: SkillRunInput,
-            execute: (input, callOptions) => execute(input, callOptions),
-          }),
+      createSkillRunTool({
+        session,
+        approval: options.approval,
+        onProgress: options.onProgress,
+        runContext,
+        untrusted,
+        runResult,
+        param: profile.runParam ?? "name",
+      }),
     );
   }
 
@@ -436,8 +391,4 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
         ? undefined
         : toolEffects(runTools.has(name) ? "run" : "disclose", run?.executor.kind),
   };
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
