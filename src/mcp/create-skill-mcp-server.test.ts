@@ -170,6 +170,30 @@ describe("tools", () => {
     expect(script.text).toContain("hello script");
   });
 
+  it("tells a client that asked for progress how a long skill_run goes: its latest output line", async () => {
+    const { client } = await connect();
+    const reports: Array<{ progress: number; message?: string | undefined }> = [];
+    const result = (await client.callTool(
+      {
+        name: "skill_run",
+        arguments: {
+          name: "pdf",
+          command: ["sh", "-c", "echo 'step 1 of 2'; sleep 1; echo 'step 2 of 2'; sleep 1"],
+        },
+      },
+      undefined,
+      { onprogress: (p) => reports.push({ progress: p.progress, message: p.message }) },
+    )) as CallToolResult;
+    expect(result.isError).not.toBe(true);
+    // The SDK forgets a call's progress handler once the result is read: a report sent with it may be lost,
+    // so the first report (and the order) is what is certain.
+    expect(reports[0]?.message).toBe("step 1 of 2");
+    expect(reports.map((r) => r.progress)).toEqual([...reports.map((r) => r.progress)].sort((a, b) => a - b));
+    // A call without a progress token gets none (and still runs).
+    const quiet = await call(client, "skill_run", { name: "pdf", command: ["sh", "-c", "echo hi"] });
+    expect(quiet.text).toContain("hi");
+  });
+
   it("answers a successful skill_run with structuredContent matching its outputSchema, with annotations", async () => {
     const { client } = await connect();
     const { tools } = await client.listTools();

@@ -30,7 +30,7 @@ import { SKILLRT_VERSION } from "../util/version.js";
 import { mcpSessionView } from "./mcp-session-view.js";
 import { serveSkillPrompts } from "./serve-skill-prompts.js";
 import { serveSkillResources } from "./serve-skill-resources.js";
-import { serveSkillTools } from "./serve-skill-tools.js";
+import { createProgressRoutes, serveSkillTools } from "./serve-skill-tools.js";
 import { type SkillsExtensionPaging, serveSkillsExtension } from "./serve-skills-extension.js";
 import { createSkillServing } from "./skill-serving.js";
 
@@ -132,8 +132,9 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   const run = runLayer?.run;
 
   const trust = skillTrust(options.trust);
+  const progress = createProgressRoutes();
   const buildTools = (): SkillTools =>
-    createSkillTools(view, { trust, ...(run === undefined ? {} : { run }) });
+    createSkillTools(view, { trust, onProgress: progress.listener, ...(run === undefined ? {} : { run }) });
   const tools = buildTools();
   await tools.prepare();
   const instructions = tools.systemPrompt();
@@ -142,7 +143,8 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     instructions === "" ? {} : { instructions },
   );
 
-  const served = serveSkillTools(mcp, { tools, loadToolName: () => view.profile.toolNames.load });
+  // A client that sends a progress token hears how a long skill_run goes.
+  const served = serveSkillTools(mcp, { tools, loadToolName: () => view.profile.toolNames.load, progress });
   const prompts = serveSkillPrompts(mcp, view, () => served.refresh());
   const serving = createSkillServing(view);
   serveSkillResources(mcp, serving, options.paging?.skillsPerPage);

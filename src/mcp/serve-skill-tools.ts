@@ -20,6 +20,7 @@ import { z } from "zod";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import { SkillRunOutput } from "../tools/skill-run-output.js";
 import { isSkillToolResult } from "../tools/skill-tool-result.js";
+import type { ToolProgressListener } from "../tools/tool-progress.js";
 
 /** The `outputSchema` of the tools that run commands (`skill_run`, script tools). */
 const RUN_OUTPUT_SCHEMA = objectJsonSchema(SkillRunOutput, "output");
@@ -37,6 +38,30 @@ export interface ServeSkillToolsOptions {
   tools: SkillTools;
   /** Name of the load tool; its description carries the skill catalog. */
   loadToolName: () => string;
+  /** Where the tools' progress reports go (their `onProgress`): to the client that asked for them. */
+  progress?: ProgressRoutes;
+}
+
+/** Routes the skill tools' progress reports to the call that asked for progress (an MCP `progressToken`). */
+export interface ProgressRoutes {
+  /** The skill tools' `onProgress`. */
+  listener: ToolProgressListener;
+  /** Sends `toolCallId`'s reports to `sink` until the returned function is called. */
+  route(toolCallId: string, sink: ToolProgressListener): () => void;
+}
+
+/** Empty routes: a report of a call nobody routed is dropped. */
+export function createProgressRoutes(): ProgressRoutes {
+  const sinks = new Map<string, ToolProgressListener>();
+  return {
+    listener: (progress) => sinks.get(progress.toolCallId)?.(progress),
+    route(toolCallId, sink) {
+      sinks.set(toolCallId, sink);
+      return () => {
+        sinks.delete(toolCallId);
+      };
+    },
+  };
 }
 
 /**
@@ -104,14 +129,39 @@ export function serveSkillTools(mcp: McpServer, options: ServeSkillToolsOptions)
     if (!input.ok) return errorResult(`Invalid arguments for ${name}: ${input.message}`);
     callCount += 1;
     const toolCallId = `mcp-${callCount}`;
-    const output = await lastValue(
-      await tool.execute(input.value, {
-        toolCallId,
-        messages: [],
-        abortSignal: extra.signal,
-        context: undefined,
-      }),
-    );
+    // A client that sent a progress token hears how a long run goes (skill_run's latest output line).
+    const progressToken = request.params._meta?.progressToken;
+    let reports = 0;
+    const unroute =
+      progressToken === undefined || options.progress === undefined
+        ? undefined
+        : options.progress.route(toolCallId, (progress) => {
+            reports += 1;
+            void extra
+              .sendNotification({
+                method: "notifications/progress",
+                params: {
+                  progressToken,
+                  progress: progress.progress ?? reports,
+                  ...(progress.total === undefined ? {} : { total: progress.total }),
+                  ...(progress.message === undefined ? {} : { message: progress.message }),
+                },
+              })
+              .catch(() => undefined);
+          });
+    let output: unknown;
+    try {
+      output = await lastValue(
+        await tool.execute(input.value, {
+          toolCallId,
+          messages: [],
+          abortSignal: extra.signal,
+          context: undefined,
+        }),
+      );
+    } finally {
+      unroute?.();
+    }
     announceIfChanged();
     if (!isSkillToolResult(output))
       return { content: [{ type: "text", text: JSON.stringify(output ?? null) }] };
