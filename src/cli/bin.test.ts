@@ -76,6 +76,39 @@ function expectReported(name: string, codes: string[], as?: { uid: number; gid: 
   expect(human.stdout).toMatch(/✖ \d+ errors?(, \d+ warnings?)? in 1 skill$/m);
 }
 
+/** A `--import` hook printing, at exit, `LOADED` and the packages the process loaded (bundled ones too). */
+const traceHook = async (): Promise<string> => {
+  const hook = path.join(tmp.dir, "trace-modules.mjs");
+  await fs.writeFile(
+    hook,
+    `import { registerHooks } from "node:module";
+import { readFileSync } from "node:fs";
+const seen = new Set();
+registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); seen.add(r.url); return r; } });
+// The packages loaded: from node_modules, or bundled into a file of dist/bundle/ (its packages.json says which).
+const bundled = (url) => {
+  try {
+    const dir = new URL(".", url);
+    return JSON.parse(readFileSync(new URL("packages.json", dir), "utf8"))[url.slice(dir.href.length)] ?? [];
+  } catch { return []; }
+};
+const packageOf = (url) => {
+  const [scope, name] = url.slice(url.lastIndexOf("/node_modules/") + 14).split("/");
+  return scope.startsWith("@") ? scope + "/" + name : scope;
+};
+process.on("exit", () => {
+  const urls = [...seen];
+  const packages = new Set([
+    ...urls.filter((u) => u.includes("/node_modules/")).map(packageOf),
+    ...urls.filter((u) => u.includes("/dist/bundle/")).flatMap(bundled),
+  ]);
+  process.stderr.write("LOADED " + JSON.stringify([...packages].sort()) + "\\n");
+});
+`,
+  );
+  return hook;
+};
+
 describe("bin/skillrt.js validate on broken files", () => {
   it("reports an unreadable SKILL.md", async (context) => {
     const dir = await brokenSkill("unreadable", "---\nname: unreadable\ndescription: x\n---\n");
@@ -138,34 +171,7 @@ describe("bin/skillrt.js start-up", () => {
   it("does not load zod, ai, yaml or any other package for `list --json` on plain skills", async () => {
     const root = path.join(tmp.dir, "light");
     await brokenSkill("light/one", "---\nname: one\ndescription: First.\n---\nBody\n");
-    const hook = path.join(tmp.dir, "trace-modules.mjs");
-    await fs.writeFile(
-      hook,
-      `import { registerHooks } from "node:module";
-import { readFileSync } from "node:fs";
-const seen = new Set();
-registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); seen.add(r.url); return r; } });
-// The packages loaded: from node_modules, or bundled into a file of dist/bundle/ (its packages.json says which).
-const bundled = (url) => {
-  try {
-    const dir = new URL(".", url);
-    return JSON.parse(readFileSync(new URL("packages.json", dir), "utf8"))[url.slice(dir.href.length)] ?? [];
-  } catch { return []; }
-};
-const packageOf = (url) => {
-  const [scope, name] = url.slice(url.lastIndexOf("/node_modules/") + 14).split("/");
-  return scope.startsWith("@") ? scope + "/" + name : scope;
-};
-process.on("exit", () => {
-  const urls = [...seen];
-  const packages = new Set([
-    ...urls.filter((u) => u.includes("/node_modules/")).map(packageOf),
-    ...urls.filter((u) => u.includes("/dist/bundle/")).flatMap(bundled),
-  ]);
-  process.stderr.write("LOADED " + JSON.stringify([...packages].sort()) + "\\n");
-});
-`,
-    );
+    const hook = await traceHook();
     const result = spawnSync(process.execPath, ["--import", hook, bin, "list", "--json", "--root", root], {
       cwd: tmp.dir,
       env: { PATH: process.env["PATH"] ?? "", HOME: tmp.dir },
@@ -280,38 +286,6 @@ describe("bin/skillrt.js: V8's compile cache", () => {
 });
 
 describe("bin/skillrt.js run start-up", () => {
-  const traceHook = async (): Promise<string> => {
-    const hook = path.join(tmp.dir, "trace-run-modules.mjs");
-    await fs.writeFile(
-      hook,
-      `import { registerHooks } from "node:module";
-import { readFileSync } from "node:fs";
-const seen = new Set();
-registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); seen.add(r.url); return r; } });
-// The packages loaded: from node_modules, or bundled into a file of dist/bundle/ (its packages.json says which).
-const bundled = (url) => {
-  try {
-    const dir = new URL(".", url);
-    return JSON.parse(readFileSync(new URL("packages.json", dir), "utf8"))[url.slice(dir.href.length)] ?? [];
-  } catch { return []; }
-};
-const packageOf = (url) => {
-  const [scope, name] = url.slice(url.lastIndexOf("/node_modules/") + 14).split("/");
-  return scope.startsWith("@") ? scope + "/" + name : scope;
-};
-process.on("exit", () => {
-  const urls = [...seen];
-  const packages = new Set([
-    ...urls.filter((u) => u.includes("/node_modules/")).map(packageOf),
-    ...urls.filter((u) => u.includes("/dist/bundle/")).flatMap(bundled),
-  ]);
-  process.stderr.write("LOADED " + JSON.stringify([...packages].sort()) + "\\n");
-});
-`,
-    );
-    return hook;
-  };
-
   it("loads no MCP SDK package for `ask` when no MCP server is configured", async () => {
     const provider = await startLoopbackProvider("openai", [{ text: "ok" }]);
     try {
