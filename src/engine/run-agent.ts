@@ -76,6 +76,23 @@ function byteLength(value: unknown): number {
   return Buffer.byteLength(text, "utf8");
 }
 
+// Each message capped once (`capToolCallInputs`, which sizes every tool call's input as JSON): a step's
+// history is the earlier steps' and turns' message objects again, never modified, so only the new ones
+// are measured.
+const cappedOf = new WeakMap<ModelMessage, ModelMessage>();
+
+function cappedOnce(messages: ModelMessage[]): ModelMessage[] {
+  return messages.map((message) => {
+    let capped = cappedOf.get(message);
+    if (capped === undefined) {
+      capped = capToolCallInputs([message])[0] ?? message;
+      cappedOf.set(message, capped);
+      cappedOf.set(capped, capped);
+    }
+    return capped;
+  });
+}
+
 function describeModelOf(model: LanguageModel): string {
   if (typeof model === "string") return `model '${model}'`;
   return `${model.provider} model '${model.modelId}'`;
@@ -218,7 +235,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
       prepareStep: async ({ stepNumber, initialMessages, responseMessages }) => {
         step = stepNumber;
-        const history: ModelMessage[] = capToolCallInputs([...initialMessages, ...responseMessages]);
+        const history: ModelMessage[] = cappedOnce([...initialMessages, ...responseMessages]);
         if (stepNumber > 0) await prepare(history);
         const view = stepNumber === 0 ? initial : render(history);
         const messages = rewrite(history);
