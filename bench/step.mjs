@@ -3,10 +3,14 @@
 // run: a bare AI SDK `streamText` loop with the same mock model (answers instantly), the same host tool
 // and the same growing history. The agent is `createSkillAgent` over a real filesystem catalog (generated
 // SKILL.md trees, bench/skill-trees.mjs); no store, no executor. Each sample is one turn of STEPS model
-// steps (STEPS-1 host tool calls, then text) in a running conversation; turns alternate agent, floor,
-// agent, … after warm-up turns (and, once before the first size, FLOOR_WARMUP floor turns and as many agent turns
-// over 100 skills, so JIT warm-up does not land in the first size). Also timed: the first turn of a new conversation (`reset()` untimed) and
-// a user load (`loadSkill`, the skill unloaded again untimed).
+// steps (STEPS-1 host tool calls, then text) in a running conversation, followed by one floor turn (its own
+// conversation per size). Every size is opened first and the sizes take turns (1k, 10k, 50k, 1k, …), so
+// a machine that gets busier or quieter during the run moves every size alike (SEQUENTIAL=1: one size
+// after the other, the earlier order, in which the floor itself drifted 0.8–1.6 ms between sizes on a
+// shared machine); WARMUP turns per size are not kept, and once before any size FLOOR_WARMUP floor turns
+// and as many agent turns over 100 skills run, so JIT warm-up does not land in the first size. Then, per
+// size: the first turn of a new conversation (`reset()` untimed) and a user load (`loadSkill`, the skill
+// unloaded again untimed).
 // Prints one JSON line per N: medians of ms per step (agent and floor), the agent/floor ratio, the ratio
 // to the step at the first N, the first turn and the load, and the load average.
 // Usage: npm run build && npx node bench/step.mjs [N ...]   (default 1000 10000 50000; TURNS=20 STEPS=3 WARMUP=5)
@@ -25,6 +29,8 @@ if (sizes.length === 0) sizes.push(1000, 10000, 50000);
 const TURNS = Number(process.env.TURNS) || 20;
 const STEPS = Number(process.env.STEPS) || 3;
 const WARMUP = Number(process.env.WARMUP) || 5;
+/** Sizes one after the other (the order before interleaving); default: every size open, turns interleaved. */
+const SEQUENTIAL = process.env.SEQUENTIAL === "1";
 /** Floor turns run once before the first size, so the AI SDK's own warm-up is not in the first floor. */
 const FLOOR_WARMUP = 30;
 
@@ -63,9 +69,9 @@ let base;
   for (let t = 0; t < FLOOR_WARMUP; t++) await agent.send("go");
   await agent.close();
 }
-for (const n of sizes) {
+/** One size: its catalog, agent and floor conversation, and the samples taken. */
+async function openSize(n) {
   const catalog = await createCatalog({ roots: [skillTree(n)] });
-  const names = catalog.list().map((r) => r.name);
   const agent = await createSkillAgent({
     model: stepModel(),
     catalog,
@@ -74,23 +80,35 @@ for (const n of sizes) {
     env: { HOME: empty },
     tools: { noop },
   });
-  const floorModel = stepModel();
-  const floorMessages = [];
-  const agentMs = [];
-  const floorMs = [];
+  return {
+    n,
+    names: catalog.list().map((r) => r.name),
+    agent,
+    floorModel: stepModel(),
+    floorMessages: [],
+    agentMs: [],
+    floorMs: [],
+  };
+}
+
+/** One agent turn then one floor turn of `size`; kept unless `t` is a warm-up turn. */
+async function sampleTurn(size, t) {
+  let start = performance.now();
+  await size.agent.send("go");
+  const a = performance.now() - start;
+  start = performance.now();
+  await floorTurn(size.floorModel, size.floorMessages);
+  const f = performance.now() - start;
+  if (t < WARMUP) return;
+  size.agentMs.push(a / STEPS);
+  size.floorMs.push(f / STEPS);
+}
+
+/** The first turn of a new conversation and a user load, then the size's JSON line. */
+async function finishSize(size) {
+  const { agent, names, n } = size;
   const firstMs = [];
   const loadMs = [];
-  for (let t = 0; t < WARMUP + TURNS; t++) {
-    let start = performance.now();
-    await agent.send("go");
-    const a = performance.now() - start;
-    start = performance.now();
-    await floorTurn(floorModel, floorMessages);
-    const f = performance.now() - start;
-    if (t < WARMUP) continue;
-    agentMs.push(a / STEPS);
-    floorMs.push(f / STEPS);
-  }
   for (let t = 0; t < 5; t++) {
     await agent.reset();
     let start = performance.now();
@@ -104,21 +122,35 @@ for (const n of sizes) {
     await agent.unloadSkill(name);
   }
   await agent.close();
-  const step = median(agentMs);
+  const step = median(size.agentMs);
   base ??= step;
   process.stdout.write(
     `${JSON.stringify({
       n,
       steps_per_turn: STEPS,
       turns: TURNS,
+      interleaved: !SEQUENTIAL,
       agent_step_ms: round(step, 3),
-      floor_step_ms: round(median(floorMs), 3),
-      step_vs_floor: round(step / median(floorMs)),
+      floor_step_ms: round(median(size.floorMs), 3),
+      step_vs_floor: round(step / median(size.floorMs)),
       step_vs_first_n: round(step / base),
       first_turn_ms: round(median(firstMs)),
       load_skill_ms: round(median(loadMs)),
       load: round(os.loadavg()[0]),
     })}\n`,
   );
+}
+
+if (SEQUENTIAL) {
+  for (const n of sizes) {
+    const size = await openSize(n);
+    for (let t = 0; t < WARMUP + TURNS; t++) await sampleTurn(size, t);
+    await finishSize(size);
+  }
+} else {
+  const open = [];
+  for (const n of sizes) open.push(await openSize(n));
+  for (let t = 0; t < WARMUP + TURNS; t++) for (const size of open) await sampleTurn(size, t);
+  for (const size of open) await finishSize(size);
 }
 fs.rmSync(empty, { recursive: true, force: true });
