@@ -7,13 +7,14 @@
 // conversation per size). Every size is opened first and the sizes take turns (1k, 10k, 50k, 1k, …), so
 // a machine that gets busier or quieter during the run moves every size alike (SEQUENTIAL=1: one size
 // after the other, the earlier order, in which the floor itself drifted 0.8–1.6 ms between sizes on a
-// shared machine); WARMUP turns per size are not kept, and once before any size FLOOR_WARMUP floor turns
-// and as many agent turns over 100 skills run, so JIT warm-up does not land in the first size. Then, per
-// size: the first turn of a new conversation (`reset()` untimed) and a user load (`loadSkill`, the skill
-// unloaded again untimed).
+// shared machine). ROUNDS conversations of WARMUP + TURNS turns each (a new one by `reset()`), their first
+// WARMUP turns not kept; once before any size, FLOOR_WARMUP floor turns and as many agent turns over 100
+// skills run, so JIT warm-up does not land in the first size. Then, per size: the first turn of a new
+// conversation (`reset()` untimed) and a user load (`loadSkill`, the skill unloaded again untimed).
 // Prints one JSON line per N: medians of ms per step (agent and floor), the agent/floor ratio, the ratio
 // to the step at the first N, the first turn and the load, and the load average.
-// Usage: npm run build && npx node bench/step.mjs [N ...]   (default 1000 10000 50000; TURNS=20 STEPS=3 WARMUP=5)
+// Usage: npm run build && npx node bench/step.mjs [N ...]   (default 1000 10000 50000; TURNS=20 STEPS=3
+// WARMUP=5 ROUNDS=5 MESSAGE="go")
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -29,8 +30,16 @@ if (sizes.length === 0) sizes.push(1000, 10000, 50000);
 const TURNS = Number(process.env.TURNS) || 20;
 const STEPS = Number(process.env.STEPS) || 3;
 const WARMUP = Number(process.env.WARMUP) || 5;
+/** Conversations of WARMUP + TURNS turns per size, each sample kept: more samples, the same history shape. */
+const ROUNDS = Number(process.env.ROUNDS) || 5;
 /** Sizes one after the other (the order before interleaving); default: every size open, turns interleaved. */
 const SEQUENTIAL = process.env.SEQUENTIAL === "1";
+/**
+ * The user's message of every turn. The default matches no skill, so the request-skills search the agent
+ * makes each turn (its catalog does not fit the budget at any size here) finds no postings; a real request
+ * ("convert these pdf files to text and deploy the report") scores postings in proportion to the catalog.
+ */
+const MESSAGE = process.env.MESSAGE ?? "go";
 /** Floor turns run once before the first size, so the AI SDK's own warm-up is not in the first floor. */
 const FLOOR_WARMUP = 30;
 
@@ -39,7 +48,7 @@ const stepModel = () =>
   instantModel((n) => (n % STEPS < STEPS - 1 ? { toolName: "noop", input: { n } } : undefined));
 
 async function floorTurn(model, messages) {
-  messages.push({ role: "user", content: "go" });
+  messages.push({ role: "user", content: MESSAGE });
   const result = streamText({
     model,
     system: "You are a helpful assistant.",
@@ -66,7 +75,7 @@ let base;
     env: { HOME: empty },
     tools: { noop },
   });
-  for (let t = 0; t < FLOOR_WARMUP; t++) await agent.send("go");
+  for (let t = 0; t < FLOOR_WARMUP; t++) await agent.send(MESSAGE);
   await agent.close();
 }
 /** One size: its catalog, agent and floor conversation, and the samples taken. */
@@ -91,10 +100,17 @@ async function openSize(n) {
   };
 }
 
+/** From the second round on: a new conversation for the agent (`reset()`) and for the floor. */
+async function newConversation(size, round) {
+  if (round === 0) return;
+  await size.agent.reset();
+  size.floorMessages = [];
+}
+
 /** One agent turn then one floor turn of `size`; kept unless `t` is a warm-up turn. */
 async function sampleTurn(size, t) {
   let start = performance.now();
-  await size.agent.send("go");
+  await size.agent.send(MESSAGE);
   const a = performance.now() - start;
   start = performance.now();
   await floorTurn(size.floorModel, size.floorMessages);
@@ -112,7 +128,7 @@ async function finishSize(size) {
   for (let t = 0; t < 5; t++) {
     await agent.reset();
     let start = performance.now();
-    await agent.send("go");
+    await agent.send(MESSAGE);
     firstMs.push(performance.now() - start);
     const name = names[(t * 7919) % names.length];
     start = performance.now();
@@ -129,7 +145,9 @@ async function finishSize(size) {
       n,
       steps_per_turn: STEPS,
       turns: TURNS,
+      rounds: ROUNDS,
       interleaved: !SEQUENTIAL,
+      message: MESSAGE,
       agent_step_ms: round(step, 3),
       floor_step_ms: round(median(size.floorMs), 3),
       step_vs_floor: round(step / median(size.floorMs)),
@@ -144,13 +162,19 @@ async function finishSize(size) {
 if (SEQUENTIAL) {
   for (const n of sizes) {
     const size = await openSize(n);
-    for (let t = 0; t < WARMUP + TURNS; t++) await sampleTurn(size, t);
+    for (let r = 0; r < ROUNDS; r++) {
+      await newConversation(size, r);
+      for (let t = 0; t < WARMUP + TURNS; t++) await sampleTurn(size, t);
+    }
     await finishSize(size);
   }
 } else {
   const open = [];
   for (const n of sizes) open.push(await openSize(n));
-  for (let t = 0; t < WARMUP + TURNS; t++) for (const size of open) await sampleTurn(size, t);
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const size of open) await newConversation(size, r);
+    for (let t = 0; t < WARMUP + TURNS; t++) for (const size of open) await sampleTurn(size, t);
+  }
   for (const size of open) await finishSize(size);
 }
 fs.rmSync(empty, { recursive: true, force: true });
