@@ -17,7 +17,7 @@ import { ProviderError } from "./provider-error.js";
 import { runAgent } from "./run-agent.js";
 import { type AutoSelectMode, selectSkills } from "./select-skills.js";
 import type { TurnResult, TurnToolCall } from "./skill-agent.js";
-import { triggeredSkill } from "./triggered-skill.js";
+import { sessionTriggeredSkill } from "./triggered-skill.js";
 
 /** Share of the context window the history may take before it is compacted. */
 const COMPACT_AT = 0.7;
@@ -89,7 +89,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
 
   // `triggerPattern`: the first skill whose pattern matches the message is loaded before the pre-pass
   // (as the pre-pass loads: only skills the model may see).
-  const triggered = triggeredSkill(input, session.visibleList());
+  const triggered = sessionTriggeredSkill(input, session);
   if (triggered !== undefined && session.loadedSkill(triggered) === undefined) {
     emitLoads([await loadForUser(session, triggered, { by: "select" })], "select");
   }
