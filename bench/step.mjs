@@ -11,15 +11,16 @@
 // WARMUP turns not kept; once before any size, FLOOR_WARMUP floor turns and as many agent turns over 100
 // skills run, so JIT warm-up does not land in the first size. Then, per size: the first turn of a new
 // conversation (`reset()` untimed) and a user load (`loadSkill`, the skill unloaded again untimed).
-// Prints one JSON line per N: medians of ms per step (agent and floor), the agent/floor ratio, the ratio
-// to the step at the first N, the first turn and the load, and the load average.
+// Prints one JSON line per N: medians of ms per step (agent and floor), the agent/floor ratio, the same floor
+// with its tool's schema converted once as the agent converts every tool's (floor_once) and the ratio to it,
+// the ratio to the step at the first N, the first turn and the load, and the load average.
 // Usage: npm run build && npx node bench/step.mjs [N ...]   (default 1000 10000 50000; TURNS=20 STEPS=3
 // WARMUP=5 ROUNDS=5 MESSAGE="go")
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { stepCountIs, streamText } from "ai";
+import { asSchema, stepCountIs, streamText } from "ai";
 import { createCatalog } from "../dist/catalog/create-catalog.js";
 import { createSkillAgent } from "../dist/engine/create-skill-agent.js";
 import { instantModel, noop } from "./mock-model.mjs";
@@ -47,13 +48,19 @@ const FLOOR_WARMUP = 30;
 const stepModel = () =>
   instantModel((n) => (n % STEPS < STEPS - 1 ? { toolName: "noop", input: { n } } : undefined));
 
-async function floorTurn(model, messages) {
+/**
+ * `noop` with its zod schema wrapped once (`asSchema`), as the agent passes every tool (schemaOnce): the
+ * bare floor converts the schema to JSON Schema in every step, which the agent does not (~0.12 ms a step).
+ */
+const noopOnce = { ...noop, inputSchema: asSchema(noop.inputSchema) };
+
+async function floorTurn(model, messages, tool = noop) {
   messages.push({ role: "user", content: MESSAGE });
   const result = streamText({
     model,
     system: "You are a helpful assistant.",
     messages,
-    tools: { noop },
+    tools: { noop: tool },
     stopWhen: stepCountIs(STEPS),
   });
   await result.consumeStream();
@@ -65,7 +72,12 @@ let base;
 {
   const model = stepModel();
   const messages = [];
-  for (let t = 0; t < FLOOR_WARMUP; t++) await floorTurn(model, messages);
+  const onceModel = stepModel();
+  const onceMessages = [];
+  for (let t = 0; t < FLOOR_WARMUP; t++) {
+    await floorTurn(model, messages);
+    await floorTurn(onceModel, onceMessages, noopOnce);
+  }
   // And the agent's code, over a small catalog, so the first size is not the one that pays the JIT.
   const agent = await createSkillAgent({
     model: stepModel(),
@@ -95,8 +107,11 @@ async function openSize(n) {
     agent,
     floorModel: stepModel(),
     floorMessages: [],
+    onceModel: stepModel(),
+    onceMessages: [],
     agentMs: [],
     floorMs: [],
+    onceMs: [],
   };
 }
 
@@ -105,9 +120,10 @@ async function newConversation(size, round) {
   if (round === 0) return;
   await size.agent.reset();
   size.floorMessages = [];
+  size.onceMessages = [];
 }
 
-/** One agent turn then one floor turn of `size`; kept unless `t` is a warm-up turn. */
+/** One agent turn, one floor turn and one schema-once floor turn of `size`; kept unless `t` is a warm-up turn. */
 async function sampleTurn(size, t) {
   let start = performance.now();
   await size.agent.send(MESSAGE);
@@ -115,9 +131,13 @@ async function sampleTurn(size, t) {
   start = performance.now();
   await floorTurn(size.floorModel, size.floorMessages);
   const f = performance.now() - start;
+  start = performance.now();
+  await floorTurn(size.onceModel, size.onceMessages, noopOnce);
+  const o = performance.now() - start;
   if (t < WARMUP) return;
   size.agentMs.push(a / STEPS);
   size.floorMs.push(f / STEPS);
+  size.onceMs.push(o / STEPS);
 }
 
 /** The first turn of a new conversation and a user load, then the size's JSON line. */
@@ -151,6 +171,8 @@ async function finishSize(size) {
       agent_step_ms: round(step, 3),
       floor_step_ms: round(median(size.floorMs), 3),
       step_vs_floor: round(step / median(size.floorMs)),
+      floor_once_step_ms: round(median(size.onceMs), 3),
+      step_vs_floor_once: round(step / median(size.onceMs)),
       step_vs_first_n: round(step / base),
       first_turn_ms: round(median(firstMs)),
       load_skill_ms: round(median(loadMs)),
