@@ -151,6 +151,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
     return { type: "tools-change", step: at, offered, withdrawn };
   };
   let completed: ModelMessage[] = [];
+  let ended: { messages: ModelMessage[]; text: string } | undefined;
   let failure: unknown;
   let lastText = "";
   let finishReason = "stop";
@@ -253,6 +254,9 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       onStepEnd: (stepResult) => {
         completed = capToolCallInputs([...stepResult.response.messages]);
       },
+      onEnd: (event) => {
+        ended = { messages: event.responseMessages, text: event.text };
+      },
       onError: ({ error }) => {
         failure ??= error;
       },
@@ -321,7 +325,13 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
     if (options.abortSignal?.aborted === true) {
       return aborted();
     }
-    const [messages, text] = await Promise.all([result.responseMessages, result.text]);
+    // The end event carries what `result.responseMessages` and `result.text` give; each of those getters
+    // tees the finished stream once more and replays every part of every step through it (two replays a
+    // turn, ~1 ms, which ran on into the host's next turn). The getters stay the fallback.
+    const [messages, text] =
+      ended === undefined
+        ? await Promise.all([result.responseMessages, result.text])
+        : [ended.messages, ended.text];
     lastText = text;
     const steps = streamStep + 1;
     const stepLimitReached = steps >= maxSteps && finishReason === "tool-calls";
