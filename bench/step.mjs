@@ -115,6 +115,13 @@ async function openSize(n) {
   };
 }
 
+/**
+ * Resolves once the work a turn left queued has run: a result's promises can resolve while the AI SDK still
+ * replays the finished stream for a getter (`response`, `text`), and that work would otherwise be timed in
+ * whichever turn comes next (the floor's after the agent's, and the other way round).
+ */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
 /** From the second round on: a new conversation for the agent (`reset()`) and for the floor. */
 async function newConversation(size, round) {
   if (round === 0) return;
@@ -127,12 +134,15 @@ async function newConversation(size, round) {
 async function sampleTurn(size, t) {
   let start = performance.now();
   await size.agent.send(MESSAGE);
+  await settled();
   const a = performance.now() - start;
   start = performance.now();
   await floorTurn(size.floorModel, size.floorMessages);
+  await settled();
   const f = performance.now() - start;
   start = performance.now();
   await floorTurn(size.onceModel, size.onceMessages, noopOnce);
+  await settled();
   const o = performance.now() - start;
   if (t < WARMUP) return;
   size.agentMs.push(a / STEPS);
