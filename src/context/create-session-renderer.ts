@@ -170,11 +170,20 @@ export function createSessionRenderer(input: SessionRendererInput): SessionRende
     blocksMemo = { version: state.version, catalog: cat, blocks };
     return blocks;
   };
-  const systemPrompt = (): string =>
-    measured()
-      .filter((m) => m.block.placement === "system")
-      .map((m) => m.block.text)
-      .join("");
+  // The same blocks give the same string object: the loop asks for the system prompt before every step,
+  // and a string it has seen before is not copied, hashed (the token counter's cache) or compared again.
+  let promptMemo: { blocks: MeasuredBlock[]; text: string } | undefined;
+  const systemPrompt = (): string => {
+    const blocks = measured();
+    if (promptMemo?.blocks !== blocks) {
+      const text = blocks
+        .filter((m) => m.block.placement === "system")
+        .map((m) => m.block.text)
+        .join("");
+      promptMemo = { blocks, text };
+    }
+    return promptMemo.text;
+  };
 
   const renderer: SessionRenderer = {
     render: () => {

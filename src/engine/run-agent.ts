@@ -76,6 +76,23 @@ function byteLength(value: unknown): number {
   return Buffer.byteLength(text, "utf8");
 }
 
+// Each message capped once (`capToolCallInputs`, which sizes every tool call's input as JSON): a step's
+// history is the earlier steps' and turns' message objects again, never modified, so only the new ones
+// are measured.
+const cappedOf = new WeakMap<ModelMessage, ModelMessage>();
+
+function cappedOnce(messages: ModelMessage[]): ModelMessage[] {
+  return messages.map((message) => {
+    let capped = cappedOf.get(message);
+    if (capped === undefined) {
+      capped = capToolCallInputs([message])[0] ?? message;
+      cappedOf.set(message, capped);
+      cappedOf.set(capped, capped);
+    }
+    return capped;
+  });
+}
+
 function describeModelOf(model: LanguageModel): string {
   if (typeof model === "string") return `model '${model}'`;
   return `${model.provider} model '${model.modelId}'`;
@@ -143,6 +160,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
     return { type: "tools-change", step: at, offered, withdrawn };
   };
   let completed: ModelMessage[] = [];
+  let ended: { messages: ModelMessage[]; text: string } | undefined;
   let failure: unknown;
   let lastText = "";
   let finishReason = "stop";
@@ -227,7 +245,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
       prepareStep: async ({ stepNumber, initialMessages, responseMessages }) => {
         step = stepNumber;
-        const history: ModelMessage[] = capToolCallInputs([...initialMessages, ...responseMessages]);
+        const history: ModelMessage[] = cappedOnce([...initialMessages, ...responseMessages]);
         if (stepNumber > 0) await prepare(history);
         const view = stepNumber === 0 ? initial : render(history);
         const messages = rewrite(history);
@@ -240,6 +258,9 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       },
       onStepEnd: (stepResult) => {
         completed = capToolCallInputs([...stepResult.response.messages]);
+      },
+      onEnd: (event) => {
+        ended = { messages: event.responseMessages, text: event.text };
       },
       onError: ({ error }) => {
         failure ??= error;
@@ -307,7 +328,13 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
     if (options.abortSignal?.aborted === true) {
       return aborted();
     }
-    const [messages, text] = await Promise.all([result.responseMessages, result.text]);
+    // The end event carries what `result.responseMessages` and `result.text` give; each of those getters
+    // tees the finished stream once more and replays every part of every step through it (two replays a
+    // turn, ~1 ms, which ran on into the host's next turn). The getters stay the fallback.
+    const [messages, text] =
+      ended === undefined
+        ? await Promise.all([result.responseMessages, result.text])
+        : [ended.messages, ended.text];
     lastText = text;
     const steps = streamStep + 1;
     const stepLimitReached = steps >= maxSteps && finishReason === "tool-calls";

@@ -8,15 +8,16 @@ import { loadForUser, type UserLoadOutcome } from "../context/load-for-user.js";
 import { beginTurn } from "../context/load-mode.js";
 import { renderRequestSkills } from "../context/render-catalog.js";
 import type { SkillSession } from "../context/skill-session.js";
+import type { TokenCounter } from "../context/token-counter.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
-import { compactHistory } from "./compact-history.js";
+import { compactHistory, historyTokens } from "./compact-history.js";
 import type { EngineEvent } from "./engine-event.js";
 import { mentionedSkills } from "./mentioned-skills.js";
 import { ProviderError } from "./provider-error.js";
 import { runAgent } from "./run-agent.js";
 import { type AutoSelectMode, selectSkills } from "./select-skills.js";
 import type { TurnResult, TurnToolCall } from "./skill-agent.js";
-import { triggeredSkill } from "./triggered-skill.js";
+import { sessionTriggeredSkill } from "./triggered-skill.js";
 
 /** Share of the context window the history may take before it is compacted. */
 const COMPACT_AT = 0.7;
@@ -35,6 +36,28 @@ export interface RunTurnOptions {
   abortSignal?: AbortSignal;
   emit: (event: EngineEvent) => void;
   save: () => Promise<void>;
+}
+
+// Per counter, the tokens each history message counts for (`historyTokens`' per-message term).
+const messageTokensOf = new WeakMap<TokenCounter, WeakMap<ModelMessage, number>>();
+
+/** `historyTokens(messages, counter.count)`, each message counted once per counter. */
+function countedHistoryTokens(messages: readonly ModelMessage[], counter: TokenCounter): number {
+  let counted = messageTokensOf.get(counter);
+  if (counted === undefined) {
+    counted = new WeakMap();
+    messageTokensOf.set(counter, counted);
+  }
+  let total = 0;
+  for (const message of messages) {
+    let tokens = counted.get(message);
+    if (tokens === undefined) {
+      tokens = historyTokens([message], (t) => counter.count(t));
+      counted.set(message, tokens);
+    }
+    total += tokens;
+  }
+  return total;
 }
 
 /** Runs the turn; `conversation.history` is updated in place. */
@@ -66,7 +89,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
 
   // `triggerPattern`: the first skill whose pattern matches the message is loaded before the pre-pass
   // (as the pre-pass loads: only skills the model may see).
-  const triggered = triggeredSkill(input, session.visibleList());
+  const triggered = sessionTriggeredSkill(input, session);
   if (triggered !== undefined && session.loadedSkill(triggered) === undefined) {
     emitLoads([await loadForUser(session, triggered, { by: "select" })], "select");
   }
@@ -83,14 +106,21 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     emitLoads(selection.loads, "select");
   }
 
-  const compaction = await compactHistory({
-    model: options.model,
-    messages: conversation.history,
-    countTokens: (t) => session.counter.count(t),
-    threshold: Math.floor(options.contextWindow * COMPACT_AT),
-    session,
-    ...signal,
-  }).catch(() => undefined);
+  // Compaction is asked for only when the history passes its threshold, counted as `historyTokens` counts
+  // it but once per message (the history's messages are kept from turn to turn, never modified), so a turn
+  // does not re-tokenise the whole conversation to find it is under.
+  const threshold = Math.floor(options.contextWindow * COMPACT_AT);
+  const compaction =
+    countedHistoryTokens(conversation.history, session.counter) <= threshold
+      ? undefined
+      : await compactHistory({
+          model: options.model,
+          messages: conversation.history,
+          countTokens: (t) => session.counter.count(t),
+          threshold,
+          session,
+          ...signal,
+        }).catch(() => undefined);
   if (compaction?.compacted === true) {
     conversation.history.splice(0, conversation.history.length, ...compaction.messages);
     session.renderer.refreshCatalog();

@@ -7,10 +7,16 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCatalog } from "../catalog/create-catalog.js";
+import { createSkillSession } from "../context/create-skill-session.js";
 import { scriptedModel } from "../test-kit.js";
 import { createSkillAgent } from "./create-skill-agent.js";
 import type { EngineEvent } from "./engine-event.js";
-import { MAX_PATTERN_LENGTH, matchesTrigger } from "./triggered-skill.js";
+import {
+  MAX_PATTERN_LENGTH,
+  matchesTrigger,
+  sessionTriggeredSkill,
+  triggeredSkill,
+} from "./triggered-skill.js";
 
 let root: string;
 beforeEach(async () => {
@@ -67,6 +73,20 @@ describe("triggerPattern", () => {
     const { loaded, prompt } = await turn(`${"a".repeat(40)}!`);
     expect(loaded).toEqual([]);
     expect(prompt).not.toContain("EVIL BODY");
+  });
+
+  it("a session finds what its visible list finds: hidden skills skipped, a re-scan's new patterns seen", async () => {
+    const catalog = await createCatalog({ roots: [root] });
+    const all = createSkillSession({ catalog });
+    const noSales = createSkillSession({ catalog, deny: ["c-sales"] });
+    const message = "Please total the REVENUE in q3.csv";
+    expect(sessionTriggeredSkill(message, all)).toBe("c-sales");
+    expect(sessionTriggeredSkill(message, noSales)).toBe("d-csv");
+    expect(sessionTriggeredSkill(message, noSales)).toBe(triggeredSkill(message, noSales.visibleList()));
+    await skill("b-revenue", "revenue", "REVENUE BODY");
+    await catalog.refresh();
+    expect(sessionTriggeredSkill(message, all)).toBe("b-revenue");
+    expect(sessionTriggeredSkill("hello there", all)).toBeUndefined();
   });
 
   it("guards: invalid and over-long patterns never match", () => {

@@ -7,7 +7,8 @@
  * {@link MATCH_TIMEOUT_MS} (catastrophic backtracking such as `(a+)+$` then counts as no match).
  */
 import vm from "node:vm";
-import type { SkillRecord } from "../catalog/types.js";
+import type { Catalog, SkillRecord } from "../catalog/types.js";
+import type { SkillSession } from "../context/skill-session.js";
 
 /** Longest pattern considered; longer ones are skipped. */
 export const MAX_PATTERN_LENGTH = 500;
@@ -54,22 +55,39 @@ export function matchesTrigger(pattern: string, text: string): boolean {
   }
 }
 
+/** A skill with a trigger pattern. */
+interface Candidate {
+  name: string;
+  pattern: string;
+}
+
+/** The records that have a pattern, in their order. */
+function collect(records: readonly SkillRecord[]): Candidate[] {
+  const found: Candidate[] = [];
+  for (const record of records) {
+    const pattern = triggerPatternOf(record);
+    if (pattern !== undefined) found.push({ name: record.name, pattern });
+  }
+  return found;
+}
+
 // The records of a list that have a pattern, by the list: a session's visible list is one array per
 // catalog revision, so a turn walks only the few skills with patterns, not the whole catalog.
-const candidatesOf = new WeakMap<readonly SkillRecord[], { name: string; pattern: string }[]>();
+const candidatesOf = new WeakMap<readonly SkillRecord[], Candidate[]>();
 
-function candidates(records: readonly SkillRecord[]): { name: string; pattern: string }[] {
+function candidates(records: readonly SkillRecord[]): Candidate[] {
   let found = candidatesOf.get(records);
   if (found === undefined) {
-    found = [];
-    for (const record of records) {
-      const pattern = triggerPatternOf(record);
-      if (pattern !== undefined) found.push({ name: record.name, pattern });
-    }
+    found = collect(records);
     candidatesOf.set(records, found);
   }
   return found;
 }
+
+// A catalog's skills with a pattern, per catalog and revision: shared by every session over it, so a new
+// conversation does not walk the catalog again (its visible list is a new array; reading the frontmatter
+// extras of 50,000 records took ~20 ms of the first turn).
+const catalogCandidates = new WeakMap<Catalog, { revision: number; found: Candidate[] }>();
 
 /**
  * Name of the first of `records` whose trigger pattern matches `message`, if any. The patterns of a list
@@ -78,6 +96,26 @@ function candidates(records: readonly SkillRecord[]): { name: string; pattern: s
 export function triggeredSkill(message: string, records: readonly SkillRecord[]): string | undefined {
   for (const { name, pattern } of candidates(records)) {
     if (matchesTrigger(pattern, message)) return name;
+  }
+  return undefined;
+}
+
+/**
+ * {@link triggeredSkill} over the skills `session`'s model may see (`session.visibleList()`): the catalog's
+ * patterns are collected once per catalog revision and each candidate's visibility is looked up by name.
+ * A catalog without `revision()` is walked through the session's visible list instead.
+ */
+export function sessionTriggeredSkill(message: string, session: SkillSession): string | undefined {
+  const { catalog } = session;
+  const revision = catalog.revision?.();
+  if (revision === undefined) return triggeredSkill(message, session.visibleList());
+  let cached = catalogCandidates.get(catalog);
+  if (cached?.revision !== revision) {
+    cached = { revision, found: collect(catalog.list()) };
+    catalogCandidates.set(catalog, cached);
+  }
+  for (const { name, pattern } of cached.found) {
+    if (session.findSkill(name)?.forModel === true && matchesTrigger(pattern, message)) return name;
   }
   return undefined;
 }
