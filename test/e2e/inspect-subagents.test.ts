@@ -136,9 +136,12 @@ describe.skipIf(!hasChromium)(
 
       // The child's own session: its turn and context composition (csv-summary loaded).
       await nested.locator("a").click();
+      // The parent's page has a turn 1 too: wait for the child's page itself (its id in the heading).
+      await page.locator("h1 .id", { hasText: childId }).waitFor();
       const childTurn = page.locator('section.turn[data-turn="1"]');
       await childTurn.waitFor();
       expect(await page.locator("h1 .id").textContent()).toBe(childId);
+      await childTurn.locator('.bar .seg[data-key="skill:csv-summary"]').waitFor();
       expect(await childTurn.locator('.bar .seg[data-key="skill:csv-summary"]').count()).toBe(1);
     }, 90_000);
   },
