@@ -285,6 +285,30 @@ describe("bin/skillrt.js: V8's compile cache", () => {
   });
 });
 
+/** `skillrt ask hi` over `root` with the `--import` hook `hook`, against the provider at `baseURL`. */
+function spawnAsk(hook: string, root: string, baseURL: string, env: Record<string, string> = {}) {
+  const child = spawn(
+    process.execPath,
+    ["--import", hook, bin, "ask", "hi", "--root", root, "--store", "sqlite::memory:"],
+    {
+      cwd: tmp.dir,
+      env: {
+        PATH: process.env["PATH"] ?? "",
+        HOME: tmp.dir,
+        OPENAI_BASE_URL: baseURL,
+        OPENAI_API_KEY: "test",
+        AGENT_MODEL: "loopback",
+        ...env,
+      },
+    },
+  );
+  const out = { stderr: "", closed: new Promise<number | null>((resolve) => child.on("close", resolve)) };
+  child.stderr.on("data", (d: Buffer) => {
+    out.stderr += d.toString();
+  });
+  return { child, out };
+}
+
 describe("bin/skillrt.js run start-up", () => {
   it("loads no MCP SDK package for `ask` when no MCP server is configured", async () => {
     const provider = await startLoopbackProvider("openai", [{ text: "ok" }]);
@@ -292,25 +316,9 @@ describe("bin/skillrt.js run start-up", () => {
       const hook = await traceHook();
       const empty = path.join(tmp.dir, "ask-no-skills");
       await fs.mkdir(empty, { recursive: true });
-      const child = spawn(
-        process.execPath,
-        ["--import", hook, bin, "ask", "hi", "--root", empty, "--store", "sqlite::memory:"],
-        {
-          cwd: tmp.dir,
-          env: {
-            PATH: process.env["PATH"] ?? "",
-            HOME: tmp.dir,
-            OPENAI_BASE_URL: provider.baseURL,
-            OPENAI_API_KEY: "test",
-            AGENT_MODEL: "loopback",
-          },
-        },
-      );
-      let stderr = "";
-      child.stderr.on("data", (d: Buffer) => {
-        stderr += d.toString();
-      });
-      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      const { out } = spawnAsk(hook, empty, provider.baseURL);
+      const code = await out.closed;
+      const stderr = out.stderr;
       expect(code, stderr).toBe(0);
       expect(provider.requests).toHaveLength(1);
       const loaded = JSON.parse(/LOADED (.*)/.exec(stderr)?.[1] ?? "null") as string[];
@@ -340,36 +348,17 @@ let said = false;
 registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); if (!said && r.url.includes("/gpt-tokenizer/")) { said = true; writeSync(2, "TOKENIZER LOADED\\n"); } return r; } });
 `,
       );
-      const child = spawn(
-        process.execPath,
-        ["--import", hook, bin, "ask", "hi", "--root", root, "--store", "sqlite::memory:"],
-        {
-          cwd: tmp.dir,
-          env: {
-            PATH: process.env["PATH"] ?? "",
-            HOME: tmp.dir,
-            OPENAI_BASE_URL: provider.baseURL,
-            OPENAI_API_KEY: "test",
-            AGENT_MODEL: "loopback",
-            ...env,
-          },
-        },
-      );
-      let stderr = "";
-      child.stderr.on("data", (d: Buffer) => {
-        stderr += d.toString();
-      });
-      const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+      const { child, out } = spawnAsk(hook, root, provider.baseURL, env);
       while (provider.requests.length === 0 && child.exitCode === null)
         await new Promise((resolve) => setTimeout(resolve, 20));
       await new Promise((resolve) => setTimeout(resolve, 400));
-      const beforeAnswer = stderr;
-      const code = await closed;
-      expect(code, stderr).toBe(0);
+      const beforeAnswer = out.stderr;
+      const code = await out.closed;
+      expect(code, out.stderr).toBe(0);
       expect(provider.requests).toHaveLength(1);
       return {
         beforeRequest: beforeAnswer.includes("TOKENIZER LOADED"),
-        atAll: stderr.includes("TOKENIZER LOADED"),
+        atAll: out.stderr.includes("TOKENIZER LOADED"),
       };
     } finally {
       await provider.close();
