@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { checkCacheDir, openCacheFile } from "../util/trusted-cache.js";
+import { checkCacheDir, readCacheFile } from "../util/trusted-cache.js";
 import type { TokenEncoding } from "./token-counter.js";
 
 /** Counts known from earlier runs, and new ones to keep. */
@@ -35,7 +35,8 @@ const keyOf = (text: string): string => createHash("sha256").update(text).digest
 
 /** The count file of `encoding` in `cacheDir` (`token-counts-<encoding>.txt`). Never throws. */
 export function openTokenCountFile(cacheDir: string, encoding: TokenEncoding): TokenCountFile {
-  const file = path.join(cacheDir, `token-counts-${encoding}.txt`);
+  const name = `token-counts-${encoding}.txt`;
+  const file = path.join(cacheDir, name);
   let known: Map<string, number> | undefined;
   let pending: string[] = [];
   let scheduled = false;
@@ -43,22 +44,10 @@ export function openTokenCountFile(cacheDir: string, encoding: TokenEncoding): T
   const load = (): Map<string, number> => {
     if (known !== undefined) return known;
     known = new Map();
-    if (!checkCacheDir(cacheDir).ok) return known;
-    const open = openCacheFile(file, MAX_BYTES);
-    if (open === undefined) return known;
-    try {
-      const bytes = Buffer.allocUnsafe(open.size);
-      let read = 0;
-      for (let n = 1; n > 0 && read < bytes.length; read += n)
-        n = fs.readSync(open.fd, bytes, read, bytes.length - read, read);
-      for (const line of bytes.subarray(0, read).toString("latin1").split("\n")) {
-        const m = LINE.exec(line);
-        if (m?.[1] !== undefined) known.set(m[1], Number(m[2]));
-      }
-    } catch {
-      // unreadable: counted again
-    } finally {
-      fs.closeSync(open.fd);
+    const bytes = readCacheFile(cacheDir, name, MAX_BYTES);
+    for (const line of bytes?.toString("latin1").split("\n") ?? []) {
+      const m = LINE.exec(line);
+      if (m?.[1] !== undefined) known.set(m[1], Number(m[2]));
     }
     return known;
   };
