@@ -65,4 +65,34 @@ describe("runTurn", () => {
       "and now?",
     ]);
   });
+
+  it("decides a history under its threshold by its bytes, without counting a token of it", async () => {
+    const catalog = await createCatalog({ roots: [], memory: [] });
+    const counted: string[] = [];
+    const session = createSkillSession({
+      catalog,
+      tokenCounter: {
+        name: "spy",
+        count: (t) => {
+          counted.push(t);
+          return Math.ceil(t.length / 4);
+        },
+      },
+    });
+    const history: ModelMessage[] = [
+      { role: "user", content: "a resumed question" },
+      { role: "assistant", content: "its answer" },
+    ];
+    const conversation = { id: "c2", history, session, skillTools: createSkillTools(session) };
+    await runTurn({
+      input: "next",
+      conversation,
+      model: scriptedModel([{ text: "ok" }]),
+      contextWindow: 1000,
+      instructions: "",
+      emit: () => {},
+      save: async () => {},
+    });
+    expect(counted.filter((t) => t.includes("a resumed question") || t.includes("its answer"))).toEqual([]);
+  });
 });

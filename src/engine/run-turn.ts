@@ -13,6 +13,7 @@ import type { SkillTools } from "../tools/create-skill-tools.js";
 import { compactHistory, historyTokens } from "./compact-history.js";
 import type { EngineEvent } from "./engine-event.js";
 import { mentionedSkills } from "./mentioned-skills.js";
+import { messageText } from "./message-text.js";
 import { ProviderError } from "./provider-error.js";
 import { runAgent } from "./run-agent.js";
 import { type AutoSelectMode, selectSkills } from "./select-skills.js";
@@ -40,6 +41,26 @@ export interface RunTurnOptions {
 
 // Per counter, the tokens each history message counts for (`historyTokens`' per-message term).
 const messageTokensOf = new WeakMap<TokenCounter, WeakMap<ModelMessage, number>>();
+// Per message, an upper bound of that term: a token is at least one byte of UTF-8.
+const messageBytesOf = new WeakMap<ModelMessage, number>();
+
+/**
+ * Whether `historyTokens(messages, counter.count)` is at most `threshold`. Each message is measured once;
+ * a history whose bytes are under the threshold is under it without tokenising anything (a resumed
+ * conversation's first turn then sends its request before the tokenizer loads).
+ */
+function historyWithin(messages: readonly ModelMessage[], counter: TokenCounter, threshold: number): boolean {
+  let bound = 0;
+  for (const message of messages) {
+    let bytes = messageBytesOf.get(message);
+    if (bytes === undefined) {
+      bytes = Buffer.byteLength(messageText(message), "utf8") + 4;
+      messageBytesOf.set(message, bytes);
+    }
+    bound += bytes;
+  }
+  return bound <= threshold || countedHistoryTokens(messages, counter) <= threshold;
+}
 
 /** `historyTokens(messages, counter.count)`, each message counted once per counter. */
 function countedHistoryTokens(messages: readonly ModelMessage[], counter: TokenCounter): number {
@@ -110,17 +131,16 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   // it but once per message (the history's messages are kept from turn to turn, never modified), so a turn
   // does not re-tokenise the whole conversation to find it is under.
   const threshold = Math.floor(options.contextWindow * COMPACT_AT);
-  const compaction =
-    countedHistoryTokens(conversation.history, session.counter) <= threshold
-      ? undefined
-      : await compactHistory({
-          model: options.model,
-          messages: conversation.history,
-          countTokens: (t) => session.counter.count(t),
-          threshold,
-          session,
-          ...signal,
-        }).catch(() => undefined);
+  const compaction = historyWithin(conversation.history, session.counter, threshold)
+    ? undefined
+    : await compactHistory({
+        model: options.model,
+        messages: conversation.history,
+        countTokens: (t) => session.counter.count(t),
+        threshold,
+        session,
+        ...signal,
+      }).catch(() => undefined);
   if (compaction?.compacted === true) {
     conversation.history.splice(0, conversation.history.length, ...compaction.messages);
     session.renderer.refreshCatalog();
