@@ -1,5 +1,6 @@
 import { fieldTexts } from "./search-field-texts.js";
 import { idiomTerms } from "./search-idioms.js";
+import { ImpactTable } from "./search-impacts.js";
 import { buildLayout, buildLayoutAsync, FIELDS, type Layout } from "./search-layout.js";
 import { adjacentPairs, adjacentWords, hasHash, recordPairs } from "./search-pairs.js";
 import { QueryScorer } from "./search-query-scorer.js";
@@ -76,7 +77,7 @@ const MAX_PREFIX = 12;
  * matches for unknown words, a bonus for covering more of the query and one for its adjacent word
  * pairs. Build cost is one tokenisation per record; the catalog builds it lazily, on the first search,
  * and a cache can keep it with {@link serializeSearchIndex} / {@link loadSearchIndex}. A query scores
- * every posting of its terms ({@link topK}).
+ * the postings of its terms that can change its top results ({@link topK}).
  */
 export class SearchIndex {
   readonly #records: SkillRecord[];
@@ -86,6 +87,8 @@ export class SearchIndex {
   readonly #weights: SearchWeights;
   /** Per document and field: the field's weight over its BM25 length normalisation. */
   readonly #scaled: Float64Array;
+  /** What each term's postings add to a score, computed on the term's first query. */
+  readonly #impacts: ImpactTable;
   #sortedTerms: string[] | undefined;
   #byName: Map<string, number[]> | undefined;
   readonly #pairCache = new Map<SkillRecord, { fields: number; hashes: Int32Array }>();
@@ -104,6 +107,7 @@ export class SearchIndex {
       this.#scaled[i] = fields[f]! / norm(fields[FIELDS + f]!, layout.lengths[i]!, avg[f]!);
     }
     this.#layout = layout;
+    this.#impacts = new ImpactTable(layout, this.#scaled, this.#weights.k1, this.#records.length);
   }
 
   /**
@@ -194,7 +198,6 @@ export class SearchIndex {
   #scoring(words: readonly string[], idioms: readonly string[], wanted: string): QueryScorer {
     const w = this.#weights;
     const { offsets } = this.#layout;
-    const n = this.#records.length;
     const terms: number[] = [];
     const wordOf: number[] = [];
     const weights: number[] = [];
@@ -209,6 +212,8 @@ export class SearchIndex {
       for (const synonym of SYNONYMS.get(word) ?? []) {
         if (!words.includes(synonym) && this.#ids.has(synonym)) expansions.push([synonym, own * w.synonym]);
       }
+      // A word's best-weighted term first (see QueryScoring.word); stable, so the defaults keep this order.
+      expansions.sort((a, b) => b[1] - a[1]);
       for (const [term, weight] of expansions) {
         terms.push(this.#ids.get(term)!);
         wordOf.push(i);
@@ -216,8 +221,7 @@ export class SearchIndex {
       }
     });
     const scorer = new QueryScorer(
-      this.#layout,
-      this.#scaled,
+      this.#layout.docs,
       w,
       words.length + idioms.length,
       // Coverage is the share of the query's own words; idiom terms add to it, not to the whole.
@@ -226,13 +230,11 @@ export class SearchIndex {
       terms.length,
     );
     terms.forEach((term, q) => {
-      const df = offsets[term + 1]! - offsets[term]!;
-      const idf = weights[q]! * Math.log(1 + (n - df + 0.5) / (df + 0.5));
       scorer.start[q] = offsets[term]!;
       scorer.end[q] = offsets[term + 1]!;
       scorer.word[q] = wordOf[q]!;
       scorer.weight[q] = weights[q]!;
-      scorer.idf[q] = idf;
+      scorer.impacts.push(this.#impacts.of(term));
     });
     return scorer;
   }
