@@ -6,9 +6,12 @@
 // when each request arrives. Floor, in the same alternation: a bare `node` process POSTing the very
 // request body `skillrt ask` sent at that N (fetch). Also timed: warm `skillrt list --json` over the same
 // root (start to exit), the other yardstick of the target. Runs alternate floor, ask cold, ask warm,
-// library cold, library warm, list warm; HOME is an empty folder, the working directory a fresh one.
+// ask in a project, library cold, library warm, list warm; HOME is an empty folder, the working directory
+// a fresh one — so ask warm also creates its session database (.skillrt/sessions.db) — except for "ask in
+// a project": warm cache, and the working directory of the earlier such runs, where the database exists
+// (a user's next `skillrt ask` in the same project).
 // Prints one JSON line per N: medians of ms, and the ratios the target names (ask warm ≤ 2× floor at 0,
-// ≤ 2× warm list at 10,000).
+// ≤ 2× warm list at 10,000), for ask warm in a fresh directory and in a project.
 // Usage: npm run build && npx node bench/first-request.mjs [N ...]   (default 0 2500 10000; PAIRS=5)
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -65,9 +68,12 @@ try {
 `,
 );
 
-/** Runs `args`; ms from spawn to the first request it made (undefined: none) and to its exit. */
-function run(args, extraEnv) {
-  const cwd = fs.mkdtempSync(path.join(tmp, "cwd-"));
+/**
+ * Runs `args` in `project` (default: a fresh directory, removed after); ms from spawn to the first request
+ * it made (undefined: none) and to its exit.
+ */
+function run(args, extraEnv, project) {
+  const cwd = project ?? fs.mkdtempSync(path.join(tmp, "cwd-"));
   const before = provider.requests.length;
   provider.script.push({ text: "ok" }, { text: "ok" });
   const start = Date.now();
@@ -84,7 +90,7 @@ function run(args, extraEnv) {
     child.on("error", reject);
     child.on("close", (code) => {
       const exit = Date.now() - start;
-      fs.rmSync(cwd, { recursive: true, force: true });
+      if (project === undefined) fs.rmSync(cwd, { recursive: true, force: true });
       if (code !== 0) return reject(new Error(`${args.join(" ")}: exit ${code}: ${stderr}`));
       const request = provider.requests[before];
       resolve({ request: request === undefined ? undefined : request.at - start, exit, body: request?.body });
@@ -96,20 +102,23 @@ for (const n of sizes) {
   const root = skillTree(n);
   const cold = path.join(tmp, `cold-${n}`);
   const warm = path.join(tmp, `warm-${n}`);
+  const project = fs.mkdtempSync(path.join(tmp, `project-${n}-`));
   const ask = [bin, "ask", "hi", "--root", root];
   const list = [bin, "list", "--json", "--root", root];
   // Priming: the request body for the floor, and the warm cache (written by list and by ask).
   const primed = await run(ask, { SKILLRT_CACHE_DIR: warm });
   await run(list, { SKILLRT_CACHE_DIR: warm });
+  await run(ask, { SKILLRT_CACHE_DIR: warm }, project);
   await run([libScript, root], { SKILLRT_CACHE_DIR: warm });
   const bodyFile = path.join(tmp, `body-${n}.json`);
   fs.writeFileSync(bodyFile, JSON.stringify(primed.body));
-  const t = { floor: [], askCold: [], askWarm: [], libCold: [], libWarm: [], listWarm: [] };
+  const t = { floor: [], askCold: [], askWarm: [], askProject: [], libCold: [], libWarm: [], listWarm: [] };
   for (let i = 0; i < pairs; i++) {
     t.floor.push((await run([floorScript, bodyFile, provider.baseURL], {})).request);
     fs.rmSync(cold, { recursive: true, force: true });
     t.askCold.push((await run(ask, { SKILLRT_CACHE_DIR: cold })).request);
     t.askWarm.push((await run(ask, { SKILLRT_CACHE_DIR: warm })).request);
+    t.askProject.push((await run(ask, { SKILLRT_CACHE_DIR: warm }, project)).request);
     fs.rmSync(cold, { recursive: true, force: true });
     t.libCold.push((await run([libScript, root], { SKILLRT_CACHE_DIR: cold })).request);
     t.libWarm.push((await run([libScript, root], { SKILLRT_CACHE_DIR: warm })).request);
@@ -123,11 +132,14 @@ for (const n of sizes) {
       floor_node_request_ms: m.floor,
       ask_cold_ms: m.askCold,
       ask_warm_ms: m.askWarm,
+      ask_project_ms: m.askProject,
       library_cold_ms: m.libCold,
       library_warm_ms: m.libWarm,
       list_warm_exit_ms: m.listWarm,
       ask_warm_vs_floor: round(m.askWarm / m.floor),
       ask_warm_vs_list_warm: round(m.askWarm / m.listWarm),
+      ask_project_vs_floor: round(m.askProject / m.floor),
+      ask_project_vs_list_warm: round(m.askProject / m.listWarm),
       load: round(os.loadavg()[0]),
     })}\n`,
   );

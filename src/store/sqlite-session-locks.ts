@@ -2,7 +2,9 @@
  * Session locks of the SQLite store: a lease row per locked session, taken inside a write transaction
  * (`BEGIN IMMEDIATE`, so two processes never both take it), kept alive by a heartbeat while held, and taken
  * over when it expired or its holder (a process on this machine) is gone — a `kill -9` mid-turn blocks
- * nobody for longer than it takes to notice.
+ * nobody for longer than it takes to notice. A lease is written without waiting for the disk (WAL,
+ * `synchronous = NORMAL` for that one transaction): one lost to a power failure held nothing, as every
+ * holder died with it; the fsync it saved is on the way to every turn's first model request.
  */
 import { randomUUID } from "node:crypto";
 import os from "node:os";
@@ -51,6 +53,18 @@ export function createSqliteSessionLocks(
     drop: db.prepare("DELETE FROM session_locks WHERE namespace = ? AND id = ? AND owner = ?"),
   };
   const held = new Set<() => void>();
+  const level = db.prepare("PRAGMA synchronous").get()?.["synchronous"];
+  const synced = typeof level === "number" && level > 1;
+  /** Runs a lease write (outside any transaction) without the fsync of the store's `synchronous` level. */
+  const unsynced = <T>(write: () => T): T => {
+    if (!synced || db.isTransaction) return write();
+    db.exec("PRAGMA synchronous = NORMAL");
+    try {
+      return write();
+    } finally {
+      db.exec(`PRAGMA synchronous = ${level}`);
+    }
+  };
 
   function describeHolder(namespace: string, id: string): string | undefined {
     const row = stmt.holder.get(namespace, id);
@@ -60,6 +74,10 @@ export function createSqliteSessionLocks(
 
   /** One try: takes the lease when free, expired or left by a dead process here. */
   function tryTake(namespace: string, id: string, owner: string): boolean {
+    return unsynced(() => takeIn(namespace, id, owner));
+  }
+
+  function takeIn(namespace: string, id: string, owner: string): boolean {
     db.exec("BEGIN IMMEDIATE");
     try {
       const row = stmt.holder.get(namespace, id);
@@ -88,7 +106,7 @@ export function createSqliteSessionLocks(
           const heartbeat = setInterval(
             () => {
               try {
-                stmt.renew.run(Date.now() + leaseMs, namespace, id, owner);
+                unsynced(() => stmt.renew.run(Date.now() + leaseMs, namespace, id, owner));
               } catch {
                 // the database is busy or closed: the next beat (or release) tries again
               }
@@ -103,7 +121,7 @@ export function createSqliteSessionLocks(
             clearInterval(heartbeat);
             held.delete(release);
             try {
-              stmt.drop.run(namespace, id, owner);
+              unsynced(() => stmt.drop.run(namespace, id, owner));
             } catch {
               // closed database: the lease expires on its own
             }
