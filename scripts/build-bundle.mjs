@@ -61,6 +61,19 @@ const result = await build({
   logLevel: "warn",
   plugins: [
     {
+      // `ai`'s import of the AI Gateway provider: loaded on first use instead (scripts/gateway-on-demand.mjs).
+      name: "gateway-on-demand",
+      resolveId(source, importer) {
+        if (
+          source === "@ai-sdk/gateway" &&
+          importer !== undefined &&
+          !importer.endsWith("gateway-on-demand.mjs")
+        )
+          return path.join(root, "scripts/gateway-on-demand.mjs");
+        return null;
+      },
+    },
+    {
       name: "static-import-graph",
       moduleParsed(info) {
         staticImports.set(info.id, info.importedIds);
