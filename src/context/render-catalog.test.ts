@@ -175,4 +175,28 @@ describe("renderRequestSkills: the per-request part of the catalog", () => {
     expect(always.skills).toEqual(["zz-pdf-merger"]);
     expect(always.text.startsWith("Skills that best match this request:\n")).toBe(true);
   });
+
+  it("counts a line once: the same skills listed again cost no tokenizer call", async () => {
+    const catalog = await createCatalog({ roots: [], memory: [...syntheticSkills(2_000), ...extra] });
+    const counted: string[] = [];
+    const counting = {
+      name: counter.name,
+      count: (text: string) => {
+        counted.push(text);
+        return counter.count(text);
+      },
+    };
+    const session = createSkillSession({ catalog, catalogBudget: 1_000, tokenCounter: counting });
+    session.renderer.systemPrompt();
+    counted.length = 0;
+    const first = await renderRequestSkills(session, "combine these quarterly reports into one pdf");
+    expect(first.skills.length).toBeGreaterThan(1);
+    // Header, footer and each listed line, once each (a line that fits is not counted twice).
+    expect(counted.length).toBe(new Set(counted).size);
+    expect(counted.length).toBe(first.skills.length + 2);
+    counted.length = 0;
+    const again = await renderRequestSkills(session, "combine these quarterly reports into one pdf");
+    expect(again).toEqual(first);
+    expect(counted).toEqual([]);
+  });
 });

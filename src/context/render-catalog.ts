@@ -241,6 +241,33 @@ function leastPrefix(
   return lo;
 }
 
+/** Lines of the request-skills block kept counted per counter (a few per turn; the same skills recur). */
+const REQUEST_LINES_KEPT = 512;
+const requestLineCounts = new WeakMap<TokenCounter, Map<string, number>>();
+
+/**
+ * `counter.count` for the request-skills block's lines, remembered: each turn counts its header, footer
+ * and a few lines per skill listed, too short for the counter's own cache, and a turn's first model
+ * request waits for them (~0.7 ms a turn).
+ */
+function requestLineCount(counter: TokenCounter): (text: string) => number {
+  let counts = requestLineCounts.get(counter);
+  if (counts === undefined) {
+    counts = new Map();
+    requestLineCounts.set(counter, counts);
+  }
+  const kept = counts;
+  return (text) => {
+    let tokens = kept.get(text);
+    if (tokens === undefined) {
+      tokens = counter.count(text);
+      if (kept.size >= REQUEST_LINES_KEPT) kept.clear();
+      kept.set(text, tokens);
+    }
+    return tokens;
+  };
+}
+
 /** Options of {@link renderRequestSkills}. */
 export interface RequestSkillsOptions {
   /** Most skills listed. Default 5. */
@@ -284,7 +311,7 @@ export async function renderRequestSkills(
     .slice(0, limit);
   if (hits.length === 0) return { text: "", skills: [] };
   const names = session.profile.toolNames;
-  const count = (text: string) => session.counter.count(text);
+  const count = requestLineCount(session.counter);
   const header =
     cut === 0
       ? "Skills that best match this request:\n"
@@ -300,10 +327,16 @@ export async function renderRequestSkills(
       `- ${hit.name}: ${shortenDescription(hit.description)}\n`,
       `- ${hit.name}\n`,
     ];
-    const line = lines.find((text) => spent + count(text) <= budget);
-    if (line === undefined) break;
-    spent += count(line);
-    body += line;
+    let fit: { text: string; tokens: number } | undefined;
+    for (const text of lines) {
+      const tokens = count(text);
+      if (spent + tokens > budget) continue;
+      fit = { text, tokens };
+      break;
+    }
+    if (fit === undefined) break;
+    spent += fit.tokens;
+    body += fit.text;
     skills.push(hit.name);
   }
   if (skills.length === 0) return { text: "", skills: [] };
