@@ -79,7 +79,7 @@ export function openSkillSession(
     searchThreshold: options.searchThreshold ?? 100,
     ...(options.preamble === undefined ? {} : { preamble: options.preamble }),
     ...(options.maxOverviewSkills === undefined ? {} : { maxOverviewSkills: options.maxOverviewSkills }),
-    unmet: unmetRequirements(options.skillEnv),
+    unmet: unmetRequirements(options),
   });
   const listeners = new Map<string, Set<(event: SessionEvent) => void>>();
 
@@ -95,6 +95,7 @@ export function openSkillSession(
     skillBudget: options.skillBudget ?? DEFAULT_SKILL_BUDGET,
     ...(options.maxActive === undefined ? {} : { maxActive: options.maxActive }),
     ...(options.skillEnv === undefined ? {} : { skillEnv: options.skillEnv }),
+    ...(options.requirementsEnv === undefined ? {} : { requirementsEnv: options.requirementsEnv }),
     ...(options.preRender === undefined ? {} : { preRender: options.preRender }),
     contextWindow,
     contextWindowKnown,

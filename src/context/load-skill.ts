@@ -3,7 +3,7 @@
  * for, within the per-skill budget, `maxActive` and the context threshold (least-recently-used content is
  * evicted to make room).
  */
-import { describeMissingRequirements, evaluateSkillRequirements } from "../catalog/skill-requirements.js";
+import { describeMissingRequirements } from "../catalog/skill-requirements.js";
 import { buildSkillEntry } from "./build-items.js";
 import { enforceBudget } from "./enforce-budget.js";
 import { selectDocsFor } from "./select-docs.js";
@@ -19,6 +19,7 @@ import {
 } from "./session-core.js";
 import type { LoadResult, SelectDocsResult, SessionFailure } from "./session-results.js";
 import { newItemId, recordCall, removeSkill, type SkillEntry, tick, touch } from "./session-state.js";
+import { skillRequirementsOn } from "./unmet-requirements.js";
 
 /** Options of {@link SkillSession.load}. */
 export interface LoadOptions {
@@ -129,8 +130,7 @@ export async function loadSkill(
  * provide them. Empty when the skill declares nothing or everything is there.
  */
 function requirementsNotice(core: SessionCore, entry: SkillEntry): string {
-  const skillEnv = core.skillEnv?.[entry.record.name];
-  const requirements = evaluateSkillRequirements(entry.record, skillEnv === undefined ? {} : { skillEnv });
+  const requirements = skillRequirementsOn(core, entry.record);
   if (requirements === undefined || requirements.eligible) return "";
   return `Requirements not met: this skill needs ${describeMissingRequirements(requirements.missing)}, which this machine does not provide. Commands relying on them will fail. Tell the user exactly which of these to provide (set the variable, e.g. in skills.${entry.record.name}.env of skillrt.config.json, or install the program); never ask for or repeat a secret's value.`;
 }

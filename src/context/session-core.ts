@@ -37,6 +37,8 @@ export interface SessionCore {
   maxActive?: number;
   /** See `SkillSessionOptions.skillEnv`. */
   skillEnv?: Record<string, Record<string, string>>;
+  /** See `SkillSessionOptions.requirementsEnv`. */
+  requirementsEnv?: Record<string, string | undefined> | false;
   /** See `SkillSessionOptions.preRender`. */
   preRender?: (record: SkillRecord, body: string) => Promise<string>;
   /** Skills `init()` loads besides `active: true` ones. */

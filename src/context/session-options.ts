@@ -106,6 +106,12 @@ export interface SkillSessionOptions {
    */
   skillEnv?: Record<string, Record<string, string>>;
   /**
+   * The host variables skills' declared requirements (`requires`) are checked against: its variables,
+   * `PATH` for the programs and `HOME` for `~/` config paths. `false`: not checked (no skill is reported as
+   * lacking anything). Default `process.env`. `createSkillAgent` passes its own `env` option, else `false`.
+   */
+  requirementsEnv?: Record<string, string | undefined> | false;
+  /**
    * Transforms a skill's body when it is loaded, before `$ARGUMENTS` are substituted: the engine's shell
    * pre-render (`` !`cmd` `` and ```` ```! ```` blocks of trusted skills). Default: the body as written.
    */

@@ -39,4 +39,29 @@ describe("the model's catalog marks ineligible skills", () => {
     expect(configured).toContain("[unavailable here: needs bin skillrt-no-such-bin]");
     expect(configured).not.toContain("tok-secret-value");
   });
+
+  it("checks against the host variables it is given (PATH finds programs), or not at all with false", async () => {
+    const catalog = await createCatalog({ roots: [root] });
+    const bin = path.join(root, "bin");
+    await mkdir(bin);
+    await writeFile(path.join(bin, "skillrt-no-such-bin"), "#!/bin/sh\n", { mode: 0o755 });
+    const given = createSkillSession({
+      catalog,
+      requirementsEnv: { SKILLRT_TEST_TRACKER_TOKEN: "set", PATH: bin },
+    });
+    expect(given.renderer.systemPrompt()).not.toContain("unavailable here");
+    const met = await given.load("needy");
+    expect(met.ok && met.notice).toBe("");
+
+    const unchecked = createSkillSession({ catalog, requirementsEnv: false });
+    expect(unchecked.renderer.systemPrompt()).not.toContain("unavailable here");
+    const load = await unchecked.load("needy");
+    expect(load.ok && load.notice).toBe("");
+
+    const bare = createSkillSession({ catalog, requirementsEnv: { PATH: "" } });
+    const loaded = await bare.load("needy");
+    expect(loaded.ok && loaded.notice).toContain(
+      "Requirements not met: this skill needs env SKILLRT_TEST_TRACKER_TOKEN, bin skillrt-no-such-bin",
+    );
+  });
 });

@@ -158,6 +158,8 @@ async function composeAgent(
       ...(sessionWindow === undefined ? {} : { contextWindow: sessionWindow }),
       // SKILLS_MAX_ACTIVE caps the skills active at once, for the model's loads too (not only the pre-pass).
       ...(options.select?.maxActive === undefined ? {} : { maxActive: options.select.maxActive }),
+      // Requirements are checked against the environment the caller gave, never the process's own.
+      session: { requirementsEnv: options.env ?? (false as const), ...options.session },
     };
     const layer = await openSkillLayer(catalog, layerOptions, {
       id,

@@ -89,11 +89,12 @@ export interface SkillLayerOptions extends ToolSourceOptions {
   /**
    * Further session settings: the profile tools offered (`skillTools`), the `trpc` profile's overview cap
    * (`maxOverviewSkills`), how long loads stay (`loadMode`), the LRU limit (`maxLoadedSkills`) and the
-   * token counter of budgets and the ledger (`tokenCounter`; default o200k_base).
+   * token counter of budgets and the ledger (`tokenCounter`; default o200k_base) and the host variables
+   * skills' requirements are checked against (`requirementsEnv`).
    */
   session?: Pick<
     SkillSessionOptions,
-    "skillTools" | "maxOverviewSkills" | "loadMode" | "maxLoadedSkills" | "tokenCounter"
+    "skillTools" | "maxOverviewSkills" | "loadMode" | "maxLoadedSkills" | "tokenCounter" | "requirementsEnv"
   >;
   /**
    * Which skills may run commands, pre-approve tools through `allowed-tools` and pre-render

@@ -63,7 +63,9 @@ export interface SkillAgentOptions
   closeToolSources?: boolean;
   /**
    * The process environment, when the host wants it used: secret-looking values (`*_KEY`, `*_TOKEN`, …) are
-   * redacted from turn records, and `${env:NAME}` in {@link mcpServers} entries read it. Default: none.
+   * redacted from turn records, `${env:NAME}` in {@link mcpServers} entries read it, and skills' declared
+   * requirements (variables, programs on its `PATH`, `~/` paths under its `HOME`) are checked against it.
+   * Default: none (requirements are then not checked).
    */
   env?: Record<string, string | undefined>;
   /**
