@@ -234,6 +234,7 @@ async function stage(
   for (const s of stagedInputs) if (s.linkedPath !== undefined) links.add(s.linkedPath);
   return { staged, cwd: cwd.cwd, runDir: prepared.runDir, stagedInputs, links, repairs };
 }
+
 /** What executing a staged run gave: the executor's result, the limits it hit and the warnings so far. */
 interface ExecutedRun {
   result: ExecResult;
