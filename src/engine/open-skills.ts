@@ -89,9 +89,9 @@ export interface SkillLayerOptions extends ToolSourceOptions {
   executor?: ExecutorChoice | Executor | Experimental_SandboxSession | false;
   /**
    * Settings of `skill_run` and script tools: `environment` (per-skill secrets `skillEnv`, `hostDirs`,
-   * `artifactStore`, `limits`, `diskQuotaBytes`; the workspace and executor are the layer's) and `policy`
-   * (command lists `allow`/`deny`, `requireLoaded`, `defaultTimeoutSeconds`, …). Default: `host://`
-   * inputs from `cwd` only.
+   * `artifactStore`, `limits`, `diskQuotaBytes`; a `workspace` given here is used and left in place, else
+   * each conversation gets its own; the executor is the `executor` option) and `policy` (command lists
+   * `allow`/`deny`, `requireLoaded`, `defaultTimeoutSeconds`, …). Default: `host://` inputs from `cwd` only.
    */
   run?: RunSettings | SkillRunSettings;
   /**
