@@ -16,12 +16,16 @@ export type { CommandPolicy } from "./exec/command-policy.js";
 export { type CreateExecutorOptions, createExecutor, type ExecutorChoice } from "./exec/create-executor.js";
 export { createWorkspace } from "./exec/create-workspace.js";
 export type { ExecRequest, ExecResult, Executor, ExecutorKind } from "./exec/executor.js";
-export {
-  runSkillCommand,
-  type SkillRunContext,
-  type SkillRunRequest,
-  type SkillRunResult,
-} from "./exec/run-skill-command.js";
+export type {
+  RunEnvironment,
+  RunPolicy,
+  RunSettings,
+  RunSetup,
+  SkillLookup,
+  SkillRunConfig,
+  SkillRunContext,
+} from "./exec/run-config.js";
+export { runSkillCommand, type SkillRunRequest, type SkillRunResult } from "./exec/run-skill-command.js";
 export {
   type BubblewrapSandboxSession,
   type BubblewrapSandboxSessionOptions,

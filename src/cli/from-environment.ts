@@ -27,6 +27,7 @@ import type { RetryNotice } from "../engine/retry-fetch.js";
 import { autoSelectModeFrom, maxActiveFrom } from "../engine/select-skills.js";
 import type { SkillAgentOptions } from "../engine/skill-agent.js";
 import type { ExecutorChoice } from "../exec/create-executor.js";
+import type { RunSettings } from "../exec/run-config.js";
 import { openSessionStore } from "../store/open-session-store.js";
 import type { SessionStore } from "../store/session-store.js";
 import { checkCacheDir, untrustedCacheWarning } from "../util/trusted-cache.js";
@@ -36,7 +37,6 @@ import { skillsLockDiagnostics } from "./cli-skills-lock.js";
 import { openCliTrust } from "./cli-trust.js";
 import {
   type CliConfig,
-  type CliRunSettings,
   cliExecutorChoice,
   cliRunSettings,
   cliSessionSettings,
@@ -119,7 +119,7 @@ export interface NodeParts extends Omit<SkillAgentOptions, "model" | "store"> {
   /** The config files as read, and the per-skill environments. */
   config: CliConfig;
   executor: ExecutorChoice | false;
-  run: CliRunSettings;
+  run: RunSettings;
   /** Closes what was opened (the store, the tool sources) when no agent took them over. */
   close(): Promise<void>;
 }

@@ -67,21 +67,19 @@ describe("loadCliConfig", () => {
     expect(cliExecutorChoice(config, "sandbox")).toBe("sandbox");
     const run = cliRunSettings(config, { cwd: tmp.dir, defaultHostDirs: [tmp.dir] });
     expect(run).toMatchObject({
-      hostDirs: [path.join(tmp.dir, "data")],
-      policy: { allow: ["python3"], deny: ["curl"] },
-      requireLoaded: true,
-      defaultTimeoutSeconds: 30,
+      environment: { hostDirs: [path.join(tmp.dir, "data")] },
+      policy: { allow: ["python3"], deny: ["curl"], requireLoaded: true, defaultTimeoutSeconds: 30 },
     });
-    expect(run.artifactStore).toBeDefined();
+    expect(run.environment?.artifactStore).toBeDefined();
   });
 
   it("defaults: host inputs from the given directories, artifacts under .skillrt/artifacts", async () => {
     const config = await loadCliConfig({ cwd: tmp.dir, env: { HOME: tmp.dir }, warn: () => {} });
     const run = cliRunSettings(config, { cwd: tmp.dir, defaultHostDirs: [tmp.dir] });
-    expect(run.hostDirs).toEqual([tmp.dir]);
+    expect(run.environment?.hostDirs).toEqual([tmp.dir]);
     expect(run.policy).toBeUndefined();
-    await run.artifactStore?.save("a.txt", new TextEncoder().encode("hi"), "text/plain");
-    expect((await run.artifactStore?.get("a.txt"))?.version).toBe(1);
+    await run.environment?.artifactStore?.save("a.txt", new TextEncoder().encode("hi"), "text/plain");
+    expect((await run.environment?.artifactStore?.get("a.txt"))?.version).toBe(1);
     expect(await readdir(path.join(tmp.dir, ".skillrt", "artifacts"))).toEqual(["a%2Etxt"]);
   });
 });

@@ -7,7 +7,7 @@ import { resolveSkillEnv } from "../config/load-skill-env-config.js";
 import { loadSkillrtConfig, type SkillrtConfig } from "../config/load-skillrt-config.js";
 import { createFsArtifactStore } from "../exec/artifact-store.js";
 import type { ExecutorChoice } from "../exec/create-executor.js";
-import type { SkillRunContext } from "../exec/run-skill-command.js";
+import type { RunPolicy, RunSettings } from "../exec/run-config.js";
 import { cliHome } from "./cli-home.js";
 
 /** Where a CLI run reads its configuration and how it reports warnings. */
@@ -28,12 +28,6 @@ export interface CliSessionSettings {
   allow?: string[];
   deny?: string[];
 }
-
-/** The run settings of `skill_run` / `skillrt run` a CLI command passes to `runSkillCommand`. */
-export type CliRunSettings = Pick<
-  SkillRunContext,
-  "skillEnv" | "policy" | "hostDirs" | "artifactStore" | "requireLoaded" | "defaultTimeoutSeconds"
->;
 
 /** A CLI run's configuration. */
 export interface CliConfig {
@@ -96,26 +90,29 @@ export function defaultArtifactsDir(cwd: string): string {
 }
 
 /**
- * The run settings of a CLI command from the `exec` section: the per-skill environments, the command
- * policy (`allowCommands`/`denyCommands`), `requireLoaded`, `timeoutSeconds`, the `host://` directories
- * (`exec.hostDirs`, else `defaultHostDirs`) and a versioned filesystem artifact store
- * (`exec.artifactsDir`, default `<cwd>/.skillrt/artifacts`; created on the first save).
+ * The run settings of a CLI command from the `exec` section: in the environment, the per-skill
+ * environments, the `host://` directories (`exec.hostDirs`, else `defaultHostDirs`) and a versioned
+ * filesystem artifact store (`exec.artifactsDir`, default `<cwd>/.skillrt/artifacts`; created on the first
+ * save); in the policy (left out when the section sets none), the command lists
+ * (`allowCommands`/`denyCommands`), `requireLoaded` and `timeoutSeconds`.
  */
 export function cliRunSettings(
   config: CliConfig,
   options: { cwd: string; defaultHostDirs: string[] },
-): CliRunSettings {
+): RunSettings {
   const { exec } = config.file;
-  const policy = {
+  const policy: RunPolicy = {
     ...(exec.allowCommands === undefined ? {} : { allow: exec.allowCommands }),
     ...(exec.denyCommands === undefined ? {} : { deny: exec.denyCommands }),
-  };
-  return {
-    skillEnv: config.skillEnv,
-    hostDirs: exec.hostDirs ?? options.defaultHostDirs,
-    artifactStore: createFsArtifactStore(exec.artifactsDir ?? defaultArtifactsDir(options.cwd)),
-    ...(Object.keys(policy).length === 0 ? {} : { policy }),
     ...(exec.requireLoaded === undefined ? {} : { requireLoaded: exec.requireLoaded }),
     ...(exec.timeoutSeconds === undefined ? {} : { defaultTimeoutSeconds: exec.timeoutSeconds }),
+  };
+  return {
+    environment: {
+      skillEnv: config.skillEnv,
+      hostDirs: exec.hostDirs ?? options.defaultHostDirs,
+      artifactStore: createFsArtifactStore(exec.artifactsDir ?? defaultArtifactsDir(options.cwd)),
+    },
+    ...(Object.keys(policy).length === 0 ? {} : { policy }),
   };
 }

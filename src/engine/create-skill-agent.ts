@@ -23,7 +23,7 @@ import { createDelegator } from "./delegate-to-agent.js";
 import { answerText, createDelegationTool } from "./delegation-tool.js";
 import type { EngineEvent } from "./engine-event.js";
 import { forkOnLoad, isForkSkill, runForkSkill } from "./fork-skill.js";
-import { chooseExecutor, openSkillLayer } from "./open-skills.js";
+import { chooseExecutor, openSkillLayer, runSettingsWith } from "./open-skills.js";
 import { openStoreUrl } from "./open-store-url.js";
 import { openToolSources, type ToolSources } from "./open-tool-sources.js";
 import { recordTurn } from "./record-turn.js";
@@ -154,7 +154,7 @@ async function composeAgent(
     const layerOptions = {
       ...options,
       // host:// inputs only from a directory the caller named.
-      run: { hostDirs: options.cwd === undefined ? [] : [options.cwd], ...options.run },
+      run: runSettingsWith(options.run, options.cwd === undefined ? [] : [options.cwd]),
       ...(sessionWindow === undefined ? {} : { contextWindow: sessionWindow }),
       // SKILLS_MAX_ACTIVE caps the skills active at once, for the model's loads too (not only the pre-pass).
       ...(options.select?.maxActive === undefined ? {} : { maxActive: options.select.maxActive }),

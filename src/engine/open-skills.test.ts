@@ -1,9 +1,11 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { access, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTarGz, skillMd } from "../catalog/remote/__fixtures__/make-archives.js";
-import { openCatalog } from "./open-skills.js";
+import { createWorkspace } from "../exec/create-workspace.js";
+import { createLocalExecutor } from "../exec/local-executor.js";
+import { openCatalog, openSkillRun, runSettingsWith } from "./open-skills.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -30,5 +32,47 @@ describe("openCatalog", () => {
       { code: "path-not-found", severity: "error", path: "gone.zip" },
     ]);
     expect(catalog.diagnostics()[0]?.message).toContain(path.join(dir, "gone.zip"));
+  });
+});
+
+describe("run settings", () => {
+  it("split flat settings of earlier versions into environment and policy; default host folders only when none are named", () => {
+    const flat = {
+      skillEnv: { pdf: { TOKEN: "t" } },
+      policy: { deny: ["curl"] },
+      requireLoaded: true,
+      defaultTimeoutSeconds: 30,
+    };
+    expect(runSettingsWith(flat, [dir])).toEqual({
+      environment: { hostDirs: [dir], skillEnv: { pdf: { TOKEN: "t" } } },
+      policy: { deny: ["curl"], requireLoaded: true, defaultTimeoutSeconds: 30 },
+    });
+    expect(runSettingsWith({ environment: { hostDirs: [] }, policy: { allow: ["echo"] } }, [dir])).toEqual({
+      environment: { hostDirs: [] },
+      policy: { allow: ["echo"] },
+    });
+    expect(runSettingsWith(undefined, [dir])).toEqual({ environment: { hostDirs: [dir] } });
+  });
+
+  it("openSkillRun makes and deletes a workspace, and leaves one the settings name alone", async () => {
+    const executor = createLocalExecutor();
+    const made = await openSkillRun("s1", executor, { policy: { deny: ["curl"] } });
+    expect(made.run.environment.executor).toBe(executor);
+    expect(made.run.policy).toEqual({ deny: ["curl"] });
+    const madeRoot = made.run.environment.workspace.root;
+    await made.dispose();
+    await expect(access(madeRoot)).rejects.toThrow();
+
+    const given = await createWorkspace({ baseDir: dir });
+    try {
+      const layer = await openSkillRun("s2", executor, {
+        environment: { workspace: given, hostDirs: [dir] },
+      });
+      expect(layer.run.environment).toMatchObject({ workspace: given, executor, hostDirs: [dir] });
+      await layer.dispose();
+      await expect(access(given.root)).resolves.toBeUndefined();
+    } finally {
+      await given.dispose();
+    }
   });
 });

@@ -20,16 +20,19 @@ import { createExecutor, type ExecutorChoice } from "../exec/create-executor.js"
 import { createWorkspace } from "../exec/create-workspace.js";
 import { closeExecSessions } from "../exec/exec-session.js";
 import type { Executor } from "../exec/executor.js";
-import type { SkillRunContext } from "../exec/run-skill-command.js";
+import { type RunSettings, type RunSetup, type SkillRunContext, toRunSettings } from "../exec/run-config.js";
 import { createSandboxSessionExecutor } from "../exec/sandbox-session-executor.js";
 import { createShellPreRender } from "../exec/shell-pre-render.js";
 import type { Workspace } from "../exec/workspace.js";
-import { createSkillTools, type SkillRunSetup, type SkillTools } from "../tools/create-skill-tools.js";
+import { createSkillTools, type SkillTools } from "../tools/create-skill-tools.js";
 import type { ProfileName } from "../tools/profile-types.js";
 import type { ToolProgressListener } from "../tools/tool-progress.js";
 import type { ToolSourceOptions, ToolSources } from "./open-tool-sources.js";
 
-/** Settings of `skill_run` other than the workspace and executor (secrets, policy, host folders, …). */
+/**
+ * The flat `skill_run` settings of earlier versions (secrets, command lists, host folders, …).
+ * @deprecated Pass `run: { environment, policy }` ({@link RunSettings}); flat settings are still accepted.
+ */
 export type SkillRunSettings = Partial<
   Pick<
     SkillRunContext,
@@ -84,8 +87,13 @@ export interface SkillLayerOptions extends ToolSourceOptions {
    * execution tools.
    */
   executor?: ExecutorChoice | Executor | Experimental_SandboxSession | false;
-  /** Settings of `skill_run`. Default: `host://` inputs from `cwd` only. */
-  run?: SkillRunSettings;
+  /**
+   * Settings of `skill_run` and script tools: `environment` (per-skill secrets `skillEnv`, `hostDirs`,
+   * `artifactStore`, `limits`, `diskQuotaBytes`; a `workspace` given here is used and left in place, else
+   * each conversation gets its own; the executor is the `executor` option) and `policy` (command lists
+   * `allow`/`deny`, `requireLoaded`, `defaultTimeoutSeconds`, …). Default: `host://` inputs from `cwd` only.
+   */
+  run?: RunSettings | SkillRunSettings;
   /**
    * Further session settings: the profile tools offered (`skillTools`), the `trpc` profile's overview cap
    * (`maxOverviewSkills`), how long loads stay (`loadMode`), the LRU limit (`maxLoadedSkills`) and the
@@ -181,25 +189,41 @@ export function chooseExecutor(choice: SkillLayerOptions["executor"]): Executor 
 
 /** What `skill_run` of one session runs with: its setup, and the workspace to delete afterwards. */
 export interface SkillRunLayer {
-  run: SkillRunSetup;
+  run: RunSetup;
   /** Deletes the workspace when this layer made it (a given one is left alone). */
   dispose(): Promise<void>;
 }
 
 /**
- * The run setup of a session on `executor`: `settings` plus a workspace (the one given, or a new private
- * one named after the session). The agent, the AI SDK toolkit and the MCP server all set up runs here.
+ * `run` (settings in parts, or flat settings of earlier versions) with `hostDirs` as the `host://`
+ * folders unless it names its own.
+ */
+export function runSettingsWith(
+  run: RunSettings | SkillRunSettings | undefined,
+  hostDirs: string[],
+): RunSettings {
+  const settings = toRunSettings(run ?? {});
+  return { ...settings, environment: { hostDirs, ...settings.environment } };
+}
+
+/**
+ * The run setup of a session on `executor`: `settings` completed with the executor and a workspace (the
+ * settings' own, or a new private one named after the session). The agent, the AI SDK toolkit and the
+ * MCP server all set up runs here.
  */
 export async function openSkillRun(
   sessionId: string,
   executor: Executor,
-  settings: SkillRunSettings,
-  workspace?: Workspace,
+  settings: RunSettings,
 ): Promise<SkillRunLayer> {
-  const owned = workspace === undefined ? await createWorkspace({ id: sessionId }) : undefined;
-  const used = workspace ?? (owned as Workspace);
+  const given = settings.environment?.workspace;
+  const owned = given === undefined ? await createWorkspace({ id: sessionId }) : undefined;
+  const used = given ?? (owned as Workspace);
   return {
-    run: { ...settings, workspace: used, executor },
+    run: {
+      environment: { ...settings.environment, workspace: used, executor },
+      ...(settings.policy === undefined ? {} : { policy: settings.policy }),
+    },
     dispose: async () => {
       // Interactive sessions (skill_exec) end with the conversation, before its workspace goes.
       await closeExecSessions(used);
@@ -229,11 +253,10 @@ export async function openSkillLayer(
   const { executor, toolSources: sources } = conversation;
   const cwd = options.cwd ?? process.cwd();
   const trust = skillTrust(options.trust);
+  const settings = runSettingsWith(options.run, [cwd]);
   // The workspace is made first: `init()` and a restore load skills, whose `!`cmd` run in it.
   const runLayer =
-    executor === undefined
-      ? undefined
-      : await openSkillRun(conversation.id, executor, { hostDirs: [cwd], ...options.run });
+    executor === undefined ? undefined : await openSkillRun(conversation.id, executor, settings);
   const common = {
     catalog,
     profile: options.profile ?? "skillrt",
@@ -246,7 +269,7 @@ export async function openSkillLayer(
     ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
     ...(options.catalogBudget === undefined ? {} : { catalogBudget: options.catalogBudget }),
     ...(options.maxActive === undefined ? {} : { maxActive: options.maxActive }),
-    ...(options.run?.skillEnv === undefined ? {} : { skillEnv: options.run.skillEnv }),
+    ...(settings.environment?.skillEnv === undefined ? {} : { skillEnv: settings.environment.skillEnv }),
     ...options.session,
     ...(options.shellPreRender === false
       ? {}
@@ -271,7 +294,7 @@ export async function openSkillLayer(
   // The catalog is rendered now, so its one-time costs (the tokenizer's tables, counting the listed skills)
   // fall on opening the conversation and not, in one block, on the event loop in the middle of its first turn.
   session.renderer.catalogStats();
-  const workspace = runLayer?.run.workspace;
+  const workspace = runLayer?.run.environment.workspace;
   const skillTools = createSkillTools(session, {
     trust,
     ...(conversation.onProgress === undefined ? {} : { onProgress: conversation.onProgress }),

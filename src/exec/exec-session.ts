@@ -7,12 +7,8 @@
  */
 import { PassThrough } from "node:stream";
 import { createRedactor } from "./redact.js";
-import {
-  runSkillCommand,
-  type SkillRunContext,
-  type SkillRunRequest,
-  type SkillRunResult,
-} from "./run-skill-command.js";
+import type { SkillRunConfig } from "./run-config.js";
+import { runSkillCommand, type SkillRunRequest, type SkillRunResult } from "./run-skill-command.js";
 import type { Workspace } from "./workspace.js";
 
 /** Default seconds before a session's program is killed (trpc's session TTL: 30 minutes). */
@@ -79,9 +75,10 @@ export async function closeExecSessions(workspace: Workspace): Promise<void> {
  */
 export function startExecSession(
   request: SkillRunRequest,
-  context: SkillRunContext,
+  run: SkillRunConfig,
 ): ExecSession | { error: string } {
-  const sessions = registry(context.workspace);
+  const { environment, policy } = run;
+  const sessions = registry(environment.workspace);
   const running = [...sessions.values()].filter((s) => s.running).length;
   if (running >= MAX_EXEC_SESSIONS) {
     return {
@@ -89,10 +86,10 @@ export function startExecSession(
     };
   }
   // Numbered per workspace (`sess_1`, `sess_2`, …): short for the model, and never reused.
-  const n = (started.get(context.workspace) ?? 0) + 1;
-  started.set(context.workspace, n);
+  const n = (started.get(environment.workspace) ?? 0) + 1;
+  started.set(environment.workspace, n);
   const id = `sess_${n}`;
-  const redactor = createRedactor(Object.values(context.skillEnv?.[request.name] ?? {}));
+  const redactor = createRedactor(Object.values(environment.skillEnv?.[request.name] ?? {}));
   const stdin = new PassThrough();
   if (request.stdin !== undefined && request.stdin !== "") stdin.write(request.stdin);
   const stop = new AbortController();
@@ -112,7 +109,9 @@ export function startExecSession(
   };
   let result: SkillRunResult | undefined;
   const abortSignal =
-    context.abortSignal === undefined ? stop.signal : AbortSignal.any([context.abortSignal, stop.signal]);
+    environment.abortSignal === undefined
+      ? stop.signal
+      : AbortSignal.any([environment.abortSignal, stop.signal]);
   const done = runSkillCommand(
     {
       ...request,
@@ -121,9 +120,12 @@ export function startExecSession(
       interactive: { stdin, onOutput },
     },
     {
-      ...context,
-      abortSignal,
-      maxTimeoutSeconds: Math.max(context.maxTimeoutSeconds ?? 0, EXEC_SESSION_TTL_SECONDS),
+      ...run,
+      environment: { ...environment, abortSignal },
+      policy: {
+        ...policy,
+        maxTimeoutSeconds: Math.max(policy?.maxTimeoutSeconds ?? 0, EXEC_SESSION_TTL_SECONDS),
+      },
     },
   ).then((r) => {
     result = r;

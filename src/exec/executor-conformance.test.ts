@@ -365,7 +365,10 @@ describe.each(kinds.filter((k) => k.unavailable === undefined))("executor confor
           inputs: [{ from: `host://${base}/rows.csv` }],
           outputs: { globs: ["$OUTPUT_DIR/*.txt"], inline: true },
         },
-        { workspace, executor, getSkill: (n) => (n === "conform" ? skill : undefined), hostDirs: [base] },
+        {
+          environment: { workspace, executor, hostDirs: [base] },
+          lookup: { getSkill: (n) => (n === "conform" ? skill : undefined) },
+        },
       );
       expect(result.status).toBe("ran");
       if (result.status !== "ran") return;

@@ -8,8 +8,9 @@ import { makeSkill, makeTempDir } from "./__fixtures__/make-skill.js";
 import { createFsArtifactStore } from "./artifact-store.js";
 import { createExecutor } from "./create-executor.js";
 import { createWorkspace } from "./create-workspace.js";
+import type { SkillRunConfig, SkillRunContext } from "./run-config.js";
 import type { SkillRunResult } from "./run-skill-command.js";
-import { runSkillCommand, type SkillRunContext } from "./run-skill-command.js";
+import { runSkillCommand } from "./run-skill-command.js";
 import type { Workspace } from "./workspace.js";
 
 /** What the model reads of a run (the tools layer's rendering). */
@@ -36,7 +37,7 @@ describe("runSkillCommand", () => {
   let ws: Workspace;
   let skill: SkillRecord;
   let other: SkillRecord;
-  let context: SkillRunContext;
+  let context: SkillRunConfig;
   const { executor } = createExecutor();
 
   beforeAll(async () => {
@@ -49,13 +50,17 @@ describe("runSkillCommand", () => {
     });
     other = await makeSkill("other", { "notes.md": "other skill notes\n" });
     context = {
-      workspace: ws,
-      executor,
-      getSkill: (name) => ({ leaky: skill, other })[name],
-      closest: () => ["leaky"],
-      skillEnv: { leaky: { API_TOKEN: SECRET } },
-      artifactStore: createFsArtifactStore(path.join(base, "artifacts")),
-      hostDirs: [base],
+      environment: {
+        workspace: ws,
+        executor,
+        skillEnv: { leaky: { API_TOKEN: SECRET } },
+        artifactStore: createFsArtifactStore(path.join(base, "artifacts")),
+        hostDirs: [base],
+      },
+      lookup: {
+        getSkill: (name) => ({ leaky: skill, other })[name],
+        closest: () => ["leaky"],
+      },
     };
   });
   afterAll(async () => {
@@ -105,7 +110,7 @@ describe("runSkillCommand", () => {
       );
     const small = await runSkillCommand(
       { name: "leaky", command: ["sh", "scripts/boundary.sh"] },
-      { ...context, maxOutputBytes: 16 * 1024 - 5 },
+      { ...context, policy: { maxOutputBytes: 16 * 1024 - 5 } },
     );
     if (small.status !== "ran") throw new Error(small.message);
     assertNoSecret(small.stdout);
@@ -123,14 +128,33 @@ describe("runSkillCommand", () => {
     expect(modelText(unknown)).toContain("Did you mean: leaky");
     const unloaded = await runSkillCommand(
       { name: "leaky", command: "true" },
-      { ...context, requireLoaded: true, isLoaded: () => false },
+      { ...context, policy: { requireLoaded: true }, lookup: { ...context.lookup, isLoaded: () => false } },
     );
     expect(modelText(unloaded)).toContain('skill_run requires skill_load first for "leaky"');
     const loaded = await runSkillCommand(
       { name: "leaky", command: "true" },
-      { ...context, requireLoaded: true, isLoaded: () => true },
+      { ...context, policy: { requireLoaded: true }, lookup: { ...context.lookup, isLoaded: () => true } },
     );
     expect(loaded.status).toBe("ran");
+  });
+
+  it("still takes the flat context of earlier versions: its command policy, loaded check and secrets apply", async () => {
+    const flat: SkillRunContext = {
+      ...context.environment,
+      ...context.lookup,
+      requireLoaded: true,
+      isLoaded: () => true,
+      policy: { deny: ["curl"] },
+    };
+    const denied = await runSkillCommand({ name: "leaky", command: "curl http://x" }, flat);
+    expect(modelText(denied)).toContain("'curl' is on the deny list");
+    const unloaded = await runSkillCommand(
+      { name: "leaky", command: "true" },
+      { ...flat, isLoaded: () => false, loadToolName: "load_skill" },
+    );
+    expect(modelText(unloaded)).toContain('skill_run requires load_skill first for "leaky"');
+    const ran = await runSkillCommand({ name: "leaky", command: 'echo "[$API_TOKEN]"' }, flat);
+    expect(ran).toMatchObject({ status: "ran", stdout: "[[redacted]]\n" });
   });
 
   it("applies the command policy: deny wins, allow list checks every simple command", async () => {
@@ -172,7 +196,7 @@ describe("runSkillCommand", () => {
 
   it("stages inputs from host, workspace, skill and artifacts; refuses host paths not allowed", async () => {
     await writeFile(path.join(base, "host-in.txt"), "from host\n");
-    const store = context.artifactStore!;
+    const store = context.environment.artifactStore!;
     await store.save("report.txt", Buffer.from("artifact v1\n"), "text/plain");
     await store.save("report.txt", Buffer.from("artifact v2\n"), "text/plain");
     const result = await runSkillCommand(

@@ -1,30 +1,30 @@
 /**
- * `skill_run` semantics for the tools layer: check the skill (and that it is loaded when
- * required), apply the command policy, stage the skill and inputs, run through the executor with the
- * cleared environment plus the skill's secrets, collect outputs, and redact secrets from everything
- * returned. Every expected failure is a `refused` result with a message for the model.
+ * `skill_run` semantics for the tools layer, in four steps over a run's configuration
+ * (`{ environment, policy, lookup }`, see `run-config.ts`): authorise (the skill, its loaded state, the
+ * command policy), stage (the skill and inputs), execute (the executor with the cleared environment plus
+ * the skill's secrets) and collect (outputs), with secrets redacted from everything returned. Every
+ * expected failure is a `refused` result with a message for the model.
  */
 import path from "node:path";
 import type { SkillRecord } from "../catalog/types.js";
 import { lastOutputLine } from "../util/terminal-text.js";
-import type { ArtifactStore } from "./artifact-store.js";
 import {
   type CollectedOutputs,
   collectOutputs,
   type OutputFile,
   type OutputSpec,
 } from "./collect-outputs.js";
-import { type CommandPolicy, checkCommandPolicy } from "./command-policy.js";
+import { checkCommandPolicy } from "./command-policy.js";
 import { DEFAULT_DISK_QUOTA_BYTES, watchDiskQuota } from "./disk-quota.js";
-import {
-  DEFAULT_EXEC_PATH,
-  type ExecMount,
-  type ExecRequest,
-  type ExecResult,
-  type Executor,
-} from "./executor.js";
+import { DEFAULT_EXEC_PATH, type ExecMount, type ExecRequest, type ExecResult } from "./executor.js";
 import { DEFAULT_LIMITS, type ExecLimits } from "./limits.js";
 import { createRedactor, type Redactor } from "./redact.js";
+import {
+  type RunEnvironment,
+  type SkillRunConfig,
+  type SkillRunContext,
+  toSkillRunConfig,
+} from "./run-config.js";
 import { type InputSpec, type StagedInput, stageInputs } from "./stage-inputs.js";
 import type { Workspace } from "./workspace.js";
 
@@ -57,48 +57,6 @@ export const DEFAULT_RUN_TIMEOUT_SECONDS = 300;
 
 /** Environment names the model may not set (they change how programs are loaded). */
 const BLOCKED_ENV = /^(LD_.*|DYLD_.*|OPENSSL_CONF|BASH_ENV|ENV|BASH_FUNC_.*)$/;
-
-/** What `runSkillCommand` needs from its caller. */
-export interface SkillRunContext {
-  workspace: Workspace;
-  executor: Executor;
-  /** Looks up a skill by name (e.g. `catalog.get`). */
-  getSkill: (name: string) => SkillRecord | undefined;
-  /** Names close to an unknown one (e.g. `catalog.closest`). */
-  closest?: (name: string) => string[];
-  /** Whether the skill is loaded in the session; used with `requireLoaded`. */
-  isLoaded?: (name: string) => boolean;
-  /** Refuse runs of skills that are not loaded. Default false. */
-  requireLoaded?: boolean;
-  /** Name of the tool that loads a skill, for the `requireLoaded` refusal. Default `skill_load`. */
-  loadToolName?: string;
-  /** Per-skill environment (secrets), e.g. `loadSkillEnvConfig().skills`. */
-  skillEnv?: Record<string, Record<string, string>>;
-  policy?: CommandPolicy;
-  /** Host directories `host://` inputs may come from. Default none. */
-  hostDirs?: string[];
-  artifactStore?: ArtifactStore;
-  /** Default `DEFAULT_RUN_TIMEOUT_SECONDS` (300). */
-  defaultTimeoutSeconds?: number;
-  /** Upper bound on a requested timeout. Default 3600. */
-  maxTimeoutSeconds?: number;
-  /** Bytes of stdout and of stderr returned. Default 16 KiB each. */
-  maxOutputBytes?: number;
-  limits?: ExecLimits;
-  /**
-   * Bytes one run may add to the workspace (outputs and work files). Past it the run is stopped and the
-   * result says so (`limitsHit: ["disk_quota"]`); also the largest file a run may write and the size of
-   * the sandbox's `/tmp`. Default `DEFAULT_DISK_QUOTA_BYTES` (1 GiB). See `watchDiskQuota` for what is
-   * enforced how.
-   */
-  diskQuotaBytes?: number;
-  abortSignal?: AbortSignal;
-  /**
-   * Receives the command's latest output line while it runs (redacted like the result, at most one call
-   * per chunk of output), for a progress display. Never seen by the model.
-   */
-  onOutputLine?: (line: string) => void;
-}
 
 /** A refused run: nothing was executed. */
 export interface SkillRunRefused {
@@ -151,19 +109,28 @@ function refuse(name: string, message: string): SkillRunRefused {
 }
 
 /**
-/**
- * Runs a command for a skill. Never throws: expected failures are `refused` results, and an unexpected
- * host-side failure (e.g. the workspace changed under it) is refused with its message too. The request
- * is not validated again: callers pass what the `skill_run` schema accepted (or build it in code).
+ * Runs a command for a skill: {@link authorise} (the skill, its loaded state, the command policy), then
+ * {@link stage} (the skill, the inputs, a run folder), {@link execute} (the executor with the cleared
+ * environment plus the skill's secrets, under the disk quota) and {@link collect} (outputs, warnings, the
+ * result), every text returned redacted of the skill's secrets. Never throws: expected failures are
+ * `refused` results, and an unexpected host-side failure (e.g. the workspace changed under it) is refused
+ * with its message too. The request is not validated again: callers pass what the `skill_run` schema
+ * accepted (or build it in code). A flat {@link SkillRunContext} (deprecated) is still accepted.
  */
 export async function runSkillCommand(
   input: SkillRunRequest,
-  context: SkillRunContext,
+  run: SkillRunConfig | SkillRunContext,
 ): Promise<SkillRunResult> {
+  const config = toSkillRunConfig(run);
+  const redactor = createRedactor(Object.values(config.environment.skillEnv?.[input.name] ?? {}));
   try {
-    return await runChecked(input, context);
+    const authorised = authorise(input, config);
+    if ("status" in authorised) return authorised;
+    const staged = await stage(input, authorised.record, config, redactor);
+    if ("status" in staged) return staged;
+    const executed = await execute(input, staged, config, redactor);
+    return await collect(input, staged, executed, config.environment, redactor);
   } catch (error) {
-    const redactor = createRedactor(Object.values(context.skillEnv?.[input.name] ?? {}));
     return refuse(
       input.name,
       redactor.redact(
@@ -173,31 +140,65 @@ export async function runSkillCommand(
   }
 }
 
-async function runChecked(input: SkillRunRequest, context: SkillRunContext): Promise<SkillRunResult> {
-  const { workspace } = context;
-  const record = context.getSkill(input.name);
+/**
+ * Whether `input` may run: the skill exists (else the closest names), is loaded when the policy requires
+ * it, and the command passes the policy's lists. Nothing is touched on disk.
+ */
+function authorise(
+  input: SkillRunRequest,
+  { lookup, policy }: SkillRunConfig,
+): { record: SkillRecord } | SkillRunRefused {
+  const record = lookup.getSkill(input.name);
   if (record === undefined) {
-    const closest = context.closest?.(input.name) ?? [];
+    const closest = lookup.closest?.(input.name) ?? [];
     const hint = closest.length > 0 ? ` Did you mean: ${closest.join(", ")}?` : "";
     return refuse(input.name, `Skill '${input.name}' not found.${hint}`);
   }
-  if (context.requireLoaded === true && context.isLoaded?.(input.name) !== true) {
+  if (policy?.requireLoaded === true && lookup.isLoaded?.(input.name) !== true) {
     return refuse(
       input.name,
-      `skill_run requires ${context.loadToolName ?? "skill_load"} first for "${input.name}". Load the skill, read its instructions, then run again.`,
+      `skill_run requires ${policy.loadToolName ?? "skill_load"} first for "${input.name}". Load the skill, read its instructions, then run again.`,
     );
   }
-  const decision = checkCommandPolicy(input.command, context.policy);
+  const decision = checkCommandPolicy(input.command, policy);
   if (!decision.ok) return refuse(input.name, decision.message);
+  return { record };
+}
 
-  const secrets = context.skillEnv?.[input.name] ?? {};
-  const redactor = createRedactor(Object.values(secrets));
-  let staged: Awaited<ReturnType<Workspace["stageSkill"]>>;
+/** A run staged in its workspace, ready to execute. */
+interface StagedRun {
+  staged: StagedSkill;
+  /** Absolute working directory of the command. */
+  cwd: string;
+  /** Absolute run directory (`runs/run_…`). */
+  runDir: string;
+  stagedInputs: StagedInput[];
+  /** Folders of linked inputs mounted read-only (every one linked in this workspace so far). */
+  links: ReadonlySet<string>;
+  /** What repairing the workspace did. */
+  repairs: string[];
+}
+
+type StagedSkill = Awaited<ReturnType<Workspace["stageSkill"]>>;
+
+/**
+ * Puts the skill into the workspace (the real folder for executors that mount it read-only, a copy for
+ * `local`), resolves the working directory, then stages the inputs and takes a run folder. Repairs and
+ * the staging of inputs are serialised per workspace: parallel runs prepare one after the other.
+ */
+async function stage(
+  input: SkillRunRequest,
+  record: SkillRecord,
+  { environment, lookup }: SkillRunConfig,
+  redactor: Redactor,
+): Promise<StagedRun | SkillRunRefused> {
+  const { workspace } = environment;
+  let staged: StagedSkill;
   let repairs: string[];
   try {
     repairs = await serialised(workspace, () => workspace.repair());
     // Executors that mount get the real folder read-only; `local` ignores mounts, so it gets a copy.
-    staged = await workspace.stageSkill(record, { copy: context.executor.kind === "local" });
+    staged = await workspace.stageSkill(record, { copy: environment.executor.kind === "local" });
   } catch (error) {
     return refuse(
       input.name,
@@ -207,16 +208,15 @@ async function runChecked(input: SkillRunRequest, context: SkillRunContext): Pro
   const cwd = await workspace.resolveCwd(staged, input.cwd);
   if ("error" in cwd) return refuse(input.name, cwd.error);
 
-  const quota = context.diskQuotaBytes ?? DEFAULT_DISK_QUOTA_BYTES;
   const stagedInputs: StagedInput[] = [];
   const prepared = await serialised(workspace, async () => {
     if (input.inputs !== undefined && input.inputs.length > 0) {
       const result = await stageInputs(input.inputs, {
         root: workspace.root,
-        maxBytes: quota,
-        ...(context.artifactStore === undefined ? {} : { artifactStore: context.artifactStore }),
-        ...(context.hostDirs === undefined ? {} : { hostDirs: context.hostDirs }),
-        resolveSkill: context.getSkill,
+        maxBytes: quotaOf(environment),
+        ...(environment.artifactStore === undefined ? {} : { artifactStore: environment.artifactStore }),
+        ...(environment.hostDirs === undefined ? {} : { hostDirs: environment.hostDirs }),
+        resolveSkill: lookup.getSkill,
       });
       if (result.errors.length > 0) return { errors: result.errors };
       stagedInputs.push(...result.staged);
@@ -229,12 +229,34 @@ async function runChecked(input: SkillRunRequest, context: SkillRunContext): Pro
       redactor.redact(`Inputs could not be staged; nothing was run:\n- ${prepared.errors.join("\n- ")}`),
     );
   }
-  const { runDir } = prepared;
   const links = linkedMounts.get(workspace) ?? new Set<string>();
   linkedMounts.set(workspace, links);
   for (const s of stagedInputs) if (s.linkedPath !== undefined) links.add(s.linkedPath);
+  return { staged, cwd: cwd.cwd, runDir: prepared.runDir, stagedInputs, links, repairs };
+}
 
-  const warnings: string[] = [...repairs];
+/** What executing a staged run gave: the executor's result, the limits it hit and the warnings so far. */
+interface ExecutedRun {
+  result: ExecResult;
+  limitsHit: string[];
+  /** Workspace repairs, ignored `env` names and the disk quota, in that order. */
+  warnings: string[];
+}
+
+/**
+ * Runs the staged command through the executor: a cleared environment (`PATH`, `LANG`, the workspace's
+ * variables) plus the skill's secrets and the caller's allowed `env`, the staged folders mounted, the
+ * timeout capped by the policy, the limits capped by the disk quota, which a watcher enforces by
+ * stopping the run.
+ */
+async function execute(
+  input: SkillRunRequest,
+  run: StagedRun,
+  { environment, policy }: SkillRunConfig,
+  redactor: Redactor,
+): Promise<ExecutedRun> {
+  const { workspace, executor } = environment;
+  const warnings: string[] = [...run.repairs];
   const callerEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries(input.env ?? {})) {
     if (BLOCKED_ENV.test(key) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
@@ -244,33 +266,34 @@ async function runChecked(input: SkillRunRequest, context: SkillRunContext): Pro
   const env: Record<string, string> = {
     PATH: DEFAULT_EXEC_PATH,
     LANG: "C.UTF-8",
-    ...(context.executor.kind === "local" ? { TMPDIR: workspace.tmpDir } : {}),
-    ...workspace.runEnv(staged, runDir),
-    ...secrets,
+    ...(executor.kind === "local" ? { TMPDIR: workspace.tmpDir } : {}),
+    ...workspace.runEnv(run.staged, run.runDir),
+    ...environment.skillEnv?.[input.name],
     ...callerEnv,
   };
   const mounts: ExecMount[] = [
-    ...workspace.mounts(staged),
-    ...[...links].map((source) => ({ source, readOnly: true })),
+    ...workspace.mounts(run.staged),
+    ...[...run.links].map((source) => ({ source, readOnly: true })),
   ];
   const timeoutSeconds = Math.min(
-    input.timeout ?? context.defaultTimeoutSeconds ?? DEFAULT_RUN_TIMEOUT_SECONDS,
-    context.maxTimeoutSeconds ?? 3600,
+    input.timeout ?? policy?.defaultTimeoutSeconds ?? DEFAULT_RUN_TIMEOUT_SECONDS,
+    policy?.maxTimeoutSeconds ?? 3600,
   );
-  const limits: ExecLimits = context.limits ?? DEFAULT_LIMITS;
+  const quota = quotaOf(environment);
+  const limits: ExecLimits = environment.limits ?? DEFAULT_LIMITS;
   const overQuota = new AbortController();
   const abortSignal =
-    context.abortSignal === undefined
+    environment.abortSignal === undefined
       ? overQuota.signal
-      : AbortSignal.any([context.abortSignal, overQuota.signal]);
+      : AbortSignal.any([environment.abortSignal, overQuota.signal]);
   const watch = await watchDiskQuota({
     root: workspace.root,
     quotaBytes: quota,
     onExceeded: () => overQuota.abort(),
   });
-  const result = await context.executor.run({
+  const result = await executor.run({
     command: input.command,
-    cwd: cwd.cwd,
+    cwd: run.cwd,
     env,
     timeoutMs: timeoutSeconds * 1000,
     mounts,
@@ -282,9 +305,11 @@ async function runChecked(input: SkillRunRequest, context: SkillRunContext): Pro
       tmpBytes: Math.min(limits.tmpBytes ?? quota, quota),
     },
     ...(input.stdin === undefined ? {} : { stdin: input.stdin }),
-    ...(context.maxOutputBytes === undefined ? {} : { maxOutputBytes: context.maxOutputBytes }),
+    ...(policy?.maxOutputBytes === undefined ? {} : { maxOutputBytes: policy.maxOutputBytes }),
     ...(input.interactive === undefined ? {} : { interactive: input.interactive }),
-    ...(context.onOutputLine === undefined ? {} : { onOutput: outputLines(redactor, context.onOutputLine) }),
+    ...(environment.onOutputLine === undefined
+      ? {}
+      : { onOutput: outputLines(redactor, environment.onOutputLine) }),
   });
   const usage = await watch.stop();
   const limitsHit: string[] = [];
@@ -296,18 +321,35 @@ async function runChecked(input: SkillRunRequest, context: SkillRunContext): Pro
         "(work/, out/, runs/) and write less, or in smaller steps.",
     );
   }
+  return { result, limitsHit, warnings };
+}
 
-  const runRel = path.relative(workspace.root, runDir);
+/**
+ * The run's result: the requested outputs collected from the run folder (saved to the artifact store
+ * when asked), a hint when the command failed writing into the read-only skill folder, and every name,
+ * reference and warning redacted.
+ */
+async function collect(
+  input: SkillRunRequest,
+  run: StagedRun,
+  executed: ExecutedRun,
+  environment: RunEnvironment,
+  redactor: Redactor,
+): Promise<SkillRunCompleted> {
+  const { result, limitsHit, warnings } = executed;
+  const runRel = path.relative(environment.workspace.root, run.runDir);
   let collected: CollectedOutputs = { files: [], limitsHit: [], warnings: [] };
   if (input.outputs !== undefined) {
     collected = await collectOutputs(input.outputs, {
-      root: workspace.root,
+      root: environment.workspace.root,
       runRel,
       redactor,
-      ...(context.artifactStore === undefined ? {} : { artifactStore: context.artifactStore }),
+      ...(environment.artifactStore === undefined ? {} : { artifactStore: environment.artifactStore }),
     });
   }
-  const readOnlyHit = staged.copied ? /read-only file system|permission denied/i : /read-only file system/i;
+  const readOnlyHit = run.staged.copied
+    ? /read-only file system|permission denied/i
+    : /read-only file system/i;
   if (result.exitCode !== 0 && readOnlyHit.test(result.stderr)) {
     warnings.push(
       "the skill folder is read-only: write files to $OUTPUT_DIR (collected as out/…) or $WORK_DIR; " +
@@ -321,7 +363,7 @@ async function runChecked(input: SkillRunRequest, context: SkillRunContext): Pro
     stdout: result.stdout,
     stderr: result.stderr,
     timedOut: result.timedOut,
-    aborted: result.aborted && context.abortSignal?.aborted === true,
+    aborted: result.aborted && environment.abortSignal?.aborted === true,
     durationMs: result.durationMs,
     truncated: result.truncated,
     outputFiles: collected.files.map((f) => ({
@@ -330,11 +372,16 @@ async function runChecked(input: SkillRunRequest, context: SkillRunContext): Pro
       ref: redactor.redact(f.ref),
     })),
     limitsHit: [...limitsHit, ...collected.limitsHit],
-    stagedInputs,
+    stagedInputs: run.stagedInputs,
     warnings: [...result.warnings, ...warnings, ...collected.warnings].map((w) => redactor.redact(w)),
     executor: result.executor,
     runDir: runRel,
   };
+}
+
+/** Bytes one run may add to the workspace. */
+function quotaOf(environment: RunEnvironment): number {
+  return environment.diskQuotaBytes ?? DEFAULT_DISK_QUOTA_BYTES;
 }
 
 /** Most bytes of recent output kept to find the latest line (redacted as a whole, so a split secret is too). */

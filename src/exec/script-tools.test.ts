@@ -91,9 +91,8 @@ describe("script tools", () => {
     const tools = await listScriptTools(skill);
     const { executor } = createExecutor();
     const context = {
-      workspace: ws,
-      executor,
-      getSkill: (n: string) => (n === skill.name ? skill : undefined),
+      environment: { workspace: ws, executor },
+      lookup: { getSkill: (n: string) => (n === skill.name ? skill : undefined) },
     };
     const py = tools.find((t) => t.toolName === "pdf-tools__extract_text")!;
     const r = await runScriptTool(py, { args: ["--page", "2"], stdin: "hi there\n" }, context);

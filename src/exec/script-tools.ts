@@ -9,7 +9,8 @@ import { open, readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { SkillRecord } from "../catalog/types.js";
-import { runSkillCommand, type SkillRunContext, type SkillRunResult } from "./run-skill-command.js";
+import { type SkillRunConfig, type SkillRunContext, toSkillRunConfig } from "./run-config.js";
+import { runSkillCommand, type SkillRunResult } from "./run-skill-command.js";
 
 /** Input of every script tool. */
 export const ScriptToolInput = z.object({
@@ -159,11 +160,14 @@ export async function listScriptTools(record: Pick<SkillRecord, "name" | "dir">)
   return tools;
 }
 
-/** Runs a script tool through `runSkillCommand` (same workspace, executor, policy and redaction). */
+/**
+ * Runs a script tool through `runSkillCommand` (same workspace, executor, policy and redaction). A flat
+ * {@link SkillRunContext} (deprecated) is still accepted.
+ */
 export async function runScriptTool(
   tool: ScriptTool,
   input: unknown,
-  context: SkillRunContext,
+  run: SkillRunConfig | SkillRunContext,
 ): Promise<SkillRunResult> {
   const parsed = ScriptToolInput.safeParse(input ?? {});
   if (!parsed.success) {
@@ -180,6 +184,6 @@ export async function runScriptTool(
       command,
       ...(parsed.data.stdin === undefined ? {} : { stdin: parsed.data.stdin }),
     },
-    context,
+    toSkillRunConfig(run),
   );
 }

@@ -60,9 +60,11 @@ describe("createShellPreRender", () => {
     await rm(dir, { recursive: true, force: true });
   });
   const run = () => ({
-    workspace,
-    executor: createExecutor({ kind: "local" }).executor,
-    skillEnv: { live: { LIVE_TOKEN: "s3cret-value-123" } },
+    environment: {
+      workspace,
+      executor: createExecutor({ kind: "local" }).executor,
+      skillEnv: { live: { LIVE_TOKEN: "s3cret-value-123" } },
+    },
   });
 
   it("a trusted skill's directives run in its folder; output in place, secrets redacted, failures said", async () => {

@@ -6,7 +6,8 @@
  */
 import { ensureTrusted, type SkillTrust } from "../catalog/skill-trust.js";
 import type { SkillRecord } from "../catalog/types.js";
-import { runSkillCommand, type SkillRunContext } from "./run-skill-command.js";
+import type { RunSetup } from "./run-config.js";
+import { runSkillCommand } from "./run-skill-command.js";
 
 /** One directive of a body: where it is and what it runs. */
 export interface ShellDirective {
@@ -71,7 +72,7 @@ export function findShellDirectives(body: string): ShellDirective[] {
 /** Options of {@link createShellPreRender}. */
 export interface ShellPreRenderOptions {
   /** Where commands run (the session's workspace and executor, limits, secrets); undefined: no executor. */
-  run: Omit<SkillRunContext, "getSkill" | "closest" | "isLoaded"> | undefined;
+  run: RunSetup | undefined;
   /** Which skills may run their directives. */
   trust: SkillTrust;
 }
@@ -99,24 +100,19 @@ export function createShellPreRender(
       if (note !== undefined) out += `[\`${shown}\` ${note}]`;
       else if (index >= PRE_RENDER_MAX_DIRECTIVES)
         out += `[\`${shown}\` not run: more than ${PRE_RENDER_MAX_DIRECTIVES} commands in one skill]`;
-      else out += await runDirective(record, directive, options.run as NonNullable<typeof options.run>);
+      else out += await runDirective(record, directive, options.run as RunSetup);
     }
     return out + body.slice(at);
   };
 }
 
-async function runDirective(
-  record: SkillRecord,
-  directive: ShellDirective,
-  run: NonNullable<ShellPreRenderOptions["run"]>,
-): Promise<string> {
+async function runDirective(record: SkillRecord, directive: ShellDirective, run: RunSetup): Promise<string> {
   const result = await runSkillCommand(
     { name: record.name, command: directive.command, timeout: PRE_RENDER_TIMEOUT_SECONDS },
     {
-      ...run,
-      getSkill: (name) => (name === record.name ? record : undefined),
-      isLoaded: () => true,
-      maxOutputBytes: PRE_RENDER_MAX_CHARS * 4,
+      environment: run.environment,
+      policy: { ...run.policy, maxOutputBytes: PRE_RENDER_MAX_CHARS * 4 },
+      lookup: { getSkill: (name) => (name === record.name ? record : undefined), isLoaded: () => true },
     },
   );
   const shown = oneLine(directive.command);

@@ -23,6 +23,7 @@ import { openSkillRun, resolveExecutor, type SkillRunLayer } from "../engine/ope
 import { SkillrtError } from "../errors/skillrt-error.js";
 import type { ExecutorChoice } from "../exec/create-executor.js";
 import type { Executor } from "../exec/executor.js";
+import { type RunSettings, toRunSettings } from "../exec/run-config.js";
 import type { Workspace } from "../exec/workspace.js";
 import { createSkillTools, type SkillRunSetup, type SkillTools } from "../tools/create-skill-tools.js";
 import type { ProfileName } from "../tools/profile-types.js";
@@ -37,11 +38,25 @@ import { createSkillServing } from "./skill-serving.js";
 /** Version reported to clients by default. */
 export const SKILLRT_MCP_VERSION = SKILLRT_VERSION;
 
-/** How `skill_run` (and script tools) execute. Everything but `executor` and `workspace` is passed to each run. */
-export type SkillMcpExecOptions = Omit<SkillRunSetup, "executor" | "workspace"> & {
-  /** An executor or a kind for `createExecutor`. Default `auto` (sandbox when bubblewrap works, else local). */
+/**
+ * How `skill_run` (and script tools) execute: the executor, the run `environment` (a `workspace`, else a
+ * fresh one deleted when the server closes; secrets, `hostDirs`, artifacts, limits) and the `policy`
+ * (command lists, `requireLoaded`, timeouts, output size).
+ */
+export interface SkillMcpExecOptions extends RunSettings {
+  /**
+   * An executor or a kind for `createExecutor`. Default: `environment.executor`, else `auto` (sandbox when
+   * bubblewrap works, else local).
+   */
   executor?: ExecutorChoice | Executor;
-  /** Where commands run. Default: a fresh workspace, deleted when the server closes. */
+}
+
+/**
+ * The flat `exec` options of earlier versions (every run setting beside `executor` and `workspace`).
+ * @deprecated Pass {@link SkillMcpExecOptions} (`{ executor, environment, policy }`).
+ */
+type FlatMcpExecOptions = Partial<SkillRunSetup> & {
+  executor?: ExecutorChoice | Executor;
   workspace?: Workspace;
 };
 
@@ -66,7 +81,7 @@ export interface SkillMcpServerOptions {
    */
   profile?: ProfileName;
   /** `false` leaves out `skill_run` and script tools. Default: enabled with the `auto` executor. */
-  exec?: false | SkillMcpExecOptions;
+  exec?: false | SkillMcpExecOptions | FlatMcpExecOptions;
   /** Watch the catalog's roots and tell the client when tools, resources and prompts change. Default false. */
   watch?: boolean;
   /** Server name reported to clients. Default `skillrt`. */
@@ -124,10 +139,11 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   const exec = options.exec === false ? undefined : (options.exec ?? {});
   let runLayer: SkillRunLayer | undefined;
   if (exec !== undefined) {
-    const { executor: choice, workspace: given, ...settings } = exec;
-    const chosen = resolveExecutor(choice ?? "auto");
+    const { executor: choice, ...rest } = exec;
+    const settings = toRunSettings(rest);
+    const chosen = resolveExecutor(choice ?? settings.environment?.executor ?? "auto");
     if (chosen?.warning !== undefined) options.onWarning?.(chosen.warning);
-    if (chosen !== undefined) runLayer = await openSkillRun(session.id, chosen.executor, settings, given);
+    if (chosen !== undefined) runLayer = await openSkillRun(session.id, chosen.executor, settings);
   }
   const run = runLayer?.run;
 
@@ -170,7 +186,9 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
     stopWatching?.();
     stopWatching = undefined;
     disposed ??= (runLayer?.dispose() ?? Promise.resolve()).catch((error: unknown) => {
-      options.onWarning?.(`could not delete the workspace ${run?.workspace.root}: ${String(error)}`);
+      options.onWarning?.(
+        `could not delete the workspace ${run?.environment.workspace.root}: ${String(error)}`,
+      );
     });
   };
   // close() resolves once the workspace the server made is deleted.

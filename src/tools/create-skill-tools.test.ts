@@ -144,7 +144,7 @@ describe("canonical tools", () => {
     ]);
     workspace = await createWorkspace();
     const skills = createSkillTools(createSkillSession({ catalog: tree.catalog }), {
-      run: { workspace, executor: createLocalExecutor() },
+      run: { environment: { workspace, executor: createLocalExecutor() } },
     });
     expect(skills.activeToolNames()).not.toContain("greet__hello");
     await call(skills.tools, "skill_load", { name: "greet" });
@@ -219,7 +219,7 @@ describe("error paths at tool level", () => {
     workspace = await createWorkspace();
     const session = createSkillSession({ catalog: tree.catalog, profile: "omni" });
     const omni = createSkillTools(session, {
-      run: { workspace, executor: createLocalExecutor(), requireLoaded: true },
+      run: { environment: { workspace, executor: createLocalExecutor() }, policy: { requireLoaded: true } },
     });
     expect(
       await call(omni.tools, "load_skill_reference", { skill_name: "pdf", reference: "references/forms.md" }),
@@ -234,6 +234,25 @@ describe("error paths at tool level", () => {
     expect(
       await call(omni.tools, "load_skill_reference", { skill_name: "pdf", reference: "references/forms.md" }),
     ).toMatch(/^Reference 'references\/forms\.md' loaded:/);
+  });
+
+  it("still takes the flat run setup of earlier versions, its policy fields included", async () => {
+    tree = await makeSkillTree(standardSkills());
+    workspace = await createWorkspace();
+    const session = createSkillSession({ catalog: tree.catalog, profile: "omni" });
+    const omni = createSkillTools(session, {
+      run: { workspace, executor: createLocalExecutor(), requireLoaded: true, policy: { deny: ["curl"] } },
+    });
+    expect(await call(omni.tools, "skill_run", { name: "pdf", command: "echo hi" })).toBe(
+      'skill_run requires load_skill first for "pdf". Load the skill, read its instructions, then run again.',
+    );
+    await call(omni.tools, "load_skill", { skill_name: "pdf" });
+    expect(await call(omni.tools, "skill_run", { name: "pdf", command: "curl x" })).toContain(
+      "'curl' is on the deny list",
+    );
+    expect(await call(omni.tools, "skill_run", { name: "pdf", command: "echo hi" })).toMatch(
+      /exit code: 0[\s\S]*hi/,
+    );
   });
 });
 

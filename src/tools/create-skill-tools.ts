@@ -9,7 +9,13 @@ import { z } from "zod";
 import { ensureTrusted, type SkillTrust, skillTrust, untrustedMessage } from "../catalog/skill-trust.js";
 import type { SkillRecord } from "../catalog/types.js";
 import type { SkillSession } from "../context/skill-session.js";
-import { runSkillCommand, type SkillRunContext, type SkillRunResult } from "../exec/run-skill-command.js";
+import {
+  type RunSetup,
+  type SkillRunConfig,
+  type SkillRunContext,
+  toRunSettings,
+} from "../exec/run-config.js";
+import { runSkillCommand, type SkillRunResult } from "../exec/run-skill-command.js";
 import { listScriptTools, runScriptTool, type ScriptTool } from "../exec/script-tools.js";
 import { sanitizeName } from "../exec/workspace.js";
 import {
@@ -37,13 +43,20 @@ import { type ToolEffects, toolEffects } from "./tool-effects.js";
 import type { ToolProgressListener } from "./tool-progress.js";
 import type { RegisteredTool, ToolRegistry } from "./tool-registry.js";
 
-/** Everything a run needs except what the session provides (skill lookup, closest names, loaded state). */
+/**
+ * The flat run setup of earlier versions: everything a run needs but the skill lookup.
+ * @deprecated Pass `run: { environment, policy }` ({@link RunSetup}); a flat setup is still accepted.
+ */
 export type SkillRunSetup = Omit<SkillRunContext, "getSkill" | "closest" | "isLoaded">;
 
 /** Options of {@link createSkillTools}. */
 export interface SkillToolsOptions {
-  /** Workspace + executor: enables `skill_run` and the script tools of loaded skills. Default: no execution tools. */
-  run?: SkillRunSetup;
+  /**
+   * Where commands run (`environment`: workspace, executor, secrets, …) and what they may do (`policy`):
+   * enables `skill_run` and the script tools of loaded skills; the session is the skill lookup. Default:
+   * no execution tools.
+   */
+  run?: RunSetup | SkillRunSetup;
   /** Host tools gated by loaded skills (`computeActiveTools`). */
   registry?: ToolRegistry;
   /** `allowed-tools` policy. Default `ignore`. */
@@ -141,7 +154,7 @@ const PROFILES: Record<ProfileName, (ctx: ProfileContext) => ProfileTools> = {
 /** Builds the tools of the session's profile (`session.profile`, set when the session is created) over `session`. */
 export function createSkillTools(session: SkillSession, options: SkillToolsOptions = {}): SkillTools {
   const profileName = session.profile.name;
-  const run = options.run;
+  const run = options.run === undefined ? undefined : (toRunSettings(options.run) as RunSetup);
   const maxInputBytes = options.maxInputBytes ?? MAX_TOOL_INPUT_BYTES;
   const trust = skillTrust(options.trust);
   /** Why `record`'s commands may not run: it is untrusted (asked once where a person can answer). */
@@ -161,19 +174,21 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
   const add = (name: string, t: Tool): void => {
     tools[name] = guardToolInput(name, { ...t, toModelOutput: skillToolModelOutput }, maxInputBytes);
   };
-  const runContext = (abortSignal?: AbortSignal): SkillRunContext | undefined =>
+  // A run's configuration: the setup, the profile's load tool in refusals, the session as the lookup.
+  const runConfig = (abortSignal?: AbortSignal): SkillRunConfig | undefined =>
     run === undefined
       ? undefined
       : {
-          ...run,
-          getSkill: (name) => {
-            const found = session.findSkill(name);
-            return found?.forModel === true ? found.record : session.loadedSkill(name)?.record;
+          environment: abortSignal === undefined ? run.environment : { ...run.environment, abortSignal },
+          policy: { ...run.policy, loadToolName: session.profile.toolNames.load },
+          lookup: {
+            getSkill: (name) => {
+              const found = session.findSkill(name);
+              return found?.forModel === true ? found.record : session.loadedSkill(name)?.record;
+            },
+            closest: (name) => session.notFound(name).closest ?? [],
+            isLoaded: (name) => session.loadedSkill(name) !== undefined,
           },
-          closest: (name) => session.notFound(name).closest ?? [],
-          isLoaded: (name) => session.loadedSkill(name) !== undefined,
-          loadToolName: session.profile.toolNames.load,
-          ...(abortSignal !== undefined ? { abortSignal } : {}),
         };
 
   let renderRun: (run: SkillRunOutput) => string = renderRunText;
@@ -198,13 +213,13 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
           description: script.description,
           inputSchema: script.inputSchema,
           execute: async (input, { abortSignal }): Promise<SkillToolResult> => {
-            const context = runContext(abortSignal);
-            if (context === undefined || session.loadedSkill(name) === undefined) {
+            const config = runConfig(abortSignal);
+            if (config === undefined || session.loadedSkill(name) === undefined) {
               return toolFailure(`${script.toolName} is only available while skill '${name}' is loaded.`);
             }
-            const refused = await untrusted(context.getSkill(name));
+            const refused = await untrusted(config.lookup.getSkill(name));
             if (refused !== undefined) return refused;
-            return runResult(await runScriptTool(script, input, context));
+            return runResult(await runScriptTool(script, input, config));
           },
         }),
       );
@@ -222,16 +237,16 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
           run: {
             setup: run,
             execute: async (request, abortSignal) => {
-              const context = runContext(abortSignal);
-              if (context === undefined)
+              const config = runConfig(abortSignal);
+              if (config === undefined)
                 return { status: "refused", name: request.name, message: "no executor" };
-              const reason = await untrustedReason(context.getSkill(request.name));
+              const reason = await untrustedReason(config.lookup.getSkill(request.name));
               if (reason !== undefined) return { status: "refused", name: request.name, message: reason };
-              return runSkillCommand(request, context);
+              return runSkillCommand(request, config);
             },
-            viewDir: (name) => path.join(run.workspace.skillsDir, sanitizeName(name)),
-            workDir: run.workspace.workDir,
-            context: () => runContext() as SkillRunContext,
+            viewDir: (name) => path.join(run.environment.workspace.skillsDir, sanitizeName(name)),
+            workDir: run.environment.workspace.workDir,
+            context: () => runConfig() as SkillRunConfig,
           },
         }),
   });
@@ -276,7 +291,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
         session,
         approval: options.approval,
         onProgress: options.onProgress,
-        runContext,
+        runConfig,
         untrusted,
         runResult,
         param: profile.runParam ?? "name",
@@ -389,6 +404,6 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     effects: (name) =>
       tools[name] === undefined
         ? undefined
-        : toolEffects(runTools.has(name) ? "run" : "disclose", run?.executor.kind),
+        : toolEffects(runTools.has(name) ? "run" : "disclose", run?.environment.executor.kind),
   };
 }

@@ -4,7 +4,8 @@
  */
 import type { Tool } from "ai";
 import type { SkillSession } from "../context/skill-session.js";
-import type { SkillRunContext, SkillRunRequest, SkillRunResult } from "../exec/run-skill-command.js";
+import type { RunSetup, SkillRunConfig } from "../exec/run-config.js";
+import type { SkillRunRequest, SkillRunResult } from "../exec/run-skill-command.js";
 import type { SkillRunOutput } from "./skill-run-output.js";
 
 export type { ProfileName } from "../context/profile-name.js";
@@ -25,16 +26,16 @@ export interface ProfileContext {
 
 /** See {@link ProfileContext.run}. */
 export interface ProfileRun {
-  /** The run setup (`SkillRunSetup` of `createSkillTools`: workspace, executor, limits), typed in place (no import cycle). */
-  setup: Omit<SkillRunContext, "getSkill" | "closest" | "isLoaded">;
+  /** The session's run environment (workspace, executor, secrets, artifacts) and policy. */
+  setup: RunSetup;
   /** Runs `request` as `skill_run` would (in the skill's staged folder unless `cwd` says otherwise). */
   execute(request: SkillRunRequest, abortSignal?: AbortSignal): Promise<SkillRunResult>;
   /** Absolute path of a skill's staged folder in the workspace, as commands see it. */
   viewDir(name: string): string;
   /** Absolute path of the workspace's `work/` folder. */
   workDir: string;
-  /** The full run context (skill lookup, loaded check) for runs the profile drives itself. */
-  context(): SkillRunContext;
+  /** The whole run configuration (with the session's skill lookup) for runs the profile drives itself. */
+  context(): SkillRunConfig;
 }
 
 /**

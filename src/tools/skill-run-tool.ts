@@ -7,7 +7,8 @@ import { type Tool, tool } from "ai";
 import { z } from "zod";
 import type { SkillRecord } from "../catalog/types.js";
 import type { SkillSession } from "../context/skill-session.js";
-import { runSkillCommand, type SkillRunContext, type SkillRunResult } from "../exec/run-skill-command.js";
+import type { SkillRunConfig } from "../exec/run-config.js";
+import { runSkillCommand, type SkillRunResult } from "../exec/run-skill-command.js";
 import type { McpSkillRuns } from "./mcp-client/prepare-mcp-skill-run.js";
 import { SKILL_RUN_DESCRIPTION, SkillRunInput } from "./skill-run-input.js";
 import { type SkillToolResult, toolFailure } from "./skill-tool-result.js";
@@ -19,8 +20,8 @@ export interface SkillRunToolDeps {
   session: SkillSession;
   approval: ToolApprovalOptions | undefined;
   onProgress: ToolProgressListener | undefined;
-  /** The run's context (undefined without an executor). */
-  runContext: (abortSignal?: AbortSignal) => SkillRunContext | undefined;
+  /** A run's configuration with the session's lookup (undefined without an executor). */
+  runConfig: (abortSignal?: AbortSignal) => SkillRunConfig | undefined;
   /** The refusal of an untrusted skill's commands, if it is one. */
   untrusted: (record: SkillRecord | undefined) => Promise<SkillToolResult | undefined>;
   /** The tool result of a run, rendered as the profile renders runs. */
@@ -31,16 +32,16 @@ export interface SkillRunToolDeps {
 
 /** The `skill_run` tool. */
 export function createSkillRunTool(deps: SkillRunToolDeps): Tool {
-  const { session, approval, onProgress, runContext, untrusted, runResult } = deps;
+  const { session, approval, onProgress, runConfig, untrusted, runResult } = deps;
   let mcpRuns: McpSkillRuns | undefined;
   const execute = async (
     request: SkillRunInput,
     { abortSignal, toolCallId }: { abortSignal?: AbortSignal | undefined; toolCallId: string },
   ): Promise<SkillToolResult> => {
-    const context = runContext(abortSignal);
-    if (context === undefined) return toolFailure("skill_run is not configured.");
+    let config = runConfig(abortSignal);
+    if (config === undefined) return toolFailure("skill_run is not configured.");
     // An MCP-served skill runs only once the user approved it, from its verified files.
-    const record = context.getSkill(request.name);
+    const record = config.lookup.getSkill(request.name);
     if (record?.origin.kind === "mcp") {
       // Loaded only when an MCP-served skill runs (commands without MCP servers never import it).
       const { createMcpSkillRuns, prepareMcpSkillRun } = await import(
@@ -57,16 +58,26 @@ export function createSkillRunTool(deps: SkillRunToolDeps): Tool {
         ...(abortSignal === undefined ? {} : { abortSignal }),
       }).catch((error: unknown) => ({ ok: false as const, message: errorMessage(error) }));
       if (!prepared.ok) return toolFailure(prepared.message);
-      const getSkill = context.getSkill;
-      context.getSkill = (name) => (name === request.name ? prepared.record : getSkill(name));
+      const { getSkill } = config.lookup;
+      config = {
+        ...config,
+        lookup: {
+          ...config.lookup,
+          getSkill: (name) => (name === request.name ? prepared.record : getSkill(name)),
+        },
+      };
     } else {
       const refused = await untrusted(record);
       if (refused !== undefined) return refused;
     }
     const progress = progressReporter(onProgress, { toolCallId, toolName: "skill_run" });
-    if (onProgress !== undefined) context.onOutputLine = (line) => progress.report({ message: line });
+    if (onProgress !== undefined)
+      config = {
+        ...config,
+        environment: { ...config.environment, onOutputLine: (line) => progress.report({ message: line }) },
+      };
     try {
-      return runResult(await runSkillCommand(request, context));
+      return runResult(await runSkillCommand(request, config));
     } finally {
       progress.done();
     }

@@ -31,7 +31,13 @@ async function setup(options: { maxInputBytes?: number } = {}) {
   artifacts = await fs.mkdtemp(path.join(os.tmpdir(), "skillrt-artifacts-"));
   const session = createSkillSession({ catalog: tree.catalog, id: "s" });
   const skills = createSkillTools(session, {
-    run: { workspace, executor: createLocalExecutor(), artifactStore: createFsArtifactStore(artifacts) },
+    run: {
+      environment: {
+        workspace,
+        executor: createLocalExecutor(),
+        artifactStore: createFsArtifactStore(artifacts),
+      },
+    },
     ...options,
   });
   return { session, skills };

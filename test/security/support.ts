@@ -6,11 +6,8 @@ import path from "node:path";
 import type { SkillRecord } from "../../src/catalog/types.js";
 import { createExecutor } from "../../src/exec/create-executor.js";
 import type { Executor } from "../../src/exec/executor.js";
-import {
-  runSkillCommand,
-  type SkillRunContext,
-  type SkillRunResult,
-} from "../../src/exec/run-skill-command.js";
+import type { SkillRunContext } from "../../src/exec/run-config.js";
+import { runSkillCommand, type SkillRunResult } from "../../src/exec/run-skill-command.js";
 import { probeSandbox } from "../../src/exec/sandbox-executor.js";
 import type { Workspace } from "../../src/exec/workspace.js";
 import { renderRunText } from "../../src/tools/render-run-result.js";

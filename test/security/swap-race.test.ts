@@ -10,11 +10,8 @@ import { collectOutputs } from "../../src/exec/collect-outputs.js";
 import { createExecutor } from "../../src/exec/create-executor.js";
 import { createWorkspace } from "../../src/exec/create-workspace.js";
 import { OutputSpec } from "../../src/exec/output-spec.js";
-import {
-  runSkillCommand,
-  type SkillRunContext,
-  type SkillRunResult,
-} from "../../src/exec/run-skill-command.js";
+import type { SkillRunContext } from "../../src/exec/run-config.js";
+import { runSkillCommand, type SkillRunResult } from "../../src/exec/run-skill-command.js";
 import type { Workspace } from "../../src/exec/workspace.js";
 import { attackExecutor, attackSkill, contextFor, rootOnlySecret, tempDir } from "./support.js";
 

@@ -6,6 +6,7 @@ import path from "node:path";
 import { Readable, Writable } from "node:stream";
 import { PROFILE_NAMES, type ProfileName } from "../../context/profile-name.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
+import type { RunSettings } from "../../exec/run-config.js";
 import { createSkillMcpServer } from "../../mcp/create-skill-mcp-server.js";
 import { createStdioTransport } from "../../mcp/create-stdio-transport.js";
 import { isLoopbackHost, type McpHttpServer, serveMcpHttp } from "../../mcp/serve-mcp-http.js";
@@ -14,7 +15,7 @@ import type { CliIo } from "../command.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { fromEnvironment, type NodeParts } from "../from-environment.js";
 import { listenForInterrupt } from "../listen-for-interrupt.js";
-import { type CliRunSettings, cliExecutorChoice, cliSessionSettings } from "../load-cli-config.js";
+import { cliExecutorChoice, cliSessionSettings } from "../load-cli-config.js";
 
 const EXECUTORS: ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
 
@@ -146,8 +147,16 @@ configuration; 2 usage error.
     const { catalog, config } = parts;
     const kind = cliExecutorChoice(config, values.executor as ExecutorChoice | undefined);
     const hostDirFlags = values["host-dir"];
-    const settings: CliRunSettings = parts.run;
-    if (hostDirFlags !== undefined) settings.hostDirs = hostDirFlags.map((dir) => path.resolve(io.cwd, dir));
+    const settings: RunSettings =
+      hostDirFlags === undefined
+        ? parts.run
+        : {
+            ...parts.run,
+            environment: {
+              ...parts.run.environment,
+              hostDirs: hostDirFlags.map((dir) => path.resolve(io.cwd, dir)),
+            },
+          };
 
     // Everything below is the library's: the executor and the server (which makes the session, the
     // workspace it deletes on close, and the tools).

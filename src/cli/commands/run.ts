@@ -3,12 +3,13 @@ import { createCatalog } from "../../catalog/create-catalog.js";
 import type { OutputSpec } from "../../exec/collect-outputs.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
 import { createWorkspace } from "../../exec/create-workspace.js";
+import type { RunSettings } from "../../exec/run-config.js";
 import { runSkillCommand } from "../../exec/run-skill-command.js";
 import type { InputSpec } from "../../exec/stage-inputs.js";
 import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { abortOnInterrupt } from "../listen-for-interrupt.js";
-import { type CliRunSettings, cliExecutorChoice, cliRunSettings, loadCliConfig } from "../load-cli-config.js";
+import { cliExecutorChoice, cliRunSettings, loadCliConfig } from "../load-cli-config.js";
 import { writeJson } from "../write-output.js";
 
 const EXECUTORS: ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
@@ -84,7 +85,7 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
       );
       return 1;
     }
-    let settings: CliRunSettings;
+    let settings: RunSettings;
     let kind: ExecutorChoice;
     try {
       const config = await loadCliConfig({
@@ -92,12 +93,7 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
         env: io.env,
         warn: (w) => io.stderr.write(`skillrt run: warning: ${w}\n`),
       });
-      // `requireLoaded` has no meaning here: there is no session, the user names the skill.
-      const { requireLoaded: _unused, ...rest } = cliRunSettings(config, {
-        cwd: io.cwd,
-        defaultHostDirs: [io.cwd],
-      });
-      settings = rest;
+      settings = cliRunSettings(config, { cwd: io.cwd, defaultHostDirs: [io.cwd] });
       kind = cliExecutorChoice(config, values.executor as ExecutorChoice | undefined);
     } catch (error) {
       io.stderr.write(`skillrt run: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -122,13 +118,10 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
           ...(outputs === undefined ? {} : { outputs }),
         },
         {
-          workspace,
-          executor,
-          getSkill: (n) => catalog.get(n),
-          closest: (n) => catalog.closest(n),
-          ...settings,
-          maxTimeoutSeconds: Number.POSITIVE_INFINITY,
-          abortSignal: interrupt.signal,
+          environment: { ...settings.environment, workspace, executor, abortSignal: interrupt.signal },
+          // `requireLoaded` has no meaning here: there is no session, the user names the skill.
+          policy: { ...settings.policy, requireLoaded: false, maxTimeoutSeconds: Number.POSITIVE_INFINITY },
+          lookup: { getSkill: (n) => catalog.get(n), closest: (n) => catalog.closest(n) },
         },
       );
       if (result.status === "refused") {

@@ -122,7 +122,7 @@ describe("trpc profile (trpc-agent-go flow)", () => {
   it("skill_run takes `skill` (not `name`) and runs the command in the skill's directory", async () => {
     workspace = await createWorkspace();
     const { skills } = await setup("trpc", "history", {
-      run: { workspace, executor: createLocalExecutor() },
+      run: { environment: { workspace, executor: createLocalExecutor() } },
     });
     const t = skills.tools;
     expect(skills.jsonSchemas().skill_run).toMatchObject({

@@ -10,7 +10,7 @@
 import { type Tool, tool } from "ai";
 import { z } from "zod";
 import { type ExecPoll, findExecSession, startExecSession } from "../../exec/exec-session.js";
-import type { ProfileContext } from "../profile-types.js";
+import type { ProfileRun } from "../profile-types.js";
 import { type SkillToolResult, toolFailure, toolSuccess } from "../skill-tool-result.js";
 import { finishTrpcRun, type PreparedTrpcRun, prepareTrpcRun, TrpcRunInput } from "./trpc-skill-run.js";
 
@@ -50,7 +50,7 @@ export function detectInteraction(
 }
 
 /** The four tools over the session's run setup. */
-export function trpcExecTools(run: NonNullable<ProfileContext["run"]>): Record<string, Tool> {
+export function trpcExecTools(run: ProfileRun): Record<string, Tool> {
   const { setup } = run;
   // What each session's final result needs (its trpc input and prepared request).
   const started = new Map<string, { input: TrpcRunInput; prepared: PreparedTrpcRun }>();
@@ -79,7 +79,7 @@ export function trpcExecTools(run: NonNullable<ProfileContext["run"]>): Record<s
       }),
     );
   };
-  const session = (id: string) => findExecSession(setup.workspace, id);
+  const session = (id: string) => findExecSession(setup.environment.workspace, id);
 
   return {
     skill_exec: tool({
@@ -99,9 +99,10 @@ export function trpcExecTools(run: NonNullable<ProfileContext["run"]>): Record<s
         if (tty === true)
           prepared.warnings.push("tty is not available; the program's stdin and stdout are pipes");
         const context = run.context();
-        if (!["sandbox", "local", "container"].includes(context.executor.kind))
+        const { kind } = context.environment.executor;
+        if (!["sandbox", "local", "container"].includes(kind))
           return toolFailure(
-            `skill_exec needs the sandbox, local or container executor (this one is ${context.executor.kind}).`,
+            `skill_exec needs the sandbox, local or container executor (this one is ${kind}).`,
           );
         const started_ = startExecSession(prepared.request, context);
         if ("error" in started_) return toolFailure(started_.error);

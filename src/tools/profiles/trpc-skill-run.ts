@@ -13,10 +13,11 @@ import { collectOutputs } from "../../exec/collect-outputs.js";
 import { InputSpec } from "../../exec/input-spec.js";
 import { OutputSpec } from "../../exec/output-spec.js";
 import { createRedactor } from "../../exec/redact.js";
+import type { RunSetup } from "../../exec/run-config.js";
 import type { SkillRunCompleted, SkillRunRequest, SkillRunResult } from "../../exec/run-skill-command.js";
 import type { Workspace } from "../../exec/workspace.js";
 import { writeFileNoFollow } from "../../exec/write-file-no-follow.js";
-import type { ProfileContext } from "../profile-types.js";
+import type { ProfileRun } from "../profile-types.js";
 import { SKILL_RUN_DESCRIPTION, SkillRunInput } from "../skill-run-input.js";
 import { type SkillRunOutput, type SkillRunOutputFile, toSkillRunOutput } from "../skill-run-output.js";
 import { type SkillToolResult, toolFailure } from "../skill-tool-result.js";
@@ -124,25 +125,23 @@ export interface PreparedTrpcRun {
   recordPins(result: SkillRunResult): void;
 }
 
-type RunSetup = NonNullable<ProfileContext["run"]>["setup"];
-
 /** Turns trpc's input into skillrt's request (editor helper written, pins applied); an error text when refused. */
 export async function prepareTrpcRun(
   input: TrpcRunInput,
   setup: RunSetup,
 ): Promise<PreparedTrpcRun | string> {
-  const store = setup.artifactStore;
+  const store = setup.environment.artifactStore;
   const env = { ...input.env };
   if (input.editor_text !== undefined && input.editor_text !== "") {
     for (const name of ["EDITOR", "VISUAL"]) {
       if (name in env) return `editor_text cannot be combined with env.${name}`;
     }
-    const script = await writeEditor(setup.workspace, input.editor_text);
+    const script = await writeEditor(setup.environment.workspace, input.editor_text);
     env["EDITOR"] = script;
     env["VISUAL"] = script;
   }
-  const pinned = pins.get(setup.workspace) ?? new Map<string, number>();
-  pins.set(setup.workspace, pinned);
+  const pinned = pins.get(setup.environment.workspace) ?? new Map<string, number>();
+  pins.set(setup.environment.workspace, pinned);
   const pinKey = (spec: { from: string; to?: string | undefined }) =>
     `${spec.from.replace(/@\d+$/, "")}\0${spec.to ?? ""}`;
   const inputs = input.inputs?.map(({ pin, ...spec }) => {
@@ -206,10 +205,10 @@ export async function finishTrpcRun(
   }
   let primary = selectPrimaryOutput(outputFiles);
   if (prepared.request.outputs === undefined && primary === undefined) {
-    const secrets = Object.values(setup.skillEnv?.[input.skill] ?? {});
+    const secrets = Object.values(setup.environment.skillEnv?.[input.skill] ?? {});
     const auto = await collectOutputs(
       { globs: ["out/**"], inline: true, max_files: AUTO_PRIMARY_FILES },
-      { root: setup.workspace.root, runRel: result.runDir, redactor: createRedactor(secrets) },
+      { root: setup.environment.workspace.root, runRel: result.runDir, redactor: createRedactor(secrets) },
     ).catch(() => undefined);
     primary = selectPrimaryOutput(
       toSkillRunOutput({ ...result, outputFiles: auto?.files ?? [] }).output_files,
@@ -233,7 +232,7 @@ export async function finishTrpcRun(
 }
 
 /** trpc's `skill_run`, over the session's run setup. */
-export function trpcSkillRun(run: NonNullable<ProfileContext["run"]>): Tool {
+export function trpcSkillRun(run: ProfileRun): Tool {
   return tool({
     description: `${SKILL_RUN_DESCRIPTION} Returns a primary_output (the first small text output file) and warnings. Prefer primary_output/output_files content.`,
     inputSchema: TrpcRunInput,
