@@ -62,8 +62,8 @@ export interface SkillAgentOptions
   /** Close {@link toolSources} (stop its MCP servers) with the agent. Default false: the caller owns them. */
   closeToolSources?: boolean;
   /**
-   * The process environment, when the host wants it used: secret-looking values (`*_KEY`, `*_TOKEN`, …) are
-   * redacted from turn records, and `${env:NAME}` in {@link mcpServers} entries read it. Default: none.
+   * The process environment, when the host wants it used: `${env:NAME}` in {@link mcpServers} entries read
+   * it. Default: none. (Turn records for `skillrt inspect` are `recordTurns`', which takes its own `env`.)
    */
   env?: Record<string, string | undefined>;
   /**
