@@ -5,7 +5,8 @@
  * search index and token counts, the session store (`--store`, `SKILLRT_STORE_URL`, config `store.url`, else
  * `<cwd>/.skillrt/sessions.db`), the configured `mcpServers`, the executor and the run settings. `ask`,
  * `chat`, `mcp` and `inspect` start here; so can a program, from `skillrt/node`:
- * `createSkillAgent(await fromEnvironment())`.
+ * `createSkillAgent(await fromEnvironment())`. With a store, its `onEvent` records every turn for
+ * `skillrt inspect` (`recordTurns`, also exported here for agents composed by hand).
  */
 import path from "node:path";
 import type { LanguageModel } from "ai";
@@ -21,6 +22,7 @@ import type { SkillrtConfig } from "../config/load-skillrt-config.js";
 import type { ModelConfig } from "../config/model-config.js";
 import { openTokenCountFile } from "../context/token-count-file.js";
 import { createTokenCounter } from "../context/token-counter.js";
+import type { EngineEventListener } from "../engine/engine-event.js";
 import { openToolSources, type ToolSourceOptions, type ToolSources } from "../engine/open-tool-sources.js";
 import { resolveModel } from "../engine/resolve-model.js";
 import type { RetryNotice } from "../engine/retry-fetch.js";
@@ -28,6 +30,7 @@ import { autoSelectModeFrom, maxActiveFrom } from "../engine/select-skills.js";
 import type { SkillAgentOptions } from "../engine/skill-agent.js";
 import type { ExecutorChoice } from "../exec/create-executor.js";
 import type { RunSettings } from "../exec/run-config.js";
+import { turnRecorder } from "../inspect/record-turns.js";
 import { openSessionStore } from "../store/open-session-store.js";
 import type { SessionStore } from "../store/session-store.js";
 import { checkCacheDir, untrustedCacheWarning } from "../util/trusted-cache.js";
@@ -112,6 +115,12 @@ export interface NodeParts extends Omit<SkillAgentOptions, "model" | "store"> {
   catalog: Catalog;
   /** The store the preset opened (none with `store: false`). */
   store?: SessionStore;
+  /**
+   * With a store: the listener recording every turn (the agent's and its subagents') in the store's turn
+   * logs for `skillrt inspect`, redacting {@link env}'s secrets. Keep it when you listen too (or use
+   * `agent.subscribe`): `onEvent: (e) => { mine(e); return parts.onEvent?.(e); }`.
+   */
+  onEvent?: EngineEventListener;
   /** The roots the catalog scanned, normalised once (absolute, deduplicated, in precedence order). */
   roots: SkillRoot[];
   cwd: string;
@@ -216,7 +225,7 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     cwd,
     env,
     config,
-    ...(store === undefined ? {} : { store, closeStore: true }),
+    ...(store === undefined ? {} : { store, closeStore: true, onEvent: turnRecorder({ store, env }) }),
     ...(toolSources === undefined ? {} : { toolSources, closeToolSources: true }),
     executor,
     trust: skillTrust,
@@ -242,6 +251,8 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     },
   };
 }
+
+export { type RecordTurnsOptions, recordTurns } from "../inspect/record-turns.js";
 
 /** Where a run's sessions are saved: the URL (and Postgres schema) ask, chat and inspect all use. */
 export interface StoreLocation {

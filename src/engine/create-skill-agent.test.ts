@@ -120,7 +120,10 @@ describe("createSkillAgent", () => {
     const agent = await createSkillAgent({ model, catalog, cwd, executor: false });
     try {
       const events: EngineEvent[] = [];
-      const off = agent.subscribe((e) => events.push(e));
+      // The turn's own events (a subscriber also gets the turn-start and turn-end around them).
+      const off = agent.subscribe((e) => {
+        if (e.type !== "turn-start" && e.type !== "turn-end") events.push(e);
+      });
       await agent.send("use $markdown-toc please");
       off();
       expect(events[0]).toMatchObject({ type: "skill-load", name: "markdown-toc", by: "user" });

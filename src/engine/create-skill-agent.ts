@@ -21,12 +21,11 @@ import { attachFiles } from "./attach-files.js";
 import { agentDefinitions, checkParts } from "./check-agent-options.js";
 import { createDelegator } from "./delegate-to-agent.js";
 import { answerText, createDelegationTool } from "./delegation-tool.js";
-import type { EngineEvent } from "./engine-event.js";
+import { type EngineEvent, innermostEvent } from "./engine-event.js";
 import { forkOnLoad, isForkSkill, runForkSkill } from "./fork-skill.js";
 import { chooseExecutor, openSkillLayer, runSettingsWith } from "./open-skills.js";
 import { openStoreUrl } from "./open-store-url.js";
 import { openToolSources, type ToolSources } from "./open-tool-sources.js";
-import { recordTurn } from "./record-turn.js";
 import { runTurn } from "./run-turn.js";
 import { loadConversation, saveConversation } from "./saved-conversation.js";
 import type { SendOptions, SkillAgent, SkillAgentOptions, TurnResult } from "./skill-agent.js";
@@ -256,6 +255,15 @@ async function composeAgent(
     }
   };
 
+  /** Gives `event` to the subscribers, keeping what they return for a turn-end (its own or a subagent's). */
+  const notify = (event: EngineEvent, ending: unknown[]): void => {
+    const end = innermostEvent(event).type === "turn-end";
+    for (const listener of listeners) {
+      const returned: unknown = listener(event);
+      if (end) ending.push(returned);
+    }
+  };
+
   const send = (input: string, sendOptions: SendOptions = {}): AgentTurn<TurnResult> =>
     startAgentTurn(async (emitTurn) => {
       if (running) {
@@ -267,44 +275,65 @@ async function composeAgent(
       running = true;
       let unlock: (() => Promise<void>) | undefined;
       const instructions = options.instructions ?? DEFAULT_INSTRUCTIONS;
-      const record = recordTurn({ store, conversation: () => conversation, text: input, env });
-      const emit = record.listen((event: EngineEvent): void => {
+      // What the subscribers returned for a turn-end, this turn's and its subagents' (a recorder's write).
+      const ending: unknown[] = [];
+      const emit = (event: EngineEvent): void => {
         if (event.type === "step-start") currentStep = event.step;
-        emitTurn(event);
-        sendOptions.onEvent?.(event);
-        for (const listener of listeners) listener(event);
-      });
-      // Tool sources that failed or stopped since the last turn, reported once.
-      for (const event of pending.splice(0)) emit(event);
-      const recordOnly = record.listen(() => {});
-      for (const event of between.splice(0)) recordOnly(event);
-      turnEmit = emit;
+        // turn-start and turn-end are the subscribers' (the caller of send knows when its turn starts and ends).
+        if (!isTurnBookend(event)) {
+          emitTurn(event);
+          sendOptions.onEvent?.(event);
+        }
+        notify(event, ending);
+      };
+      let started = false;
+      let failure: { error: unknown } | undefined;
       try {
         unlock = await lockTurn(sendOptions.abortSignal);
         const attached =
           sendOptions.files === undefined || sendOptions.files.length === 0
             ? ""
             : await attachFiles(conversation.workspace, sendOptions.files, options.cwd);
-        return await record.around(
-          runTurn({
-            input: input + attached,
-            conversation,
-            model,
-            contextWindow,
-            emit,
-            save,
-            instructions,
-            ...(options.select === undefined ? {} : { select: options.select }),
-            ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-            ...(hostTools === undefined ? {} : { tools: hostTools }),
-            ...(modelConfig === undefined ? {} : { modelConfig }),
-            ...(sendOptions.abortSignal === undefined ? {} : { abortSignal: sendOptions.abortSignal }),
-          }),
+        started = true;
+        const { id: sessionId } = conversation;
+        emit({ type: "turn-start", step: 0, sessionId, text: input, between: between.splice(0) });
+        // Tool sources that failed or stopped since the last turn, reported once.
+        for (const event of pending.splice(0)) emit(event);
+        turnEmit = emit;
+        return await runTurn({
+          input: input + attached,
+          conversation,
+          model,
+          contextWindow,
+          emit,
+          save,
           instructions,
-        );
+          ...(options.select === undefined ? {} : { select: options.select }),
+          ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+          ...(hostTools === undefined ? {} : { tools: hostTools }),
+          ...(modelConfig === undefined ? {} : { modelConfig }),
+          ...(sendOptions.abortSignal === undefined ? {} : { abortSignal: sendOptions.abortSignal }),
+        });
+      } catch (error) {
+        failure = { error };
+        throw error;
       } finally {
         // An aborted or failed turn leaves no child running, and their last events in this turn.
         await delegator.idle();
+        if (started) {
+          const { id: sessionId, history, session } = conversation;
+          const error = failure?.error;
+          emit({
+            type: "turn-end",
+            step: currentStep,
+            sessionId,
+            ...(failure === undefined
+              ? {}
+              : { error: error instanceof Error ? error.message : String(error) }),
+            conversation: () => ({ history, session, instructions }),
+          });
+          await Promise.allSettled(ending);
+        }
         await unlock?.();
         running = false;
         turnEmit = undefined;
@@ -325,12 +354,14 @@ async function composeAgent(
       return conversation.workspace;
     },
     delegate(name, task, delegateOptions = {}) {
-      // Outside a turn the child's events go to the subscribers directly.
+      // Outside a turn the child's events go to the subscribers directly (it settles after their turn-end's).
+      const ending: unknown[] = [];
       const onEvent = (event: EngineEvent): void => {
         delegateOptions.onEvent?.(event);
-        if (turnEmit === undefined) for (const listener of listeners) listener(event);
+        if (turnEmit === undefined) notify(event, ending);
       };
-      return delegator.run(name, task, `delegate-${++delegations}`, { ...delegateOptions, onEvent });
+      const run = delegator.run(name, task, `delegate-${++delegations}`, { ...delegateOptions, onEvent });
+      return run.finally(() => Promise.allSettled(ending));
     },
     send,
     async loadSkill(name, loadOptions = {}) {
@@ -385,4 +416,10 @@ async function composeAgent(
       for (const close of owned.splice(0).reverse()) await close();
     },
   };
+}
+
+/** A turn's start or end (its own or a subagent's): an event for the subscribers, not for the turn's stream. */
+function isTurnBookend(event: EngineEvent): boolean {
+  const inner = innermostEvent(event);
+  return inner.type === "turn-start" || inner.type === "turn-end";
 }

@@ -3,7 +3,9 @@
  * user) renders these. Every event carries the 0-based `step` it belongs to.
  */
 
+import type { ModelMessage } from "ai";
 import type { SessionEvent } from "../context/session-event.js";
+import type { SkillSession } from "../context/skill-session.js";
 import type { ToolTokens } from "../tools/tool-definition-tokens.js";
 import type { ToolProgress } from "../tools/tool-progress.js";
 
@@ -121,10 +123,54 @@ export type EngineEvent =
       error?: string;
     }
   /** Something failed; `fatal` errors end the run. */
-  | { type: "error"; step: number; message: string; fatal: boolean };
+  | { type: "error"; step: number; message: string; fatal: boolean }
+  /**
+   * A `SkillAgent` turn has its conversation (the store's session lock held) and is about to run. For the
+   * agent's subscribers only (`subscribe`, `onEvent` of the agent): a turn's own stream (iterating `send`'s
+   * turn, `send`'s `onEvent`) starts with its first step, since its caller knows when it starts.
+   */
+  | {
+      type: "turn-start";
+      step: number;
+      sessionId: string;
+      /** The user's message (without the note on files attached to it). */
+      text: string;
+      /**
+       * What the user did to the context since the previous turn (`loadSkill`, `unloadSkill`: the session's
+       * events, step 0), which the caller had from those calls' results.
+       */
+      between: EngineEvent[];
+    }
+  /**
+   * A `SkillAgent` turn that started is over (saved when the agent has a store; no subagent of it still
+   * running), failed or not. For the agent's subscribers only, as `turn-start`. A listener may return a
+   * promise for this event: the turn (`send`, or `delegate` for a subagent's turn) settles after it does.
+   */
+  | {
+      type: "turn-end";
+      step: number;
+      sessionId: string;
+      /** Message of the error the turn failed with (`send` rejects with the error itself). */
+      error?: string;
+      /**
+       * The conversation as the turn left it: its history, skill session and the host instructions the
+       * turn ran with. Live objects, to read in the listener; a function, so a serialised event stays small.
+       */
+      conversation: () => { history: readonly ModelMessage[]; session: SkillSession; instructions: string };
+    };
 
 /** Names of all event types. */
 export type EngineEventType = EngineEvent["type"];
 
-/** Receives engine events. May be async; the engine does not wait for it. */
+/**
+ * Receives engine events. May be async; the engine does not wait for it, except for what it returns for a
+ * `turn-end` (see there).
+ */
 export type EngineEventListener = (event: EngineEvent) => void;
+
+/** The event an `agent-event` carries, through every level of nesting; any other event itself. */
+export function innermostEvent(event: EngineEvent): EngineEvent {
+  let inner = event;
+  while (inner.type === "agent-event") inner = inner.event;
+  return inner;
+}

@@ -62,10 +62,10 @@ export interface SkillAgentOptions
   /** Close {@link toolSources} (stop its MCP servers) with the agent. Default false: the caller owns them. */
   closeToolSources?: boolean;
   /**
-   * The process environment, when the host wants it used: secret-looking values (`*_KEY`, `*_TOKEN`, …) are
-   * redacted from turn records, `${env:NAME}` in {@link mcpServers} entries read it, and skills' declared
-   * requirements (variables, programs on its `PATH`, `~/` paths under its `HOME`) are checked against it.
-   * Default: none (requirements are then not checked).
+   * The process environment, when the host wants it used: `${env:NAME}` in {@link mcpServers} entries read
+   * it, and skills' declared requirements (variables, programs on its `PATH`, `~/` paths under its `HOME`)
+   * are checked against it. Default: none (requirements are then not checked). (Turn records for
+   * `skillrt inspect` are `recordTurns`', which takes its own `env`.)
    */
   env?: Record<string, string | undefined>;
   /**

@@ -10,6 +10,7 @@ import type { SessionStore } from "../store/session-store.js";
 import { scriptedModel } from "../test-kit.js";
 import { createCatalogViewer } from "./build-catalog-view.js";
 import { createInspector, type Inspector } from "./create-inspector.js";
+import { recordTurns } from "./record-turns.js";
 
 const examples = path.resolve(import.meta.dirname, "../../examples/skills");
 let cwd: string;
@@ -105,6 +106,7 @@ describe("createInspector", () => {
     ]);
     const catalog = await createCatalog({ roots: [examples] });
     const agent = await createSkillAgent({ model, catalog, cwd, store });
+    recordTurns(agent, { store });
     const detach = attach(agent);
     try {
       const events = await readEvents(

@@ -9,7 +9,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { EngineEvent, EngineEventListener } from "../engine/engine-event.js";
+import { type EngineEvent, type EngineEventListener, innermostEvent } from "../engine/engine-event.js";
 import type { SkillAgent } from "../engine/skill-agent.js";
 import { createRedactor, type Redactor } from "../exec/redact.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -217,7 +217,10 @@ export async function createInspector(options: InspectorOptions): Promise<Starte
   keepAlive.unref();
 
   const push = (sessionId: string, event: EngineEvent): void => {
-    if (event.type !== "text-delta") broadcast("agent", { id: sessionId, event });
+    // A turn's start and end show in the page as its saved turn (the store is polled).
+    const type = innermostEvent(event).type;
+    if (event.type !== "text-delta" && type !== "turn-start" && type !== "turn-end")
+      broadcast("agent", { id: sessionId, event });
   };
   let closing: Promise<void> | undefined;
   const inspector: Inspector = {

@@ -6,8 +6,8 @@ import { SessionSnapshot } from "../context/session-snapshot.js";
 import { CONVERSATION_NAMESPACE } from "../engine/create-skill-agent.js";
 import { firstUserText } from "../engine/first-user-text.js";
 import { SavedConversation } from "../engine/saved-conversation.js";
-import { readTurnLog, TURN_LOG_NAMESPACE, type TurnRecord } from "../engine/turn-record.js";
 import type { SessionStore } from "../store/session-store.js";
+import { readTurnLog, TURN_LOG_NAMESPACE, type TurnRecord } from "./turn-record.js";
 
 /** One row of the sessions list. */
 export interface SessionSummary {

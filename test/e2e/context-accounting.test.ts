@@ -9,7 +9,7 @@ import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
-import { readTurnLog } from "../../src/engine/turn-record.js";
+import { readTurnLog } from "../../src/inspect/turn-record.js";
 import { createSqliteStore } from "../../src/store/create-sqlite-store.js";
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
 import { counter, requestHistoryTokens, requestToolTokens, writeBigSkill } from "./support/request-tokens.js";

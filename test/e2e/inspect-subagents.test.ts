@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { readTurnLog } from "../../src/engine/turn-record.js";
+import { readTurnLog } from "../../src/inspect/turn-record.js";
 import { createSqliteStore } from "../../src/store/create-sqlite-store.js";
 import { hasChromium, launchChromium } from "./support/chromium.mjs";
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";

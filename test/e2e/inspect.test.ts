@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createCatalog } from "../../src/catalog/create-catalog.js";
 import { restoreSkillSession } from "../../src/context/restore-skill-session.js";
 import { loadConversation } from "../../src/engine/saved-conversation.js";
-import { readTurnLog } from "../../src/engine/turn-record.js";
+import { readTurnLog } from "../../src/inspect/turn-record.js";
 import { createSqliteStore } from "../../src/store/create-sqlite-store.js";
 import { hasChromium, launchChromium } from "./support/chromium.mjs";
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";

@@ -11,7 +11,7 @@ import { PassThrough } from "node:stream";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { CONVERSATION_NAMESPACE } from "../../src/engine/create-skill-agent.js";
-import { TURN_LOG_NAMESPACE, type TurnLog } from "../../src/engine/turn-record.js";
+import { TURN_LOG_NAMESPACE, type TurnLog } from "../../src/inspect/turn-record.js";
 import { createSqliteStore } from "../../src/store/create-sqlite-store.js";
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
 import { assertBuilt, runCli } from "./support/run-cli.js";

@@ -1,17 +1,17 @@
 /**
  * A compact record of each turn, kept beside a saved conversation for `skillrt inspect`: the session's
  * token ledger at the end of the turn (with the exact text of every block, stored once per distinct text),
- * the skill and tool events in order, and usage. The turn path calls {@link createTurnRecorder} once per
- * turn and {@link appendTurnRecord} when it saves.
+ * the skill and tool events in order, and usage. `recordTurns` (record-turns.ts) calls
+ * {@link createTurnRecorder} at each `turn-start` and {@link appendTurnRecord} at its `turn-end`.
  */
 import { createHash } from "node:crypto";
 import type { ModelMessage } from "ai";
 import { z } from "zod";
 import type { SkillSession } from "../context/skill-session.js";
+import type { EngineEvent, EngineEventListener, EngineUsage } from "../engine/engine-event.js";
 import { createRedactor, NO_REDACTION, type Redactor } from "../exec/redact.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { ToolTokens } from "../tools/tool-definition-tokens.js";
-import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
 
 /** Store namespace of turn logs (same ids as the conversations they describe). */
 export const TURN_LOG_NAMESPACE = "conversation-turns";

@@ -2,8 +2,8 @@ import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { createCatalog } from "../catalog/create-catalog.js";
 import { createSkillSession } from "../context/create-skill-session.js";
+import type { EngineEvent } from "../engine/engine-event.js";
 import { createMemoryStore } from "../store/create-memory-store.js";
-import type { EngineEvent } from "./engine-event.js";
 import { appendTurnRecord, createTurnRecorder, readTurnLog, TURN_LOG_NAMESPACE } from "./turn-record.js";
 
 async function session() {
