@@ -17,7 +17,7 @@ import path from "node:path";
 const src = new URL("../src/exec/", import.meta.url);
 const { createLocalExecutor } = await import(new URL("local-executor.ts", src).href);
 const { createSandboxExecutor, probeSandbox } = await import(new URL("sandbox-executor.ts", src).href);
-const { createWorkspace } = await import(new URL("workspace.ts", src).href);
+const { createWorkspace } = await import(new URL("create-workspace.ts", src).href);
 const { runSkillCommand } = await import(new URL("run-skill-command.ts", src).href);
 
 const iterations = Math.max(100, Number(process.argv[2] ?? 200));
