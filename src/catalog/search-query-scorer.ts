@@ -46,6 +46,6 @@ export class QueryScorer implements QueryScoring {
 
   score(sum: number, covered: number, doc: number): number {
     const score = sum * (1 + (this.#coverage * covered) / this.#share);
-    return this.forced.includes(doc) ? score + NAME_BONUS : score;
+    return this.forced.length !== 0 && this.forced.includes(doc) ? score + NAME_BONUS : score;
   }
 }

@@ -59,6 +59,7 @@ export function topK(q: QueryScoring, k: number, names: readonly string[], n: nu
   const terms = start.length;
   const cursor = Int32Array.from(start);
   const heap = new TopHeap(k, names);
+  let floor = heap.floor;
   for (let base = 0; base < n; base += BLOCK) {
     for (let t = 0; t < terms; t++) {
       const stamp = word[t]! + 1;
@@ -93,7 +94,10 @@ export function topK(q: QueryScoring, k: number, names: readonly string[], n: nu
     for (let doc = 0; doc < size; doc++) {
       if (seen[doc] === 0) continue;
       const score = q.score(acc[2 * doc]!, acc[2 * doc + 1]!, base + doc);
-      if (score >= heap.floor) heap.offer(base + doc, score);
+      if (score >= floor) {
+        heap.offer(base + doc, score);
+        floor = heap.floor;
+      }
       acc[2 * doc] = 0;
       acc[2 * doc + 1] = 0;
       seen[doc] = 0;
