@@ -6,7 +6,7 @@
  * against the first {@link MAX_MESSAGE_LENGTH} characters of the message, and each match is stopped after
  * {@link MATCH_TIMEOUT_MS} (catastrophic backtracking such as `(a+)+$` then counts as no match).
  */
-import vm from "node:vm";
+import type vm from "node:vm";
 import type { Catalog, SkillRecord } from "../catalog/types.js";
 import type { SkillSession } from "../context/skill-session.js";
 
@@ -41,7 +41,9 @@ export function matchesTrigger(pattern: string, text: string): boolean {
   } catch {
     return false;
   }
-  sandbox ??= { context: vm.createContext({ re: /$^/, s: "" }), script: new vm.Script("re.test(s)") };
+  // node:vm is loaded here, the first time a skill's trigger pattern is tried, not with the agent.
+  const { createContext, Script } = process.getBuiltinModule("node:vm");
+  sandbox ??= { context: createContext({ re: /$^/, s: "" }), script: new Script("re.test(s)") };
   const { context, script } = sandbox;
   context["re"] = regex;
   context["s"] = text.slice(0, MAX_MESSAGE_LENGTH);

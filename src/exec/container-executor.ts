@@ -4,7 +4,7 @@
  * (skill read-only, workspace read-write). Env values travel through the client's environment
  * (`-e NAME`), never on the command line where `ps` would show them.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { childProcess } from "../util/child-process.js";
 import type { ExecRequest, ExecResult, Executor } from "./executor.js";
 import { DEFAULT_LIMITS } from "./limits.js";
 import { limitedCommand, runRequest } from "./run-request.js";
@@ -25,7 +25,7 @@ const engineProbe = new Map<string, { ok: boolean; reason?: string }>();
 export function probeContainerEngine(cli = "docker"): { ok: boolean; reason?: string } {
   const cached = engineProbe.get(cli);
   if (cached !== undefined) return cached;
-  const result = spawnSync(cli, ["info", "--format", "{{.ServerVersion}}"], {
+  const result = childProcess().spawnSync(cli, ["info", "--format", "{{.ServerVersion}}"], {
     timeout: 10_000,
     encoding: "utf8",
   });
@@ -84,7 +84,8 @@ export function createContainerExecutor(options: ContainerExecutorOptions = {}):
         cwd: "/",
         env: clientEnv,
         onKill: () => {
-          spawn(cli, ["kill", name], { stdio: "ignore", detached: true })
+          childProcess()
+            .spawn(cli, ["kill", name], { stdio: "ignore", detached: true })
             .on("error", () => {})
             .unref();
         },

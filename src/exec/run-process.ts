@@ -2,7 +2,7 @@
  * Spawns one argv as the leader of a new process group, feeds stdin, captures bounded output, and
  * kills the whole group on timeout, abort, or once the main process has exited (no stray children).
  */
-import { spawn } from "node:child_process";
+import { childProcess } from "../util/child-process.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, type ExecRequest, type ExecResult } from "./executor.js";
 import { exitCodeOf } from "./exit-code-of.js";
 import { createOutputCapture } from "./output-capture.js";
@@ -50,7 +50,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     let settled = false;
     let spawnError: string | undefined;
     let killTimer: NodeJS.Timeout | undefined;
-    const child = spawn(file ?? "", args, {
+    const child = childProcess().spawn(file ?? "", args, {
       cwd: options.cwd,
       env: options.env,
       detached: true,

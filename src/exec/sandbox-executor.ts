@@ -5,8 +5,8 @@
  * Nothing else of the host file system is visible.
  */
 
-import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync } from "node:fs";
+import { childProcess } from "../util/child-process.js";
 import { DEFAULT_EXEC_PATH, type ExecRequest, type ExecResult, type Executor } from "./executor.js";
 import { limitedCommand, runRequest } from "./run-request.js";
 import { rememberedSandboxProbe, rememberSandboxProbe } from "./sandbox-probe-cache.js";
@@ -100,7 +100,7 @@ export function probeSandbox(bwrapPath = "bwrap", uid = 1000): { ok: boolean; re
     sizeSupport.set(bwrapPath, remembered.tmpfsSize);
     return { ok: true };
   }
-  const result = spawnSync(
+  const result = childProcess().spawnSync(
     bwrapPath,
     [...isolationArgs(uid), ...systemMountArgs(), "--tmpfs", "/tmp", "--", "/bin/true"],
     {
@@ -127,7 +127,7 @@ const sizeSupport = new Map<string, boolean>();
 
 /** Whether this bwrap knows `--size` (0.5+), from `bwrap --help` (asked once per binary path). */
 function askTmpfsSize(bwrapPath: string): boolean {
-  const help = spawnSync(bwrapPath, ["--help"], { timeout: 5000, encoding: "utf8" });
+  const help = childProcess().spawnSync(bwrapPath, ["--help"], { timeout: 5000, encoding: "utf8" });
   const known = `${help.stdout ?? ""}${help.stderr ?? ""}`.includes("--size");
   sizeSupport.set(bwrapPath, known);
   return known;

@@ -7,7 +7,7 @@
  * directory from the host, resolving paths and symbolic links as the sandbox sees them and refusing any
  * path that leaves it.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { constants, lstatSync, readlinkSync } from "node:fs";
 import { lstat, mkdir, mkdtemp, open, readdir, realpath, rm, unlink } from "node:fs/promises";
 import os from "node:os";
@@ -18,6 +18,7 @@ import type {
   Experimental_SandboxProcess as SandboxProcess,
   Experimental_SandboxSession as SandboxSession,
 } from "ai";
+import { childProcess } from "../util/child-process.js";
 import { DEFAULT_EXEC_PATH } from "./executor.js";
 import { exitCodeOf } from "./exit-code-of.js";
 import { DEFAULT_LIMITS, type ExecLimits, withLimits } from "./limits.js";
@@ -163,7 +164,7 @@ export async function createBubblewrapSandboxSession(
       "--",
       ...withLimits(["/bin/sh", "-c", command], limits),
     ];
-    const child = spawn(bwrap, argv, {
+    const child = childProcess().spawn(bwrap, argv, {
       env: { PATH: DEFAULT_EXEC_PATH, HOME: mountPoint, LANG: "C.UTF-8", ...options.env, ...env },
       detached: true,
       stdio: [withStdin ? "pipe" : "ignore", "pipe", "pipe"],

@@ -151,12 +151,15 @@ function openDatabase(options: SqliteStoreOptions): DatabaseSync {
     if (where !== ":memory:") mkdirSync(path.dirname(path.resolve(where)), { recursive: true });
     db = new sqlite.DatabaseSync(where);
     db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    // Opening waits for no fsync: the switch to WAL and the schema (both redone by the next open if a power
+    // failure loses them) are written at NORMAL; sessions are then saved at the configured level.
+    db.exec("PRAGMA synchronous = NORMAL");
     const mode = db.prepare("PRAGMA journal_mode = WAL").get()?.["journal_mode"];
     if (mode !== "wal" && where !== ":memory:") {
       throw new Error(`journal_mode is '${String(mode)}', WAL could not be enabled`);
     }
-    db.exec(`PRAGMA synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
     migrateSqliteSchema(db, where);
+    db.exec(`PRAGMA synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
     return db;
   } catch (error) {
     db?.close();
