@@ -339,20 +339,42 @@ describe("createSkillAgent is pure composition", () => {
         { toolCalls: [{ name: "skill_load", input: '{"name":"greeting"}' }] },
         { text: "Hello from memory." },
       ]);
-      const agent = await createSkillAgent({
-        model,
-        catalog: await createMemoryCatalog([
-          defineSkill({ name: "greeting", description: "Greets the user.", body: "Say hello warmly." }),
-        ]),
+      // A skill whose requirements only the host could tell: with no env given, none are checked.
+      const needy = defineSkill({
+        name: "needy",
+        description: "Posts to the tracker.",
+        body: "b",
+        metadata: {
+          openclaw: '{"requires":{"env":["SKILLRT_TEST_UNSET_TOKEN"],"config":["~/.trap-config"]}}',
+        },
       });
+      const skills = [
+        defineSkill({ name: "greeting", description: "Greets the user.", body: "Say hello warmly." }),
+        needy,
+      ];
+      const agent = await createSkillAgent({ model, catalog: await createMemoryCatalog(skills) });
       try {
         const result = await agent.send("greet me");
         expect(result.text).toBe("Hello from memory.");
         expect(result.toolCalls.map((c) => [c.toolName, c.isError])).toEqual([["skill_load", false]]);
         expect(toolNamesOf(model.calls[0]!)).not.toContain("skill_run"); // no executor was given
         expect(systemOf(model.calls[0]!)).not.toContain("trap");
+        expect(systemOf(model.calls[0]!)).not.toContain("unavailable here");
       } finally {
         await agent.close();
+      }
+      // Given an env, the agent checks against it (and its HOME), not the process's.
+      const told = await createSkillAgent({
+        model: scriptedModel([{ text: "ok" }]),
+        catalog: await createMemoryCatalog(skills),
+        env: { PATH: "", HOME: cwd },
+      });
+      try {
+        expect(told.session.renderer.systemPrompt()).toContain(
+          "[unavailable here: needs env SKILLRT_TEST_UNSET_TOKEN, config ~/.trap-config]",
+        );
+      } finally {
+        await told.close();
       }
       expect(await tree(cwd)).toEqual([]);
       expect(await tree(home)).toEqual(before);

@@ -137,11 +137,16 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
   const executor = chooseExecutor(options.executor);
   // Skills the MCP servers serve (SEP-2640) join the catalog as their servers start.
   const catalog = withMcpSkills(await openCatalog(options), toolSources.skills);
-  const layer = await openSkillLayer(catalog, options, {
-    id: options.sessionId ?? randomUUID(),
-    executor,
-    toolSources,
-  });
+  const session = { requirementsEnv: options.env ?? process.env, ...options.session };
+  const layer = await openSkillLayer(
+    catalog,
+    { ...options, session },
+    {
+      id: options.sessionId ?? randomUUID(),
+      executor,
+      toolSources,
+    },
+  );
   try {
     // The aworld profile starts the MCP servers its skills' tool_list names (AWorld's rule).
     const declared =
