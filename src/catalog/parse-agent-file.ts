@@ -5,7 +5,12 @@
  */
 import path from "node:path";
 import { z } from "zod";
-import { type AgentDefinition, AgentSpec, toAgentDefinition } from "../config/agent-definition.js";
+import {
+  type AgentDefinition,
+  type AgentSpec,
+  agentSpecObject,
+  toAgentDefinition,
+} from "../config/agent-definition.js";
 import { createDiagnostic } from "../spec/create-diagnostic.js";
 import { parseSkillMd } from "../spec/parse-skill-md.js";
 import type { Diagnostic, FrontmatterValue } from "../spec/types.js";
@@ -55,7 +60,7 @@ export function parseAgentFile(text: string | Uint8Array, file: string): ParseAg
   const fields: Record<string, unknown> = { description: skill.description, instructions: skill.body };
   for (const [key, value] of Object.entries(skill.frontmatter)) {
     const field = ALIASES[key] ?? key;
-    if (!(field in AgentSpec.shape) || field === "description" || field === "instructions") continue;
+    if (!(field in agentSpecObject().shape) || field === "description" || field === "instructions") continue;
     fields[field] = field === "maxSteps" ? toNumber(value) : value;
   }
   const name = (skill.name === "" ? dirName : skill.name).trim();

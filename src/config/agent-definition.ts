@@ -5,38 +5,53 @@
  */
 import { z } from "zod";
 
-/** A list of names written as a YAML list or as one comma/space-separated string (`Read, Grep`). */
-const NameList = z
-  .union([z.array(z.string()), z.string()])
-  .transform((value) =>
-    (Array.isArray(value) ? value : value.split(/[,\s]+/)).map((n) => n.trim()).filter((n) => n !== ""),
-  );
+/**
+ * The schema of {@link AgentSpec}, built on first use: a zod object whose set-up would otherwise fall on
+ * every start of the CLI, which reads agent definitions only when there are some.
+ */
+function agentSpecSchema() {
+  /** A list of names written as a YAML list or as one comma/space-separated string (`Read, Grep`). */
+  const NameList = z
+    .union([z.array(z.string()), z.string()])
+    .transform((value) =>
+      (Array.isArray(value) ? value : value.split(/[,\s]+/)).map((n) => n.trim()).filter((n) => n !== ""),
+    );
+
+  return z
+    .object({
+      /** When to use this agent: shown to the parent model in the delegation tool. */
+      description: z.string().min(1),
+      /** The agent's own instructions (its system prompt before the skill context). */
+      instructions: z.string().optional(),
+      /** `inherit` (default: the parent's model) or a model id, resolved like the main one. */
+      model: z.string().min(1).optional(),
+      /**
+       * Allowlist of skill names or globs: the agent's catalog holds only these. Unset: every skill its parent
+       * may use. Empty: none.
+       */
+      skills: NameList.optional(),
+      /** Skills loaded when the agent starts (each must be allowed by {@link skills}). */
+      preload: NameList.optional(),
+      /** Host/MCP tool names (or globs) the agent may be offered, within its parent's. Unset: the parent's. */
+      tools: NameList.optional(),
+      /** Most model calls per delegated task. Default: the parent's step limit. */
+      maxSteps: z.number().int().positive().optional(),
+    })
+    .strict();
+}
+
+let agentSpec: ReturnType<typeof agentSpecSchema> | undefined;
+/** {@link AgentSpec}'s object schema (its `shape` lists the fields an agent file may set). */
+export function agentSpecObject(): ReturnType<typeof agentSpecSchema> {
+  agentSpec ??= agentSpecSchema();
+  return agentSpec;
+}
 
 /**
  * One agent as config or code gives it (`agents: { reviewer: { description, … } }`); the name is the key.
  * Every field but `description` is optional.
  */
-export const AgentSpec = z
-  .object({
-    /** When to use this agent: shown to the parent model in the delegation tool. */
-    description: z.string().min(1),
-    /** The agent's own instructions (its system prompt before the skill context). */
-    instructions: z.string().optional(),
-    /** `inherit` (default: the parent's model) or a model id, resolved like the main one. */
-    model: z.string().min(1).optional(),
-    /**
-     * Allowlist of skill names or globs: the agent's catalog holds only these. Unset: every skill its parent
-     * may use. Empty: none.
-     */
-    skills: NameList.optional(),
-    /** Skills loaded when the agent starts (each must be allowed by {@link skills}). */
-    preload: NameList.optional(),
-    /** Host/MCP tool names (or globs) the agent may be offered, within its parent's. Unset: the parent's. */
-    tools: NameList.optional(),
-    /** Most model calls per delegated task. Default: the parent's step limit. */
-    maxSteps: z.number().int().positive().optional(),
-  })
-  .strict();
+export const AgentSpec = z.lazy(agentSpecObject);
 /** One agent as config or code gives it; the name is the key. */
 export type AgentSpec = z.input<typeof AgentSpec>;
 

@@ -19,74 +19,89 @@ export const TURN_LOG_NAMESPACE = "conversation-turns";
 /** Longest tool input or output text kept in a record, in characters (the rest is cut with a marker). */
 export const TURN_TEXT_LIMIT = 8_000;
 
+/**
+ * The schemas of a turn log, built on first use (reading a log, at a turn's end or in the inspector): they
+ * are zod objects whose set-up would otherwise fall on every `skillrt ask` before its first request.
+ */
+function turnLogSchemas() {
+  /** One ledger entry as the turn ended, with a reference to its exact text. */
+  const TurnSegment = z.object({
+    key: z.string(),
+    kind: z.string(),
+    skill: z.string().optional(),
+    placement: z.string().optional(),
+    tokens: z.number().int().nonnegative(),
+    /** Key into the log's `texts` (absent for `history`: its text is the conversation itself). */
+    textId: z.string().optional(),
+  });
+
+  /** An engine event of the turn (`text-delta` left out: the answer is in the conversation). */
+  const TurnEvent = z.looseObject({ type: z.string(), step: z.number(), at: z.number() });
+
+  /** What one turn looked like to the model. */
+  const TurnRecord = z.object({
+    /** 1-based turn number. */
+    turn: z.number().int().positive(),
+    startedAt: z.string(),
+    endedAt: z.string(),
+    /** The user's message (cut at {@link TURN_TEXT_LIMIT}). */
+    userText: z.string(),
+    /** Number of conversation messages when the turn ended (the `history` segment's text is messages[0, messageEnd)). */
+    messageEnd: z.number().int().nonnegative(),
+    /** Tokenizer of every figure, e.g. `o200k_base`. */
+    counter: z.string(),
+    contextWindow: z.number(),
+    contextWindowKnown: z.boolean(),
+    /** Ledger total above which content is evicted. */
+    threshold: z.number(),
+    catalogBudget: z.number(),
+    catalog: z.object({
+      visible: z.number(),
+      listed: z.number(),
+      shortened: z.number(),
+      bare: z.number(),
+      omitted: z.number(),
+      tokens: z.number(),
+      searchOffered: z.boolean(),
+    }),
+    /** The session ledger's entries, in its order; their tokens add up to {@link ledgerTotal}. */
+    segments: z.array(TurnSegment),
+    ledgerTotal: z.number().int().nonnegative(),
+    /** The host's instructions before the skill context (not part of the skill ledger). */
+    host: z.object({ tokens: z.number().int().nonnegative(), textId: z.string() }).optional(),
+    /**
+     * Tokens of each tool definition the turn's last request carried (not part of the skill ledger). Absent in
+     * records written before tools were counted.
+     */
+    tools: z.array(z.object({ name: z.string(), tokens: z.number().int().nonnegative() })).optional(),
+    /** Part of the `history` segment that is tool results (not counted elsewhere in the ledger). */
+    toolResultTokens: z.number().int().nonnegative(),
+    events: z.array(TurnEvent),
+    usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() }),
+    /** Set when the turn failed. */
+    error: z.string().optional(),
+  });
+
+  /** Every turn of a conversation and the texts its segments point to. */
+  const TurnLog = z.object({
+    version: z.literal(1),
+    turns: z.array(TurnRecord),
+    texts: z.record(z.string(), z.string()),
+  });
+  return { TurnSegment, TurnEvent, TurnRecord, TurnLog };
+}
+
+type TurnLogSchemas = ReturnType<typeof turnLogSchemas>;
+let schemas: TurnLogSchemas | undefined;
+
 /** One ledger entry as the turn ended, with a reference to its exact text. */
-export const TurnSegment = z.object({
-  key: z.string(),
-  kind: z.string(),
-  skill: z.string().optional(),
-  placement: z.string().optional(),
-  tokens: z.number().int().nonnegative(),
-  /** Key into the log's `texts` (absent for `history`: its text is the conversation itself). */
-  textId: z.string().optional(),
-});
-export type TurnSegment = z.infer<typeof TurnSegment>;
-
+export type TurnSegment = z.infer<TurnLogSchemas["TurnSegment"]>;
 /** An engine event of the turn (`text-delta` left out: the answer is in the conversation). */
-export const TurnEvent = z.looseObject({ type: z.string(), step: z.number(), at: z.number() });
-export type TurnEvent = z.infer<typeof TurnEvent>;
-
-/** What one turn looked like to the model. */
-export const TurnRecord = z.object({
-  /** 1-based turn number. */
-  turn: z.number().int().positive(),
-  startedAt: z.string(),
-  endedAt: z.string(),
-  /** The user's message (cut at {@link TURN_TEXT_LIMIT}). */
-  userText: z.string(),
-  /** Number of conversation messages when the turn ended (the `history` segment's text is messages[0, messageEnd)). */
-  messageEnd: z.number().int().nonnegative(),
-  /** Tokenizer of every figure, e.g. `o200k_base`. */
-  counter: z.string(),
-  contextWindow: z.number(),
-  contextWindowKnown: z.boolean(),
-  /** Ledger total above which content is evicted. */
-  threshold: z.number(),
-  catalogBudget: z.number(),
-  catalog: z.object({
-    visible: z.number(),
-    listed: z.number(),
-    shortened: z.number(),
-    bare: z.number(),
-    omitted: z.number(),
-    tokens: z.number(),
-    searchOffered: z.boolean(),
-  }),
-  /** The session ledger's entries, in its order; their tokens add up to {@link ledgerTotal}. */
-  segments: z.array(TurnSegment),
-  ledgerTotal: z.number().int().nonnegative(),
-  /** The host's instructions before the skill context (not part of the skill ledger). */
-  host: z.object({ tokens: z.number().int().nonnegative(), textId: z.string() }).optional(),
-  /**
-   * Tokens of each tool definition the turn's last request carried (not part of the skill ledger). Absent in
-   * records written before tools were counted.
-   */
-  tools: z.array(z.object({ name: z.string(), tokens: z.number().int().nonnegative() })).optional(),
-  /** Part of the `history` segment that is tool results (not counted elsewhere in the ledger). */
-  toolResultTokens: z.number().int().nonnegative(),
-  events: z.array(TurnEvent),
-  usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() }),
-  /** Set when the turn failed. */
-  error: z.string().optional(),
-});
-export type TurnRecord = z.infer<typeof TurnRecord>;
-
+export type TurnEvent = z.infer<TurnLogSchemas["TurnEvent"]>;
+/** What one turn left (see the schema in {@link turnLogSchemas}). */
+export type TurnRecord = z.infer<TurnLogSchemas["TurnRecord"]>;
 /** Every turn of a conversation and the texts its segments point to. */
-export const TurnLog = z.object({
-  version: z.literal(1),
-  turns: z.array(TurnRecord),
-  texts: z.record(z.string(), z.string()),
-});
-export type TurnLog = z.infer<typeof TurnLog>;
+export type TurnLog = z.infer<TurnLogSchemas["TurnLog"]>;
 
 /** A record being built, and the texts it refers to. */
 export interface PendingTurn {
@@ -266,7 +281,8 @@ export function createTurnRecorder(options: TurnRecorderOptions): TurnRecorder {
 /** The turn log of conversation `id`: empty when none is stored or the stored one is not a version-1 log. */
 export async function readTurnLog(store: SessionStore, id: string): Promise<TurnLog> {
   const stored = await store.get(id, TURN_LOG_NAMESPACE).catch(() => undefined);
-  const parsed = TurnLog.safeParse(stored?.data);
+  schemas ??= turnLogSchemas();
+  const parsed = schemas.TurnLog.safeParse(stored?.data);
   return parsed.success ? parsed.data : { version: 1, turns: [], texts: {} };
 }
 
