@@ -3,7 +3,7 @@
  * query's expansion weight — the term's idf times its weighted, length-normalised field frequency,
  * saturated (BM25F). They depend on the index alone, so a term's are computed on its first query and
  * kept: a query's inner loop is then one multiply-add per posting instead of a walk over five fields
- * (about 6 → 1.5 ms for an everyday request over 50,000 skills, `bench/step.mjs` with `MESSAGE`).
+ * (for an everyday request over 50,000 skills, 6.3 → 4.5 ms before scoring in blocks, `topK`).
  */
 import { fieldTf, type Layout } from "./search-layout.js";
 

@@ -48,7 +48,7 @@ const blockSeen = new Int32Array(BLOCK);
  * in most of 50,000 skills, too evenly for pruning to skip many. Instead the documents are taken in blocks
  * of {@link BLOCK}: each term's postings in the block are added into accumulators that stay in cache, and
  * a posting costs a multiply-add (its impact, precomputed per term). About 129,000 postings at 50,000
- * skills: 6.3 ms term by term over catalog-sized arrays, about 1.3 in blocks.
+ * skills: 6.3 ms term by term over catalog-sized arrays, about 0.75 ms with impacts and blocks at idle.
  * Each document's sum is added in query-term order, as one term-by-term pass would.
  */
 export function topK(q: QueryScoring, k: number, names: readonly string[], n: number): Ranked[] {
