@@ -7,8 +7,6 @@
 import { randomUUID } from "node:crypto";
 import type { ModelMessage } from "ai";
 import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
-import { skillListing } from "../context/list-skills.js";
-import { loadForUser, type UserLoadOutcome } from "../context/load-for-user.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import type { Workspace } from "../exec/workspace.js";
@@ -20,16 +18,16 @@ import { type AgentTurn, startAgentTurn } from "./agent-turn.js";
 import { attachFiles } from "./attach-files.js";
 import { agentDefinitions, checkParts } from "./check-agent-options.js";
 import { createDelegator } from "./delegate-to-agent.js";
-import { answerText, createDelegationTool } from "./delegation-tool.js";
+import { createDelegationTool } from "./delegation-tool.js";
 import { type EngineEvent, innermostEvent } from "./engine-event.js";
-import { forkOnLoad, isForkSkill, runForkSkill } from "./fork-skill.js";
+import { forkOnLoad } from "./fork-skill.js";
 import { chooseExecutor, openSkillLayer, runSettingsWith } from "./open-skills.js";
 import { openStoreUrl } from "./open-store-url.js";
 import { openToolSources, type ToolSources } from "./open-tool-sources.js";
 import { runTurn } from "./run-turn.js";
 import { loadConversation, saveConversation } from "./saved-conversation.js";
 import type { SendOptions, SkillAgent, SkillAgentOptions, TurnResult } from "./skill-agent.js";
-import { onSessionEvents } from "./skill-step.js";
+import { userSkillLoads } from "./user-skill-loads.js";
 
 /** Store namespace of saved conversations. */
 export const CONVERSATION_NAMESPACE = "conversation";
@@ -89,19 +87,6 @@ async function composeAgent(
   // running turn or else of the next one.
   const pending: EngineEvent[] = [];
   let turnEmit: ((event: EngineEvent) => void) | undefined;
-  // What the user did to the context between turns (`loadSkill`, `unloadSkill`: /skill, /unload), with the
-  // evictions it caused: recorded at the start of the next turn's timeline (the caller has shown it already).
-  const between: EngineEvent[] = [];
-  const noteBetween = async <T>(action: () => Promise<T>): Promise<T> => {
-    const off = onSessionEvents(conversation.session, (event) => {
-      between.push({ ...event, step: 0 });
-    });
-    try {
-      return await action();
-    } finally {
-      off();
-    }
-  };
   const toolSources: ToolSources =
     options.toolSources ??
     openToolSources(options, { env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
@@ -203,6 +188,7 @@ async function composeAgent(
       savedVersion,
     );
   };
+  const userLoads = userSkillLoads({ conversation: () => conversation, catalog, delegator, save });
 
   /**
    * Holds the conversation's store lock for a turn (another engine on the same session waits, bounded by
@@ -230,29 +216,6 @@ async function composeAgent(
       throw error;
     }
     return () => lock.release();
-  };
-
-  /** `/skill NAME args` of a fork skill: the child runs now; the history gets the load call and its answer. */
-  const forkForUser = async (name: string, args: string | undefined): Promise<UserLoadOutcome> => {
-    const { session } = conversation;
-    const toolCallId = `user-fork-${randomUUID()}`;
-    try {
-      const result = await runForkSkill({ delegator, catalog, session }, name, args, toolCallId);
-      const { toolName, input } = session.history.loadCall(name, args);
-      const value = answerText(result);
-      const messages: ModelMessage[] = [
-        { role: "assistant", content: [{ type: "tool-call", toolCallId, toolName, input }] },
-        {
-          role: "tool",
-          content: [{ type: "tool-result", toolCallId, toolName, output: { type: "text", value } }],
-        },
-      ];
-      conversation.history.push(...messages);
-      await save();
-      return { ok: true, name, messages, tokens: session.counter.count(value) };
-    } catch (error) {
-      return { ok: false, name, message: error instanceof Error ? error.message : String(error) };
-    }
   };
 
   /** Gives `event` to the subscribers, keeping what they return for a turn-end (its own or a subagent's). */
@@ -296,7 +259,7 @@ async function composeAgent(
             : await attachFiles(conversation.workspace, sendOptions.files, options.cwd);
         started = true;
         const { id: sessionId } = conversation;
-        emit({ type: "turn-start", step: 0, sessionId, text: input, between: between.splice(0) });
+        emit({ type: "turn-start", step: 0, sessionId, text: input, between: userLoads.takeBetween() });
         // Tool sources that failed or stopped since the last turn, reported once.
         for (const event of pending.splice(0)) emit(event);
         turnEmit = emit;
@@ -364,42 +327,11 @@ async function composeAgent(
       return run.finally(() => Promise.allSettled(ending));
     },
     send,
-    async loadSkill(name, loadOptions = {}) {
-      const listing = skillListing(conversation.session, name);
-      if (listing !== undefined && !listing.userInvocable) {
-        return {
-          ok: false,
-          name,
-          message:
-            `Skill '${name}' cannot be loaded by the user: it sets 'user-invocable: false'. ` +
-            "The model can still load it when a task needs it.",
-        };
-      }
-      const record = listing === undefined ? undefined : catalog.get(name);
-      if (record !== undefined && isForkSkill(record, conversation.session.profile.name)) {
-        return forkForUser(name, loadOptions.args);
-      }
-      const outcome = await noteBetween(() =>
-        loadForUser(conversation.session, name, {
-          by: "user",
-          ...(loadOptions.args === undefined || loadOptions.args === "" ? {} : { args: loadOptions.args }),
-        }),
-      );
-      if (outcome.ok) {
-        conversation.history.push(...outcome.messages);
-        await save();
-      }
-      return outcome;
-    },
-    async unloadSkill(name) {
-      const result = await noteBetween(async () => conversation.session.unload(name, { by: "user" }));
-      if (!result.ok) return { ok: false, message: result.message };
-      await save();
-      return { ok: true, message: `Unloaded ${name}. Loaded now: ${result.loaded.join(", ") || "none"}.` };
-    },
+    loadSkill: userLoads.loadSkill,
+    unloadSkill: userLoads.unloadSkill,
     history: () => conversation.history,
     async reset() {
-      between.length = 0;
+      userLoads.clear();
       await conversation.dispose();
       conversation = await open(randomUUID(), undefined, []);
       savedVersion = 0;
