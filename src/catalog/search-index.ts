@@ -77,7 +77,7 @@ const MAX_PREFIX = 12;
  * matches for unknown words, a bonus for covering more of the query and one for its adjacent word
  * pairs. Build cost is one tokenisation per record; the catalog builds it lazily, on the first search,
  * and a cache can keep it with {@link serializeSearchIndex} / {@link loadSearchIndex}. A query scores
- * the postings of its terms that can change its top results ({@link topK}).
+ * every posting of its terms ({@link topK}).
  */
 export class SearchIndex {
   readonly #records: SkillRecord[];
@@ -223,7 +223,6 @@ export class SearchIndex {
     const scorer = new QueryScorer(
       this.#layout.docs,
       w,
-      words.length + idioms.length,
       // Coverage is the share of the query's own words; idiom terms add to it, not to the whole.
       Math.max(1, words.length),
       this.#namedDocs(wanted),

@@ -6,7 +6,7 @@ const NAME_BONUS = 100;
 
 /**
  * How one query scores (the place for a scoring feature): a posting's BM25F contribution (its term's
- * impact, {@link ImpactTable}, times the term's expansion weight), and a skill's score from their sum —
+ * impact, `ImpactTable`, times the term's expansion weight), and a skill's score from their sum —
  * times the coverage bonus, plus the name bonus.
  */
 export class QueryScorer implements QueryScoring {
@@ -16,7 +16,6 @@ export class QueryScorer implements QueryScoring {
   readonly word: Int32Array;
   readonly weight: Float64Array;
   readonly impacts: Float64Array[];
-  readonly words: number;
   /** Documents whose name is the query: they get the name bonus. */
   readonly forced: readonly number[];
   readonly #coverage: number;
@@ -26,13 +25,11 @@ export class QueryScorer implements QueryScoring {
   constructor(
     docs: Int32Array,
     weights: SearchWeights,
-    words: number,
     share: number,
     forced: readonly number[],
     terms: number,
   ) {
     // Plain fields, not parameter properties: benchmarks load this file with Node's type stripping.
-    this.words = words;
     this.forced = forced;
     this.docs = docs;
     this.#coverage = weights.coverage;
