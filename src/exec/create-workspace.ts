@@ -3,7 +3,7 @@
  * unpredictable directory (mkdtemp, 0700) under a per-user base that is checked before use; an existing
  * one is re-used only through `openWorkspace`, which checks it again and touches nothing that fails.
  */
-import { lstat, mkdir, mkdtemp, realpath } from "node:fs/promises";
+import { lstatSync, mkdirSync, mkdtempSync, realpathSync, type Stats } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { WorkspaceError } from "../errors/workspace-error.js";
@@ -25,10 +25,14 @@ export interface WorkspaceOptions {
 }
 
 /** Why a directory may not be used as a workspace or its base; `undefined` when it may. */
-async function privacyProblem(dir: string): Promise<string | undefined> {
-  let stat: import("node:fs").Stats;
+/**
+ * The workspace's file-system calls are synchronous: a handful of cheap calls, each of which would
+ * otherwise be a trip through libuv's thread pool, on the way to an agent's first model request.
+ */
+function privacyProblem(dir: string): string | undefined {
+  let stat: Stats;
   try {
-    stat = await lstat(dir);
+    stat = lstatSync(dir);
   } catch (error) {
     return `it cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
   }
@@ -48,12 +52,14 @@ async function privacyProblem(dir: string): Promise<string | undefined> {
  * open to group/others (another local user may have planted it): nothing inside is used.
  */
 export async function defaultWorkspaceBase(): Promise<string> {
-  const tmp = await realpath(os.tmpdir());
+  const tmp = realpathSync(os.tmpdir());
   const base = path.join(tmp, `skillrt-${process.getuid?.() ?? os.userInfo().username}`);
-  await mkdir(base, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== "EEXIST") throw error;
-  });
-  const problem = await privacyProblem(base);
+  try {
+    mkdirSync(base, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  const problem = privacyProblem(base);
   if (problem !== undefined) {
     throw new WorkspaceError(
       `refusing the workspace base ${base}: ${problem}. Remove it, or choose another base directory (baseDir).`,
@@ -64,9 +70,8 @@ export async function defaultWorkspaceBase(): Promise<string> {
 
 async function resolveBase(baseDir: string | undefined): Promise<string> {
   if (baseDir === undefined) return defaultWorkspaceBase();
-  const base = await realpath(baseDir);
-  if (!(await lstat(base)).isDirectory())
-    throw new WorkspaceError(`workspace base ${base} is not a directory`);
+  const base = realpathSync(baseDir);
+  if (!lstatSync(base).isDirectory()) throw new WorkspaceError(`workspace base ${base} is not a directory`);
   return base;
 }
 
@@ -85,8 +90,8 @@ async function checkLayout(root: DirHandle, create: boolean): Promise<void> {
 export async function createWorkspace(options: WorkspaceOptions = {}): Promise<Workspace> {
   const base = await resolveBase(options.baseDir);
   const label = options.id === undefined ? "" : `${sanitizeName(options.id).slice(0, 40)}-`;
-  const root = await mkdtemp(path.join(base, `skillrt-ws-${label}`));
-  const problem = await privacyProblem(root);
+  const root = mkdtempSync(path.join(base, `skillrt-ws-${label}`));
+  const problem = privacyProblem(root);
   if (problem !== undefined) throw new WorkspaceError(`refusing the new workspace ${root}: ${problem}`);
   const handle = await openDirHandle(root);
   try {
@@ -118,7 +123,7 @@ export async function openWorkspace(
   }
   if (!path.isAbsolute(root) || path.dirname(root) !== base || !path.basename(root).startsWith("skillrt-ws-"))
     return refused(`it is not a skillrt workspace directly inside ${base}`);
-  const problem = await privacyProblem(root);
+  const problem = privacyProblem(root);
   if (problem !== undefined) return refused(problem);
   let handle: DirHandle | undefined;
   try {
