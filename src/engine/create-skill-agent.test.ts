@@ -11,6 +11,7 @@ import type { Catalog } from "../catalog/types.js";
 import { listSkills } from "../context/list-skills.js";
 import { createExecutor } from "../exec/create-executor.js";
 import { createMemoryStore } from "../store/create-memory-store.js";
+import type { SessionStore } from "../store/session-store.js";
 import { createMemoryCatalog, scriptedModel, systemOf, toolNamesOf } from "../test-kit.js";
 import { trackerStdio } from "../tools/mcp-client/__fixtures__/tracker.js";
 import type { ToolApprovalAnswer, ToolApprovalRequest } from "../tools/tool-approval.js";
@@ -447,6 +448,90 @@ describe("a child agent from its parent's parts", () => {
     } finally {
       await child.close();
       await parent.close();
+    }
+  });
+});
+
+describe("the store lock of a conversation", () => {
+  /** A memory store and a scripted model that note, in order, each lock taken, each write and each model request. */
+  function observed(steps: Parameters<typeof scriptedModel>[0]) {
+    const order: string[] = [];
+    const inner = createMemoryStore();
+    const store: SessionStore = {
+      ...inner,
+      get: (id, namespace) => inner.get(id, namespace),
+      list: (options) => inner.list(options),
+      delete: (id, namespace) => inner.delete(id, namespace),
+      close: () => inner.close(),
+      async lockSession(id, options) {
+        const lock = await inner.lockSession(id, options);
+        order.push("lock");
+        return lock;
+      },
+      async put(id, data, options) {
+        order.push("write");
+        return inner.put(id, data, options);
+      },
+    };
+    const model = scriptedModel(steps);
+    const doStream = model.doStream.bind(model);
+    model.doStream = async (options) => {
+      order.push("request");
+      return doStream(options);
+    };
+    return { order, store, model };
+  }
+
+  it("a new conversation sends its first request before locking, and locks before its first write", async () => {
+    const { order, store, model } = observed([{ text: "one" }, { text: "two" }]);
+    const agent = await createSkillAgent({ model, catalog, store });
+    try {
+      await agent.send("first");
+      // Saved once, under its lock: the next turn locks first, as every turn of a saved conversation does.
+      expect(order).toEqual(["request", "lock", "write"]);
+      await agent.send("second");
+      expect(order).toEqual(["request", "lock", "write", "lock", "request", "write"]);
+      // Another engine waits for the lock while it is held (the lock was released after each turn).
+      const held = await store.lockSession(agent.sessionId, { namespace: "conversation" });
+      await held.release();
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("a conversation named by sessionId locks before its first request, and an aborted new turn is still saved", async () => {
+    const named = observed([{ text: "one" }]);
+    const agent = await createSkillAgent({
+      model: named.model,
+      catalog,
+      store: named.store,
+      sessionId: "given-id",
+    });
+    try {
+      await agent.send("first");
+      expect(named.order).toEqual(["lock", "request", "write"]);
+    } finally {
+      await agent.close();
+    }
+
+    let release = (): void => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const fresh = observed([{ text: "never", gate }]);
+    const aborting = await createSkillAgent({ model: fresh.model, catalog, store: fresh.store });
+    try {
+      const abort = new AbortController();
+      const turn = aborting.send("stop me", { abortSignal: abort.signal });
+      while (!fresh.order.includes("request")) await new Promise((r) => setTimeout(r, 1));
+      abort.abort();
+      release();
+      const result: unknown = await Promise.resolve(turn).catch((error: unknown) => ({ error }));
+      expect(fresh.order).toEqual(["request", "lock", "write"]);
+      const stored = await fresh.store.get(aborting.sessionId, "conversation");
+      expect(stored?.version, JSON.stringify(result)).toBe(1);
+    } finally {
+      await aborting.close();
     }
   });
 });

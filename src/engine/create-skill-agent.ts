@@ -163,6 +163,8 @@ async function composeAgent(
   owned.push(() => conversation.dispose());
   /** Store version of the conversation as this agent last read or wrote it (0: never saved). */
   let savedVersion = saved?.version ?? 0;
+  /** Whether this agent made the conversation's id (not `options.sessionId`): no other engine knows it until saved. */
+  let ownId = options.sessionId === undefined;
   let running = false;
   // Started last, so nothing above can fail with servers left running. The aworld profile starts the servers
   // its skills' tool_list names (AWorld's rule); a named server that is not configured is reported once.
@@ -217,6 +219,29 @@ async function composeAgent(
     }
     return () => lock.release();
   };
+  /**
+   * The lock of a conversation this agent made and never saved: its id is known to no other engine until
+   * its first save, so the lock is taken then (before writing, without the turn's abort signal, so an
+   * aborted turn is still saved) instead of before the turn, and the first model request does not wait for
+   * the store. Another engine that saved under the id meanwhile makes that save fail (StoreConflictError).
+   */
+  const lockBeforeFirstSave = (
+    locked: (release: () => Promise<void>) => void,
+  ): (() => Promise<void>) | undefined => {
+    if (store === undefined || !ownId || savedVersion !== 0) return undefined;
+    let taken = false;
+    return async () => {
+      if (!taken) {
+        const lock = await store.lockSession(conversation.id, {
+          namespace: CONVERSATION_NAMESPACE,
+          ...(options.lockTimeoutMs === undefined ? {} : { timeoutMs: options.lockTimeoutMs }),
+        });
+        taken = true;
+        locked(() => lock.release());
+      }
+      await save();
+    };
+  };
 
   /** Gives `event` to the subscribers, keeping what they return for a turn-end (its own or a subagent's). */
   const notify = (event: EngineEvent, ending: unknown[]): void => {
@@ -252,7 +277,10 @@ async function composeAgent(
       let started = false;
       let failure: { error: unknown } | undefined;
       try {
-        unlock = await lockTurn(sendOptions.abortSignal);
+        const saveFirst = lockBeforeFirstSave((release) => {
+          unlock = release;
+        });
+        if (saveFirst === undefined) unlock = await lockTurn(sendOptions.abortSignal);
         const attached =
           sendOptions.files === undefined || sendOptions.files.length === 0
             ? ""
@@ -269,7 +297,7 @@ async function composeAgent(
           model,
           contextWindow,
           emit,
-          save,
+          save: saveFirst ?? save,
           instructions,
           ...(options.select === undefined ? {} : { select: options.select }),
           ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
@@ -335,6 +363,7 @@ async function composeAgent(
       await conversation.dispose();
       conversation = await open(randomUUID(), undefined, []);
       savedVersion = 0;
+      ownId = true;
     },
     save,
     subscribe(listener) {
