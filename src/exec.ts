@@ -38,4 +38,4 @@ export {
 export { listScriptTools, runScriptTool, type ScriptTool } from "./exec/script-tools.js";
 export type { Workspace } from "./exec/workspace.js";
 export { SkillRunInput } from "./tools/skill-run-input.js";
-export { SkillRunOutput, SkillRunOutputFile } from "./tools/skill-run-output.js";
+export { SkillRunOutput, SkillRunOutputFile } from "./tools/skill-run-output-schema.js";

@@ -7,7 +7,6 @@ import { SkillrtError } from "../errors/skillrt-error.js";
 import { buildDocItem, buildReadItem, buildSkillEntry } from "./build-items.js";
 import { openSkillSession } from "./create-skill-session.js";
 import type { SkillSessionOptions } from "./session-options.js";
-import { SessionSnapshot } from "./session-snapshot.js";
 import { createSessionState, readKey } from "./session-state.js";
 import type { SkillSession } from "./skill-session.js";
 
@@ -19,6 +18,8 @@ export type RestoreOptions = Omit<SkillSessionOptions, "id" | "namespace" | "pla
  * returns a session whose `render()` equals the original's when the skills have not changed.
  */
 export async function restoreSkillSession(snapshot: unknown, options: RestoreOptions): Promise<SkillSession> {
+  // Loaded here, on a restore: a new session never builds the snapshot's schema (zod work at start-up).
+  const { SessionSnapshot } = await import("./session-snapshot.js");
   const parsed = SessionSnapshot.safeParse(snapshot);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -18,7 +18,7 @@ import {
 import type { Tool } from "ai";
 import { z } from "zod";
 import type { SkillTools } from "../tools/create-skill-tools.js";
-import { SkillRunOutput } from "../tools/skill-run-output.js";
+import { SkillRunOutput } from "../tools/skill-run-output-schema.js";
 import { isSkillToolResult } from "../tools/skill-tool-result.js";
 import type { ToolProgressListener } from "../tools/tool-progress.js";
 

@@ -13,7 +13,7 @@ import { scriptedModel } from "../test-kit.js";
 import { callToolResult } from "./__fixtures__/call-tool.js";
 import { createSkillTools } from "./create-skill-tools.js";
 import { capToolCallInputs, MAX_TOOL_INPUT_BYTES } from "./guard-tool-input.js";
-import { SkillRunOutput } from "./skill-run-output.js";
+import { SkillRunOutput } from "./skill-run-output-schema.js";
 
 let tree: SkillTree | undefined;
 let workspace: Workspace | undefined;

@@ -12,7 +12,13 @@ import { z } from "zod";
 import { type ExecPoll, findExecSession, startExecSession } from "../../exec/exec-session.js";
 import type { ProfileRun } from "../profile-types.js";
 import { type SkillToolResult, toolFailure, toolSuccess } from "../skill-tool-result.js";
-import { finishTrpcRun, type PreparedTrpcRun, prepareTrpcRun, TrpcRunInput } from "./trpc-skill-run.js";
+import {
+  finishTrpcRun,
+  type PreparedTrpcRun,
+  prepareTrpcRun,
+  type TrpcRunInput,
+  trpcRunInput,
+} from "./trpc-skill-run.js";
 
 const INITIAL_YIELD_MS = 1000;
 const IO_YIELD_MS = 400;
@@ -85,7 +91,7 @@ export function trpcExecTools(run: ProfileRun): Record<string, Tool> {
     skill_exec: tool({
       description:
         "Start an interactive command inside a skill workspace. Use it when a skill command may prompt for stdin, selection, or TTY interaction. It shares the same workspace, inputs, outputs, artifact, stdin, and editor_text semantics as skill_run. When status is running, inspect output and interaction, then use skill_write_stdin or skill_poll_session; when status is exited, result carries the skill_run result. Kill sessions you no longer need with skill_kill_session.",
-      inputSchema: TrpcRunInput.extend({
+      inputSchema: trpcRunInput().extend({
         tty: z
           .boolean()
           .optional()

@@ -39,40 +39,60 @@ const PRIMARY_OUTPUT_BYTES = 32 * 1024;
 /** Files of `out/**` looked at for `primary_output` when no outputs were asked. */
 const AUTO_PRIMARY_FILES = 20;
 
-const TrpcInputSpec = z.strictObject({
-  ...InputSpec.shape,
-  pin: z
-    .boolean()
-    .optional()
-    .describe("artifact:// without @version: reuse the version this input resolved to the first time."),
-});
-
-/** Input of trpc's `skill_run`; unknown fields are refused. */
-export const TrpcRunInput = z.strictObject({
-  skill: z.string().describe("Skill name."),
-  command: SkillRunInput.shape.command,
-  cwd: SkillRunInput.shape.cwd,
-  env: SkillRunInput.shape.env,
-  stdin: SkillRunInput.shape.stdin,
-  editor_text: z
-    .string()
-    .optional()
-    .describe("Text an editor-driven command receives: $EDITOR/$VISUAL write it to the file they are given."),
-  output_files: z
-    .array(z.string().min(1))
-    .optional()
-    .describe(
-      "Workspace-relative globs of files returned inline, e.g. out/*.txt ($OUTPUT_DIR/*.txt works too).",
+/** Builds the input schema of trpc's `skill_run`; unknown fields are refused. */
+function buildTrpcRunInput() {
+  return z.strictObject({
+    skill: z.string().describe("Skill name."),
+    command: SkillRunInput.shape.command,
+    cwd: SkillRunInput.shape.cwd,
+    env: SkillRunInput.shape.env,
+    stdin: SkillRunInput.shape.stdin,
+    editor_text: z
+      .string()
+      .optional()
+      .describe(
+        "Text an editor-driven command receives: $EDITOR/$VISUAL write it to the file they are given.",
+      ),
+    output_files: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        "Workspace-relative globs of files returned inline, e.g. out/*.txt ($OUTPUT_DIR/*.txt works too).",
+      ),
+    timeout: SkillRunInput.shape.timeout,
+    save_as_artifacts: z.boolean().optional().describe("Save the output_files as versioned artifacts."),
+    omit_inline_content: z.boolean().optional().describe("Return output_files metadata only (no content)."),
+    artifact_prefix: z.string().optional().describe("Prefix of saved artifact names."),
+    inputs: z
+      .array(
+        z.strictObject({
+          ...InputSpec.shape,
+          pin: z
+            .boolean()
+            .optional()
+            .describe(
+              "artifact:// without @version: reuse the version this input resolved to the first time.",
+            ),
+        }),
+      )
+      .optional()
+      .describe("Files to stage into the workspace before running."),
+    outputs: OutputSpec.optional().describe(
+      "Output files to collect (output_files wins when both are given).",
     ),
-  timeout: SkillRunInput.shape.timeout,
-  save_as_artifacts: z.boolean().optional().describe("Save the output_files as versioned artifacts."),
-  omit_inline_content: z.boolean().optional().describe("Return output_files metadata only (no content)."),
-  artifact_prefix: z.string().optional().describe("Prefix of saved artifact names."),
-  inputs: z.array(TrpcInputSpec).optional().describe("Files to stage into the workspace before running."),
-  outputs: OutputSpec.optional().describe("Output files to collect (output_files wins when both are given)."),
-});
+  });
+}
+let trpcRunInputSchema: ReturnType<typeof buildTrpcRunInput> | undefined;
+/**
+ * Input schema of trpc's `skill_run`, built on first use (when the trpc profile makes its tools), not when
+ * the module loads: every agent loads the profiles, and building zod schemas is start-up work.
+ */
+export function trpcRunInput(): ReturnType<typeof buildTrpcRunInput> {
+  trpcRunInputSchema ??= buildTrpcRunInput();
+  return trpcRunInputSchema;
+}
 /** Input of trpc's `skill_run`. */
-export type TrpcRunInput = z.infer<typeof TrpcRunInput>;
+export type TrpcRunInput = z.infer<ReturnType<typeof buildTrpcRunInput>>;
 
 /** trpc's `skill_run` result: skillrt's run object plus `primary_output`. */
 export type TrpcRunOutput = SkillRunOutput & { primary_output?: SkillRunOutputFile };
@@ -235,7 +255,7 @@ export async function finishTrpcRun(
 export function trpcSkillRun(run: ProfileRun): Tool {
   return tool({
     description: `${SKILL_RUN_DESCRIPTION} Returns a primary_output (the first small text output file) and warnings. Prefer primary_output/output_files content.`,
-    inputSchema: TrpcRunInput,
+    inputSchema: trpcRunInput(),
     execute: async (input, { abortSignal }): Promise<SkillToolResult> => {
       const prepared = await prepareTrpcRun(input, run.setup);
       if (typeof prepared === "string") return toolFailure(prepared);
