@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Time from starting a process to its first model request, as a user of `skillrt ask` and of a library
-// agent (the README's `createSkillAgent({ skills })` program) waits for it, at 0 / 2,500 / 10,000 skills
-// (bench/skill-trees.mjs), cold (empty cache directory) and warm (the cache a previous run left). A
+// agent (the README's `createSkillAgent({ skills })` program, importing the package's entries in
+// dist/lib/) waits for it, at 0 / 2,500 / 10,000 skills (bench/skill-trees.mjs), cold (empty cache directory) and warm (the cache a previous run left). A
 // loopback provider in this process (skillrt/test's startLoopbackProvider, OpenAI wire format) records
 // when each request arrives. Floor, in the same alternation: a bare `node` process POSTing the very
 // request body `skillrt ask` sent at that N (fetch). Also timed: warm `skillrt list --json` over the same
@@ -57,8 +57,8 @@ await res.text();
 const libScript = path.join(tmp, "library-agent.mjs");
 fs.writeFileSync(
   libScript,
-  `import { createSkillAgent } from ${JSON.stringify(path.join(here, "..", "dist/index.js"))};
-import { fromEnvironment } from ${JSON.stringify(path.join(here, "..", "dist/cli/from-environment.js"))};
+  `import { createSkillAgent } from ${JSON.stringify(path.join(here, "..", "dist/lib/index.js"))};
+import { fromEnvironment } from ${JSON.stringify(path.join(here, "..", "dist/lib/node.js"))};
 const agent = await createSkillAgent(await fromEnvironment({ roots: [process.argv[2]], store: false }));
 try {
   await agent.send("hi");

@@ -136,7 +136,7 @@ describe("the packed tarball", () => {
     const declared = Object.values(exportsMap).flatMap((target) =>
       typeof target === "string" ? [] : Object.values(target).map((file) => file.replace(/^\.\//, "")),
     );
-    expect(declared).toContain("dist/catalog.js");
+    expect(declared).toContain("dist/lib/catalog.js");
     expect(declared).toContain("dist/test-kit.d.ts");
     for (const entry of declared) expect(packed.files).toContain(entry);
     // No shipped file points at a map (or at sources) the package does not have.
