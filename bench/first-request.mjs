@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Time from starting a process to its first model request, as a user of `skillrt ask` and of a library
 // agent (the README's `createSkillAgent({ skills })` program, importing the package's entries in
-// dist/lib/) waits for it, at 0 / 2,500 / 10,000 skills (bench/skill-trees.mjs), cold (empty cache directory) and warm (the cache a previous run left). A
+// dist/lib/) waits for it, at 0 / 2,500 / 10,000 skills (bench/skill-trees.mjs), cold (empty cache
+// directory) and warm (the cache a previous run left). A
 // loopback provider in this process (skillrt/test's startLoopbackProvider, OpenAI wire format) records
 // when each request arrives. Floor, in the same alternation: a bare `node` process POSTing the very
 // request body `skillrt ask` sent at that N (fetch). Also timed: warm `skillrt list --json` over the same
