@@ -192,6 +192,12 @@ async function composeAgent(
   };
   const userLoads = userSkillLoads({ conversation: () => conversation, catalog, delegator, save });
 
+  /** How this agent takes a conversation's lock: its namespace, its wait, and what may cancel the wait. */
+  const lockOptions = (abortSignal: AbortSignal | undefined) => ({
+    namespace: CONVERSATION_NAMESPACE,
+    ...(options.lockTimeoutMs === undefined ? {} : { timeoutMs: options.lockTimeoutMs }),
+    ...(abortSignal === undefined ? {} : { abortSignal }),
+  });
   /**
    * Holds the conversation's store lock for a turn (another engine on the same session waits, bounded by
    * `lockTimeoutMs`, then fails with a SessionBusyError) and picks up turns saved meanwhile by others.
@@ -200,11 +206,7 @@ async function composeAgent(
     abortSignal: AbortSignal | undefined,
   ): Promise<(() => Promise<void>) | undefined> => {
     if (store === undefined) return undefined;
-    const lock = await store.lockSession(conversation.id, {
-      namespace: CONVERSATION_NAMESPACE,
-      ...(options.lockTimeoutMs === undefined ? {} : { timeoutMs: options.lockTimeoutMs }),
-      ...(abortSignal === undefined ? {} : { abortSignal }),
-    });
+    const lock = await store.lockSession(conversation.id, lockOptions(abortSignal));
     try {
       const stored = await store.get(conversation.id, CONVERSATION_NAMESPACE);
       if ((stored?.version ?? 0) !== savedVersion) {
@@ -232,10 +234,7 @@ async function composeAgent(
     let taken = false;
     return async () => {
       if (!taken) {
-        const lock = await store.lockSession(conversation.id, {
-          namespace: CONVERSATION_NAMESPACE,
-          ...(options.lockTimeoutMs === undefined ? {} : { timeoutMs: options.lockTimeoutMs }),
-        });
+        const lock = await store.lockSession(conversation.id, lockOptions(undefined));
         taken = true;
         locked(() => lock.release());
       }
