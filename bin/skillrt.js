@@ -1,7 +1,10 @@
 #!/usr/bin/env node
+import { existsSync } from "node:fs";
 import module from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { defaultCacheDir } from "../dist/catalog/cache-dir.js";
+import { loadBundle } from "../dist/cli/load-bundle.js";
 import { checkCacheDir } from "../dist/util/trusted-cache.js";
 
 const LISTING_COMMANDS = new Set(["list", "search", "validate", "prompt"]);
@@ -15,17 +18,25 @@ const listing = LISTING_COMMANDS.has(command);
 // V8 flag (below) that makes V8 reject code cached without it, so they keep their own folder instead of
 // each refreshing the other's. NODE_COMPILE_CACHE (a folder of the user's choosing) and
 // NODE_DISABLE_COMPILE_CACHE=1 are honoured; SKILLRT_CACHE=0 leaves it off with the other caches.
+// The cache directory, its v8/ folder and the command's folder must each pass (a folder of the user's
+// own inside one another user owns could be swapped): checked top down, each created 0700 when missing.
+const cacheDir = defaultCacheDir(process.env);
+const chain = cacheDir
+  ? [cacheDir, path.join(cacheDir, "v8"), path.join(cacheDir, "v8", listing ? "listing" : "default")]
+  : [];
+const cacheChainOk = chain.length > 0 && chain.every((dir) => checkCacheDir(dir, { create: true }).ok);
 if (process.env.NODE_COMPILE_CACHE) module.enableCompileCache?.();
-else {
-  // The cache directory, its v8/ folder and the command's folder must each pass (a folder of the user's
-  // own inside one another user owns could be swapped): checked top down, each created 0700 when missing.
-  const cacheDir = defaultCacheDir(process.env);
-  const chain = cacheDir
-    ? [cacheDir, path.join(cacheDir, "v8"), path.join(cacheDir, "v8", listing ? "listing" : "default")]
-    : [];
-  if (chain.length > 0 && chain.every((dir) => checkCacheDir(dir, { create: true }).ok))
-    module.enableCompileCache?.(chain[2]);
-}
+else if (cacheChainOk) module.enableCompileCache?.(chain[2]);
+// The bundle's own code caches (made after a run, with the functions it compiled: src/cli/load-bundle.ts),
+// one folder per Node version and command, below the same checked folders; none when the caches are off.
+const bundleCaches = (() => {
+  if (!cacheChainOk) return undefined;
+  const versionDir = path.join(chain[2], `bundle-${process.version}-${process.arch}`);
+  const commandDir = path.join(versionDir, /^[a-z][a-z-]{0,31}$/.test(command ?? "") ? command : "other");
+  return [versionDir, commandDir].every((dir) => checkCacheDir(dir, { create: true }).ok)
+    ? commandDir
+    : undefined;
+})();
 // The listing commands keep V8's young generation at its first size instead of letting it grow to tens of
 // MB: a command that reads thousands of skills once and exits then reuses the pages it already has, and on
 // VMs where each fresh page costs microseconds to fault in, `skillrt list` over 10,000 skills runs ~10%
@@ -37,11 +48,10 @@ if (listing && !v8Options.includes("semi-space")) {
 }
 // The bundled CLI (npm run build makes it; see scripts/build-bundle.mjs) starts faster than the ~60 modules of
 // dist/cli/; fall back to those when the bundle was not built.
-const { main } = await import("../dist/bundle/main.js").catch((error) => {
-  if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes("dist/bundle/main.js"))
-    throw error;
-  return import("../dist/cli/main.js");
-});
+const bundleMain = fileURLToPath(new URL("../dist/bundle/main.cjs", import.meta.url));
+const { main } = existsSync(bundleMain)
+  ? loadBundle(bundleMain, bundleCaches)
+  : await import("../dist/cli/main.js");
 // Written now, not only at exit: a long-running command (chat, mcp, inspect) ended by a signal keeps it.
 module.flushCompileCache?.();
 

@@ -82,8 +82,11 @@ const result = await build({
   ],
   output: {
     dir: out,
-    format: "esm",
-    chunkFileNames: "[name]-[hash].js",
+    // CommonJS, so bin/skillrt.js can compile each file through vm.Script with a code cache made after the
+    // command ran (src/cli/load-bundle.ts); an ES module's code cache holds only what was compiled at load.
+    format: "cjs",
+    entryFileNames: "[name].cjs",
+    chunkFileNames: "[name]-[hash].cjs",
     // No comments and only ASCII: V8 then reads each file as one-byte text (a file with one "—" is
     // decoded into two-byte text) and the compile cache hashes less of it; core shrinks to about half.
     comments: false,

@@ -1,0 +1,93 @@
+/**
+ * Loads the bundled CLI (`dist/bundle/*.cjs`, see `scripts/build-bundle.mjs`) with V8 code caches made
+ * after the command ran. Node's compile cache stores a module's code as compiled when it is loaded: its
+ * top level, not the functions compiled on their first call, so every start compiled again the several
+ * hundred functions that `skillrt ask` runs before its first model request. Here each bundle file is
+ * compiled through `vm.Script` with the cache a previous run left, and when it had none (or V8 refused
+ * it) the cache is written at exit, from the script as it ran: with every function the command compiled.
+ *
+ * Caches are code this process runs, so they live only in a folder that passes the cache rule
+ * (`util/trusted-cache.ts`: owned by the user, writable by nobody else), one folder per command (each
+ * runs different functions) and Node version. A cache is named by its file's name and a hash of the
+ * file's bytes: V8 checks only the source's length, so a changed file of the same length (an upgrade
+ * installed over the old one) would otherwise run the old code. Caches of files changed or gone are
+ * removed when new ones are written.
+ */
+import { existsSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
+import Module, { createRequire } from "node:module";
+import path from "node:path";
+import vm from "node:vm";
+import { readCacheFile, writeCacheFile } from "../util/trusted-cache.js";
+
+/** Largest cache file read (the agent's chunk makes about 1 MB). */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
+type Extension = (module: NodeJS.Module, filename: string) => void;
+
+/** FNV-1a (32 bits) of `bytes`, in base 36: names a file's cache after its content. */
+function contentHash(bytes: Uint8Array): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+  return (hash >>> 0).toString(36);
+}
+
+/** Removes the caches in `cacheDir` of bundle files that changed (`kept` names the current ones) or are gone. */
+function removeStale(cacheDir: string, bundleDir: string, kept: ReadonlySet<string>): void {
+  for (const name of readdirSync(cacheDir)) {
+    const file = /^(.+)\.[0-9a-z]+\.v8$/.exec(name)?.[1];
+    if (file === undefined || kept.has(name)) continue;
+    if (!existsSync(path.join(bundleDir, file)) || [...kept].some((k) => k.startsWith(`${file}.`)))
+      unlinkSync(path.join(cacheDir, name));
+  }
+}
+const extensions = (Module as unknown as { _extensions: Record<string, Extension> })._extensions;
+
+/**
+ * Requires `entry` (an absolute `.cjs` path in the bundle folder) with the bundle's files compiled through
+ * code caches in `cacheDir` (undefined: no caches, each file compiled as Node would).
+ */
+export function loadBundle(entry: string, cacheDir: string | undefined): unknown {
+  const bundleDir = path.dirname(entry) + path.sep;
+  const toWrite: Array<{ script: vm.Script; name: string }> = [];
+  const loaded = new Set<string>();
+  const fallback = extensions[".cjs"] ?? extensions[".js"];
+  extensions[".cjs"] = (module, filename) => {
+    if (!filename.startsWith(bundleDir) || fallback === undefined) {
+      fallback?.(module, filename);
+      return;
+    }
+    const bytes = readFileSync(filename);
+    const name = `${path.basename(filename)}.${contentHash(bytes)}.v8`;
+    loaded.add(name);
+    const cachedData = cacheDir === undefined ? undefined : readCacheFile(cacheDir, name, MAX_CACHE_BYTES);
+    const script = new vm.Script(Module.wrap(bytes.toString("utf8")), {
+      filename,
+      ...(cachedData === undefined ? {} : { cachedData }),
+      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+    if (cacheDir !== undefined && (cachedData === undefined || script.cachedDataRejected === true))
+      toWrite.push({ script, name });
+    const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+    wrapper.call(
+      module.exports,
+      module.exports,
+      createRequire(filename),
+      module,
+      filename,
+      path.dirname(filename),
+    );
+  };
+  if (cacheDir !== undefined) {
+    process.on("exit", () => {
+      if (toWrite.length === 0) return;
+      try {
+        for (const { script, name } of toWrite.splice(0))
+          writeCacheFile(cacheDir, name, [script.createCachedData()]);
+        removeStale(cacheDir, bundleDir, loaded);
+      } catch {
+        // a cache only ever saves time
+      }
+    });
+  }
+  return createRequire(entry)(entry);
+}
