@@ -85,6 +85,9 @@ const result = await build({
     // CommonJS, so bin/skillrt.js can compile each file through vm.Script with a code cache made after the
     // command ran (src/cli/load-bundle.ts); an ES module's code cache holds only what was compiled at load.
     format: "cjs",
+    // Dynamic imports of what stays external (pg, node:crypto) become require(): a vm.Script's import()
+    // needs Node's experimental main-context loader, which prints a warning on stderr.
+    dynamicImportInCjs: false,
     entryFileNames: "[name].cjs",
     chunkFileNames: "[name]-[hash].cjs",
     // No comments and only ASCII: V8 then reads each file as one-byte text (a file with one "—" is

@@ -63,7 +63,6 @@ export function loadBundle(entry: string, cacheDir: string | undefined): unknown
     const script = new vm.Script(Module.wrap(bytes.toString("utf8")), {
       filename,
       ...(cachedData === undefined ? {} : { cachedData }),
-      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
     if (cacheDir !== undefined && (cachedData === undefined || script.cachedDataRejected === true))
       toWrite.push({ script, name });
