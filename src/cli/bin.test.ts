@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSkills } from "../catalog/__fixtures__/generate-skills.js";
 import { probeSandbox } from "../exec/sandbox-executor.js";
 import { startLoopbackProvider } from "../testing/start-loopback-provider.js";
+import { compileDist } from "./__fixtures__/compile-dist.js";
 import { makeTempDir } from "./__fixtures__/skill-tree.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -18,20 +19,7 @@ const bin = path.join(repo, "bin", "skillrt.js");
 let tmp: { dir: string; cleanup: () => Promise<void> };
 
 beforeAll(async () => {
-  // Other modules may still have type errors while they are being written; tsc emits regardless.
-  try {
-    execFileSync(
-      process.execPath,
-      [path.join(repo, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"],
-      {
-        cwd: repo,
-        stdio: "pipe",
-      },
-    );
-  } catch {
-    // checked below: the CLI entry must exist
-  }
-  await fs.access(path.join(repo, "dist", "cli", "main.js"));
+  await compileDist("cli/main.js");
   tmp = await makeTempDir("skillrt-bin-");
 }, 120_000);
 

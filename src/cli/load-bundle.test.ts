@@ -8,12 +8,11 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import Module from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileDist, repo } from "./__fixtures__/compile-dist.js";
 import { makeTempDir } from "./__fixtures__/skill-tree.js";
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 let tmp: { dir: string; cleanup: () => Promise<void> };
 let bundle: string;
 let driver: string;
@@ -27,16 +26,7 @@ exports.work = work;
 
 beforeAll(async () => {
   // The child imports the compiled module (as bin/skillrt.js does).
-  try {
-    execFileSync(
-      process.execPath,
-      [path.join(repo, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"],
-      { cwd: repo, stdio: "pipe" },
-    );
-  } catch {
-    // checked below
-  }
-  await fs.access(path.join(repo, "dist", "cli", "load-bundle.js"));
+  await compileDist("cli/load-bundle.js");
   tmp = await makeTempDir("skillrt-load-bundle-");
   bundle = path.join(tmp.dir, "bundle");
   await fs.mkdir(bundle);

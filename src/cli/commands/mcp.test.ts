@@ -3,7 +3,7 @@
  * tools answer, `skill_run` runs in the bubblewrap sandbox, stdout carries only protocol messages and
  * the process exits 0 when the client goes away.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -14,6 +14,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { probeSandbox } from "../../exec/create-executor.js";
+import { compileDist } from "../__fixtures__/compile-dist.js";
 import { fm, makeTempDir, writeSkill } from "../__fixtures__/skill-tree.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -23,16 +24,7 @@ let tmp: { dir: string; cleanup: () => Promise<void> };
 let root: string;
 
 beforeAll(async () => {
-  try {
-    execFileSync(
-      process.execPath,
-      [path.join(repo, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"],
-      { cwd: repo, stdio: "pipe" },
-    );
-  } catch {
-    // Other modules may have type errors while being written; tsc emits regardless (checked below).
-  }
-  await fs.access(path.join(repo, "dist", "mcp", "create-skill-mcp-server.js"));
+  await compileDist("mcp/create-skill-mcp-server.js");
   tmp = await makeTempDir("skillrt-mcp-");
   root = path.join(tmp.dir, "skills");
   await writeSkill(
