@@ -222,25 +222,13 @@ async function composeAgent(
     return () => lock.release();
   };
   /**
-   * The lock of a conversation this agent made and never saved: its id is known to no other engine until
-   * its first save, so the lock is taken then (before writing, without the turn's abort signal, so an
-   * aborted turn is still saved) instead of before the turn, and the first model request does not wait for
-   * the store. Another engine that saved under the id meanwhile makes that save fail (StoreConflictError).
+   * The store, when the conversation's lock waits for its first save: this agent made its id and never saved it,
+   * so no other engine knows it yet. The lock is then taken just before that save (without the turn's
+   * abort signal, so an aborted turn is still saved) instead of before the turn, and the first model
+   * request does not wait for the store. Another engine that saved under the id meanwhile makes that save
+   * fail (StoreConflictError).
    */
-  const lockBeforeFirstSave = (
-    locked: (release: () => Promise<void>) => void,
-  ): (() => Promise<void>) | undefined => {
-    if (store === undefined || !ownId || savedVersion !== 0) return undefined;
-    let taken = false;
-    return async () => {
-      if (!taken) {
-        const lock = await store.lockSession(conversation.id, lockOptions(undefined));
-        taken = true;
-        locked(() => lock.release());
-      }
-      await save();
-    };
-  };
+  const storeLockedAtFirstSave = () => (ownId && savedVersion === 0 ? store : undefined);
 
   /** Gives `event` to the subscribers, keeping what they return for a turn-end (its own or a subagent's). */
   const notify = (event: EngineEvent, ending: unknown[]): void => {
@@ -276,10 +264,8 @@ async function composeAgent(
       let started = false;
       let failure: { error: unknown } | undefined;
       try {
-        const saveFirst = lockBeforeFirstSave((release) => {
-          unlock = release;
-        });
-        if (saveFirst === undefined) unlock = await lockTurn(sendOptions.abortSignal);
+        const lockLater = storeLockedAtFirstSave();
+        if (lockLater === undefined) unlock = await lockTurn(sendOptions.abortSignal);
         const attached =
           sendOptions.files === undefined || sendOptions.files.length === 0
             ? ""
@@ -296,7 +282,15 @@ async function composeAgent(
           model,
           contextWindow,
           emit,
-          save: saveFirst ?? save,
+          save: lockLater
+            ? async () => {
+                if (unlock === undefined) {
+                  const lock = await lockLater.lockSession(conversation.id, lockOptions(undefined));
+                  unlock = () => lock.release();
+                }
+                await save();
+              }
+            : save,
           instructions,
           ...(options.select === undefined ? {} : { select: options.select }),
           ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
