@@ -8,10 +8,12 @@
  *
  * Caches are code this process runs, so they live only in a folder that passes the cache rule
  * (`util/trusted-cache.ts`: owned by the user, writable by nobody else), one folder per command (each
- * runs different functions) and Node version. A cache is named by its file's name and a hash of the
- * file's bytes: V8 checks only the source's length, so a changed file of the same length (an upgrade
- * installed over the old one) would otherwise run the old code. Caches of files changed or gone are
- * removed when new ones are written.
+ * runs different functions) and Node version. A cache is named after its file's content: V8 checks only
+ * the source's length, so a changed file of the same length (an upgrade installed over the old one) would
+ * otherwise run the old code. A chunk's name already carries the bundler's hash of its content
+ * (`agent-<hash>.cjs`), so it names its cache as it is; a file without one (`main.cjs`, a few KB) is
+ * hashed here. Hashing every file instead took 8-10 ms of each start. Caches of files changed or gone
+ * are removed when new ones are written.
  */
 import { existsSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
 import Module, { createRequire } from "node:module";
@@ -23,6 +25,9 @@ import { readCacheFile, writeCacheFile } from "../util/trusted-cache.js";
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
 type Extension = (module: NodeJS.Module, filename: string) => void;
+
+/** A chunk name with the bundler's content hash (rolldown's `[name]-[hash].cjs`, 8 characters). */
+const HASHED_NAME = /-[A-Za-z0-9_-]{8}\.cjs$/;
 
 /** FNV-1a (32 bits) of `bytes`, in base 36: names a file's cache after its content. */
 function contentHash(bytes: Uint8Array): string {
@@ -57,7 +62,8 @@ export function loadBundle(entry: string, cacheDir: string | undefined): unknown
       return;
     }
     const bytes = readFileSync(filename);
-    const name = `${path.basename(filename)}.${contentHash(bytes)}.v8`;
+    const base = path.basename(filename);
+    const name = `${base}.${HASHED_NAME.test(base) ? "named" : contentHash(bytes)}.v8`;
     loaded.add(name);
     const cachedData = cacheDir === undefined ? undefined : readCacheFile(cacheDir, name, MAX_CACHE_BYTES);
     const script = new vm.Script(Module.wrap(bytes.toString("utf8")), {
