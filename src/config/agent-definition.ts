@@ -4,6 +4,7 @@
  * (`agents: { name: { … } }`, {@link AgentSpec}).
  */
 import { z } from "zod";
+import { builtOnce } from "../util/built-once.js";
 
 /**
  * The schema of {@link AgentSpec}, built on first use: a zod object whose set-up would otherwise fall on
@@ -40,12 +41,8 @@ function agentSpecSchema() {
     .strict();
 }
 
-let agentSpec: ReturnType<typeof agentSpecSchema> | undefined;
 /** {@link AgentSpec}'s object schema (its `shape` lists the fields an agent file may set). */
-export function agentSpecObject(): ReturnType<typeof agentSpecSchema> {
-  agentSpec ??= agentSpecSchema();
-  return agentSpec;
-}
+export const agentSpecObject = builtOnce(agentSpecSchema);
 
 /**
  * One agent as config or code gives it (`agents: { reviewer: { description, … } }`); the name is the key.

@@ -12,6 +12,7 @@ import type { EngineEvent, EngineEventListener, EngineUsage } from "../engine/en
 import { createRedactor, NO_REDACTION, type Redactor } from "../exec/redact.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { ToolTokens } from "../tools/tool-definition-tokens.js";
+import { builtOnce } from "../util/built-once.js";
 
 /** Store namespace of turn logs (same ids as the conversations they describe). */
 export const TURN_LOG_NAMESPACE = "conversation-turns";
@@ -92,7 +93,7 @@ function turnLogSchemas() {
 }
 
 type TurnLogSchemas = ReturnType<typeof turnLogSchemas>;
-let schemas: TurnLogSchemas | undefined;
+const schemas = builtOnce(turnLogSchemas);
 
 /** One ledger entry as the turn ended, with a reference to its exact text. */
 export type TurnSegment = z.infer<TurnLogSchemas["TurnSegment"]>;
@@ -281,8 +282,7 @@ export function createTurnRecorder(options: TurnRecorderOptions): TurnRecorder {
 /** The turn log of conversation `id`: empty when none is stored or the stored one is not a version-1 log. */
 export async function readTurnLog(store: SessionStore, id: string): Promise<TurnLog> {
   const stored = await store.get(id, TURN_LOG_NAMESPACE).catch(() => undefined);
-  schemas ??= turnLogSchemas();
-  const parsed = schemas.TurnLog.safeParse(stored?.data);
+  const parsed = schemas().TurnLog.safeParse(stored?.data);
   return parsed.success ? parsed.data : { version: 1, turns: [], texts: {} };
 }
 

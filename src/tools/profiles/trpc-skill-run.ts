@@ -17,6 +17,7 @@ import type { RunSetup } from "../../exec/run-config.js";
 import type { SkillRunCompleted, SkillRunRequest, SkillRunResult } from "../../exec/run-skill-command.js";
 import type { Workspace } from "../../exec/workspace.js";
 import { writeFileNoFollow } from "../../exec/write-file-no-follow.js";
+import { builtOnce } from "../../util/built-once.js";
 import type { ProfileRun } from "../profile-types.js";
 import { SKILL_RUN_DESCRIPTION, SkillRunInput } from "../skill-run-input.js";
 import { type SkillRunOutput, type SkillRunOutputFile, toSkillRunOutput } from "../skill-run-output.js";
@@ -82,15 +83,11 @@ function buildTrpcRunInput() {
     ),
   });
 }
-let trpcRunInputSchema: ReturnType<typeof buildTrpcRunInput> | undefined;
 /**
  * Input schema of trpc's `skill_run`, built on first use (when the trpc profile makes its tools), not when
  * the module loads: every agent loads the profiles, and building zod schemas is start-up work.
  */
-export function trpcRunInput(): ReturnType<typeof buildTrpcRunInput> {
-  trpcRunInputSchema ??= buildTrpcRunInput();
-  return trpcRunInputSchema;
-}
+export const trpcRunInput = builtOnce(buildTrpcRunInput);
 /** Input of trpc's `skill_run`. */
 export type TrpcRunInput = z.infer<ReturnType<typeof buildTrpcRunInput>>;
 
