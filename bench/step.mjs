@@ -13,7 +13,9 @@
 // conversation (`reset()` untimed) and a user load (`loadSkill`, the skill unloaded again untimed).
 // Prints one JSON line per N: medians of ms per step (agent and floor), the agent/floor ratio, the same floor
 // with its tool's schema converted once as the agent converts every tool's (floor_once) and the ratio to it,
-// the ratio to the step at the first N, the first turn and the load, and the load average.
+// the ratio to the step at the first N, the catalog search a turn makes for its request timed on its own
+// after each sample (request_search_ms: once per turn, so STEPS steps share it), the first turn and the
+// load, and the load average.
 // Usage: npm run build && npx node bench/step.mjs [N ...]   (default 1000 10000 50000; TURNS=20 STEPS=3
 // WARMUP=5 ROUNDS=5 MESSAGE="go")
 import fs from "node:fs";
@@ -103,6 +105,7 @@ async function openSize(n) {
   });
   return {
     n,
+    catalog,
     names: catalog.list().map((r) => r.name),
     agent,
     floorModel: stepModel(),
@@ -112,6 +115,7 @@ async function openSize(n) {
     agentMs: [],
     floorMs: [],
     onceMs: [],
+    searchMs: [],
   };
 }
 
@@ -144,7 +148,12 @@ async function sampleTurn(size, t) {
   await floorTurn(size.onceModel, size.onceMessages, noopOnce);
   await settled();
   const o = performance.now() - start;
+  // The catalog search each agent turn makes for its request (as the session asks: 5 + 20 hits), alone.
+  start = performance.now();
+  await size.catalog.search(MESSAGE, 25);
+  const s = performance.now() - start;
   if (t < WARMUP) return;
+  size.searchMs.push(s);
   size.agentMs.push(a / STEPS);
   size.floorMs.push(f / STEPS);
   size.onceMs.push(o / STEPS);
@@ -184,6 +193,7 @@ async function finishSize(size) {
       floor_once_step_ms: round(median(size.onceMs), 3),
       step_vs_floor_once: round(step / median(size.onceMs)),
       step_vs_first_n: round(step / base),
+      request_search_ms: round(median(size.searchMs), 3),
       first_turn_ms: round(median(firstMs)),
       load_skill_ms: round(median(loadMs)),
       load: round(os.loadavg()[0]),
