@@ -15,11 +15,14 @@
  * hashed here. Hashing every file instead took 8-10 ms of each start. Caches of files changed or gone
  * are removed when new ones are written.
  */
-import { existsSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
-import Module, { createRequire } from "node:module";
-import path from "node:path";
-import vm from "node:vm";
 import { readCacheFile, writeCacheFile } from "../util/trusted-cache.js";
+
+// Built-ins as bin/skillrt.js takes them (every start loads this file): no import facade.
+const { existsSync, readdirSync, readFileSync, unlinkSync } = process.getBuiltinModule("node:fs");
+const Module = process.getBuiltinModule("node:module");
+const { createRequire } = Module;
+const path = process.getBuiltinModule("node:path");
+const vm = process.getBuiltinModule("node:vm");
 
 /** Largest cache file read (the agent's chunk makes about 1 MB). */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
@@ -53,7 +56,7 @@ const extensions = (Module as unknown as { _extensions: Record<string, Extension
  */
 export function loadBundle(entry: string, cacheDir: string | undefined): unknown {
   const bundleDir = path.dirname(entry) + path.sep;
-  const toWrite: Array<{ script: vm.Script; name: string }> = [];
+  const toWrite: Array<{ script: import("node:vm").Script; name: string }> = [];
   const loaded = new Set<string>();
   const fallback = extensions[".cjs"] ?? extensions[".js"];
   extensions[".cjs"] = (module, filename) => {
