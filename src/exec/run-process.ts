@@ -3,6 +3,7 @@
  * kills the whole group on timeout, abort, or once the main process has exited (no stray children).
  */
 import { childProcess } from "../util/child-process.js";
+import { monotonicMs } from "../util/monotonic-ms.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, type ExecRequest, type ExecResult } from "./executor.js";
 import { exitCodeOf } from "./exit-code-of.js";
 import { createOutputCapture } from "./output-capture.js";
@@ -42,7 +43,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
   const slack = Math.max(4096, (options.redactor?.maxFormLength ?? 0) * 4);
   const out = createOutputCapture(cap, slack);
   const err = createOutputCapture(cap, slack);
-  const started = performance.now();
+  const started = monotonicMs();
   const [file, ...args] = options.argv;
   return new Promise((resolve) => {
     let timedOut = false;
@@ -122,7 +123,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
           spawnError === undefined ? e.text : `${e.text}${e.text ? "\n" : ""}could not start: ${spawnError}`,
         timedOut,
         aborted,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        durationMs: Math.round((monotonicMs() - started) * 100) / 100,
         truncated: { stdout: o.truncated, stderr: e.truncated },
         bytes: { stdout: o.bytes, stderr: e.bytes },
         ...(signal === null ? {} : { signal }),

@@ -10,6 +10,7 @@ import type {
   Experimental_SandboxProcess as SandboxProcess,
   Experimental_SandboxSession as SandboxSession,
 } from "ai";
+import { monotonicMs } from "../util/monotonic-ms.js";
 import {
   DEFAULT_EXEC_PATH,
   DEFAULT_MAX_OUTPUT_BYTES,
@@ -108,7 +109,7 @@ export function createSandboxSessionExecutor(options: SandboxSessionExecutorOpti
   };
 
   async function runOnce(request: ExecRequest): Promise<ExecResult> {
-    const started = performance.now();
+    const started = monotonicMs();
     const cap = request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     const slack = Math.max(4096, (request.redactor?.maxFormLength ?? 0) * 4);
     const out = createOutputCapture(cap, slack);
@@ -207,7 +208,7 @@ export function createSandboxSessionExecutor(options: SandboxSessionExecutorOpti
       stderr: map.unmapText(e.text),
       timedOut,
       aborted,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      durationMs: Math.round((monotonicMs() - started) * 100) / 100,
       truncated: { stdout: o.truncated, stderr: e.truncated },
       bytes: { stdout: o.bytes, stderr: e.bytes },
       ...(signal === undefined ? {} : { signal }),
