@@ -19,13 +19,57 @@ const SEEDS = [0x811c9dc5, 0x050c5d1f, 0x6b43a9b5];
  * their bits, not written out as decimal text first.
  */
 export function contentHash(text: string, numbers: Float64Array): string {
-  const words = new Int32Array(numbers.buffer, numbers.byteOffset, numbers.length * 2);
-  let out = "";
-  for (const seed of SEEDS) {
-    let h = seed;
-    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-    for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i]!, 0x01000193);
-    out += (h >>> 0).toString(16).padStart(8, "0");
+  return new ContentHasher().text(text).numbers(numbers).digest();
+}
+
+const PRIME = 0x01000193;
+
+/**
+ * {@link contentHash} fed in pieces, without joining them first: texts `a` then `b` hash as the text
+ * `a + b`, and `numbers` go after the texts. The three lanes are updated in one pass over each piece.
+ */
+export class ContentHasher {
+  #a = SEEDS[0]!;
+  #b = SEEDS[1]!;
+  #c = SEEDS[2]!;
+
+  /** Adds a text's UTF-16 code units. */
+  text(text: string): this {
+    let a = this.#a;
+    let b = this.#b;
+    let c = this.#c;
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      a = Math.imul(a ^ unit, PRIME);
+      b = Math.imul(b ^ unit, PRIME);
+      c = Math.imul(c ^ unit, PRIME);
+    }
+    this.#a = a;
+    this.#b = b;
+    this.#c = c;
+    return this;
   }
-  return out;
+
+  /** Adds the bits of `numbers` (each as two 32-bit words). */
+  numbers(numbers: Float64Array): this {
+    const words = new Int32Array(numbers.buffer, numbers.byteOffset, numbers.length * 2);
+    let a = this.#a;
+    let b = this.#b;
+    let c = this.#c;
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i]!;
+      a = Math.imul(a ^ word, PRIME);
+      b = Math.imul(b ^ word, PRIME);
+      c = Math.imul(c ^ word, PRIME);
+    }
+    this.#a = a;
+    this.#b = b;
+    this.#c = c;
+    return this;
+  }
+
+  /** The 24 hex digits of what was added. */
+  digest(): string {
+    return [this.#a, this.#b, this.#c].map((h) => (h >>> 0).toString(16).padStart(8, "0")).join("");
+  }
 }
