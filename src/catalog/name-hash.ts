@@ -35,37 +35,21 @@ export class ContentHasher {
 
   /** Adds a text's UTF-16 code units. */
   text(text: string): this {
-    let a = this.#a;
-    let b = this.#b;
-    let c = this.#c;
-    for (let i = 0; i < text.length; i++) {
-      const unit = text.charCodeAt(i);
-      a = Math.imul(a ^ unit, PRIME);
-      b = Math.imul(b ^ unit, PRIME);
-      c = Math.imul(c ^ unit, PRIME);
-    }
-    this.#a = a;
-    this.#b = b;
-    this.#c = c;
+    for (let i = 0; i < text.length; i++) this.#mix(text.charCodeAt(i));
     return this;
   }
 
   /** Adds the bits of `numbers` (each as two 32-bit words). */
   numbers(numbers: Float64Array): this {
     const words = new Int32Array(numbers.buffer, numbers.byteOffset, numbers.length * 2);
-    let a = this.#a;
-    let b = this.#b;
-    let c = this.#c;
-    for (let i = 0; i < words.length; i++) {
-      const word = words[i]!;
-      a = Math.imul(a ^ word, PRIME);
-      b = Math.imul(b ^ word, PRIME);
-      c = Math.imul(c ^ word, PRIME);
-    }
-    this.#a = a;
-    this.#b = b;
-    this.#c = c;
+    for (let i = 0; i < words.length; i++) this.#mix(words[i]!);
     return this;
+  }
+
+  #mix(unit: number): void {
+    this.#a = Math.imul(this.#a ^ unit, PRIME);
+    this.#b = Math.imul(this.#b ^ unit, PRIME);
+    this.#c = Math.imul(this.#c ^ unit, PRIME);
   }
 
   /** The 24 hex digits of what was added. */
