@@ -15,6 +15,7 @@
  * hashed here. Hashing every file instead took 8-10 ms of each start. Caches of files changed or gone
  * are removed when new ones are written.
  */
+import { nameHash } from "../catalog/name-hash.js";
 import { readCacheFile, writeCacheFile } from "../util/trusted-cache.js";
 
 // Built-ins as bin/skillrt.js takes them (every start loads this file): no import facade.
@@ -31,13 +32,6 @@ type Extension = (module: NodeJS.Module, filename: string) => void;
 
 /** A chunk name with the bundler's content hash (rolldown's `[name]-[hash].cjs`, 8 characters). */
 const HASHED_NAME = /-[A-Za-z0-9_-]{8}\.cjs$/;
-
-/** FNV-1a (32 bits) of `bytes`, in base 36: names a file's cache after its content. */
-function contentHash(bytes: Uint8Array): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
-  return (hash >>> 0).toString(36);
-}
 
 /** Removes the caches in `cacheDir` of bundle files that changed (`kept` names the current ones) or are gone. */
 function removeStale(cacheDir: string, bundleDir: string, kept: ReadonlySet<string>): void {
@@ -64,12 +58,12 @@ export function loadBundle(entry: string, cacheDir: string | undefined): unknown
       fallback?.(module, filename);
       return;
     }
-    const bytes = readFileSync(filename);
+    const source = readFileSync(filename, "utf8");
     const base = path.basename(filename);
-    const name = `${base}.${HASHED_NAME.test(base) ? "named" : contentHash(bytes)}.v8`;
+    const name = `${base}.${HASHED_NAME.test(base) ? "named" : nameHash(source)}.v8`;
     loaded.add(name);
     const cachedData = cacheDir === undefined ? undefined : readCacheFile(cacheDir, name, MAX_CACHE_BYTES);
-    const script = new vm.Script(Module.wrap(bytes.toString("utf8")), {
+    const script = new vm.Script(Module.wrap(source), {
       filename,
       ...(cachedData === undefined ? {} : { cachedData }),
     });
