@@ -6,7 +6,7 @@ import { checkCacheDir } from "../dist/util/trusted-cache.js";
 // Node's built-ins are taken with `process.getBuiltinModule` here and in the modules every start loads
 // (dist/catalog/cache-dir.js, dist/cli/load-bundle.js, dist/util/trusted-cache.js), not imported: an ES
 // module's import of a built-in makes a facade that reads each of its exports, and reading node:fs's loads
-// its stream classes and Node's stream modules, ~5 ms of each start (`skillrt --version`: 71 → 65 ms).
+// its stream classes and Node's stream modules, ~5 ms of each start (`skillrt --version`: 75 → 69 ms).
 const { existsSync } = process.getBuiltinModule("node:fs");
 const module = process.getBuiltinModule("node:module");
 const path = process.getBuiltinModule("node:path");

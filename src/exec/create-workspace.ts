@@ -24,9 +24,9 @@ export interface WorkspaceOptions {
   id?: string;
 }
 
-/** Why a directory may not be used as a workspace or its base; `undefined` when it may. */
 /**
- * The workspace's file-system calls are synchronous: a handful of cheap calls, each of which would
+ * Why a directory may not be used as a workspace or its base; `undefined` when it may. This and the
+ * workspace's other file-system calls are synchronous: a handful of cheap calls, each of which would
  * otherwise be a trip through libuv's thread pool, on the way to an agent's first model request.
  */
 function privacyProblem(dir: string): string | undefined {
