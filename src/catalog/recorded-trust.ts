@@ -30,6 +30,12 @@ export interface RecordedTrustOptions {
   /** Roots (folders or URLs, as displayed) trusted for this run without a record (`config.trust`). */
   trusted?: readonly string[];
   /**
+   * The MCP servers whose served skills need trust, each with the digest of its entry in the config
+   * (`mcpServerDigest`): a server is trusted when the trust file records `mcp` + its name at that digest,
+   * or `trusted` names it as `mcp:<name>`.
+   */
+  servers?: readonly { name: string; digest: string }[];
+  /**
    * Asks a person whether to trust an untrusted root, once per root (a `yes` is recorded in the trust
    * file). Default: never asks.
    */
@@ -59,14 +65,26 @@ export async function openRecordedTrust(options: RecordedTrustOptions): Promise<
       if (digest !== undefined && isTrusted(root.origin, digest, records)) trusted.add(root.path);
     }),
   );
+  const trustedServers = new Set(
+    (options.servers ?? [])
+      .filter(
+        (server) =>
+          given.has(`mcp:${server.name}`) ||
+          isTrusted({ kind: "mcp", id: server.name }, server.digest, records),
+      )
+      .map((server) => server.name),
+  );
   const asked = new Map<string, Promise<boolean>>();
   const rootOf = (record: SkillRecord): UntrustedRoot | undefined => byPath.get(path.resolve(record.source));
   const trust: RecordedTrust = {
     isTrusted(record) {
+      // A served skill is as trusted as its server (its runs are approved per skill besides).
+      if (record.scope === "mcp") return trustedServers.has(record.origin.id);
       const root = rootOf(record);
       return root === undefined || trusted.has(root.path);
     },
     howToTrust(record) {
+      if (record.scope === "mcp") return `skillrt trust mcp:${record.origin.id}`;
       return `skillrt trust ${rootOf(record)?.display ?? record.source}`;
     },
     untrusted: () => options.roots.filter((root) => !trusted.has(root.path)),
@@ -74,6 +92,8 @@ export async function openRecordedTrust(options: RecordedTrustOptions): Promise<
   const ask = options.ask;
   if (ask !== undefined) {
     trust.ask = (record) => {
+      // A server is trusted with `skillrt trust mcp:<name>`, not from the middle of a conversation.
+      if (record.scope === "mcp") return Promise.resolve(trustedServers.has(record.origin.id));
       const root = rootOf(record);
       if (root === undefined || trusted.has(root.path)) return Promise.resolve(true);
       let answer = asked.get(root.path);

@@ -168,11 +168,16 @@ describe("a skill needing FOO_TOKEN and a missing binary", () => {
         .env,
     ).toEqual([]);
 
-    // Set in the skill's config env (from a host variable): the variable counts as set.
-    await fs.writeFile(
-      path.join(tmp.dir, "skillrt.config.json"),
-      JSON.stringify({ skills: { needy: { env: { FOO_TOKEN: `\${env:MY_FOO}` } } } }),
-    );
+    // Set in the skill's config env (from a host variable): the variable counts as set — from the user's
+    // config; an untrusted project's config names no host variable.
+    const needyEnv = JSON.stringify({ skills: { needy: { env: { FOO_TOKEN: `\${env:MY_FOO}` } } } });
+    await fs.writeFile(path.join(tmp.dir, "skillrt.config.json"), needyEnv);
+    const fromProject = runCli(["list", "--root", root], { MY_FOO: SECRET });
+    expect(fromProject.stdout).toContain("[unmet: env FOO_TOKEN, bin no-such-binary-xyz]");
+    expect(fromProject.stderr).toContain("skills.needy.env.FOO_TOKEN (would read environment variables)");
+    await fs.rm(path.join(tmp.dir, "skillrt.config.json"));
+    await fs.mkdir(path.join(tmp.dir, ".skillrt"), { recursive: true });
+    await fs.writeFile(path.join(tmp.dir, ".skillrt", "config.json"), needyEnv);
     const configured = runCli(["list", "--root", root], { MY_FOO: SECRET });
     expect(configured.stdout).toContain("[unmet: bin no-such-binary-xyz]");
     expect(configured.stdout + configured.stderr).not.toContain(SECRET);

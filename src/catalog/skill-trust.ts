@@ -1,8 +1,9 @@
 /**
  * Trust of skills in a conversation. Skills of the user scope and of roots named on the command line or in
  * code are trusted; project-scope skills (a cloned repository's `skills/`, `.agents/skills`,
- * `.claude/skills`) and remote roots are listed and readable, but until trusted their scripts do not run,
- * their `allowed-tools` pre-approve nothing and their `` !`cmd` `` is not executed.
+ * `.claude/skills`), remote roots and skills served by MCP servers are listed and readable, but until
+ * trusted their scripts do not run, their `allowed-tools` pre-approve nothing and their `` !`cmd` `` is not
+ * executed. (A served skill's commands run through `skill_run` only, each skill approved by the user.)
  */
 import type { SkillRecord } from "./types.js";
 
@@ -26,9 +27,12 @@ export interface SkillTrust {
  */
 export type TrustOption = boolean | SkillTrust;
 
-/** Whether a skill needs the user's trust under the default rule: it was found under a project root. */
+/**
+ * Whether a skill needs the user's trust under the default rule: it was found under a project root, or an
+ * MCP server serves it.
+ */
 export function needsTrustByDefault(record: Pick<SkillRecord, "scope">): boolean {
-  return record.scope === "project";
+  return record.scope === "project" || record.scope === "mcp";
 }
 
 const TRUST_ALL: SkillTrust = {
@@ -38,6 +42,7 @@ const TRUST_ALL: SkillTrust = {
 
 const DEFAULT_TRUST: SkillTrust = {
   isTrusted: (record) => !needsTrustByDefault(record),
+  // A served skill's source is `mcp:<server>`, which is also what `skillrt trust` takes.
   howToTrust: (record) => `skillrt trust ${record.source}`,
 };
 
@@ -61,7 +66,7 @@ export async function ensureTrusted(trust: SkillTrust, record: SkillRecord): Pro
 export function untrustedMessage(trust: SkillTrust, record: SkillRecord, what: string): string {
   return (
     `${what} of skill '${record.name}' not run: the skill comes from ${record.source}, which the user has ` +
-    `not trusted (project and remote skills are untrusted until trusted). Its instructions can still be ` +
+    `not trusted (project, remote and MCP-served skills are untrusted until trusted). Its instructions can still be ` +
     `read. Tell the user to review the skill and trust it with \`${trust.howToTrust(record)}\`, then try again.`
   );
 }

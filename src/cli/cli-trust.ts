@@ -14,6 +14,7 @@ import type { RemoteOrigin } from "../catalog/remote/resolve-roots.js";
 import { defaultStateDir } from "../catalog/trust-file.js";
 import type { SkillRoot } from "../catalog/types.js";
 import type { SkillrtConfig } from "../config/load-skillrt-config.js";
+import { mcpServerDigest } from "../config/mcp-servers-config.js";
 import { cliHome } from "./cli-home.js";
 
 /** Options of {@link openCliTrust}. */
@@ -57,8 +58,13 @@ export async function openCliTrust(options: CliTrustOptions): Promise<true | Rec
     if (projectNamed.has(id) && !untrusted.some((u) => path.resolve(u.path) === id))
       untrusted.push({ path: root.path, origin: { kind: "fs", id }, display: root.path });
   }
+  const servers = Object.entries(options.config.mcpServers ?? {}).map(([name, entry]) => ({
+    name,
+    digest: mcpServerDigest(entry),
+  }));
   return openRecordedTrust({
     roots: untrusted,
+    servers,
     stateDir: defaultStateDir(options.env, home),
     ...(Array.isArray(fromUser) ? { trusted: fromUser } : {}),
     ...(options.ask === undefined ? {} : { ask: options.ask }),

@@ -151,7 +151,7 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
   const warn = options.onWarning ?? (() => undefined);
-  const config = await loadCliConfig({ cwd, env, warn });
+  const config = await loadCliConfig({ cwd, env, warn, trustAll: options.trust === true });
   let modelParts: { model: LanguageModel; modelConfig: ModelConfig } | undefined;
   if (options.model !== false) {
     const modelConfig = await loadModelConfig({

@@ -2,12 +2,16 @@
  * The configuration of one CLI run: `skillrt.config.json` in the run's cwd and `~/.skillrt/config.json`
  * (read once, through `loadSkillrtConfig`), combined with the command-line flags.
  */
+import os from "node:os";
 import path from "node:path";
+import { isTrusted } from "../catalog/is-trusted.js";
+import { defaultStateDir, readTrustRecords } from "../catalog/trust-file.js";
 import { resolveSkillEnv } from "../config/load-skill-env-config.js";
-import { loadSkillrtConfig, type SkillrtConfig } from "../config/load-skillrt-config.js";
+import { type ConfigSource, loadSkillrtConfig, type SkillrtConfig } from "../config/load-skillrt-config.js";
 import { createFsArtifactStore } from "../exec/artifact-store.js";
 import type { ExecutorChoice } from "../exec/create-executor.js";
 import type { RunPolicy, RunSettings } from "../exec/run-config.js";
+import { refusedBecause } from "../trust/trust-action.js";
 import { cliHome } from "./cli-home.js";
 
 /** Where a CLI run reads its configuration and how it reports warnings. */
@@ -18,6 +22,8 @@ export interface CliConfigOptions {
   env: Record<string, string | undefined>;
   /** Receives each warning (e.g. a `${env:X}` whose variable is unset). */
   warn: (message: string) => void;
+  /** `--trust`: the project's config file is trusted for this run, like its roots. */
+  trustAll?: boolean;
 }
 
 /** Session settings from the `session` section and the `--active`/`--allow`/`--deny` flags. */
@@ -42,10 +48,58 @@ export interface CliConfig {
  * (`config-invalid`) naming the file and key when a file is invalid.
  */
 export async function loadCliConfig(options: CliConfigOptions): Promise<CliConfig> {
-  const file = await loadSkillrtConfig({ cwd: options.cwd, ...cliHome(options.env) });
+  const { home } = cliHome(options.env);
+  const file = await loadSkillrtConfig({
+    cwd: options.cwd,
+    ...(home === undefined ? {} : { home }),
+    trustProject:
+      options.trustAll === true ||
+      ((config, digest, earlier) => projectConfigTrusted(config, digest, earlier, options.env, home)),
+  });
+  for (const source of file.sources) warnIgnored(source, options.warn);
   const env = resolveSkillEnv(file.sources, options.env);
   for (const warning of env.warnings) options.warn(warning);
   return { file, skillEnv: env.skills };
+}
+
+/** The origin a project's config file is trusted as: the file itself, bound to the digest of its bytes. */
+export function configOrigin(file: string): { kind: "config"; id: string } {
+  return { kind: "config", id: path.resolve(file) };
+}
+
+/**
+ * Whether the user trusted the project config `file` now digesting to `digest`: `skillrt trust` recorded it
+ * with that digest, or the user's own config trusts everything (`"trust": true`) or names its folder.
+ */
+function projectConfigTrusted(
+  file: string,
+  digest: string,
+  earlier: readonly ConfigSource[],
+  env: Record<string, string | undefined>,
+  home: string | undefined,
+): boolean {
+  const dir = path.dirname(path.resolve(file));
+  for (const source of earlier) {
+    const trust = source.config.trust;
+    if (trust === true) return true;
+    if (Array.isArray(trust) && trust.some((entry) => path.resolve(path.dirname(source.file), entry) === dir))
+      return true;
+  }
+  const stateDir = defaultStateDir(env, home ?? os.homedir());
+  return stateDir !== undefined && isTrusted(configOrigin(file), digest, readTrustRecords(stateDir));
+}
+
+/**
+ * Says which settings of an untrusted config file were not applied, and how to trust it (a command reads its
+ * config once, so once per run).
+ */
+function warnIgnored(source: ConfigSource, warn: (message: string) => void): void {
+  if (source.ignored.length === 0) return;
+  const list = source.ignored.map((s) => `${s.key} (${refusedBecause(s.action)})`).join(", ");
+  warn(
+    `${source.file} is not trusted, so these settings were ignored: ${list}. Review the file, then trust ` +
+      `it with \`skillrt trust ${path.dirname(source.file)}\` (or run with --trust).`,
+  );
 }
 
 /** Command-line lists that replace the config's list of the same name when given. */

@@ -1,9 +1,11 @@
 /**
  * The skills the config's `mcpServers` serve (SEP-2640), for commands that read the catalog without an
- * agent (`list`): the servers are started, their `skills/list` read (no file fetched), and the catalog
- * shown with them; `close()` stops the servers. Without `mcpServers` nothing starts.
+ * agent (`list`, `search`, `prompt`): the HTTP servers are asked for their `skills/list` (no file fetched)
+ * and the catalog shown with them; `close()` disconnects. A listing command never starts a process, so
+ * servers started by a `command` are left out (said once); their skills appear in `ask` and `chat`.
  */
 import type { Catalog } from "../catalog/types.js";
+import { isStdioServer, type McpServersConfig } from "../config/mcp-servers-config.js";
 import type { CliIo } from "./command.js";
 import { loadCliConfig } from "./load-cli-config.js";
 
@@ -14,7 +16,18 @@ export async function openMcpSkills(
 ): Promise<{ catalog: Catalog; close(): Promise<void> }> {
   const warn = (message: string) => io.stderr.write(`skillrt: ${message}\n`);
   const config = await loadCliConfig({ cwd: io.cwd, env: io.env, warn });
-  const servers = config.file.mcpServers ?? {};
+  const servers: McpServersConfig = {};
+  const commands: string[] = [];
+  for (const [name, entry] of Object.entries(config.file.mcpServers ?? {})) {
+    if (entry.disabled === true) continue;
+    if (isStdioServer(entry)) commands.push(name);
+    else servers[name] = entry;
+  }
+  if (commands.length > 0)
+    warn(
+      `MCP server${commands.length === 1 ? "" : "s"} ${commands.join(", ")} ${commands.length === 1 ? "is" : "are"} ` +
+        "started by a command, which listing commands never do; their skills show in ask and chat.",
+    );
   if (Object.keys(servers).length === 0) return { catalog, close: async () => undefined };
   // Loaded only with servers to start: a plain `list` imports no MCP or schema code.
   const [{ openToolSources }, { withMcpSkills }] = await Promise.all([
@@ -26,7 +39,7 @@ export async function openMcpSkills(
     {
       env: io.env,
       cwd: io.cwd,
-      config: config.file,
+      config: { ...config.file, mcpServers: servers },
       onSourceError: (error) => warn(`${error.source}: ${error.message}`),
     },
   );

@@ -31,10 +31,14 @@ describe("loadSkillEnvConfig", () => {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: literal ${…} placeholder syntax under test
       JSON.stringify({ skills: { w: { env: { A: "${env:MY_TOKEN}-x", C: "${env:UNSET}" } } } }),
     );
-    const config = await loadSkillEnvConfig({ cwd, home, env: { MY_TOKEN: "tok" } });
+    const config = await loadSkillEnvConfig({ cwd, home, env: { MY_TOKEN: "tok" }, trustProject: true });
     expect(config.skills).toEqual({ w: { A: "tok-x", B: "user-b" } });
     expect(config.files).toHaveLength(2);
     expect(config.warnings.join()).toContain("UNSET");
+    // An untrusted project names no host variable: its `${env:…}` values are left out, the user's stay.
+    const untrusted = await loadSkillEnvConfig({ cwd, home, env: { MY_TOKEN: "tok" } });
+    expect(untrusted.skills).toEqual({ w: { A: "user", B: "user-b" } });
+    expect(untrusted.warnings).toEqual([]);
   });
 
   it("returns an empty config when no file exists", async () => {

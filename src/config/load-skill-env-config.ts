@@ -10,7 +10,11 @@
  * variable. Values reach that skill's runs only and are redacted from everything returned to the model.
  * The files are read by `loadSkillrtConfig` (one schema for the whole file).
  */
-import { type ConfigSource, loadSkillrtConfig } from "./load-skillrt-config.js";
+import {
+  type ConfigSource,
+  type LoadSkillrtConfigOptions,
+  loadSkillrtConfig,
+} from "./load-skillrt-config.js";
 
 /** Resolved per-skill environments. */
 export interface SkillEnvConfig {
@@ -34,6 +38,11 @@ export interface LoadSkillEnvConfigOptions {
   env?: Record<string, string | undefined>;
   /** Explicit files instead of the two defaults (lowest precedence first). */
   files?: string[];
+  /**
+   * Whether the project's file may name host variables (`${env:X}`); default not: an untrusted project's
+   * `${env:…}` values are left out (see `loadSkillrtConfig`).
+   */
+  trustProject?: LoadSkillrtConfigOptions["trustProject"];
 }
 
 /** Reads and merges the config files. Throws `SkillrtError` (`config-invalid`) naming the file and field. */
@@ -45,6 +54,7 @@ export async function loadSkillEnvConfig(options: LoadSkillEnvConfigOptions = {}
         ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
         ...(options.home === undefined ? {} : { home: options.home }),
         ...(options.files === undefined ? {} : { files: options.files }),
+        ...(options.trustProject === undefined ? {} : { trustProject: options.trustProject }),
       })
     ).sources;
   return resolveSkillEnv(sources, options.env ?? process.env);

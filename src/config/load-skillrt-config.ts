@@ -4,11 +4,13 @@
  * the model settings, the per-skill environments, the session filters and the execution settings all
  * come from here.
  */
+import { createHash } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import { readJsonFile } from "../util/read-json-file.js";
 import type { McpServersConfig } from "./mcp-servers-config.js";
+import { type IgnoredSetting, restrictConfig } from "./restrict-config.js";
 import type {
   ExecConfigFile,
   ModelConfigFile,
@@ -26,14 +28,28 @@ export interface LoadSkillrtConfigOptions {
    * Home directory holding `.skillrt/config.json`. Default `os.homedir()`; `null` reads no user file.
    */
   home?: string | null;
-  /** Explicit files instead of the two defaults (lowest precedence first). */
+  /** Explicit files instead of the two defaults (lowest precedence first); all of them are trusted. */
   files?: string[];
+  /**
+   * Whether the project's `skillrt.config.json` may act with the user's authority: `true`, or a function
+   * of the file, the SHA-256 of its bytes (`sha256:<hex>`) and the files read before it (the user's).
+   * Default: it may not — only its describing and narrowing settings apply (see `restrictConfig`), and
+   * what was left out is in its source's `ignored`. The user's own file is always trusted.
+   */
+  trustProject?: boolean | ((file: string, digest: string, earlier: readonly ConfigSource[]) => boolean);
 }
 
 /** One config file as read. */
 export interface ConfigSource {
   file: string;
+  /** The settings that apply: the file's, less what its origin may not set when untrusted. */
   config: SkillrtConfigFile;
+  /** Whether the file acts with the user's authority (the user's own file, or a trusted project's). */
+  trusted: boolean;
+  /** `sha256:<hex>` of the file's bytes: what trust of it is bound to. */
+  digest: string;
+  /** Settings of an untrusted file that were not applied. */
+  ignored: IgnoredSetting[];
 }
 
 /** The merged configuration. */
@@ -57,7 +73,9 @@ export interface SkillrtConfig {
   sources: ConfigSource[];
 }
 
-async function readSource(file: string): Promise<ConfigSource | undefined> {
+async function readSource(
+  file: string,
+): Promise<{ file: string; config: SkillrtConfigFile; digest: string } | undefined> {
   const read = await readJsonFile(file);
   if (read === undefined) return undefined;
   if ("error" in read) {
@@ -83,7 +101,12 @@ async function readSource(file: string): Promise<ConfigSource | undefined> {
       message: `${file}: invalid configuration (${issues}). Fix the file or remove the offending keys; see the README's Configuration table.`,
     });
   }
-  return { file, config: parsed.data };
+  return { file, config: parsed.data, digest: configDigest(read.text) };
+}
+
+/** `sha256:<hex>` of a config file's text: what trust of a project's config file is bound to. */
+export function configDigest(text: string): string {
+  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
 }
 
 function absoluteExec(exec: ExecConfigFile | undefined, dir: string): ExecConfigFile {
@@ -110,14 +133,23 @@ function rootSpec(entry: RootConfigEntry, dir: string): string {
  */
 export async function loadSkillrtConfig(options: LoadSkillrtConfigOptions = {}): Promise<SkillrtConfig> {
   const home = options.home === undefined ? os.homedir() : options.home;
+  const projectFile = path.resolve(options.cwd ?? process.cwd(), "skillrt.config.json");
   const files = options.files ?? [
     ...(home === null ? [] : [path.join(home, ".skillrt", "config.json")]),
-    path.join(options.cwd ?? process.cwd(), "skillrt.config.json"),
+    projectFile,
   ];
   const result: SkillrtConfig = { model: {}, session: {}, exec: {}, sources: [] };
   for (const file of files) {
-    const source = await readSource(file);
-    if (source === undefined) continue;
+    const read = await readSource(file);
+    if (read === undefined) continue;
+    const given = options.trustProject;
+    const trusted =
+      options.files !== undefined ||
+      path.resolve(file) !== projectFile ||
+      given === true ||
+      (typeof given === "function" && given(file, read.digest, result.sources));
+    const restricted = restrictConfig(read.config, trusted, path.dirname(file), result);
+    const source: ConfigSource = { ...read, config: restricted.config, trusted, ignored: restricted.ignored };
     result.sources.push(source);
     const { config } = source;
     result.model = { ...result.model, ...config.model };

@@ -11,7 +11,7 @@ import { createCatalog } from "../catalog/create-catalog.js";
 import { defaultRoots, normalizeRoots } from "../catalog/default-roots.js";
 import { isRemoteRootSpec } from "../catalog/remote/root-spec.js";
 import { skillTrust, type TrustOption } from "../catalog/skill-trust.js";
-import type { Catalog, SkillRoot } from "../catalog/types.js";
+import type { Catalog, SkillRecord, SkillRoot } from "../catalog/types.js";
 import { createSkillSession } from "../context/create-skill-session.js";
 import { restoreSkillSession } from "../context/restore-skill-session.js";
 import type { Placement, SkillSessionOptions } from "../context/session-options.js";
@@ -25,6 +25,7 @@ import { createSandboxSessionExecutor } from "../exec/sandbox-session-executor.j
 import { createShellPreRender } from "../exec/shell-pre-render.js";
 import type { Workspace } from "../exec/workspace.js";
 import { createSkillTools, type SkillTools } from "../tools/create-skill-tools.js";
+import type { McpSkillRuns } from "../tools/mcp-client/prepare-mcp-skill-run.js";
 import type { ProfileName } from "../tools/profile-types.js";
 import type { ToolProgressListener } from "../tools/tool-progress.js";
 import type { ToolSourceOptions, ToolSources } from "./open-tool-sources.js";
@@ -273,7 +274,7 @@ export async function openSkillLayer(
     ...options.session,
     ...(options.shellPreRender === false
       ? {}
-      : { preRender: createShellPreRender({ run: runLayer?.run, trust }) }),
+      : { preRender: createShellPreRender({ run: runLayer?.run, trust, stage: stageServedSkill(catalog) }) }),
   };
   let session: SkillSession;
   try {
@@ -315,5 +316,33 @@ export async function openSkillLayer(
     dispose: async () => {
       await runLayer?.dispose();
     },
+  };
+}
+
+/**
+ * For pre-render: a local copy of a served skill's files, each verified against its entry. Asked only for
+ * a skill whose server the user trusted (the pre-render checks trust first), so its runs need no approval.
+ */
+function stageServedSkill(
+  catalog: Catalog,
+): (record: SkillRecord) => Promise<{ ok: true; record: SkillRecord } | { ok: false; message: string }> {
+  let runs: McpSkillRuns | undefined;
+  return async (record) => {
+    // Loaded only when a served skill's `!`cmd` runs.
+    const { createMcpSkillRuns, mcpSkillRunKey, prepareMcpSkillRun } = await import(
+      "../tools/mcp-client/prepare-mcp-skill-run.js"
+    );
+    runs ??= createMcpSkillRuns();
+    return prepareMcpSkillRun({
+      record,
+      catalog,
+      approval: { allow: [mcpSkillRunKey(record)] },
+      runs,
+      toolCallId: "pre-render",
+      command: "pre-render",
+    }).catch((error: unknown) => ({
+      ok: false as const,
+      message: error instanceof Error ? error.message : String(error),
+    }));
   };
 }

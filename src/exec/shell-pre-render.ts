@@ -75,6 +75,13 @@ export interface ShellPreRenderOptions {
   run: RunSetup | undefined;
   /** Which skills may run their directives. */
   trust: SkillTrust;
+  /**
+   * For a skill with no folder on disk (served by an MCP server): a local copy of its verified files to run
+   * the directives in, or a reason they do not run. Unset: such a skill's directives never run.
+   */
+  stage?: (
+    record: SkillRecord,
+  ) => Promise<{ ok: true; record: SkillRecord } | { ok: false; message: string }>;
 }
 
 /**
@@ -88,9 +95,19 @@ export function createShellPreRender(
     const directives = findShellDirectives(body);
     if (directives.length === 0) return body;
     let note: string | undefined;
+    let local = record;
     if (!(await ensureTrusted(options.trust, record)))
       note = `not run: this skill is not trusted; the user can trust it with \`${options.trust.howToTrust(record)}\``;
     else if (options.run === undefined) note = "not run: command execution is off in this session";
+    else if (record.origin.kind === "mcp") {
+      // A served skill's directory is a URI: it never names a local folder; only a verified copy runs.
+      const staged =
+        options.stage === undefined
+          ? { ok: false as const, message: "this skill has no folder on disk" }
+          : await options.stage(record);
+      if (staged.ok) local = staged.record;
+      else note = `not run: ${staged.message}`;
+    }
     let out = "";
     let at = 0;
     for (const [index, directive] of directives.entries()) {
@@ -100,7 +117,7 @@ export function createShellPreRender(
       if (note !== undefined) out += `[\`${shown}\` ${note}]`;
       else if (index >= PRE_RENDER_MAX_DIRECTIVES)
         out += `[\`${shown}\` not run: more than ${PRE_RENDER_MAX_DIRECTIVES} commands in one skill]`;
-      else out += await runDirective(record, directive, options.run as RunSetup);
+      else out += await runDirective(local, directive, options.run as RunSetup);
     }
     return out + body.slice(at);
   };

@@ -180,6 +180,10 @@ export function workspaceAt(root: string): Workspace {
           `skill '${record.name}' is a single file (${path.basename(record.dir)}) with no folder: it has no scripts, and commands run only in a skill folder`,
         );
       }
+      // A directory that is not an absolute path (a served skill's `skill://` URI) never resolves against
+      // the cwd: a folder planted there under that name is not the skill.
+      if (!path.isAbsolute(record.dir))
+        throw new Error(`skill '${record.name}' has no folder on disk (${record.dir}) to run in`);
       const realDir = await realpath(record.dir);
       const name = sanitizeName(record.name);
       const viewDir = path.join(dirs.skillsDir, name);

@@ -12,8 +12,10 @@ export interface JsonFileError {
   cause: unknown;
 }
 
-/** `file` parsed: `undefined` when it does not exist, a {@link JsonFileError} when it cannot be read or is not JSON. */
-export async function readJsonFile(file: string): Promise<{ json: unknown } | JsonFileError | undefined> {
+/** `file` parsed (and its text): `undefined` when it does not exist, a {@link JsonFileError} when it cannot be read or is not JSON. */
+export async function readJsonFile(
+  file: string,
+): Promise<{ json: unknown; text: string } | JsonFileError | undefined> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -23,7 +25,7 @@ export async function readJsonFile(file: string): Promise<{ json: unknown } | Js
     return { error: `cannot read it (${code ?? String(error)})`, kind: "read", cause: error };
   }
   try {
-    return { json: JSON.parse(text) };
+    return { json: JSON.parse(text), text };
   } catch (error) {
     return { error: `invalid JSON (${(error as Error).message})`, kind: "json", cause: error };
   }

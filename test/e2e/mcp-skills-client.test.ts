@@ -71,7 +71,9 @@ async function config(mcpServers: Record<string, string>): Promise<void> {
   const entries = Object.fromEntries(
     Object.entries(mcpServers).map(([k, url]) => [k, { type: "http", url }]),
   );
-  await writeFile(path.join(cwd, "skillrt.config.json"), JSON.stringify({ mcpServers: entries }));
+  // The user's own config (HOME is the cwd): a project's untrusted config starts and reaches no server.
+  await mkdir(path.join(cwd, ".skillrt"), { recursive: true });
+  await writeFile(path.join(cwd, ".skillrt", "config.json"), JSON.stringify({ mcpServers: entries }));
 }
 
 describe("skillrt ask with a Hugging Face skills server", { timeout: 180_000 }, () => {

@@ -3,14 +3,14 @@
  * tools answer, `skill_run` runs in the bubblewrap sandbox, stdout carries only protocol messages and
  * the process exits 0 when the client goes away.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { probeSandbox } from "../../exec/create-executor.js";
@@ -179,10 +179,15 @@ describe("skillrt mcp over stdio", () => {
         exec: { executor: "local", denyCommands: ["rm"], requireLoaded: true },
       }),
     );
+    // The project's config may choose the local executor only once the user trusted the project.
+    const env = { ...getDefaultEnvironment(), SKILLRT_STATE_DIR: path.join(tmp.dir, "state") };
+    const trusted = spawnSync(process.execPath, [bin, "trust", project], { env, encoding: "utf8" });
+    expect(trusted.stdout).toContain("skillrt.config.json");
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [bin, "mcp", "--root", root, "--root", path.join(project, "skills")],
       cwd: project,
+      env,
       stderr: "pipe",
     });
     let stderr = "";

@@ -19,6 +19,12 @@ afterEach(async () => {
 const run = (args: string[], env: Record<string, string> = {}) =>
   runCli(["run", ...args], { cwd: tmp.dir, env: { HOME: tmp.dir, ...env } });
 
+/** `skillrt trust` of the project: its config file may then name variables and loosen the executor. */
+async function trustProject(): Promise<void> {
+  const trusted = await runCli(["trust", tmp.dir], { cwd: tmp.dir, env: { HOME: tmp.dir } });
+  expect(trusted.out).toContain("skillrt.config.json");
+}
+
 describe("skillrt run", () => {
   it("runs a command in the skill and prints JSON with collected outputs", async () => {
     const r = await run([
@@ -55,6 +61,13 @@ describe("skillrt run", () => {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: literal ${…} placeholder syntax under test
       JSON.stringify({ skills: { report: { env: { TOKEN: "${env:HOST_TOKEN}" } } } }),
     );
+    // Untrusted, the project's file names no host variable: the run sees no TOKEN, and is told why.
+    const untrusted = await run(["report", "--root", "skills", "--", 'echo "t=$TOKEN"'], {
+      HOST_TOKEN: "very-secret-value-123",
+    });
+    expect(untrusted.out).toBe("t=\n");
+    expect(untrusted.err).toContain("skills.report.env.TOKEN (would read environment variables)");
+    await trustProject();
     const r = await run(["report", "--root", "skills", "--", 'echo "t=$TOKEN"; exit 7'], {
       HOST_TOKEN: "very-secret-value-123",
     });
@@ -114,6 +127,7 @@ describe("skillrt run", () => {
         exec: { denyCommands: ["curl", "rm"], executor: "local", timeoutSeconds: 0.3, hostDirs: ["data"] },
       }),
     );
+    await trustProject();
     const denied = await run(["report", "--root", "skills", "--", "rm", "-rf", "scripts"]);
     expect(denied.code).toBe(1);
     expect(denied.err).toMatch(/rm/);

@@ -1,5 +1,6 @@
 /** `skillrt trust [PATH|URL]`: record (or list, or revoke) the user's trust of project and remote roots. */
 import { existsSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { type UntrustedRoot, untrustedRootsOf } from "../../catalog/recorded-trust.js";
@@ -13,26 +14,33 @@ import {
   trustDirProblem,
   trustFilePath,
 } from "../../catalog/trust-file.js";
-import type { TrustRecord } from "../../catalog/trust-record.js";
+import type { TrustOrigin, TrustRecord } from "../../catalog/trust-record.js";
+import { configDigest } from "../../config/load-skillrt-config.js";
+import { mcpServerDigest } from "../../config/mcp-servers-config.js";
 import { cliHome } from "../cli-home.js";
 import { resolveCliRoots } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { defineCommand } from "../define-command.js";
+import { configOrigin, loadCliConfig } from "../load-cli-config.js";
 import { writeJson, writeOutput } from "../write-output.js";
 
-const usage = `Usage: skillrt trust [PATH|URL] [--list] [--revoke] [--json]
+const usage = `Usage: skillrt trust [PATH|URL|mcp:SERVER] [--list] [--revoke] [--json]
 
-Trust the skills of a project or remote root. Skills found under the current directory's skills/,
-.agents/skills and .claude/skills, and skills of remote roots (URLs, git repositories, archives), are
-untrusted until trusted: they are listed and their instructions can be loaded, but their scripts do not
-run, their allowed-tools pre-approve nothing and their !\`cmd\` lines are not run. Trust is recorded with
-the content digest of the root as it is now: any change to the root (an edited or added file, a new
-upstream) needs trust again. Review the skills before you trust them.
+Trust a project, a remote root or an MCP server. Until trusted:
+- skills under a project's skills/, .agents/skills and .claude/skills, of remote roots (URLs, git
+  repositories, archives) and served by MCP servers are listed and their instructions can be loaded, but
+  their scripts do not run, their allowed-tools pre-approve nothing and their !\`cmd\` lines are not run;
+- a project's skillrt.config.json gives only what cannot act (roots, session filters, the model id,
+  budgets, stricter settings): its MCP servers do not start, its model URL, apiKeyEnv and \${env:X}
+  values are not used, and it cannot weaken approvals or the sandbox.
+Trust is recorded with the digest of the content as it is now: any change (an edited or added file, a
+new upstream, an edited config file or server entry) needs trust again. Review before you trust.
 
-PATH  a skill root, or a project folder (its skills/, .agents/skills and .claude/skills are trusted).
-      Default: the current directory.
-URL   a remote root as given to --root (https://…, git+https://…#ref, an archive); fetched into the
-      cache when it is not there.
+PATH        a skill root, or a project folder (its skills/, .agents/skills, .claude/skills and its
+            skillrt.config.json are trusted). Default: the current directory.
+URL         a remote root as given to --root (https://…, git+https://…#ref, an archive); fetched into
+            the cache when it is not there.
+mcp:SERVER  the skills an mcpServers entry serves (bound to the entry as configured).
 
 Options:
   --list     list the trusted roots and whether each still matches what was trusted
@@ -84,11 +92,15 @@ export const trustCommand = defineCommand({
     }
     const trusted: TrustRecord[] = [];
     for (const root of roots) {
-      let digest: string;
+      let digest: string | undefined;
       try {
-        digest = await digestRoot(root.path);
+        digest = await currentDigest(root.origin, root.path, io);
       } catch (error) {
         io.stderr.write(`skillrt trust: cannot read ${root.display}: ${(error as Error).message}\n`);
+        return 1;
+      }
+      if (digest === undefined) {
+        io.stderr.write(`skillrt trust: ${root.display} is gone.\n`);
         return 1;
       }
       trusted.push(recordTrust(stateDir, root.origin, digest));
@@ -113,6 +125,13 @@ async function targetRoots(
   io: CliIo,
   revoking: boolean,
 ): Promise<UntrustedRoot[] | string> {
+  if (target?.startsWith("mcp:") === true) {
+    const name = target.slice("mcp:".length);
+    const config = await loadCliConfig({ cwd: io.cwd, env: io.env, warn: () => undefined });
+    if (revoking || config.file.mcpServers?.[name] !== undefined)
+      return [{ path: name, origin: { kind: "mcp", id: name }, display: target }];
+    return `no MCP server '${name}' in the config (a server of a project's untrusted skillrt.config.json needs the project trusted first: skillrt trust PROJECT).`;
+  }
   if (target !== undefined && isRemoteRootSpec(target)) {
     const resolved = await resolveCliRoots([target], io);
     const failed = resolved.diagnostics.find((d) => d.severity === "error");
@@ -126,7 +145,33 @@ async function targetRoots(
     .filter((sub) => revoking || isDir(sub));
   const folders = project.some(isDir) || (revoking && target === undefined) ? project : [dir];
   if (!revoking && !isDir(dir)) return `${dir} is not a folder.`;
-  return folders.map((folder) => ({ path: folder, origin: { kind: "fs", id: folder }, display: folder }));
+  const roots: UntrustedRoot[] = folders.map((folder) => ({
+    path: folder,
+    origin: { kind: "fs", id: folder },
+    display: folder,
+  }));
+  // A project folder's own config file is part of the project.
+  const configFile = path.join(dir, "skillrt.config.json");
+  if (existsSync(configFile) || (revoking && target === undefined))
+    roots.push({ path: configFile, origin: configOrigin(configFile), display: configFile });
+  return roots;
+}
+
+/**
+ * The digest `origin` has now: a root's content, a config file's bytes, an MCP server's entry as configured;
+ * undefined when it is gone. Throws for a root that cannot be read.
+ */
+async function currentDigest(origin: TrustOrigin, location: string, io: CliIo): Promise<string | undefined> {
+  if (origin.kind === "config") {
+    const text = await readFile(location, "utf8").catch(() => undefined);
+    return text === undefined ? undefined : configDigest(text);
+  }
+  if (origin.kind === "mcp") {
+    const config = await loadCliConfig({ cwd: io.cwd, env: io.env, warn: () => undefined });
+    const entry = config.file.mcpServers?.[origin.id];
+    return entry === undefined ? undefined : mcpServerDigest(entry);
+  }
+  return digestRoot(location);
 }
 
 function isDir(p: string): boolean {
@@ -135,12 +180,13 @@ function isDir(p: string): boolean {
 
 /** `--list`: each record, and whether a local root still has the digest it was trusted with. */
 async function listTrust(stateDir: string, json: boolean, io: CliIo): Promise<number> {
+  // Local roots, config files and MCP server entries are compared with what they are now.
   const records = readTrustRecords(stateDir);
   const rows = await Promise.all(
     records.map(async (record) => {
       let state = "recorded";
-      if (record.origin.kind === "fs") {
-        const digest = await digestRoot(record.origin.id).catch(() => undefined);
+      if (record.origin.kind !== "remote") {
+        const digest = await currentDigest(record.origin, record.origin.id, io).catch(() => undefined);
         state = digest === undefined ? "missing" : digest === record.digest ? "trusted" : "changed";
       }
       return { ...record, state };
