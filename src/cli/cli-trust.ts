@@ -14,7 +14,7 @@ import type { RemoteOrigin } from "../catalog/remote/resolve-roots.js";
 import { defaultStateDir } from "../catalog/trust-file.js";
 import type { SkillRoot } from "../catalog/types.js";
 import type { SkillrtConfig } from "../config/load-skillrt-config.js";
-import { mcpServerDigest } from "../config/mcp-servers-config.js";
+import { mcpServerDigest } from "../config/mcp-server-digest.js";
 import { cliHome } from "./cli-home.js";
 
 /** Options of {@link openCliTrust}. */

@@ -27,8 +27,19 @@ describe("loadCliConfig", () => {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: literal ${…} placeholder syntax under test
       JSON.stringify({ skills: { w: { env: { A: "project", C: "${env:UNSET}" } } } }),
     );
+    // Untrusted, the project's file names no host variable: C is left out, and the warning says so.
+    const untrusted: string[] = [];
+    const restricted = await loadCliConfig({ cwd, env: { HOME: home }, warn: (w) => untrusted.push(w) });
+    expect(restricted.skillEnv).toEqual({ w: { A: "project", B: "user-b" } });
+    expect(untrusted.join("\n")).toContain("skills.w.env.C (would read environment variables)");
+    expect(untrusted.join("\n")).toContain(`skillrt trust ${cwd}`);
     const warnings: string[] = [];
-    const config = await loadCliConfig({ cwd, env: { HOME: home }, warn: (w) => warnings.push(w) });
+    const config = await loadCliConfig({
+      cwd,
+      env: { HOME: home },
+      warn: (w) => warnings.push(w),
+      trustAll: true,
+    });
     expect(config.skillEnv).toEqual({ w: { A: "project", B: "user-b" } });
     // biome-ignore lint/suspicious/noTemplateCurlyInString: literal ${…} placeholder syntax under test
     expect(warnings.join("\n")).toContain("${env:UNSET}");
@@ -56,7 +67,21 @@ describe("loadCliConfig", () => {
         },
       }),
     );
-    const config = await loadCliConfig({ cwd: tmp.dir, env: { HOME: tmp.dir }, warn: () => {} });
+    // Untrusted: the session filters, the timeout, requireLoaded and the command lists narrow and apply;
+    // the local executor and the host directories would loosen the sandbox and do not.
+    const restricted = await loadCliConfig({ cwd: tmp.dir, env: { HOME: tmp.dir }, warn: () => {} });
+    expect(cliSessionSettings(restricted)).toEqual({ activeSkills: ["style"], allow: ["team-*"] });
+    expect(cliExecutorChoice(restricted, undefined)).toBe("auto");
+    expect(cliRunSettings(restricted, { cwd: tmp.dir, defaultHostDirs: [tmp.dir] })).toMatchObject({
+      environment: { hostDirs: [tmp.dir] },
+      policy: { allow: ["python3"], deny: ["curl"], requireLoaded: true, defaultTimeoutSeconds: 30 },
+    });
+    const config = await loadCliConfig({
+      cwd: tmp.dir,
+      env: { HOME: tmp.dir },
+      warn: () => {},
+      trustAll: true,
+    });
     expect(cliSessionSettings(config)).toEqual({ activeSkills: ["style"], allow: ["team-*"] });
     expect(cliSessionSettings(config, { allow: ["x"], deny: ["y-*"] })).toEqual({
       activeSkills: ["style"],

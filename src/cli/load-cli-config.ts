@@ -4,8 +4,6 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { isTrusted } from "../catalog/is-trusted.js";
-import { defaultStateDir, readTrustRecords } from "../catalog/trust-file.js";
 import { resolveSkillEnv } from "../config/load-skill-env-config.js";
 import { type ConfigSource, loadSkillrtConfig, type SkillrtConfig } from "../config/load-skillrt-config.js";
 import { createFsArtifactStore } from "../exec/artifact-store.js";
@@ -71,13 +69,13 @@ export function configOrigin(file: string): { kind: "config"; id: string } {
  * Whether the user trusted the project config `file` now digesting to `digest`: `skillrt trust` recorded it
  * with that digest, or the user's own config trusts everything (`"trust": true`) or names its folder.
  */
-function projectConfigTrusted(
+async function projectConfigTrusted(
   file: string,
   digest: string,
   earlier: readonly ConfigSource[],
   env: Record<string, string | undefined>,
   home: string | undefined,
-): boolean {
+): Promise<boolean> {
   const dir = path.dirname(path.resolve(file));
   for (const source of earlier) {
     const trust = source.config.trust;
@@ -85,6 +83,11 @@ function projectConfigTrusted(
     if (Array.isArray(trust) && trust.some((entry) => path.resolve(path.dirname(source.file), entry) === dir))
       return true;
   }
+  // Loaded only when the project has a config file (the trust records' schema needs zod).
+  const [{ isTrusted }, { defaultStateDir, readTrustRecords }] = await Promise.all([
+    import("../catalog/is-trusted.js"),
+    import("../catalog/trust-file.js"),
+  ]);
   const stateDir = defaultStateDir(env, home ?? os.homedir());
   return stateDir !== undefined && isTrusted(configOrigin(file), digest, readTrustRecords(stateDir));
 }

@@ -5,7 +5,7 @@
  * servers started by a `command` are left out (said once); their skills appear in `ask` and `chat`.
  */
 import type { Catalog } from "../catalog/types.js";
-import { isStdioServer, type McpServersConfig } from "../config/mcp-servers-config.js";
+import type { McpServersConfig } from "../config/mcp-servers-config.js";
 import type { CliIo } from "./command.js";
 import { loadCliConfig } from "./load-cli-config.js";
 
@@ -20,7 +20,7 @@ export async function openMcpSkills(
   const commands: string[] = [];
   for (const [name, entry] of Object.entries(config.file.mcpServers ?? {})) {
     if (entry.disabled === true) continue;
-    if (isStdioServer(entry)) commands.push(name);
+    if ("command" in entry) commands.push(name);
     else servers[name] = entry;
   }
   if (commands.length > 0)

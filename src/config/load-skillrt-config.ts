@@ -36,7 +36,9 @@ export interface LoadSkillrtConfigOptions {
    * Default: it may not — only its describing and narrowing settings apply (see `restrictConfig`), and
    * what was left out is in its source's `ignored`. The user's own file is always trusted.
    */
-  trustProject?: boolean | ((file: string, digest: string, earlier: readonly ConfigSource[]) => boolean);
+  trustProject?:
+    | boolean
+    | ((file: string, digest: string, earlier: readonly ConfigSource[]) => boolean | Promise<boolean>);
 }
 
 /** One config file as read. */
@@ -147,7 +149,7 @@ export async function loadSkillrtConfig(options: LoadSkillrtConfigOptions = {}):
       options.files !== undefined ||
       path.resolve(file) !== projectFile ||
       given === true ||
-      (typeof given === "function" && given(file, read.digest, result.sources));
+      (typeof given === "function" && (await given(file, read.digest, result.sources)));
     const restricted = restrictConfig(read.config, trusted, path.dirname(file), result);
     const source: ConfigSource = { ...read, config: restricted.config, trusted, ignored: restricted.ignored };
     result.sources.push(source);

@@ -13,7 +13,6 @@
  * transport when the server does not speak Streamable HTTP; `"type": "sse"` goes straight to SSE).
  * `${env:NAME}` in `env` and `headers` values is replaced by the host variable and never shown to the model.
  */
-import { createHash } from "node:crypto";
 import { z } from "zod";
 
 /** A server name: it becomes part of tool names (`mcp__<server>__<tool>`), so no `__` and no spaces. */
@@ -84,24 +83,4 @@ export type McpServersConfig = z.infer<typeof McpServersConfig>;
 /** True for a stdio entry. */
 export function isStdioServer(config: McpServerConfig): config is McpStdioServerConfig {
   return "command" in config;
-}
-
-/**
- * `sha256:<hex>` of a server's entry (keys sorted): what trust of the server is bound to, so trust lapses
- * when the entry starts another program or points at another URL.
- */
-export function mcpServerDigest(config: McpServerConfig): string {
-  const sorted = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(sorted)
-      : typeof value === "object" && value !== null
-        ? Object.fromEntries(
-            Object.entries(value)
-              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-              .map(([k, v]) => [k, sorted(v)]),
-          )
-        : value;
-  return `sha256:${createHash("sha256")
-    .update(JSON.stringify(sorted(config)))
-    .digest("hex")}`;
 }

@@ -47,7 +47,11 @@ export function restrictConfig(
     return false;
   };
   const out: SkillrtConfigFile = { ...config };
-  if (config.store !== undefined && !may("store", "choose-endpoint")) delete out.store;
+  // The schema only places skillrt's tables in the store the user chose; the URL would choose the store.
+  if (config.store?.url !== undefined && !may("store.url", "choose-endpoint")) {
+    const { url: _url, ...store } = config.store;
+    out.store = store;
+  }
   if (config.model !== undefined) {
     const model = { ...config.model };
     if (model.provider !== undefined && !may("model.provider", "choose-endpoint")) delete model.provider;

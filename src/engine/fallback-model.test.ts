@@ -2,7 +2,7 @@
  * The provider fallback chain end to end: config `model.fallback` read by `loadModelConfig`, resolved by
  * `resolveModel`, against two loopback providers speaking different wire formats.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { generateText, streamText } from "ai";
@@ -19,8 +19,10 @@ beforeEach(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), "skillrt-fallback-"));
   primary = await startLoopbackProvider("openai", []);
   backup = await startLoopbackProvider("anthropic", []);
+  // The user's own config: an untrusted project's file cannot choose endpoints or name a key variable.
+  await mkdir(path.join(dir, ".skillrt"));
   await writeFile(
-    path.join(dir, "skillrt.config.json"),
+    path.join(dir, ".skillrt", "config.json"),
     JSON.stringify({
       model: {
         provider: "openai-compatible",
@@ -80,7 +82,7 @@ describe("model.fallback", () => {
   });
 
   it("without a fallback section the model is the provider's own", async () => {
-    await writeFile(path.join(dir, "skillrt.config.json"), JSON.stringify({ model: { model: "m" } }));
+    await writeFile(path.join(dir, ".skillrt", "config.json"), JSON.stringify({ model: { model: "m" } }));
     const config = await loadModelConfig({ env: {}, cwd: dir, home: dir });
     expect(config.fallback).toBeUndefined();
   });

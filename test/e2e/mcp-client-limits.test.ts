@@ -4,12 +4,12 @@
  * tool error at the server's timeoutMs, and a server that cannot start is reported with the variable
  * names it got.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
-import { assertBuilt, runCli } from "./support/run-cli.js";
+import { assertBuilt, runCli, writeTrustedConfig } from "./support/run-cli.js";
 
 const fixtures = path.resolve(import.meta.dirname, "../../src/tools/mcp-client/__fixtures__");
 const examples = path.resolve(import.meta.dirname, "../../examples/skills");
@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 async function ask(mcpServers: object, env: Record<string, string> = {}) {
-  await writeFile(path.join(cwd, "skillrt.config.json"), JSON.stringify({ mcpServers }));
+  await writeTrustedConfig(cwd, { mcpServers });
   return runCli(["ask", "--root", examples, "--yes", "go"], {
     cwd,
     env: { OPENAI_BASE_URL: server!.baseURL, OPENAI_API_KEY: "k", AGENT_MODEL: "m", ...env },

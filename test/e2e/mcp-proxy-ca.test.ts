@@ -19,7 +19,7 @@ import {
   type TestCa,
 } from "./support/intercepting-proxy.js";
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
-import { assertBuilt, runCli } from "./support/run-cli.js";
+import { assertBuilt, runCli, writeTrustedConfig } from "./support/run-cli.js";
 
 /** The README's "Tools from MCP servers" section: the skill and the config it writes, read from it. */
 const README = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
@@ -67,7 +67,7 @@ beforeEach(async () => {
   await writeFile(path.join(cwd, "notes", "plan.md"), "Ship on Friday. Ann owns the release.\n");
   await mkdir(path.join(cwd, "skills", "read-notes"), { recursive: true });
   await writeFile(path.join(cwd, "skills", "read-notes", "SKILL.md"), SKILL);
-  await writeFile(path.join(cwd, "skillrt.config.json"), README_CONFIG);
+  await writeTrustedConfig(cwd, README_CONFIG);
   proxy.log.length = 0;
 });
 afterEach(async () => {

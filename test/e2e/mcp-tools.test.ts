@@ -15,7 +15,7 @@ import {
   trackerStdio,
 } from "../../src/tools/mcp-client/__fixtures__/tracker.js";
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
-import { assertBuilt, runCli } from "./support/run-cli.js";
+import { assertBuilt, runCli, writeTrustedConfig } from "./support/run-cli.js";
 
 let cwd: string;
 let log: string;
@@ -53,7 +53,7 @@ const env = (s: LoopbackProvider): Record<string, string> => ({
 });
 
 async function config(value: unknown): Promise<void> {
-  await writeFile(path.join(cwd, "skillrt.config.json"), JSON.stringify(value));
+  await writeTrustedConfig(cwd, value);
 }
 
 const offered = (body: any): string[] => (body.tools ?? []).map((t: any) => t.function.name);

@@ -1,5 +1,5 @@
 /** `skillrt ask` with config `model.fallback`: the step moves to the next provider, and stderr says so. */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
@@ -23,8 +23,10 @@ afterEach(async () => {
 });
 
 it("ask: the main provider answers 429 after its retries; the fallback provider answers with the catalog", async () => {
+  // The user's own config (HOME is the cwd): an untrusted project's file could not set these.
+  await mkdir(path.join(cwd, ".skillrt"), { recursive: true });
   await writeFile(
-    path.join(cwd, "skillrt.config.json"),
+    path.join(cwd, ".skillrt", "config.json"),
     JSON.stringify({
       model: {
         provider: "openai-compatible",

@@ -35,8 +35,10 @@ beforeEach(async () => {
     "echo 'reading 3 files'\nsleep 1\necho 'summing columns'\nsleep 1\necho 'writing report.md'\n",
   );
   await chmod(path.join(skill, "scripts", "report.sh"), 0o755);
+  // The user's own config (HOME is the cwd): an untrusted project's file could not set these.
+  await mkdir(path.join(cwd, ".skillrt"), { recursive: true });
   await writeFile(
-    path.join(cwd, "skillrt.config.json"),
+    path.join(cwd, ".skillrt", "config.json"),
     JSON.stringify({
       mcpServers: { build: { command: process.execPath, args: [PROGRESS_SERVER] } },
       tools: { gating: "open", allow: ["mcp__build__compile"] },

@@ -16,7 +16,7 @@ import {
 } from "../../catalog/trust-file.js";
 import type { TrustOrigin, TrustRecord } from "../../catalog/trust-record.js";
 import { configDigest } from "../../config/load-skillrt-config.js";
-import { mcpServerDigest } from "../../config/mcp-servers-config.js";
+import { mcpServerDigest } from "../../config/mcp-server-digest.js";
 import { cliHome } from "../cli-home.js";
 import { resolveCliRoots } from "../cli-roots.js";
 import type { CliIo } from "../command.js";

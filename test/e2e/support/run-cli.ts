@@ -1,6 +1,7 @@
 /** Runs the built CLI (`bin/skillrt.js`) as a child process. */
 import { spawn } from "node:child_process";
 import { statSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
@@ -61,4 +62,22 @@ export function runCli(
       resolve({ code, stdout, stderr, ms: Date.now() - started });
     });
   });
+}
+
+/**
+ * Writes `config` as the project's `skillrt.config.json` in `cwd` and trusts it with `skillrt trust`
+ * (HOME=cwd unless `env` gives one), as a user does before its MCP servers, model endpoint or `${env:X}`
+ * values apply.
+ */
+export async function writeTrustedConfig(
+  cwd: string,
+  config: unknown,
+  env: Record<string, string> = {},
+): Promise<void> {
+  await writeFile(
+    path.join(cwd, "skillrt.config.json"),
+    typeof config === "string" ? config : JSON.stringify(config),
+  );
+  const trusted = await runCli(["trust", cwd], { cwd, env });
+  if (trusted.code !== 0) throw new Error(`skillrt trust failed: ${trusted.stderr}`);
 }
