@@ -13,6 +13,7 @@ import path from "node:path";
 import type { LanguageModel } from "ai";
 import type { AgentDefinition } from "../config/agent-definition.js";
 import { describeModel, type ModelConfig } from "../config/model-config.js";
+import { DelegationLimitError } from "../errors/delegation-limit-error.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import type { Executor } from "../exec/executor.js";
 import type { Workspace } from "../exec/workspace.js";
@@ -101,9 +102,9 @@ export interface Delegator {
    */
   beginTurn(): void;
   /**
-   * Runs `task` in a child of agent `name`. Throws `SkillrtError` (`invalid-argument`) for an unknown agent,
-   * past the depth limit or past the limit of children per turn; a provider failure of the child rejects
-   * with its `ProviderError`.
+   * Runs `task` in a child of agent `name`. Throws `SkillrtError` (`invalid-argument`) for an unknown agent
+   * or past the depth limit, `DelegationLimitError` past the limit of children per turn; a provider failure
+   * of the child rejects with its `ProviderError`.
    */
   run(name: string, task: string, parentCallId: string, options?: DelegateOptions): Promise<DelegationResult>;
   /** Resolves when no child of this agent runs (an aborted turn waits here for its children to end). */
@@ -188,15 +189,8 @@ export function createDelegator(parent: DelegationParent): Delegator {
     }
     // Counted before waiting for a slot, synchronously: calls made in one step all see the count so far.
     const counted = turn;
-    if (counted.started >= counted.limit) {
-      throw new SkillrtError({
-        code: "invalid-argument",
-        message:
-          `Delegation limit reached: ${counted.started} subagents started this turn (limit ${counted.limit}, ` +
-          `delegation.maxPerTurn); '${name}' was not started. Do the remaining work yourself, or with the ` +
-          "answers the subagents already gave.",
-      });
-    }
+    if (counted.started >= counted.limit)
+      throw new DelegationLimitError({ agent: name, started: counted.started, limit: counted.limit });
     counted.started++;
     const release = await slots.acquire(runOptions.abortSignal);
     const running = runChild(definition, task, parentCallId, ++count, runOptions, counted);

@@ -4,6 +4,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Catalog } from "../catalog/types.js";
+import { DelegationLimitError } from "../errors/delegation-limit-error.js";
 import { createMemoryCatalog } from "../test-kit.js";
 import { scriptedModel, toolNamesOf } from "../testing/scripted-model.js";
 import type { ToolApprovalRequest } from "../tools/tool-approval.js";
@@ -333,7 +334,10 @@ describe("delegation limits", () => {
       delegation: { maxPerTurn: 0 },
     });
     try {
-      await expect(agent.delegate("worker", "task")).rejects.toThrow(
+      const refused = await agent.delegate("worker", "task").catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(DelegationLimitError);
+      expect(refused).toMatchObject({ code: "delegation-limit", limit: 0 });
+      expect(String((refused as Error).message)).toContain(
         "Delegation limit reached: 0 subagents started this turn (limit 0, delegation.maxPerTurn)",
       );
     } finally {

@@ -169,8 +169,8 @@ export interface SkillAgent {
   /**
    * Runs `task` in a child of agent `name` (one of {@link SkillAgentOptions.agents}) to completion and
    * returns its answer and what it took; its events reach this agent's subscribers and `options.onEvent`,
-   * tagged. Throws `SkillrtError` (`invalid-argument`) for an unknown agent, past the depth limit, or past
-   * the limit of subagents per turn (outside a turn, counted per call).
+   * tagged. Throws `SkillrtError` (`invalid-argument`) for an unknown agent or past the depth limit, and
+   * `DelegationLimitError` past the limit of subagents per turn (outside a turn, counted per call).
    */
   delegate(name: string, task: string, options?: DelegateOptions): Promise<DelegationResult>;
   /** The workspace of the current conversation; undefined without an executor. */
