@@ -19,6 +19,7 @@ const ENTRIES: Record<string, { values: string[]; types: string[] }> = {
   "index.ts": {
     values: [
       "BeneathError",
+      "DelegationLimitError",
       "ProviderError",
       "SessionBusyError",
       "SkillNotFoundError",
@@ -403,6 +404,7 @@ describe("public exports of 'skillrt'", () => {
   it("include every error class a public function throws, each a SkillrtError", () => {
     const errors = [
       skillrt.BeneathError,
+      skillrt.DelegationLimitError,
       skillrt.ProviderError,
       skillrt.SessionBusyError,
       skillrt.SkillNotFoundError,

@@ -13,6 +13,7 @@
 
 export { ProviderError } from "./engine/provider-error.js";
 export { BeneathError, type BeneathReason } from "./errors/beneath-error.js";
+export { DelegationLimitError } from "./errors/delegation-limit-error.js";
 export { SkillNotFoundError } from "./errors/skill-not-found-error.js";
 export { SkillrtError, type SkillrtErrorCode } from "./errors/skillrt-error.js";
 export { SqliteUnavailableError } from "./errors/sqlite-unavailable-error.js";

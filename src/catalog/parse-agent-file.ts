@@ -1,7 +1,8 @@
 /**
  * `parseAgentFile`: one agent definition file (`agents/<name>.md`, Claude Code's format) → an
  * {@link AgentDefinition}: frontmatter `name`, `description`, `model` (`inherit` or an id), `tools`,
- * `skills`, `preload`, `maxSteps`; the Markdown body is the agent's instructions. Pure: no fs.
+ * `skills`, `preload`, `maxSteps`, `approval`, `executor`, `shellPreRender`; the Markdown body is the
+ * agent's instructions. Pure: no fs.
  */
 import path from "node:path";
 import { z } from "zod";
@@ -61,7 +62,8 @@ export function parseAgentFile(text: string | Uint8Array, file: string): ParseAg
   for (const [key, value] of Object.entries(skill.frontmatter)) {
     const field = ALIASES[key] ?? key;
     if (!(field in agentSpecObject().shape) || field === "description" || field === "instructions") continue;
-    fields[field] = field === "maxSteps" ? toNumber(value) : value;
+    fields[field] =
+      field === "maxSteps" ? toNumber(value) : field === "shellPreRender" ? toBoolean(value) : value;
   }
   const name = (skill.name === "" ? dirName : skill.name).trim();
   try {
@@ -82,6 +84,11 @@ export function parseAgentFile(text: string | Uint8Array, file: string): ParseAg
       ],
     };
   }
+}
+
+function toBoolean(value: FrontmatterValue): unknown {
+  const text = typeof value === "string" ? value.trim().toLowerCase() : undefined;
+  return text === "true" ? true : text === "false" ? false : value;
 }
 
 function toNumber(value: FrontmatterValue): unknown {

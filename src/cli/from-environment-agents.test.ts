@@ -61,4 +61,49 @@ describe("fromEnvironment: agents", () => {
       await parts.close();
     }
   });
+
+  it("gives the config's delegation limits, the lowest of the two files; an agent file's approval, executor and shellPreRender are read", async () => {
+    const cwd = path.join(dir, "project");
+    const home = path.join(dir, "home");
+    await mkdir(path.join(cwd, ".claude", "agents"), { recursive: true });
+    await mkdir(path.join(home, ".skillrt"), { recursive: true });
+    await writeFile(
+      path.join(cwd, ".claude", "agents", "ops.md"),
+      "---\nname: ops\ndescription: Operations.\napproval: never\nexecutor: local\nshellPreRender: true\n---\nOps.\n",
+    );
+    await writeFile(
+      path.join(home, ".skillrt", "config.json"),
+      JSON.stringify({ delegation: { maxPerTurn: 8, concurrency: 2 } }),
+    );
+    // The project's file cannot raise the user's limits: only a lower value (maxDepth, set by no one else) counts.
+    await writeFile(
+      path.join(cwd, "skillrt.config.json"),
+      JSON.stringify({ delegation: { maxPerTurn: 200, concurrency: 1, maxDepth: 1 } }),
+    );
+    const parts = await fromEnvironment({
+      cwd,
+      env: { HOME: home },
+      model: false,
+      store: false,
+      tools: false,
+      cache: false,
+    });
+    try {
+      expect(parts.delegation).toEqual({ maxPerTurn: 8, concurrency: 1, maxDepth: 1 });
+      expect(parts.agents?.["ops"]).toMatchObject({
+        approval: "never",
+        executor: "local",
+        shellPreRender: true,
+      });
+    } finally {
+      await parts.close();
+    }
+    await writeFile(
+      path.join(cwd, "skillrt.config.json"),
+      JSON.stringify({ delegation: { maxPerTurn: 100000 } }),
+    );
+    await expect(
+      fromEnvironment({ cwd, env: { HOME: home }, model: false, store: false, tools: false, cache: false }),
+    ).rejects.toThrow(/delegation\.maxPerTurn/);
+  });
 });

@@ -22,6 +22,7 @@ import type { SkillrtConfig } from "../config/load-skillrt-config.js";
 import type { ModelConfig } from "../config/model-config.js";
 import { openTokenCountFile } from "../context/token-count-file.js";
 import { createTokenCounter } from "../context/token-counter.js";
+import type { DelegationOptions } from "../engine/delegate-to-agent.js";
 import type { EngineEventListener } from "../engine/engine-event.js";
 import { openToolSources, type ToolSourceOptions, type ToolSources } from "../engine/open-tool-sources.js";
 import { resolveModel } from "../engine/resolve-model.js";
@@ -233,6 +234,7 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
       ? {}
       : { shellPreRender: config.file.exec.shellPreRender }),
     ...(Object.keys(agents).length === 0 ? {} : { agents }),
+    ...delegationFrom(config.file.delegation),
     run: cliRunSettings(config, { cwd, defaultHostDirs: options.defaultHostDirs ?? [cwd] }),
     ...cliSessionSettings(config, options.session),
     // Counts of the catalog and prompts the last run rendered are kept in the cache: a warm start counts
@@ -293,6 +295,17 @@ export function openEnvironmentStore(
   cwd: string,
 ): SessionStore {
   return openSessionStore(storeLocation(flag, env, config, cwd));
+}
+
+/** The config's `delegation` limits as `createSkillAgent`'s option (only the limits a file sets). */
+function delegationFrom(section: SkillrtConfig["delegation"]): Pick<SkillAgentOptions, "delegation"> {
+  if (section === undefined) return {};
+  const delegation: DelegationOptions = {};
+  for (const key of ["maxDepth", "maxPerTurn", "concurrency"] as const) {
+    const value = section[key];
+    if (value !== undefined) delegation[key] = value;
+  }
+  return { delegation };
 }
 
 /** The selection pre-pass the environment asks for (`SKILLS_AUTO_SELECT`, `SKILLS_MAX_ACTIVE`). */

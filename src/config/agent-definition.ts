@@ -6,6 +6,12 @@
 import { z } from "zod";
 import { builtOnce } from "../util/built-once.js";
 
+/** Approval modes an agent may ask for, loosest first. */
+export const APPROVAL_MODES = ["never", "unlisted", "always"] as const;
+
+/** Executors an agent may ask for: none at all, or a kind (`auto`: the parent's). */
+export const AGENT_EXECUTORS = ["none", "auto", "local", "sandbox", "container"] as const;
+
 /**
  * The schema of {@link AgentSpec}, built on first use: a zod object whose set-up would otherwise fall on
  * every start of the CLI, which reads agent definitions only when there are some.
@@ -37,6 +43,19 @@ function agentSpecSchema() {
       tools: NameList.optional(),
       /** Most model calls per delegated task. Default: the parent's step limit. */
       maxSteps: z.number().int().positive().optional(),
+      /**
+       * Approval mode of the agent's tool calls (`never`, `unlisted`, `always`): only a stricter one than its
+       * parent's is taken (a looser one is narrowed to the parent's, and `agent-start` says so).
+       */
+      approval: z.enum(APPROVAL_MODES).optional(),
+      /**
+       * Where the agent's commands run: `none` (no execution tools), or an executor kind, taken only when it
+       * is no weaker than its parent's (a `sandbox` child of a `local` parent; never a `local` child of a
+       * sandboxed parent). Default: the parent's executor.
+       */
+      executor: z.enum(AGENT_EXECUTORS).optional(),
+      /** `false` leaves skills' `` !`cmd` `` as written; `true` cannot switch it on under a parent that has it off. */
+      shellPreRender: z.boolean().optional(),
     })
     .strict();
 }
@@ -64,6 +83,12 @@ export interface AgentDefinition {
   preload?: string[];
   tools?: string[];
   maxSteps?: number;
+  /** The approval mode it asks for (narrowed to no looser than its parent's). */
+  approval?: (typeof APPROVAL_MODES)[number];
+  /** The executor it asks for (narrowed to no weaker than its parent's). */
+  executor?: (typeof AGENT_EXECUTORS)[number];
+  /** Whether it asks for `` !`cmd` `` pre-rendering (never on under a parent that has it off). */
+  shellPreRender?: boolean;
   /** The file it was read from, or `config` / `code`. */
   source: string;
 }
@@ -83,6 +108,9 @@ export function toAgentDefinition(name: string, spec: AgentSpec, source: string)
     ...(parsed.preload === undefined ? {} : { preload: parsed.preload }),
     ...(parsed.tools === undefined ? {} : { tools: parsed.tools }),
     ...(parsed.maxSteps === undefined ? {} : { maxSteps: parsed.maxSteps }),
+    ...(parsed.approval === undefined ? {} : { approval: parsed.approval }),
+    ...(parsed.executor === undefined ? {} : { executor: parsed.executor }),
+    ...(parsed.shellPreRender === undefined ? {} : { shellPreRender: parsed.shellPreRender }),
     source,
   };
 }

@@ -12,6 +12,7 @@ import { readJsonFile } from "../util/read-json-file.js";
 import type { McpServersConfig } from "./mcp-servers-config.js";
 import { type IgnoredSetting, restrictConfig } from "./restrict-config.js";
 import type {
+  DelegationConfigFile,
   ExecConfigFile,
   ModelConfigFile,
   RootConfigEntry,
@@ -66,6 +67,8 @@ export interface SkillrtConfig {
   mcpServers?: McpServersConfig;
   /** Merged per key (the project file wins). */
   tools?: ToolsConfig;
+  /** Merged per key, the lowest value of any file (a project file can only tighten the user's). */
+  delegation?: DelegationConfigFile;
   /**
    * The `roots` lists as root specs, the project file's first: local paths absolute (from their file's
    * directory), a `{ source, sha256 }` entry as `source#sha256=…`. Unset when no file has `roots`.
@@ -120,6 +123,18 @@ function absoluteExec(exec: ExecConfigFile | undefined, dir: string): ExecConfig
   };
 }
 
+/** Each limit of `a` and `b` at the lower of the two (a limit only one of them sets, as set). */
+function lowest(a: DelegationConfigFile | undefined, b: DelegationConfigFile): DelegationConfigFile {
+  const merged: DelegationConfigFile = { ...a };
+  for (const key of ["maxDepth", "maxPerTurn", "concurrency"] as const) {
+    const value = b[key];
+    if (value === undefined) continue;
+    const earlier = merged[key];
+    merged[key] = earlier === undefined ? value : Math.min(earlier, value);
+  }
+  return merged;
+}
+
 /** A `roots` entry as one spec string; a local path made absolute from `dir`. */
 function rootSpec(entry: RootConfigEntry, dir: string): string {
   const spec =
@@ -165,6 +180,7 @@ export async function loadSkillrtConfig(options: LoadSkillrtConfigOptions = {}):
           : entry;
     }
     if (config.tools !== undefined) result.tools = { ...result.tools, ...config.tools };
+    if (config.delegation !== undefined) result.delegation = lowest(result.delegation, config.delegation);
     if (config.roots !== undefined)
       result.roots = [
         ...config.roots.map((entry) => rootSpec(entry, path.dirname(file))),

@@ -165,6 +165,24 @@ export const RootConfigEntry = z.union([
 /** One entry of the `roots` list. */
 export type RootConfigEntry = z.infer<typeof RootConfigEntry>;
 
+/**
+ * The `delegation` section: how far subagents may fan out. Each limit is capped here (a config file cannot
+ * lift it past the cap; code can, through `createSkillAgent({ delegation })`), and when several files set
+ * one, the lowest wins, so a project's file can only tighten the user's.
+ */
+export const DelegationConfigFile = z
+  .object({
+    /** Deepest chain of subagents (a child of the top agent is at depth 1; 0: no delegation). Default 2. */
+    maxDepth: z.number().int().min(0).max(8).optional(),
+    /** Most subagents started during one turn, counting every level of nesting. Default 16. */
+    maxPerTurn: z.number().int().min(0).max(256).optional(),
+    /** Most subagents of one agent running at once. Default 4. */
+    concurrency: z.number().int().min(1).max(32).optional(),
+  })
+  .strict();
+/** The `delegation` section. */
+export type DelegationConfigFile = z.infer<typeof DelegationConfigFile>;
+
 /** A whole config file. Unknown top-level keys are allowed (and ignored); known sections are checked. */
 export const SkillrtConfigFile = z.looseObject({
   store: StoreConfigFile.optional(),
@@ -183,6 +201,8 @@ export const SkillrtConfigFile = z.looseObject({
   agents: z
     .record(z.string().regex(AGENT_NAME, "must be lowercase letters, digits and hyphens"), AgentSpec)
     .optional(),
+  /** Limits of subagents: depth, per turn, at once. */
+  delegation: DelegationConfigFile.optional(),
   /**
    * Trust of project and remote roots without `skillrt trust`: `true` trusts every root, a list the roots
    * (folders, URLs) named. Read from the user's `~/.skillrt/config.json` only: a project's own file cannot

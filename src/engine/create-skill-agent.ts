@@ -271,6 +271,8 @@ async function composeAgent(
             ? ""
             : await attachFiles(conversation.workspace, sendOptions.files, options.cwd);
         started = true;
+        // Subagents started during this turn (across all nesting) count from zero.
+        delegator.beginTurn();
         const { id: sessionId } = conversation;
         emit({ type: "turn-start", step: 0, sessionId, text: input, between: userLoads.takeBetween() });
         // Tool sources that failed or stopped since the last turn, reported once.
@@ -344,11 +346,17 @@ async function composeAgent(
         delegateOptions.onEvent?.(event);
         if (turnEmit === undefined) notify(event, ending);
       };
+      // Outside a turn, each call counts its own subagents (inside one, the turn's count goes on).
+      if (!running) delegator.beginTurn();
       const run = delegator.run(name, task, `delegate-${++delegations}`, { ...delegateOptions, onEvent });
       return run.finally(() => Promise.allSettled(ending));
     },
     send,
-    loadSkill: userLoads.loadSkill,
+    loadSkill(name, loadOptions) {
+      // A `context: fork` skill the user loads between turns counts its subagents afresh, as delegate() does.
+      if (!running) delegator.beginTurn();
+      return userLoads.loadSkill(name, loadOptions);
+    },
     unloadSkill: userLoads.unloadSkill,
     history: () => conversation.history,
     async reset() {

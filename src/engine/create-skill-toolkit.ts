@@ -66,7 +66,10 @@ export interface SkillToolkitOptions extends SkillLayerOptions {
    * their definition names another (`delegation.models`). Default: none.
    */
   agents?: Readonly<Record<string, AgentSpec | AgentDefinition>>;
-  /** Depth and concurrency limits of delegation, and the models of agents that name one. */
+  /**
+   * Depth, per-turn and concurrency limits of delegation (a turn: one call of your loop, from its step 0),
+   * and the models of agents that name one.
+   */
   delegation?: DelegationOptions;
   /** The model subagents inherit (your loop's model). Needed with {@link agents} that say `model: inherit`. */
   model?: LanguageModel;
@@ -179,11 +182,8 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
       message: `createSkillToolkit: tools ${clash.join(", ")} have the names of skill tools; rename yours.`,
     });
   }
-  Object.assign(
-    step.tools,
-    options.tools,
-    delegationTools(options, { catalog, layer, toolSources, executor }),
-  );
+  const delegation = delegationTools(options, { catalog, layer, toolSources, executor });
+  Object.assign(step.tools, options.tools, delegation.tools);
   const render = (messages?: ModelMessage[]) => {
     const rendered = step.render(messages);
     return { ...rendered, activeTools: [...rendered.activeTools, ...own.filter((n) => n in step.tools)] };
@@ -200,6 +200,8 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     if (stepNumber === 0) {
       layer.session.renderer.refreshCatalog();
       beginTurn(layer.session);
+      // The limit of subagents per turn counts afresh.
+      delegation.beginTurn();
     }
     await step.prepare();
     return { ...render(messages), messages: step.messages(messages) };
@@ -241,13 +243,13 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
   }) as unknown as SkillToolkit;
 }
 
-/** The delegation tool of the toolkit's agents (none without agents). */
+/** The delegation tool of the toolkit's agents (none without agents), and how to start a turn's count. */
 function delegationTools(
   options: SkillToolkitOptions,
   parts: { catalog: Catalog; layer: SkillLayer; toolSources: ToolSources; executor: Executor | undefined },
-): ToolSet {
+): { tools: ToolSet; beginTurn: () => void } {
   const { catalog, layer, toolSources, executor } = parts;
-  if (options.agents === undefined) return {};
+  if (options.agents === undefined) return { tools: {}, beginTurn: () => undefined };
   const definitions = mergeAgents({}, options.agents);
   const inherits = Object.values(definitions).filter((d) => d.model === "inherit");
   if (options.model === undefined && inherits.length > 0) {
@@ -270,5 +272,5 @@ function delegationTools(
     conversation: () => ({ id: layer.session.id, workspace: layer.workspace }),
     emit: () => options.onAgentEvent,
   });
-  return createDelegationTool(delegator, options.profile);
+  return { tools: createDelegationTool(delegator, options.profile), beginTurn: delegator.beginTurn };
 }

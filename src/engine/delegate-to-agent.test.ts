@@ -227,4 +227,39 @@ describe("delegation to a subagent", () => {
       await toolkit.close();
     }
   });
+
+  it("createSkillToolkit: delegation.maxPerTurn counts per call of the loop", async () => {
+    const twice = {
+      toolCalls: [0, 1].map((i) => ({
+        id: `t${i}`,
+        name: "agent_run",
+        input: JSON.stringify({ agent: "outliner", task: `part ${i}` }),
+      })),
+    };
+    const model = scriptedModel([twice, { text: "first done" }, twice, { text: "second done" }]);
+    const child = scriptedModel([{ text: "outlined" }]);
+    const events: EngineEvent[] = [];
+    const toolkit = await createSkillToolkit({
+      catalog,
+      executor: false,
+      agents: { outliner: { description: "Outlines documents.", model: "child" } },
+      delegation: { maxPerTurn: 1, models: { child } },
+      onAgentEvent: (e) => events.push(e),
+    });
+    try {
+      const first = await generateText({ model, prompt: "Outline two.", ...toolkit });
+      expect(first.text).toBe("first done");
+      const refused = first.steps[0]!.toolResults.filter((r) =>
+        JSON.stringify(r.output).includes("Delegation limit reached: 1 subagents started this turn (limit 1"),
+      );
+      expect(refused).toHaveLength(1);
+      expect(events.filter((e) => e.type === "agent-start")).toHaveLength(1);
+      const second = await generateText({ model, prompt: "Outline two more.", ...toolkit });
+      expect(second.text).toBe("second done");
+      expect(events.filter((e) => e.type === "agent-start")).toHaveLength(2);
+      expect(child.calls).toHaveLength(2);
+    } finally {
+      await toolkit.close();
+    }
+  });
 });

@@ -2,28 +2,54 @@
  * Delegation to subagents: runs a task in a child `SkillAgent` with its own conversation, catalog (the
  * parent's, narrowed by the agent's `skills` allowlist), tools (the parent's, narrowed by its `tools`),
  * step limit and workspace, and hands back only the final answer and a summary. Nothing escalates: the
- * child's skills and tools are a subset of its parent's, and its tool approvals go to the parent's
- * `onApproval`, labelled with the agent.
+ * child's skills and tools are a subset of its parent's, it has its parent's trust (the same object, so a
+ * root trusted during the conversation is trusted in it too), approval mode, executor and pre-render
+ * setting, which its definition may only make stricter, and its tool approvals go to the parent's
+ * `onApproval`, labelled with the agent. Delegation is bounded: in depth, in children started per turn of
+ * the top agent (across all nesting) and in children of one agent running at once.
  */
 import { cp, readdir } from "node:fs/promises";
 import path from "node:path";
 import type { LanguageModel } from "ai";
 import type { AgentDefinition } from "../config/agent-definition.js";
 import { describeModel, type ModelConfig } from "../config/model-config.js";
+import { DelegationLimitError } from "../errors/delegation-limit-error.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import type { Executor } from "../exec/executor.js";
 import type { Workspace } from "../exec/workspace.js";
 import { createSlots } from "../util/create-slots.js";
-import { childToolSources, narrowCatalog, narrowTools } from "./child-parts.js";
+import { childToolSources, narrowCatalog, narrowSettings, narrowTools } from "./child-parts.js";
 import type { EngineEvent, EngineUsage } from "./engine-event.js";
 import type { ToolSources } from "./open-tool-sources.js";
 import { resolveModel } from "./resolve-model.js";
 import type { SkillAgent, SkillAgentOptions } from "./skill-agent.js";
 
-/** How an agent delegates: depth, concurrency and the models of agents that name one. */
+/** Default of {@link DelegationOptions.maxDepth}. */
+export const DEFAULT_MAX_DEPTH = 2;
+/** Default of {@link DelegationOptions.maxPerTurn}. */
+export const DEFAULT_MAX_PER_TURN = 16;
+/** Default of {@link DelegationOptions.concurrency}. */
+export const DEFAULT_CONCURRENCY = 4;
+
+/**
+ * The count of children started in one turn of the top agent, shared by every agent under it (made by the
+ * top agent, handed down to its children).
+ */
+export interface DelegationTurn {
+  started: number;
+  readonly limit: number;
+}
+
+/** How an agent delegates: depth, fan-out, concurrency and the models of agents that name one. */
 export interface DelegationOptions {
-  /** Deepest chain of subagents: a child of the top agent is at depth 1. Default 2. */
+  /** Deepest chain of subagents: a child of the top agent is at depth 1 (0: no delegation). Default 2. */
   maxDepth?: number;
+  /**
+   * Most subagents started during one turn of the top agent, counting every level of nesting (and
+   * `context: fork` skills); a delegation past it is refused with a message the model reads. Outside a
+   * turn (`delegate()`), the count is per call. Default 16.
+   */
+  maxPerTurn?: number;
   /** Most delegated tasks of one agent running at once; more wait for a slot. Default 4. */
   concurrency?: number;
   /**
@@ -34,6 +60,8 @@ export interface DelegationOptions {
   models?: Readonly<Record<string, LanguageModel>> | ((id: string) => LanguageModel | undefined);
   /** Depth of this agent; set by the parent for its children. Default 0. */
   depth?: number;
+  /** The top agent's count of children started this turn; set by the parent for its children. */
+  turn?: DelegationTurn;
 }
 
 /** What a delegated task gives back: the answer and what it took. */
@@ -69,8 +97,14 @@ export interface Delegator {
   readonly depth: number;
   readonly maxDepth: number;
   /**
+   * Starts a new count of children per turn (the top agent, at the start of each turn; a child keeps
+   * counting in its parent's).
+   */
+  beginTurn(): void;
+  /**
    * Runs `task` in a child of agent `name`. Throws `SkillrtError` (`invalid-argument`) for an unknown agent
-   * or past the depth limit; a provider failure of the child rejects with its `ProviderError`.
+   * or past the depth limit, `DelegationLimitError` past the limit of children per turn; a provider failure
+   * of the child rejects with its `ProviderError`.
    */
   run(name: string, task: string, parentCallId: string, options?: DelegateOptions): Promise<DelegationResult>;
   /** Resolves when no child of this agent runs (an aborted turn waits here for its children to end). */
@@ -119,8 +153,10 @@ export const DEFAULT_AGENT_INSTRUCTIONS =
 export function createDelegator(parent: DelegationParent): Delegator {
   const delegation = parent.options.delegation ?? {};
   const depth = delegation.depth ?? 0;
-  const maxDepth = delegation.maxDepth ?? 2;
-  const slots = createSlots(delegation.concurrency ?? 4);
+  const maxDepth = delegation.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const slots = createSlots(Math.max(1, delegation.concurrency ?? DEFAULT_CONCURRENCY));
+  const inheritedTurn = delegation.turn;
+  let turn: DelegationTurn = inheritedTurn ?? newTurn(delegation);
   const agents = Object.values(parent.definitions).sort((a, b) => a.name.localeCompare(b.name));
   let count = 0;
   const inFlight = new Set<Promise<void>>();
@@ -151,8 +187,13 @@ export function createDelegator(parent: DelegationParent): Delegator {
           `${maxDepth} deep (delegation.maxDepth). Do the task yourself instead.`,
       });
     }
+    // Counted before waiting for a slot, synchronously: calls made in one step all see the count so far.
+    const counted = turn;
+    if (counted.started >= counted.limit)
+      throw new DelegationLimitError({ agent: name, started: counted.started, limit: counted.limit });
+    counted.started++;
     const release = await slots.acquire(runOptions.abortSignal);
-    const running = runChild(definition, task, parentCallId, ++count, runOptions);
+    const running = runChild(definition, task, parentCallId, ++count, runOptions, counted);
     const done = running.then(
       () => undefined,
       () => undefined,
@@ -172,6 +213,7 @@ export function createDelegator(parent: DelegationParent): Delegator {
     parentCallId: string,
     n: number,
     runOptions: DelegateOptions,
+    childTurn: DelegationTurn,
   ): Promise<DelegationResult> => {
     const parentOptions = parent.options;
     const { id: parentId, workspace: parentWorkspace } = parent.conversation();
@@ -186,22 +228,31 @@ export function createDelegator(parent: DelegationParent): Delegator {
     const label = { agent: definition.name, parentCallId, depth: depth + 1 };
     const skillsLoaded: string[] = [];
     let step = 0;
+    const settings = narrowSettings(
+      {
+        approval: parent.toolSources.approval.mode ?? "unlisted",
+        executor: parent.executor,
+        shellPreRender: parentOptions.shellPreRender !== false,
+      },
+      definition,
+    );
     const child = await parent.create({
       ...inherited(parentOptions),
       model: model.model,
       ...(model.modelConfig === undefined ? {} : { modelConfig: model.modelConfig }),
       catalog: narrowCatalog(parentOptions.catalog, definition.skills),
-      executor: parent.executor ?? false,
+      executor: settings.executor ?? false,
+      shellPreRender: settings.shellPreRender,
       instructions: definition.instructions === "" ? DEFAULT_AGENT_INSTRUCTIONS : definition.instructions,
       sessionId,
-      toolSources: childToolSources(parent.toolSources, definition),
+      toolSources: childToolSources(parent.toolSources, definition, settings.approval),
       ...(definition.preload === undefined ? {} : { activeSkills: definition.preload }),
       ...(narrowTools(parentOptions.tools, definition.tools) ?? {}),
       ...((definition.maxSteps ?? parentOptions.maxSteps) === undefined
         ? {}
         : { maxSteps: definition.maxSteps ?? parentOptions.maxSteps }),
       agents: parent.definitions,
-      delegation: { ...delegation, depth: depth + 1 },
+      delegation: { ...delegation, depth: depth + 1, turn: childTurn },
       onEvent: (event) => {
         if (event.type === "skill-load") skillsLoaded.push(event.name);
         if (event.type === "step-start") step = event.step;
@@ -215,6 +266,7 @@ export function createDelegator(parent: DelegationParent): Delegator {
       sessionId,
       model: model.label,
       task,
+      ...(settings.narrowed.length === 0 ? {} : { narrowed: settings.narrowed }),
     });
     let outcome: DelegationResult | undefined;
     let failure: unknown;
@@ -260,12 +312,24 @@ export function createDelegator(parent: DelegationParent): Delegator {
   const idle = async (): Promise<void> => {
     while (inFlight.size > 0) await Promise.all(inFlight);
   };
-  return { agents, depth, maxDepth, run, runDefinition, idle };
+  const beginTurn = (): void => {
+    if (inheritedTurn === undefined) turn = newTurn(delegation);
+  };
+  return { agents, depth, maxDepth, beginTurn, run, runDefinition, idle };
 }
 
-/** The parent's settings a child keeps: how skills are shown and run, never its conversation or store lock. */
+function newTurn(delegation: DelegationOptions): DelegationTurn {
+  return { started: 0, limit: Math.max(0, delegation.maxPerTurn ?? DEFAULT_MAX_PER_TURN) };
+}
+
+/**
+ * The parent's settings a child keeps: how skills are shown and run, and its trust (the same object: its
+ * decisions, and roots trusted during the conversation, hold in the child), never its conversation or
+ * store lock.
+ */
 function inherited(options: SkillAgentOptions): Partial<SkillAgentOptions> {
   const keep = [
+    "trust",
     "profile",
     "placement",
     "catalogBudget",

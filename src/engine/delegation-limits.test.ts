@@ -1,13 +1,16 @@
-import { tool } from "ai";
+import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { simulateReadableStream, tool } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Catalog } from "../catalog/types.js";
+import { DelegationLimitError } from "../errors/delegation-limit-error.js";
 import { createMemoryCatalog } from "../test-kit.js";
 import { scriptedModel, toolNamesOf } from "../testing/scripted-model.js";
 import type { ToolApprovalRequest } from "../tools/tool-approval.js";
 import { createToolRegistry } from "../tools/tool-registry.js";
 import { createSkillAgent } from "./create-skill-agent.js";
-import type { EngineEvent } from "./engine-event.js";
+import { type EngineEvent, innermostEvent } from "./engine-event.js";
 
 let catalog: Catalog;
 beforeAll(async () => {
@@ -36,6 +39,47 @@ function callsReach(model: { calls: unknown[] }, n: number, ms = 5_000): Promise
     }, 2);
   });
 }
+
+/**
+ * A model that, asked right after a user message, calls `agent_run` for `worker` `fanOut` times in one
+ * step, and answers "done" once it has the results.
+ */
+function fanningModel(fanOut: number): MockLanguageModelV4 & { calls: LanguageModelV4CallOptions[] } {
+  const calls: LanguageModelV4CallOptions[] = [];
+  const model = new MockLanguageModelV4({
+    doStream: async (options) => {
+      calls.push(options);
+      const answered = options.prompt.at(-1)?.role !== "user";
+      const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      if (answered) {
+        parts.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "done" });
+        parts.push({ type: "text-end", id: "t" });
+      } else {
+        for (let i = 0; i < fanOut; i++)
+          parts.push({
+            type: "tool-call",
+            toolCallId: `call-${calls.length}-${i}`,
+            toolName: "agent_run",
+            input: JSON.stringify({ agent: "worker", task: `part ${i}` }),
+          });
+      }
+      parts.push({
+        type: "finish",
+        usage: {
+          inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: 1, text: 1, reasoning: undefined },
+        },
+        finishReason: { unified: answered ? "stop" : "tool-calls", raw: undefined },
+      });
+      return { stream: simulateReadableStream({ chunks: parts, chunkDelayInMs: null }) };
+    },
+  });
+  return Object.assign(model, { calls });
+}
+
+/** Every agent-start at any depth of nesting. */
+const starts = (events: EngineEvent[]) =>
+  events.filter((e) => innermostEvent(e).type === "agent-start" || e.type === "agent-start");
 
 const lifecycle = (events: EngineEvent[]): string[] =>
   events.flatMap((e) =>
@@ -210,6 +254,92 @@ describe("delegation limits", () => {
         expect.objectContaining({ toolName: "deploy", input: { env: "staging" }, agent: "ops" }),
       ]);
       expect(deployed).toEqual(["staging"]);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("a model asking for 500 subagents in one step gets 16 started and the limit's message for the other 484", async () => {
+    const child = scriptedModel([{ text: "part done" }]);
+    const events: EngineEvent[] = [];
+    const parent = fanningModel(500);
+    const agent = await createSkillAgent({
+      model: parent,
+      catalog,
+      executor: false,
+      agents: { worker: { description: "Works.", model: "child" } },
+      delegation: { models: { child } },
+    });
+    try {
+      const result = await agent.send("split it 500 ways", { onEvent: (e) => events.push(e) });
+      expect(result.text).toBe("done");
+      const delegations = result.toolCalls.filter((c) => c.toolName === "agent_run");
+      expect(delegations).toHaveLength(500);
+      const refused = delegations.filter((c) => c.isError);
+      expect(refused).toHaveLength(484);
+      for (const call of refused)
+        expect(call.output).toBe(
+          "Delegation limit reached: 16 subagents started this turn (limit 16, delegation.maxPerTurn); " +
+            "'worker' was not started. Do the remaining work yourself, or with the answers the subagents " +
+            "already gave.",
+        );
+    } finally {
+      await agent.close();
+    }
+    // Children started: 16 agent-start events, 16 child conversations (one model call each).
+    expect(starts(events)).toHaveLength(16);
+    expect(child.calls).toHaveLength(16);
+    expect(events.filter((e) => e.type === "agent-end")).toHaveLength(16);
+  });
+
+  it("the per-turn limit counts every level of nesting, and starts afresh the next turn", async () => {
+    // Parent fans out to 3 workers, each of which fans out to 3 more (depth 2): 12 wanted, 5 allowed.
+    const events: EngineEvent[] = [];
+    const parent = fanningModel(3);
+    const worker = fanningModel(3);
+    const agent = await createSkillAgent({
+      model: parent,
+      catalog,
+      executor: false,
+      agents: { worker: { description: "Works.", model: "worker" } },
+      delegation: { models: { worker }, maxPerTurn: 5, maxDepth: 2 },
+    });
+    try {
+      await agent.send("first", { onEvent: (e) => events.push(e) });
+      expect(starts(events)).toHaveLength(5);
+      const refusals = events
+        .map(innermostEvent)
+        .filter((e) => e.type === "tool-result" && e.toolName === "agent_run" && e.isError);
+      // The 3 workers start 2 more between them; their other 7 calls hit the limit. The 2 at depth 2 find
+      // the depth limit instead (3 calls each).
+      const texts = refusals.map((e) => (e.type === "tool-result" ? String(e.output) : ""));
+      expect(texts.filter((t) => t.startsWith("Delegation limit reached: 5 subagents"))).toHaveLength(7);
+      expect(texts.filter((t) => t.startsWith("Cannot delegate to 'worker'"))).toHaveLength(6);
+      expect(texts).toHaveLength(13);
+
+      events.length = 0;
+      await agent.send("second", { onEvent: (e) => events.push(e) });
+      expect(starts(events)).toHaveLength(5);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("delegation.maxPerTurn 0 starts no subagent; delegate() outside a turn is refused with the same message", async () => {
+    const agent = await createSkillAgent({
+      model: scriptedModel([{ text: "unused" }]),
+      catalog,
+      executor: false,
+      agents: { worker: { description: "Works." } },
+      delegation: { maxPerTurn: 0 },
+    });
+    try {
+      const refused = await agent.delegate("worker", "task").catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(DelegationLimitError);
+      expect(refused).toMatchObject({ code: "delegation-limit", limit: 0 });
+      expect(String((refused as Error).message)).toContain(
+        "Delegation limit reached: 0 subagents started this turn (limit 0, delegation.maxPerTurn)",
+      );
     } finally {
       await agent.close();
     }

@@ -97,6 +97,11 @@ export type EngineEvent =
       sessionId: string;
       model: string;
       task: string;
+      /**
+       * What the agent's definition asked for that would widen its parent's settings (approval mode,
+       * executor, pre-rendering), and the parent's it keeps instead: one sentence each.
+       */
+      narrowed?: string[];
     }
   /** An event of a running subagent, as its own stream had it, tagged with the agent and the parent call. */
   | {

@@ -155,4 +155,52 @@ describe("context: fork skills", () => {
       await plain.close();
     }
   });
+
+  it("a fork skill's child counts toward delegation.maxPerTurn and has its parent's shellPreRender", async () => {
+    const marker = path.join(dir, "pre-rendered");
+    await skill("probe", "context: fork\nmodel: probe\n", `Probe: !\`touch ${marker}\``);
+    await skill("status", "", `Status: !\`touch ${marker}\``);
+    const forked = await createCatalog({ roots: [path.join(dir, "skills")] });
+    const child = scriptedModel([
+      { toolCalls: [{ name: "skill_load", input: '{"name":"status"}' }] },
+      { text: "probed" },
+    ]);
+    const events: EngineEvent[] = [];
+    const agent = await createSkillAgent({
+      model: scriptedModel([
+        {
+          toolCalls: [
+            { id: "one", name: "skill_load", input: '{"name":"probe"}' },
+            { id: "two", name: "skill_load", input: '{"name":"probe"}' },
+          ],
+        },
+        { text: "done" },
+      ]),
+      catalog: forked,
+      executor: false,
+      shellPreRender: false,
+      delegation: { maxPerTurn: 1, models: { probe: child } },
+    });
+    try {
+      await agent.send("probe twice", { onEvent: (e) => events.push(e) });
+    } finally {
+      await agent.close();
+    }
+    const results = events.flatMap((e) =>
+      e.type === "tool-result" && e.toolName === "skill_load" ? [String(e.output)] : [],
+    );
+    expect(
+      results.filter((r) =>
+        r.startsWith(
+          "Skill 'probe' runs in its own agent, which was not started: Delegation limit reached: 1 subagents",
+        ),
+      ),
+    ).toHaveLength(1);
+    expect(events.filter((e) => e.type === "agent-start")).toHaveLength(1);
+    // The child loaded status, whose !`cmd` stayed as written: nothing ran.
+    expect(child.calls).toHaveLength(2);
+    expect(JSON.stringify(child.calls[1]!.prompt)).toContain(`Status: !\`touch ${marker}\``);
+    const { existsSync } = await import("node:fs");
+    expect(existsSync(marker)).toBe(false);
+  });
 });

@@ -9,6 +9,7 @@ import type { Tool } from "ai";
 import type { Catalog, SkillRecord } from "../catalog/types.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { substituteArguments } from "../context/substitute-arguments.js";
+import { DelegationLimitError } from "../errors/delegation-limit-error.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import type { ProfileName } from "../tools/profile-types.js";
@@ -105,9 +106,13 @@ export function forkOnLoad(
         };
         return output;
       } catch (error) {
-        return toolFailure(
-          `Skill '${access.record.name}' runs in its own agent, which failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        const message = error instanceof Error ? error.message : String(error);
+        // Past the limit of subagents per turn the child never started: said so, not as its failure.
+        if (error instanceof DelegationLimitError)
+          return toolFailure(
+            `Skill '${access.record.name}' runs in its own agent, which was not started: ${message}`,
+          );
+        return toolFailure(`Skill '${access.record.name}' runs in its own agent, which failed: ${message}`);
       }
     },
   } as Tool;

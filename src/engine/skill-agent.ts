@@ -89,7 +89,12 @@ export interface SkillAgentOptions
    * under the claude profile) and {@link SkillAgent.delegate} works. Default: none.
    */
   agents?: Readonly<Record<string, AgentSpec | AgentDefinition>>;
-  /** Depth and concurrency limits of delegation, and the models of agents that name one. */
+  /**
+   * Limits of delegation — depth (default 2), subagents started per turn across all nesting (default 16),
+   * subagents of one agent at once (default 4) — and the models of agents that name one. A child gets its
+   * parent's `trust`, approval mode and callback, executor and `shellPreRender`; its definition may only
+   * make them stricter.
+   */
   delegation?: DelegationOptions;
 }
 
@@ -164,7 +169,8 @@ export interface SkillAgent {
   /**
    * Runs `task` in a child of agent `name` (one of {@link SkillAgentOptions.agents}) to completion and
    * returns its answer and what it took; its events reach this agent's subscribers and `options.onEvent`,
-   * tagged. Throws `SkillrtError` (`invalid-argument`) for an unknown agent or past the depth limit.
+   * tagged. Throws `SkillrtError` (`invalid-argument`) for an unknown agent or past the depth limit, and
+   * `DelegationLimitError` past the limit of subagents per turn (outside a turn, counted per call).
    */
   delegate(name: string, task: string, options?: DelegateOptions): Promise<DelegationResult>;
   /** The workspace of the current conversation; undefined without an executor. */

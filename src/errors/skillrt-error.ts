@@ -12,6 +12,7 @@ export type SkillrtErrorCode =
   | "file-too-large"
   | "workspace-unusable"
   | "agent-busy"
+  | "delegation-limit"
   | "skill-verification-failed";
 
 const marker = Symbol.for("skillrt.error");

@@ -80,7 +80,10 @@ describe.skipIf(!hasChromium)(
       ]);
       await writeFile(
         path.join(cwd, "skillrt.config.json"),
-        JSON.stringify({ agents: { data: { description: "Summarises data files.", skills: ["csv-*"] } } }),
+        // `approval: never` asks for looser approvals than the parent's: narrowed, and the inspector says so.
+        JSON.stringify({
+          agents: { data: { description: "Summarises data files.", skills: ["csv-*"], approval: "never" } },
+        }),
       );
       const ask = await runCli(["ask", "--json", "--root", examples, "what is in my csv?"], {
         cwd,
@@ -113,6 +116,10 @@ describe.skipIf(!hasChromium)(
         | { sessionId: string; usage: { totalTokens: number } }
         | undefined;
       expect(end?.sessionId).toBe(childId);
+      const narrowedNote = `agent 'data' (${path.join(cwd, "skillrt.config.json")}) asked for approval 'never'; it keeps its parent's stricter 'unlisted'.`;
+      expect(parentLog.turns[0]!.events.find((e) => e.type === "agent-start")).toMatchObject({
+        narrowed: [narrowedNote],
+      });
       expect(end?.usage.totalTokens).toBe(childLog.turns[0]!.usage.totalTokens);
       const own = parentLog.turns[0]!.usage.totalTokens;
       const childTokens = childLog.turns[0]!.usage.totalTokens;
@@ -126,6 +133,7 @@ describe.skipIf(!hasChromium)(
       await nested.waitFor();
       expect(await nested.getAttribute("data-session")).toBe(childId);
       expect(Number(await nested.getAttribute("data-tokens"))).toBe(childTokens);
+      expect(await nested.locator(".narrowed li").textContent()).toBe(`narrowed: ${narrowedNote}`);
       const sums = page.locator('section.turn[data-turn="1"] .agent-tokens');
       expect(Number(await sums.getAttribute("data-own"))).toBe(own);
       expect(Number(await sums.getAttribute("data-total"))).toBe(own + childTokens);

@@ -153,4 +153,29 @@ describe("createHumanRenderer: subagents", () => {
       "⇢ agent data: Summarise\n  → skill_load csv-summary\n⇠ agent data: 2 steps, 30 tokens\n",
     );
   });
+
+  it("what a definition asked for and did not get is a warning line under the agent's start", () => {
+    const out = new PassThrough();
+    const renderer = createHumanRenderer({
+      text: out,
+      info: out,
+      style: createStyle({ isTTY: false }, {}),
+      spinner: { live: false, start: () => {}, update() {}, stop: () => {} },
+    });
+    renderer.handle({
+      type: "agent-start",
+      step: 0,
+      agent: "ops",
+      parentCallId: "c1",
+      depth: 1,
+      sessionId: "s",
+      model: "m",
+      task: "Deploy",
+      narrowed: ["agent 'ops' (code) asked for approval 'never'; it keeps its parent's stricter 'unlisted'."],
+    });
+    renderer.finish();
+    expect(String(out.read())).toBe(
+      "⇢ agent ops: Deploy\n  ! agent 'ops' (code) asked for approval 'never'; it keeps its parent's stricter 'unlisted'.\n",
+    );
+  });
 });

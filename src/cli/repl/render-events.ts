@@ -73,7 +73,7 @@ function agentEventLine(event: EngineEvent): string | undefined {
     case "skill-load":
       return `+ loaded ${event.name}`;
     case "agent-start":
-      return `⇢ agent ${event.agent}: ${firstLine(event.task)}`;
+      return `⇢ agent ${event.agent}: ${firstLine(event.task)}${(event.narrowed ?? []).map((n) => ` (! ${n})`).join("")}`;
     case "agent-end":
       return `⇠ agent ${event.agent}: ${event.steps} steps, ${event.usage.totalTokens} tokens`;
     default:
@@ -185,6 +185,8 @@ export function createHumanRenderer(options: HumanRendererOptions): EventRendere
           break;
         case "agent-start":
           line(style.cyan(`${"  ".repeat(event.depth - 1)}⇢ agent ${event.agent}: ${firstLine(event.task)}`));
+          // A definition that asked for more than its parent has: said, with what it keeps instead.
+          for (const note of event.narrowed ?? []) line(style.yellow(`${"  ".repeat(event.depth)}! ${note}`));
           spinner.start(`agent ${event.agent} working…`);
           break;
         case "agent-event": {

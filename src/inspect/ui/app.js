@@ -453,6 +453,12 @@ function timeline(turn) {
 function subagents(turn) {
   const ends = turn.events.filter((e) => e.type === "agent-end");
   if (ends.length === 0) return null;
+  // What each child's definition asked for beyond its parent's settings, and did not get.
+  const narrowed = new Map(
+    turn.events
+      .filter((e) => e.type === "agent-start" && Array.isArray(e.narrowed) && e.narrowed.length > 0)
+      .map((e) => [e.sessionId, e.narrowed]),
+  );
   const own = turn.usage.totalTokens;
   const total = ends.reduce((sum, e) => sum + e.usage.totalTokens, own);
   return h(
@@ -471,6 +477,13 @@ function subagents(turn) {
           e.skillsLoaded.length > 0 ? ` · skills: ${e.skillsLoaded.join(", ")}` : "",
           e.files.length > 0 ? ` · files: ${e.files.join(", ")}` : "",
           e.error ? ` · failed: ${e.error}` : e.aborted ? " · aborted" : "",
+          narrowed.has(e.sessionId)
+            ? h(
+                "ul",
+                { class: "narrowed" },
+                narrowed.get(e.sessionId).map((note) => h("li", {}, `narrowed: ${note}`)),
+              )
+            : "",
         ),
       ),
     ),
