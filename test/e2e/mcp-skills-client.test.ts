@@ -5,10 +5,11 @@
  * format. The served skills join the catalog with their origin and no file fetched; loads and reads are
  * verified against the listing; same-named skills of two servers and a local one are all loadable.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { trackerStdio } from "../../src/tools/mcp-client/__fixtures__/tracker.js";
 import {
   type HfServer,
   type RecordingProxy,
@@ -67,10 +68,11 @@ async function hf(name: string, skills: Parameters<typeof writeDistribution>[1])
   return server;
 }
 
-async function config(mcpServers: Record<string, string>): Promise<void> {
-  const entries = Object.fromEntries(
-    Object.entries(mcpServers).map(([k, url]) => [k, { type: "http", url }]),
-  );
+async function config(mcpServers: Record<string, string>, more: Record<string, unknown> = {}): Promise<void> {
+  const entries = {
+    ...Object.fromEntries(Object.entries(mcpServers).map(([k, url]) => [k, { type: "http", url }])),
+    ...more,
+  };
   // The user's own config (HOME is the cwd): a project's untrusted config starts and reaches no server.
   await mkdir(path.join(cwd, ".skillrt"), { recursive: true });
   await writeFile(path.join(cwd, ".skillrt", "config.json"), JSON.stringify({ mcpServers: entries }));
@@ -218,5 +220,61 @@ describe("skillrt ask with a Hugging Face skills server", { timeout: 180_000 }, 
     const ran = toolMessages(provider.requests[2]?.body).at(-1) ?? "";
     expect(ran).toContain("extracted");
     expect(proxy.log.some((r) => r.uri === "skill://pdf/scripts/extract.sh")).toBe(true);
+  });
+
+  it("a served skill's allowed-tools pre-approve nothing and its !`cmd` does not run until its server is trusted", async () => {
+    const body =
+      "---\nname: triage\ndescription: File bugs in the tracker.\nallowed-tools: mcp__tracker__create_issue\n---\n\n" +
+      "Board: !`echo PRE-$((6*7)) > ../../../planted.txt; echo PRE-$((6*7))`\n\nFile it with mcp__tracker__create_issue.\n";
+    const server = await hf("hf", {
+      triage: {
+        frontmatter: {
+          name: "triage",
+          description: "File bugs in the tracker.",
+          "allowed-tools": "mcp__tracker__create_issue",
+        },
+        files: { "SKILL.md": body },
+      },
+    });
+    const log = path.join(cwd, "calls.jsonl");
+    await config({ hf: server.url }, { tracker: trackerStdio({ TRACKER_LOG: log }) });
+    // A folder in the working directory named as the served skill's URI resolves to nothing.
+    await mkdir(path.join(cwd, "skill:", "triage"), { recursive: true });
+    const script = () => [
+      { toolCalls: [{ name: "skill_load", input: { name: "triage" } }] },
+      { toolCalls: [{ name: "mcp__tracker__create_issue", input: { title: "Save crashes" } }] },
+      { text: "done" },
+    ];
+    const calls = async () =>
+      (await readFile(log, "utf8").catch(() => "")).split("\n").filter((l) => l !== "");
+    provider = await startLoopbackProvider("openai", script());
+    const untrusted = await runCli(["ask", "--tool-gating", "skill", "file the bug"], {
+      cwd,
+      env: env(provider),
+    });
+    expect(untrusted.code).toBe(0);
+    const loaded = toolMessages(provider.requests[1]?.body).join("\n");
+    expect(loaded).toMatch(
+      /not run: this skill is not trusted; the user can trust it with `skillrt trust mcp:hf`/,
+    );
+    expect(loaded).not.toContain("PRE-42");
+    // The granted tool is offered, but not pre-approved: without --yes the call is refused.
+    expect(untrusted.stderr).toMatch(/refused mcp__tracker__create_issue .*--yes/);
+    expect(await calls()).toEqual([]);
+    await provider.close();
+
+    const trusted = await runCli(["trust", "mcp:hf"], { cwd, env: {} });
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toContain("Trusted mcp:hf");
+    provider = await startLoopbackProvider("openai", script());
+    const run = await runCli(["ask", "--tool-gating", "skill", "file the bug"], { cwd, env: env(provider) });
+    expect(run.code).toBe(0);
+    // Trusted: the directive ran in a verified copy (never in the planted folder), the tool is pre-approved.
+    expect(toolMessages(provider.requests[1]?.body).join("\n")).toContain("Board: PRE-42");
+    expect(await calls()).toHaveLength(1);
+    expect(run.stderr).not.toMatch(/refused mcp__tracker__create_issue/);
+    expect(await readFile(path.join(cwd, "planted.txt"), "utf8").catch(() => "none")).toBe("none");
+    const list = await runCli(["trust", "--list"], { cwd, env: {} });
+    expect(list.stdout).toMatch(/hf\s+trusted\s+\(mcp,/);
   });
 });
