@@ -16,6 +16,7 @@ import { extractArchive } from "./extract-archive.js";
 import { fetchCapped } from "./fetch-capped.js";
 import { checkoutGitCommit, resolveGitRef } from "./git-checkout.js";
 import { ensurePrivateDir } from "./private-dir.js";
+import { redactUrl } from "./redact-url.js";
 import { RemoteRootError } from "./remote-root-error.js";
 import type { RootSpec } from "./root-spec.js";
 
@@ -181,7 +182,12 @@ async function publish(
   const work = await mkdtemp(path.join(base, "tmp", "fetch-"));
   try {
     await fill(path.join(work, "tree"));
-    const origin = { source: spec.source, kind: spec.kind, digest, fetchedAt: new Date().toISOString() };
+    const origin = {
+      source: redactUrl(spec.source),
+      kind: spec.kind,
+      digest,
+      fetchedAt: new Date().toISOString(),
+    };
     await writeFile(path.join(work, "origin.json"), `${JSON.stringify(origin, null, 2)}\n`, { mode: 0o600 });
     try {
       await rename(work, dir);
@@ -198,7 +204,10 @@ async function publish(
 
 async function writePointer(base: string, file: string, pointer: Pointer): Promise<void> {
   const temp = path.join(base, "tmp", `${path.basename(file)}.${process.pid}.${Date.now()}`);
-  await writeFile(temp, `${JSON.stringify(pointer)}\n`, { mode: 0o600 });
+  // The source is only informational here (the key is its hash): stored without credentials.
+  await writeFile(temp, `${JSON.stringify({ ...pointer, source: redactUrl(pointer.source) })}\n`, {
+    mode: 0o600,
+  });
   await rename(temp, file);
 }
 

@@ -256,6 +256,24 @@ describe("resolveRoots", () => {
     expect(result.diagnostics[0]?.message).toContain("HTTP 404");
   });
 
+  it("never shows a password with '/', '@' or ':' in diagnostics, sources or cache records", async () => {
+    const base = await serve();
+    files.set("/ok.zip", makeZip([{ name: "ok/SKILL.md", data: skillMd("ok", "Fine") }]));
+    const withAt = base.replace("http://", "http://user:p@ss:w0rd@");
+    const withSlash = base.replace("http://", "http://user:sl/ash-secret@");
+    const result = await resolveRoots([`${withAt}/missing.zip`, `${withSlash}/x.zip`, `${withAt}/ok.zip`], {
+      cacheDir,
+    });
+    const shown = JSON.stringify([result.diagnostics, [...result.origins.values()]]);
+    expect(result.diagnostics).toHaveLength(2);
+    expect(result.diagnostics[0]?.message).toContain("HTTP 404");
+    for (const secret of ["p@ss", "ss:w0rd", "sl/ash", "ash-secret"]) expect(shown).not.toContain(secret);
+    expect([...result.origins.values()][0]?.source).toBe(`${base.replace("http://", "http://***@")}/ok.zip`);
+    const records = await readdir(path.join(cacheDir, "remote"), { recursive: true });
+    for (const file of records.filter((name) => name.endsWith(".json")))
+      expect(await readFile(path.join(cacheDir, "remote", file), "utf8")).not.toContain("w0rd");
+  });
+
   it("refuses file:// URLs of another host and unknown refs, naming them", async () => {
     const result = await resolveRoots(["file://example.com/skills.zip", `git+file://${dir}/none#v9`], {
       cacheDir,

@@ -3,6 +3,7 @@ import { existsSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type UntrustedRoot, untrustedRootsOf } from "../../catalog/recorded-trust.js";
+import { redactUrl } from "../../catalog/remote/redact-url.js";
 import { isRemoteRootSpec } from "../../catalog/remote/root-spec.js";
 import { digestRoot } from "../../catalog/root-digest.js";
 import {
@@ -118,7 +119,7 @@ async function targetRoots(
     const failed = resolved.diagnostics.find((d) => d.severity === "error");
     if (failed !== undefined) return failed.message;
     const roots = untrustedRootsOf(resolved.roots, resolved.origins);
-    return roots.length > 0 ? roots : `${target} did not resolve to a root.`;
+    return roots.length > 0 ? roots : `${redactUrl(target)} did not resolve to a root.`;
   }
   const dir = path.resolve(io.cwd, target ?? ".");
   const project = ["skills", path.join(".agents", "skills"), path.join(".claude", "skills")]
