@@ -87,6 +87,7 @@ export async function resolveCliRoots(
   const resolved = await resolveRoots(specs, {
     cacheDir,
     cwd: io.cwd,
+    env: io.env,
     refresh,
     ...(pinned === undefined ? {} : { pins: pinned }),
   });
