@@ -247,6 +247,107 @@ describe("resolveRoots", () => {
     }
   });
 
+  describe("git trees past the caps", () => {
+    let home: string | undefined;
+    let marker: string;
+    beforeEach(async () => {
+      // The user's git config (kept for fetches) names a post-checkout hook: it shows whether a checkout ran.
+      home = process.env["HOME"];
+      const fakeHome = path.join(dir, "home");
+      const hooks = path.join(fakeHome, "hooks");
+      marker = path.join(dir, "checked-out");
+      await mkdir(hooks, { recursive: true });
+      await writeFile(path.join(fakeHome, ".gitconfig"), `[core]\n\thooksPath = ${hooks}\n`);
+      await writeFile(path.join(hooks, "post-checkout"), `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+      process.env["HOME"] = fakeHome;
+    });
+    afterEach(() => {
+      if (home === undefined) delete process.env["HOME"];
+      else process.env["HOME"] = home;
+    });
+
+    async function repoWith(name: string, files: Record<string, string | Buffer>): Promise<string> {
+      const repo = path.join(dir, name);
+      for (const [file, data] of Object.entries(files)) {
+        await mkdir(path.dirname(path.join(repo, file)), { recursive: true });
+        await writeFile(path.join(repo, file), data);
+      }
+      const git = (...args: string[]) =>
+        execFileSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", ...args]);
+      git("init", "-q");
+      git("add", ".");
+      git("commit", "-qm", "c");
+      return `git+file://${repo}`;
+    }
+    const exists = (file: string) =>
+      stat(file).then(
+        () => true,
+        () => false,
+      );
+
+    it("refuses an oversized file or too many files from the object sizes, before any checkout", async () => {
+      const limits = { maxFileBytes: 1024 * 1024, maxTotalBytes: 8 * 1024 * 1024, maxEntries: 20 };
+      const big = await repoWith("big", {
+        "SKILL.md": skillMd("big", "Big"),
+        "assets/big.bin": Buffer.alloc(2 * 1024 * 1024, 7),
+      });
+      const many = await repoWith(
+        "many",
+        Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`s/f${i}.txt`, `${i}`])),
+      );
+      const result = await resolveRoots([big, many], { cacheDir, limits });
+      expect(result.roots).toEqual([]);
+      expect(result.diagnostics.map((d) => d.message)).toEqual([
+        `git+file://${dir}/big: entry 'assets/big.bin' is 2 MiB, over the 1 MiB limit per file; the archive was not extracted.`.replace(
+          "git+file://",
+          "file://",
+        ),
+        expect.stringMatching(
+          /more than 20 files and folders \(the limit of one remote root, reached at 's\/f\d+\.txt'\)/,
+        ),
+      ]);
+      expect(await exists(marker)).toBe(false);
+      expect(await readdir(path.join(cacheDir, "remote", "tmp"))).toEqual([]);
+      // The same repository within the caps is checked out (and the hook sees it).
+      const ok = await resolveRoots([big], {
+        cacheDir,
+        limits: { ...limits, maxFileBytes: 4 * 1024 * 1024 },
+      });
+      expect(ok.diagnostics).toEqual([]);
+      expect(await exists(marker)).toBe(true);
+    });
+  });
+
+  it("stops a git fetch from a server that trickles, by git's minimum rate or the deadline", async () => {
+    const timers: NodeJS.Timeout[] = [];
+    server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/x-git-upload-pack-advertisement" });
+      res.flushHeaders();
+      timers.push(setInterval(() => res.write("0"), 300));
+    });
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/repo.git`;
+    try {
+      const started = Date.now();
+      const slow = await resolveRoots([`git+${url}`], {
+        cacheDir,
+        transfer: { deadlineMs: 30_000, lowSpeedBytesPerSecond: 1000, lowSpeedMs: 1000 },
+      });
+      expect(slow.diagnostics[0]?.message).toMatch(/^Cannot list the refs of http:\/\/127.*: .*too slow/i);
+      const late = await resolveRoots([`git+${url}`], {
+        cacheDir,
+        transfer: { deadlineMs: 800, lowSpeedBytesPerSecond: 0, lowSpeedMs: 1000 },
+      });
+      expect(late.diagnostics[0]?.message).toBe(
+        `Cannot list the refs of ${url}: it took longer than the 0.8 s deadline (SKILLRT_REMOTE_TIMEOUT).`,
+      );
+      expect(Date.now() - started).toBeLessThan(8000);
+    } finally {
+      for (const timer of timers) clearInterval(timer);
+      server.closeAllConnections();
+    }
+  });
+
   it("never shows a URL's credentials in diagnostics or sources", async () => {
     const base = await serve();
     const spec = base.replace("http://", "http://user:s3cret-token@");
