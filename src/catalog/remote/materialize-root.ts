@@ -15,7 +15,7 @@ import type { ArchiveLimits } from "./archive-entry.js";
 import { extractArchive } from "./extract-archive.js";
 import { fetchCapped } from "./fetch-capped.js";
 import { checkoutGitCommit, resolveGitRef, startGitFetch } from "./git-checkout.js";
-import { ensurePrivateDir } from "./private-dir.js";
+import { ensurePrivateDir, ensureRemoteCache } from "./private-dir.js";
 import { redactUrl } from "./redact-url.js";
 import { RemoteRootError } from "./remote-root-error.js";
 import type { RootSpec } from "./root-spec.js";
@@ -77,7 +77,7 @@ export async function materializeRoot(
       message: `Cannot use root '${spec.source}': a git root is pinned by its commit (#<commit id>), not #sha256=.`,
     });
   const base = path.join(options.cacheDir, "remote");
-  await ensurePrivateDir(base);
+  await ensureRemoteCache(options.cacheDir, base);
   await ensurePrivateDir(path.join(base, "tmp"));
   const key = createHash("sha256").update(spec.source).digest("hex").slice(0, 32);
   const pointerFile = path.join(base, `${key}.json`);

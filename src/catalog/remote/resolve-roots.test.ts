@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -346,6 +346,28 @@ describe("resolveRoots", () => {
       for (const timer of timers) clearInterval(timer);
       server.closeAllConnections();
     }
+  });
+
+  it("refuses a remote cache other users can write, at the cache dir or its remote/ folder, reading nothing from it", async () => {
+    const base = await serve();
+    files.set("/a.zip", makeZip([{ name: "a/SKILL.md", data: skillMd("a", "A") }]));
+    await mkdir(cacheDir, { mode: 0o700 });
+    await chmod(cacheDir, 0o777);
+    const open = await resolveRoots([`${base}/a.zip`], { cacheDir });
+    expect(open.roots).toEqual([]);
+    expect(open.diagnostics[0]?.message).toBe(
+      `The remote roots cache ${cacheDir} is not used: other users can write to it (mode 0777); no remote root is fetched or read from it. Fix: make it yours and private (chown $(id -u) and chmod 700 ${cacheDir}), or set SKILLRT_CACHE_DIR to a private directory.`,
+    );
+    expect(hits).toEqual([]);
+    await chmod(cacheDir, 0o700);
+    await mkdir(path.join(cacheDir, "remote"), { mode: 0o700 });
+    await chmod(path.join(cacheDir, "remote"), 0o777);
+    const planted = await resolveRoots([`${base}/a.zip`], { cacheDir });
+    expect(planted.diagnostics[0]?.message).toMatch(
+      /remote roots cache .*\/remote is not used: other users can write to it/,
+    );
+    await chmod(path.join(cacheDir, "remote"), 0o700);
+    expect((await resolveRoots([`${base}/a.zip`], { cacheDir })).diagnostics).toEqual([]);
   });
 
   it("never shows a URL's credentials in diagnostics or sources", async () => {
