@@ -181,9 +181,10 @@ export async function checkoutGitCommit(
   const limits = options.limits ?? defaultArchiveLimits;
   await git(["init", "-q", dest], fetch.run(what));
   const maxDownload = options.maxDownloadBytes ?? MAX_DOWNLOAD_BYTES;
-  const watch = watchSize(path.join(dest, ".git", "objects"), maxDownload, () =>
-    fetch.stop(`the fetched objects are over the ${mib(maxDownload)} download limit`),
-  );
+  const objects = path.join(dest, ".git", "objects");
+  const tooBig = `the fetched objects are over the ${mib(maxDownload)} download limit`;
+  // Watched while they arrive (git is stopped past the cap), and measured once more when done.
+  const watch = watchSize(objects, maxDownload, () => fetch.stop(tooBig));
   try {
     await git(
       ["-c", "protocol.file.allow=always", "fetch", "-q", "--depth", "1", "--no-tags", "--", url, fetchRef],
@@ -192,6 +193,8 @@ export async function checkoutGitCommit(
   } finally {
     clearInterval(watch);
   }
+  if ((await sizeOf(objects)) > maxDownload)
+    throw new RemoteRootError({ code: "root-fetch-failed", message: `Cannot ${what}: ${tooBig}.` });
   const fetched = (await git(["rev-parse", "FETCH_HEAD^{commit}"], fetch.run(what, dest))).trim();
   if (fetched !== commit)
     throw new RemoteRootError({

@@ -316,6 +316,18 @@ describe("resolveRoots", () => {
       expect(ok.diagnostics).toEqual([]);
       expect(await exists(marker)).toBe(true);
     });
+
+    it("refuses a git root whose fetched objects pass the download cap, before checkout", async () => {
+      const noise = Buffer.alloc(3 * 1024 * 1024);
+      for (let i = 0; i < noise.length; i += 4) noise.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, i);
+      const repo = await repoWith("noisy", { "SKILL.md": skillMd("noisy", "Noise"), "noise.bin": noise });
+      const result = await resolveRoots([repo], { cacheDir, maxDownloadBytes: 1024 * 1024 });
+      expect(result.diagnostics[0]?.message).toBe(
+        `Cannot fetch ${repo.slice(4)}: the fetched objects are over the 1 MiB download limit.`,
+      );
+      expect(await exists(marker)).toBe(false);
+      expect(await readdir(path.join(cacheDir, "remote", "tmp"))).toEqual([]);
+    });
   });
 
   it("stops a git fetch from a server that trickles, by git's minimum rate or the deadline", async () => {
