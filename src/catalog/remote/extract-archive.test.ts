@@ -248,4 +248,32 @@ describe("extractArchive", () => {
     expect((await refusal(smallCentralSize)).message).toMatch(/inflates to more than its declared 10 bytes/);
     expect((await refusal(stored)).message).toMatch(/stored with \d+ bytes but declares \d+/);
   });
+
+  it("refuses runs of extended headers, and more than 16 MiB of them in all", async () => {
+    const longLink = (name: string): Buffer => {
+      const data = Buffer.from(`${name}\0`);
+      const header = tarHeader({ name: "././@LongLink" }, data.length);
+      header.write("L", 156, "latin1");
+      header.write("        ", 148, "latin1");
+      let sum = 0;
+      for (const byte of header) sum += byte;
+      header.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148, "latin1");
+      return Buffer.concat([header, data, Buffer.alloc((512 - (data.length % 512)) % 512)]);
+    };
+    const file = (name: string) => Buffer.concat([tarHeader({ name }, 0)]);
+    const run = Buffer.concat([
+      ...Array.from({ length: 5 }, () => longLink("a/x")),
+      file("a/x"),
+      Buffer.alloc(1024),
+    ]);
+    expect((await refusal(run, "tar")).message).toMatch(/a run of extended headers with no entry/);
+    const longName = `a/${"n".repeat(1024 * 1024 - 100)}`;
+    const heavy = gzipSync(
+      Buffer.concat([
+        ...Array.from({ length: 17 }, (_, i) => [longLink(`${longName}${i}`), file(`a/${i}`)]).flat(),
+        Buffer.alloc(1024),
+      ]),
+    );
+    expect((await refusal(heavy, "tar.gz")).message).toMatch(/more than 16 MiB of extended headers/);
+  });
 });

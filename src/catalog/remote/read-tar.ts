@@ -24,6 +24,9 @@ export interface TarItem {
 /** A real archive has at most three headers (pax `x`, GNU `L` and `K`) before an entry; more is refused. */
 const MAX_EXTENDED_HEADERS = 4;
 
+/** 16 MiB: the most bytes all extended headers of one archive may hold (they are read, never written). */
+const MAX_EXTENDED_BYTES = 16 * 1024 * 1024;
+
 /**
  * The entries of the tar stream `chunks`, in order. A header whose checksum is wrong, a size that is
  * negative, overflowing or not a number, or a stream that ends inside an entry throws a
@@ -88,6 +91,7 @@ export async function* readTar(
   let longName: string | undefined;
   let pax: Record<string, string> = {};
   let extended = 0;
+  let extendedBytes = 0;
   try {
     while (true) {
       if (!(await fill(BLOCK))) {
@@ -98,10 +102,14 @@ export async function* readTar(
       if (header.every((byte) => byte === 0)) return;
       verifyChecksum(header, options.archive);
       const flag = String.fromCharCode(header[156] ?? 0);
-      const size =
-        pax["size"] === undefined ? readSize(header, options.archive) : paxSize(pax["size"], options.archive);
+      const headerSize = readSize(header, options.archive);
       if (flag === "x" || flag === "g" || flag === "L" || flag === "K") {
+        // A pax `size` is the next entry's, never an extended header's own.
+        const size = headerSize;
         if (size > 1024 * 1024) throw bad(options.archive, "an extended header over 1 MiB");
+        extendedBytes += size;
+        if (extendedBytes > MAX_EXTENDED_BYTES)
+          throw bad(options.archive, "more than 16 MiB of extended headers");
         if (++extended > MAX_EXTENDED_HEADERS)
           throw bad(options.archive, "a run of extended headers with no entry");
         const data = (await body(size, true)) as Buffer;
@@ -109,6 +117,7 @@ export async function* readTar(
         else if (flag === "L") longName = cString(data, 0, data.length);
         continue;
       }
+      const size = pax["size"] === undefined ? headerSize : paxSize(pax["size"], options.archive);
       let name = pax["path"] ?? longName ?? entryName(header);
       if (name === "") name = ".";
       const type = entryType(flag, name);
