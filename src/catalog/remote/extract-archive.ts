@@ -119,7 +119,12 @@ export function sniffFormat(bytes: Buffer, archive: string): ArchiveFormat {
   });
 }
 
-async function writeEntry(
+/**
+ * Writes one checked entry under `dest`: a folder, or a file of `data` (mode 0755 when `entry.mode` has
+ * an execute bit, else 0644), created with `O_EXCL | O_NOFOLLOW`; a name that appears twice or lies
+ * under a file is refused with a {@link RemoteRootError}.
+ */
+export async function writeEntry(
   dest: string,
   entry: ArchiveEntry,
   data: Buffer | undefined,

@@ -251,13 +251,17 @@ describe("resolveRoots", () => {
     let home: string | undefined;
     let marker: string;
     beforeEach(async () => {
-      // The user's git config (kept for fetches) names a post-checkout hook: it shows whether a checkout ran.
+      // The user's git config (kept for fetches) has a hook and a filter driver (as git-lfs installs
+      // one) that the repository's .gitattributes names: either running shows a checkout wrote files.
       home = process.env["HOME"];
       const fakeHome = path.join(dir, "home");
       const hooks = path.join(fakeHome, "hooks");
       marker = path.join(dir, "checked-out");
       await mkdir(hooks, { recursive: true });
-      await writeFile(path.join(fakeHome, ".gitconfig"), `[core]\n\thooksPath = ${hooks}\n`);
+      await writeFile(
+        path.join(fakeHome, ".gitconfig"),
+        `[core]\n\thooksPath = ${hooks}\n[filter "mark"]\n\tsmudge = sh -c 'touch ${marker}; cat'\n`,
+      );
       await writeFile(path.join(hooks, "post-checkout"), `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
       process.env["HOME"] = fakeHome;
     });
@@ -272,6 +276,7 @@ describe("resolveRoots", () => {
         await mkdir(path.dirname(path.join(repo, file)), { recursive: true });
         await writeFile(path.join(repo, file), data);
       }
+      await writeFile(path.join(repo, ".gitattributes"), "* filter=mark\n");
       const git = (...args: string[]) =>
         execFileSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", ...args]);
       git("init", "-q");
@@ -285,7 +290,7 @@ describe("resolveRoots", () => {
         () => false,
       );
 
-    it("refuses an oversized file or too many files from the object sizes, before any checkout", async () => {
+    it("refuses an oversized file or too many files from the object sizes before writing, and runs no hook or filter", async () => {
       const limits = { maxFileBytes: 1024 * 1024, maxTotalBytes: 8 * 1024 * 1024, maxEntries: 20 };
       const big = await repoWith("big", {
         "SKILL.md": skillMd("big", "Big"),
@@ -308,13 +313,25 @@ describe("resolveRoots", () => {
       ]);
       expect(await exists(marker)).toBe(false);
       expect(await readdir(path.join(cacheDir, "remote", "tmp"))).toEqual([]);
-      // The same repository within the caps is checked out (and the hook sees it).
+      // The same repository within the caps is written from its blobs: no hook, no filter driver ran.
       const ok = await resolveRoots([big], {
         cacheDir,
         limits: { ...limits, maxFileBytes: 4 * 1024 * 1024 },
       });
       expect(ok.diagnostics).toEqual([]);
-      expect(await exists(marker)).toBe(true);
+      const tree = ok.roots[0]?.path ?? "";
+      expect((await stat(path.join(tree, "assets/big.bin"))).size).toBe(2 * 1024 * 1024);
+      expect(await readFile(path.join(tree, "SKILL.md"), "utf8")).toBe(skillMd("big", "Big"));
+      expect(await exists(marker)).toBe(false);
+    });
+
+    it("refuses a git tree with a name an archive may not have, writing nothing", async () => {
+      const repo = await repoWith("named", { "SKILL.md": skillMd("named", "Named"), "a/c:evil.txt": "x" });
+      const result = await resolveRoots([repo], { cacheDir });
+      expect(result.diagnostics[0]?.message).toBe(
+        `${repo.slice(4)}: entry 'a/c:evil.txt' has ':' in its name; the archive was not extracted.`,
+      );
+      expect(await readdir(path.join(cacheDir, "remote", "tmp"))).toEqual([]);
     });
 
     it("refuses a git root whose fetched objects pass the download cap, before checkout", async () => {
