@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { defaultCacheDir } from "../catalog/cache-dir.js";
 import { defaultRoots, normalizeRoots } from "../catalog/default-roots.js";
+import { redactUrl } from "../catalog/remote/redact-url.js";
 import type { RemoteOrigin } from "../catalog/remote/resolve-roots.js";
 import { isRemoteRootSpec } from "../catalog/remote/root-spec.js";
 import type { CatalogOptions, SkillRoot } from "../catalog/types.js";
@@ -63,8 +64,8 @@ export async function resolveCliRoots(
       .map((spec) => ({
         code: "root-fetch-failed" as const,
         severity: "error" as const,
-        message: `Cannot use root '${spec}': no cache directory (set SKILLRT_CACHE_DIR or HOME).`,
-        path: spec,
+        message: redactUrl(`Cannot use root '${spec}': no cache directory (set SKILLRT_CACHE_DIR or HOME).`),
+        path: redactUrl(spec),
       }));
     const local = specs.filter((spec) => typeof spec !== "string" || !isRemoteRootSpec(spec));
     return { roots: normalizeRoots(local, io.cwd), origins: new Map(), diagnostics };
@@ -86,6 +87,7 @@ export async function resolveCliRoots(
   const resolved = await resolveRoots(specs, {
     cacheDir,
     cwd: io.cwd,
+    env: io.env,
     refresh,
     ...(pinned === undefined ? {} : { pins: pinned }),
   });

@@ -162,7 +162,7 @@ async function openRemoteCatalog(
       { ...env, SKILLRT_CACHE: undefined },
       ...(home === undefined || home === "" ? [] : [home]),
     ) ?? path.join(os.tmpdir(), `skillrt-${process.getuid?.() ?? "user"}`);
-  const resolved = await resolveRoots(given, { cacheDir, cwd });
+  const resolved = await resolveRoots(given, { cacheDir, cwd, env });
   const catalog = await createCatalog({ roots: resolved.roots, cwd, env });
   if (resolved.diagnostics.length === 0) return catalog;
   return { ...catalog, diagnostics: () => [...resolved.diagnostics, ...catalog.diagnostics()] };

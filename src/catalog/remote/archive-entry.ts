@@ -16,19 +16,52 @@ export interface ArchiveEntry {
   size: number;
 }
 
-/** Size caps of one archive (bytes). */
+/** Caps of one archive or git checkout. */
 export interface ArchiveLimits {
   /** Most bytes of one file. Default 64 MiB. */
   maxFileBytes: number;
   /** Most bytes of all files together. Default 256 MiB. */
   maxTotalBytes: number;
+  /**
+   * Most files and folders (each one written costs an inode and a scan, whatever its size: a 1.2 MB
+   * archive held 200,000 empty files). Default 10,000.
+   */
+  maxEntries?: number;
 }
 
-/** 64 MiB per file, 256 MiB in total. */
-export const defaultArchiveLimits: ArchiveLimits = {
+/** 64 MiB per file, 256 MiB in total, 10,000 files and folders. */
+export const defaultArchiveLimits: Required<ArchiveLimits> = {
   maxFileBytes: 64 * 1024 * 1024,
   maxTotalBytes: 256 * 1024 * 1024,
+  maxEntries: 10_000,
 };
+
+/** What an archive has added up to so far, for {@link tallyEntry}. */
+export interface ArchiveTally {
+  entries: number;
+  bytes: number;
+}
+
+/**
+ * Counts `entry` (a file or folder) into `tally`, or refuses it when it takes the archive past a cap:
+ * the number of files and folders, the size of one file, or the total size. The message names the
+ * archive (or URL), the entry and the cap.
+ */
+export function tallyEntry(
+  entry: ArchiveEntry,
+  tally: ArchiveTally,
+  limits: ArchiveLimits,
+  archive: string,
+): void {
+  if (entry.type !== "file" && entry.type !== "dir") return;
+  const maxEntries = limits.maxEntries ?? defaultArchiveLimits.maxEntries;
+  if (++tally.entries > maxEntries)
+    throw new RemoteRootError({
+      code: "archive-entry-rejected",
+      message: `${archive}: more than ${maxEntries} files and folders (the limit of one remote root, reached at '${printable(entry.name)}'); the archive was not extracted. Split the root into smaller ones.`,
+    });
+  tally.bytes = countEntryBytes(entry, tally.bytes, limits, archive);
+}
 
 /**
  * The entry's relative POSIX path inside the extraction (a leading `./` and a trailing `/` dropped;

@@ -4,18 +4,19 @@
  * so a hostile archive writes nothing at all.
  */
 import { constants } from "node:fs";
-import { mkdir, open } from "node:fs/promises";
+import { mkdir, open, rm } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import {
   type ArchiveEntry,
   type ArchiveLimits,
+  type ArchiveTally,
   checkArchiveEntry,
-  countEntryBytes,
   defaultArchiveLimits,
+  tallyEntry,
 } from "./archive-entry.js";
-import { readTar } from "./read-tar.js";
+import { readTar, readTarRanges, type TarItem } from "./read-tar.js";
 import { readZip } from "./read-zip.js";
 import { RemoteRootError } from "./remote-root-error.js";
 import type { ArchiveFormat } from "./root-spec.js";
@@ -26,13 +27,14 @@ export interface ExtractArchiveOptions {
   format?: ArchiveFormat | undefined;
   /** How the archive is named in messages (its URL or path). */
   archive: string;
-  /** Size caps. Default 64 MiB per file, 256 MiB in total. */
+  /** Caps. Default 64 MiB per file, 256 MiB in total, 10,000 files and folders. */
   limits?: ArchiveLimits;
 }
 
 /**
  * Writes the files and folders of the archive `bytes` under `dest` (created once every entry passed;
- * must not exist), or throws a {@link RemoteRootError} naming the first unsafe entry, before creating anything. Files get mode 0644,
+ * must not exist), or throws a {@link RemoteRootError} naming the first unsafe entry or the cap passed,
+ * before creating anything (data found corrupt while writing removes `dest` again). Files get mode 0644,
  * or 0755 when the archive marks them executable; nothing but files and folders is created.
  */
 export async function extractArchive(
@@ -43,32 +45,39 @@ export async function extractArchive(
   const limits = options.limits ?? defaultArchiveLimits;
   const archive = options.archive;
   const format = options.format ?? sniffFormat(bytes, archive);
-  if (format === "zip") {
-    const items = readZip(bytes, archive);
-    let total = 0;
-    for (const item of items) {
-      checkArchiveEntry(item.entry, archive);
-      total = countEntryBytes(item.entry, total, limits, archive);
-    }
-    await mkdir(dest, { mode: 0o700 });
-    for (const item of items)
-      await writeEntry(dest, item.entry, item.entry.type === "file" ? item.read() : undefined, archive);
-    return;
-  }
-  const stream = (): AsyncIterable<Uint8Array> =>
-    format === "tar" ? Readable.from([bytes]) : Readable.from([bytes]).pipe(createGunzip());
-  let total = 0;
+  const tally: ArchiveTally = { entries: 0, bytes: 0 };
   const accept = (entry: ArchiveEntry): void => {
     checkArchiveEntry(entry, archive);
-    total = countEntryBytes(entry, total, limits, archive);
+    tallyEntry(entry, tally, limits, archive);
   };
   try {
-    for await (const _ of readTar(stream(), { withData: false, archive, accept })) {
-      // First pass: every header checked, the data only counted.
+    if (format === "zip") {
+      // The one parse: the central directory (which local headers must agree with) gives every size.
+      const items = readZip(bytes, archive);
+      for (const item of items) accept(item.entry);
+      // Each entry inflates to exactly its checked size, or is refused.
+      await writeAll(dest, archive, items, (item) => item.read());
+      return;
     }
-    await mkdir(dest, { mode: 0o700 });
-    for await (const { entry, data } of readTar(stream(), { withData: true, archive })) {
-      await writeEntry(dest, entry, data, archive);
+    const stream = (): AsyncIterable<Uint8Array> =>
+      format === "tar" ? Readable.from([bytes]) : Readable.from([bytes]).pipe(createGunzip());
+    // The one parse: every header checked and counted, each entry's size and place kept.
+    const items: TarItem[] = [];
+    for await (const item of readTar(stream(), { archive, accept })) items.push(item);
+    // The write takes exactly the bytes the parse found for each file; no header is read twice.
+    const data = readTarRanges(
+      stream(),
+      items.filter((item) => item.entry.type === "file"),
+      archive,
+    );
+    try {
+      await writeAll(dest, archive, items, async () => {
+        const next = await data.next();
+        if (next.done === true) throw new Error("the data ended before its last file");
+        return next.value;
+      });
+    } finally {
+      await data.return(undefined);
     }
   } catch (error) {
     if (error instanceof RemoteRootError) throw error;
@@ -76,6 +85,26 @@ export async function extractArchive(
       code: "root-fetch-failed",
       message: `${archive}: cannot read the ${format} archive (${(error as Error).message}).`,
     });
+  }
+}
+
+/**
+ * Creates `dest` and writes `items` in order (a file's bytes from `read`); when anything fails, `dest`
+ * is removed again, so a refused archive leaves nothing behind.
+ */
+async function writeAll<T extends { entry: ArchiveEntry }>(
+  dest: string,
+  archive: string,
+  items: readonly T[],
+  read: (item: T) => Buffer | Promise<Buffer>,
+): Promise<void> {
+  await mkdir(dest, { mode: 0o700 });
+  try {
+    for (const item of items)
+      await writeEntry(dest, item.entry, item.entry.type === "file" ? await read(item) : undefined, archive);
+  } catch (error) {
+    await rm(dest, { recursive: true, force: true });
+    throw error;
   }
 }
 
@@ -90,7 +119,12 @@ export function sniffFormat(bytes: Buffer, archive: string): ArchiveFormat {
   });
 }
 
-async function writeEntry(
+/**
+ * Writes one checked entry under `dest`: a folder, or a file of `data` (mode 0755 when `entry.mode` has
+ * an execute bit, else 0644), created with `O_EXCL | O_NOFOLLOW`; a name that appears twice or lies
+ * under a file is refused with a {@link RemoteRootError}.
+ */
+export async function writeEntry(
   dest: string,
   entry: ArchiveEntry,
   data: Buffer | undefined,

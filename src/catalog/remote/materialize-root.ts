@@ -14,10 +14,12 @@ import path from "node:path";
 import type { ArchiveLimits } from "./archive-entry.js";
 import { extractArchive } from "./extract-archive.js";
 import { fetchCapped } from "./fetch-capped.js";
-import { checkoutGitCommit, resolveGitRef } from "./git-checkout.js";
-import { ensurePrivateDir } from "./private-dir.js";
+import { checkoutGitCommit, resolveGitRef, startGitFetch } from "./git-checkout.js";
+import { ensurePrivateDir, ensureRemoteCache } from "./private-dir.js";
+import { redactUrl } from "./redact-url.js";
 import { RemoteRootError } from "./remote-root-error.js";
 import type { RootSpec } from "./root-spec.js";
+import { type TransferLimits, transferLimitsFromEnv } from "./transfer-limits.js";
 
 /** Options of {@link materializeRoot}. */
 export interface MaterializeRootOptions {
@@ -29,8 +31,16 @@ export interface MaterializeRootOptions {
   fetch?: typeof globalThis.fetch;
   /** Caps of archive extraction. Default 64 MiB per file, 256 MiB in total. */
   limits?: ArchiveLimits;
-  /** Most bytes downloaded. Default 64 MiB. */
+  /** Most bytes downloaded (for git: the objects fetched). Default 64 MiB. */
   maxDownloadBytes?: number;
+  /**
+   * Deadline and minimum rate of each root's fetch. Default: from `env` ({@link transferLimitsFromEnv}:
+   * `SKILLRT_REMOTE_TIMEOUT`, `SKILLRT_REMOTE_LOW_SPEED_LIMIT`, `SKILLRT_REMOTE_LOW_SPEED_TIME`), else
+   * 120 s and 1 KiB/s over 30 s.
+   */
+  transfer?: TransferLimits;
+  /** Where the transfer limits are read from. Default `process.env`. */
+  env?: Record<string, string | undefined>;
   abortSignal?: AbortSignal;
 }
 
@@ -67,7 +77,7 @@ export async function materializeRoot(
       message: `Cannot use root '${spec.source}': a git root is pinned by its commit (#<commit id>), not #sha256=.`,
     });
   const base = path.join(options.cacheDir, "remote");
-  await ensurePrivateDir(base);
+  await ensureRemoteCache(options.cacheDir, base);
   await ensurePrivateDir(path.join(base, "tmp"));
   const key = createHash("sha256").update(spec.source).digest("hex").slice(0, 32);
   const pointerFile = path.join(base, `${key}.json`);
@@ -98,30 +108,38 @@ export async function materializeRoot(
     if (cached !== undefined) return { path: cached, digest: pointer.digest, fromCache: true };
   }
 
+  const transfer = options.transfer ?? transferLimitsFromEnv(options.env ?? process.env);
   try {
     if (spec.kind === "git") {
-      const commit = await resolveGitRef(spec.location, spec.ref, options.abortSignal);
-      const digest = `git:${commit}`;
-      const cached = await found(digest);
-      if (cached !== undefined) {
-        await writePointer(base, pointerFile, { source: spec.source, digest, dir: contentDir(digest) });
-        return { path: cached, digest, fromCache: true };
+      const fetch = startGitFetch({
+        transfer,
+        ...limitsOf(options),
+        ...(options.maxDownloadBytes === undefined ? {} : { maxDownloadBytes: options.maxDownloadBytes }),
+        ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+      });
+      try {
+        const commit = await resolveGitRef(spec.location, spec.ref, fetch);
+        const digest = `git:${commit}`;
+        const cached = await found(digest);
+        if (cached !== undefined) {
+          await writePointer(base, pointerFile, { source: spec.source, digest, dir: contentDir(digest) });
+          return { path: cached, digest, fromCache: true };
+        }
+        return await publish(base, contentDir(digest), pointerFile, spec, digest, (tree) =>
+          checkoutGitCommit(spec.location, spec.ref ?? commit, commit, tree, fetch, {
+            ...limitsOf(options),
+            ...(options.maxDownloadBytes === undefined ? {} : { maxDownloadBytes: options.maxDownloadBytes }),
+          }),
+        );
+      } finally {
+        fetch.done();
       }
-      return await publish(base, contentDir(digest), pointerFile, spec, digest, (tree) =>
-        checkoutGitCommit(
-          spec.location,
-          spec.ref ?? commit,
-          commit,
-          tree,
-          options.abortSignal,
-          options.limits,
-        ),
-      );
     }
     const bytes = await fetchCapped(spec.location, {
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
       ...(options.maxDownloadBytes === undefined ? {} : { maxBytes: options.maxDownloadBytes }),
       ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+      transfer,
     });
     const digest = verifyDigest(spec, bytes);
     const cached = await found(digest);
@@ -181,7 +199,12 @@ async function publish(
   const work = await mkdtemp(path.join(base, "tmp", "fetch-"));
   try {
     await fill(path.join(work, "tree"));
-    const origin = { source: spec.source, kind: spec.kind, digest, fetchedAt: new Date().toISOString() };
+    const origin = {
+      source: redactUrl(spec.source),
+      kind: spec.kind,
+      digest,
+      fetchedAt: new Date().toISOString(),
+    };
     await writeFile(path.join(work, "origin.json"), `${JSON.stringify(origin, null, 2)}\n`, { mode: 0o600 });
     try {
       await rename(work, dir);
@@ -198,7 +221,10 @@ async function publish(
 
 async function writePointer(base: string, file: string, pointer: Pointer): Promise<void> {
   const temp = path.join(base, "tmp", `${path.basename(file)}.${process.pid}.${Date.now()}`);
-  await writeFile(temp, `${JSON.stringify(pointer)}\n`, { mode: 0o600 });
+  // The source is only informational here (the key is its hash): stored without credentials.
+  await writeFile(temp, `${JSON.stringify({ ...pointer, source: redactUrl(pointer.source) })}\n`, {
+    mode: 0o600,
+  });
   await rename(temp, file);
 }
 

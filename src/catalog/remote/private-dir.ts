@@ -1,24 +1,45 @@
 import { chmod, lstat, mkdir } from "node:fs/promises";
+import { checkCacheDir } from "../../util/trusted-cache.js";
 import { RemoteRootError } from "./remote-root-error.js";
 
 /**
- * Creates `dir` (and missing parents) with mode 0700 and checks what is there: a real directory (not a
- * link) owned by this user, with no access for group or others (tightened to 0700 when it was looser).
- * Anything else is refused, since another user could then swap what a root resolves to.
+ * Creates `dir` (and missing parents) with mode 0700 and checks what is there: the whole path as every
+ * skillrt cache is checked ({@link checkCacheDir}: owned by this user, writable by nobody else), and
+ * `dir` itself a real directory (not a link) owned by this user, with no access for group or others
+ * (tightened to 0700 when it was looser). Anything else is refused, since another user could then swap
+ * what a root resolves to, or plant the content a root is read from.
  */
 export async function ensurePrivateDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
+  const trust = checkCacheDir(dir);
+  if (!trust.ok) refuse(trust.dir, trust.reason);
   const stat = await lstat(dir);
   const uid = process.getuid?.();
   const problem = !stat.isDirectory()
-    ? "is not a directory (a link?)"
+    ? "it is not a directory (a link?)"
     : uid !== undefined && stat.uid !== uid
-      ? `is owned by uid ${stat.uid}, not by this user (${uid})`
+      ? `it is owned by uid ${stat.uid}, not by this user (${uid})`
       : undefined;
-  if (problem !== undefined)
-    throw new RemoteRootError({
-      code: "root-fetch-failed",
-      message: `The remote roots cache ${dir} ${problem}; remove it or set SKILLRT_CACHE_DIR.`,
-    });
+  if (problem !== undefined) refuse(dir, problem);
   if ((stat.mode & 0o077) !== 0) await chmod(dir, 0o700);
+}
+
+/**
+ * The `remote/` folder of skillrt's cache directory `cacheDir`, created private, after `cacheDir`
+ * itself passed {@link checkCacheDir} (a cache directory other users can write is refused, not fixed:
+ * it is not this code's to change).
+ */
+export async function ensureRemoteCache(cacheDir: string, remote: string): Promise<void> {
+  const trust = checkCacheDir(cacheDir, { create: true });
+  if (!trust.ok) refuse(trust.dir, trust.reason);
+  await ensurePrivateDir(remote);
+}
+
+function refuse(dir: string, reason: string): never {
+  throw new RemoteRootError({
+    code: "root-fetch-failed",
+    message:
+      `The remote roots cache ${dir} is not used: ${reason}; no remote root is fetched or read from it. ` +
+      `Fix: make it yours and private (chown $(id -u) and chmod 700 ${dir}), or set SKILLRT_CACHE_DIR to a private directory.`,
+  });
 }

@@ -2,6 +2,10 @@
  * A reader of zip archives held in memory (downloads are capped at 64 MiB): the central directory's
  * entries, and each file's bytes inflated with `node:zlib` no larger than the size the directory
  * declares, CRC-checked. Stored and deflated entries; no ZIP64, no encryption.
+ *
+ * The central directory is the one parse: its sizes are the ones checked against the caps, and each
+ * entry's local header must agree with it (name, method, and sizes and CRC unless a data descriptor
+ * follows), so no reader can see a different archive than the one checked.
  */
 import { crc32, inflateRawSync } from "node:zlib";
 import type { ArchiveEntry, ArchiveEntryType } from "./archive-entry.js";
@@ -47,8 +51,21 @@ export function readZip(bytes: Buffer, archive: string): ZipItem[] {
     const external = bytes.readUInt32LE(at + 38);
     const local = bytes.readUInt32LE(at + 42);
     // Bit 11: UTF-8 names; older archives are CP437, read here as latin1 (ASCII names are the same).
-    const name = bytes.toString((flags & 0x800) !== 0 ? "utf8" : "latin1", at + 46, at + 46 + nameLength);
+    if (at + 46 + nameLength > bytes.length) bad("a corrupt central directory");
+    const rawName = bytes.subarray(at + 46, at + 46 + nameLength);
+    const name = rawName.toString((flags & 0x800) !== 0 ? "utf8" : "latin1");
     at += 46 + nameLength + extraLength + commentLength;
+    if (compressed === 0xffffffff || size === 0xffffffff)
+      bad(`entry '${name}' needs ZIP64, which is not supported`);
+    if (method === 0 && compressed !== size)
+      bad(`entry '${name}' is stored with ${compressed} bytes but declares ${size}`);
+    if (local + 30 > bytes.length || bytes.readUInt32LE(local) !== 0x04034b50)
+      bad(`entry '${name}' has no local header`);
+    checkLocalHeader(bytes, local, { rawName, method, crc, compressed, size, flags }, () =>
+      bad(
+        `entry '${name}': its local header disagrees with the central directory (name, method, size or CRC)`,
+      ),
+    );
     const unixMode = madeBy === 3 ? external >>> 16 : 0;
     const type = entryType(name, unixMode, external);
     const entry: ArchiveEntry = { name, type, mode: unixMode & 0o777, size };
@@ -56,8 +73,6 @@ export function readZip(bytes: Buffer, archive: string): ZipItem[] {
       entry,
       read: () => {
         if ((flags & 1) !== 0) bad(`entry '${name}' is encrypted`);
-        if (local + 30 > bytes.length || bytes.readUInt32LE(local) !== 0x04034b50)
-          bad(`entry '${name}' has no local header`);
         const start = local + 30 + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28);
         if (start + compressed > bytes.length) bad(`entry '${name}' runs past the end of the archive`);
         const raw = bytes.subarray(start, start + compressed);
@@ -77,6 +92,30 @@ export function readZip(bytes: Buffer, archive: string): ZipItem[] {
     });
   }
   return items;
+}
+
+/**
+ * Throws (by `refuse`) unless the local header at `local` names the same entry as the central directory:
+ * the same name bytes and method, and — unless bit 3 says sizes follow the data — the same CRC and sizes.
+ */
+function checkLocalHeader(
+  bytes: Buffer,
+  local: number,
+  central: { rawName: Buffer; method: number; crc: number; compressed: number; size: number; flags: number },
+  refuse: () => never,
+): void {
+  const flags = bytes.readUInt16LE(local + 6);
+  const nameLength = bytes.readUInt16LE(local + 26);
+  if (local + 30 + nameLength > bytes.length) refuse();
+  if (!bytes.subarray(local + 30, local + 30 + nameLength).equals(central.rawName)) refuse();
+  if (bytes.readUInt16LE(local + 8) !== central.method) refuse();
+  if ((flags & 0x8) !== 0 && (central.flags & 0x8) !== 0) return;
+  if (
+    bytes.readUInt32LE(local + 14) !== central.crc ||
+    bytes.readUInt32LE(local + 18) !== central.compressed ||
+    bytes.readUInt32LE(local + 22) !== central.size
+  )
+    refuse();
 }
 
 function entryType(name: string, unixMode: number, external: number): ArchiveEntryType {

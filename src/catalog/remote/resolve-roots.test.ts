@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -247,6 +247,158 @@ describe("resolveRoots", () => {
     }
   });
 
+  describe("git trees past the caps", () => {
+    let home: string | undefined;
+    let marker: string;
+    beforeEach(async () => {
+      // The user's git config (kept for fetches) has a hook and a filter driver (as git-lfs installs
+      // one) that the repository's .gitattributes names: either running shows a checkout wrote files.
+      home = process.env["HOME"];
+      const fakeHome = path.join(dir, "home");
+      const hooks = path.join(fakeHome, "hooks");
+      marker = path.join(dir, "checked-out");
+      await mkdir(hooks, { recursive: true });
+      await writeFile(
+        path.join(fakeHome, ".gitconfig"),
+        `[core]\n\thooksPath = ${hooks}\n[filter "mark"]\n\tsmudge = sh -c 'touch ${marker}; cat'\n`,
+      );
+      await writeFile(path.join(hooks, "post-checkout"), `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+      process.env["HOME"] = fakeHome;
+    });
+    afterEach(() => {
+      if (home === undefined) delete process.env["HOME"];
+      else process.env["HOME"] = home;
+    });
+
+    async function repoWith(name: string, files: Record<string, string | Buffer>): Promise<string> {
+      const repo = path.join(dir, name);
+      for (const [file, data] of Object.entries(files)) {
+        await mkdir(path.dirname(path.join(repo, file)), { recursive: true });
+        await writeFile(path.join(repo, file), data);
+      }
+      await writeFile(path.join(repo, ".gitattributes"), "* filter=mark\n");
+      const git = (...args: string[]) =>
+        execFileSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", ...args]);
+      git("init", "-q");
+      git("add", ".");
+      git("commit", "-qm", "c");
+      return `git+file://${repo}`;
+    }
+    const exists = (file: string) =>
+      stat(file).then(
+        () => true,
+        () => false,
+      );
+
+    it("refuses an oversized file or too many files from the object sizes before writing, and runs no hook or filter", async () => {
+      const limits = { maxFileBytes: 1024 * 1024, maxTotalBytes: 8 * 1024 * 1024, maxEntries: 20 };
+      const big = await repoWith("big", {
+        "SKILL.md": skillMd("big", "Big"),
+        "assets/big.bin": Buffer.alloc(2 * 1024 * 1024, 7),
+      });
+      const many = await repoWith(
+        "many",
+        Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`s/f${i}.txt`, `${i}`])),
+      );
+      const result = await resolveRoots([big, many], { cacheDir, limits });
+      expect(result.roots).toEqual([]);
+      expect(result.diagnostics.map((d) => d.message)).toEqual([
+        `git+file://${dir}/big: entry 'assets/big.bin' is 2 MiB, over the 1 MiB limit per file; the archive was not extracted.`.replace(
+          "git+file://",
+          "file://",
+        ),
+        expect.stringMatching(
+          /more than 20 files and folders \(the limit of one remote root, reached at 's\/f\d+\.txt'\)/,
+        ),
+      ]);
+      expect(await exists(marker)).toBe(false);
+      expect(await readdir(path.join(cacheDir, "remote", "tmp"))).toEqual([]);
+      // The same repository within the caps is written from its blobs: no hook, no filter driver ran.
+      const ok = await resolveRoots([big], {
+        cacheDir,
+        limits: { ...limits, maxFileBytes: 4 * 1024 * 1024 },
+      });
+      expect(ok.diagnostics).toEqual([]);
+      const tree = ok.roots[0]?.path ?? "";
+      expect((await stat(path.join(tree, "assets/big.bin"))).size).toBe(2 * 1024 * 1024);
+      expect(await readFile(path.join(tree, "SKILL.md"), "utf8")).toBe(skillMd("big", "Big"));
+      expect(await exists(marker)).toBe(false);
+    });
+
+    it("refuses a git tree with a name an archive may not have, writing nothing", async () => {
+      const repo = await repoWith("named", { "SKILL.md": skillMd("named", "Named"), "a/c:evil.txt": "x" });
+      const result = await resolveRoots([repo], { cacheDir });
+      expect(result.diagnostics[0]?.message).toBe(
+        `${repo.slice(4)}: entry 'a/c:evil.txt' has ':' in its name; the archive was not extracted.`,
+      );
+      expect(await readdir(path.join(cacheDir, "remote", "tmp"))).toEqual([]);
+    });
+
+    it("refuses a git root whose fetched objects pass the download cap, before checkout", async () => {
+      const noise = Buffer.alloc(3 * 1024 * 1024);
+      for (let i = 0; i < noise.length; i += 4) noise.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, i);
+      const repo = await repoWith("noisy", { "SKILL.md": skillMd("noisy", "Noise"), "noise.bin": noise });
+      const result = await resolveRoots([repo], { cacheDir, maxDownloadBytes: 1024 * 1024 });
+      expect(result.diagnostics[0]?.message).toBe(
+        `Cannot fetch ${repo.slice(4)}: the fetched objects are over the 1 MiB download limit.`,
+      );
+      expect(await exists(marker)).toBe(false);
+      expect(await readdir(path.join(cacheDir, "remote", "tmp"))).toEqual([]);
+    });
+  });
+
+  it("stops a git fetch from a server that trickles, by git's minimum rate or the deadline", async () => {
+    const timers: NodeJS.Timeout[] = [];
+    server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/x-git-upload-pack-advertisement" });
+      res.flushHeaders();
+      timers.push(setInterval(() => res.write("0"), 300));
+    });
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/repo.git`;
+    try {
+      const started = Date.now();
+      const slow = await resolveRoots([`git+${url}`], {
+        cacheDir,
+        transfer: { deadlineMs: 30_000, lowSpeedBytesPerSecond: 1000, lowSpeedMs: 1000 },
+      });
+      expect(slow.diagnostics[0]?.message).toMatch(/^Cannot list the refs of http:\/\/127.*: .*too slow/i);
+      const late = await resolveRoots([`git+${url}`], {
+        cacheDir,
+        transfer: { deadlineMs: 800, lowSpeedBytesPerSecond: 0, lowSpeedMs: 1000 },
+      });
+      expect(late.diagnostics[0]?.message).toBe(
+        `Cannot list the refs of ${url}: it took longer than the 0.8 s deadline (SKILLRT_REMOTE_TIMEOUT).`,
+      );
+      expect(Date.now() - started).toBeLessThan(8000);
+    } finally {
+      for (const timer of timers) clearInterval(timer);
+      server.closeAllConnections();
+    }
+  });
+
+  it("refuses a remote cache other users can write, at the cache dir or its remote/ folder, reading nothing from it", async () => {
+    const base = await serve();
+    files.set("/a.zip", makeZip([{ name: "a/SKILL.md", data: skillMd("a", "A") }]));
+    await mkdir(cacheDir, { mode: 0o700 });
+    await chmod(cacheDir, 0o777);
+    const open = await resolveRoots([`${base}/a.zip`], { cacheDir });
+    expect(open.roots).toEqual([]);
+    expect(open.diagnostics[0]?.message).toBe(
+      `The remote roots cache ${cacheDir} is not used: other users can write to it (mode 0777); no remote root is fetched or read from it. Fix: make it yours and private (chown $(id -u) and chmod 700 ${cacheDir}), or set SKILLRT_CACHE_DIR to a private directory.`,
+    );
+    expect(hits).toEqual([]);
+    await chmod(cacheDir, 0o700);
+    await mkdir(path.join(cacheDir, "remote"), { mode: 0o700 });
+    await chmod(path.join(cacheDir, "remote"), 0o777);
+    const planted = await resolveRoots([`${base}/a.zip`], { cacheDir });
+    expect(planted.diagnostics[0]?.message).toMatch(
+      /remote roots cache .*\/remote is not used: other users can write to it/,
+    );
+    await chmod(path.join(cacheDir, "remote"), 0o700);
+    expect((await resolveRoots([`${base}/a.zip`], { cacheDir })).diagnostics).toEqual([]);
+  });
+
   it("never shows a URL's credentials in diagnostics or sources", async () => {
     const base = await serve();
     const spec = base.replace("http://", "http://user:s3cret-token@");
@@ -254,6 +406,24 @@ describe("resolveRoots", () => {
     expect(JSON.stringify(result.diagnostics)).not.toContain("s3cret-token");
     expect(result.diagnostics[0]?.path).toBe(`${base.replace("http://", "http://***@")}/missing.zip`);
     expect(result.diagnostics[0]?.message).toContain("HTTP 404");
+  });
+
+  it("never shows a password with '/', '@' or ':' in diagnostics, sources or cache records", async () => {
+    const base = await serve();
+    files.set("/ok.zip", makeZip([{ name: "ok/SKILL.md", data: skillMd("ok", "Fine") }]));
+    const withAt = base.replace("http://", "http://user:p@ss:w0rd@");
+    const withSlash = base.replace("http://", "http://user:sl/ash-secret@");
+    const result = await resolveRoots([`${withAt}/missing.zip`, `${withSlash}/x.zip`, `${withAt}/ok.zip`], {
+      cacheDir,
+    });
+    const shown = JSON.stringify([result.diagnostics, [...result.origins.values()]]);
+    expect(result.diagnostics).toHaveLength(2);
+    expect(result.diagnostics[0]?.message).toContain("HTTP 404");
+    for (const secret of ["p@ss", "ss:w0rd", "sl/ash", "ash-secret"]) expect(shown).not.toContain(secret);
+    expect([...result.origins.values()][0]?.source).toBe(`${base.replace("http://", "http://***@")}/ok.zip`);
+    const records = await readdir(path.join(cacheDir, "remote"), { recursive: true });
+    for (const file of records.filter((name) => name.endsWith(".json")))
+      expect(await readFile(path.join(cacheDir, "remote", file), "utf8")).not.toContain("w0rd");
   });
 
   it("refuses file:// URLs of another host and unknown refs, naming them", async () => {

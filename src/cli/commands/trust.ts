@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { type UntrustedRoot, untrustedRootsOf } from "../../catalog/recorded-trust.js";
+import { redactUrl } from "../../catalog/remote/redact-url.js";
 import { isRemoteRootSpec } from "../../catalog/remote/root-spec.js";
 import { digestRoot } from "../../catalog/root-digest.js";
 import {
@@ -137,7 +138,7 @@ async function targetRoots(
     const failed = resolved.diagnostics.find((d) => d.severity === "error");
     if (failed !== undefined) return failed.message;
     const roots = untrustedRootsOf(resolved.roots, resolved.origins);
-    return roots.length > 0 ? roots : `${target} did not resolve to a root.`;
+    return roots.length > 0 ? roots : `${redactUrl(target)} did not resolve to a root.`;
   }
   const dir = path.resolve(io.cwd, target ?? ".");
   const project = ["skills", path.join(".agents", "skills"), path.join(".claude", "skills")]
