@@ -81,6 +81,7 @@ beforeEach(async () => {
           command: process.execPath,
           args: ["-e", `require("fs").writeFileSync(${JSON.stringify(path.join(base, "started"))}, "x")`],
         },
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal ${env:X} syntax a config file uses
         web: { type: "http", url: web.url, headers: { Authorization: "Bearer ${env:SECRET_TOKEN}" } },
       },
       tools: { approval: "never" },
