@@ -14,14 +14,16 @@
  * each cache file starts with a copy of its source (sources up to {@link COPY_LIMIT}: comparing bytes costs
  * microseconds, where loading node:crypto to hash them costs ~2.5 ms of a start that never loads it, such
  * as `skillrt --version` or `skillrt run`), or with the source's SHA-256 (larger sources; the commands that
- * load them load node:crypto anyway), checked against the file read now before V8 sees the cache.
+ * load them load node:crypto anyway), checked against the file read now before V8 sees the cache. That
+ * keeps out code cached from anything else (raw V8 data dropped in, a cache of another build); it cannot
+ * keep out someone who may write the folder (they can write a matching header too): the folder rule does.
  * A cache is also named after its file's content, so an upgrade leaves the old ones to be removed: a
  * chunk's name already carries the bundler's hash of its content (`agent-<hash>.cjs`), so it names its
  * cache as it is; a file without one (`main.cjs`, a few KB) is hashed here. Caches of files changed or
  * gone are removed when new ones are written.
  */
 import { nameHash } from "../catalog/name-hash.js";
-import { readCacheFile, writeCacheFile } from "../util/trusted-cache.js";
+import { checkCacheDir, readCheckedCacheFile, writeCacheFile } from "../util/trusted-cache.js";
 
 // Built-ins as bin/skillrt.js takes them (every start loads this file): no import facade.
 const { existsSync, readdirSync, readFileSync, unlinkSync } = process.getBuiltinModule("node:fs");
@@ -34,7 +36,7 @@ const vm = process.getBuiltinModule("node:vm");
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** Largest source whose cache starts with a copy of it; a larger one's starts with its SHA-256. */
-export const COPY_LIMIT = 256 * 1024;
+export const COPY_LIMIT = 512 * 1024;
 
 /**
  * What the cache of `source` starts with: a line naming how it is bound to its source (`copy <bytes>` or
@@ -80,7 +82,9 @@ const extensions = (Module as unknown as { _extensions: Record<string, Extension
  * Requires `entry` (an absolute `.cjs` path in the bundle folder) with the bundle's files compiled through
  * code caches in `cacheDir` (undefined: no caches, each file compiled as Node would).
  */
-export function loadBundle(entry: string, cacheDir: string | undefined): unknown {
+export function loadBundle(entry: string, given: string | undefined): unknown {
+  // Checked once here (along its whole path), not once per file: the path cannot change under us after.
+  const cacheDir = given !== undefined && checkCacheDir(given).ok ? given : undefined;
   const bundleDir = path.dirname(entry) + path.sep;
   const toWrite: Array<{ script: import("node:vm").Script; name: string; bytes: Buffer }> = [];
   const loaded = new Set<string>();
@@ -95,7 +99,8 @@ export function loadBundle(entry: string, cacheDir: string | undefined): unknown
     const base = path.basename(filename);
     const name = `${base}.${HASHED_NAME.test(base) ? "named" : nameHash(source)}.v8`;
     loaded.add(name);
-    const cacheFile = cacheDir === undefined ? undefined : readCacheFile(cacheDir, name, MAX_CACHE_BYTES);
+    const cacheFile =
+      cacheDir === undefined ? undefined : readCheckedCacheFile(cacheDir, name, MAX_CACHE_BYTES);
     const cachedData = cacheFile === undefined ? undefined : verifiedCode(cacheFile, bytes);
     const script = new vm.Script(Module.wrap(source), {
       filename,

@@ -216,7 +216,16 @@ export function openCacheFile(file: string, maxBytes: number): OpenCacheFile | u
  * {@link openCacheFile}; else undefined. Never throws.
  */
 export function readCacheFile(dir: string, name: string, maxBytes: number): Buffer | undefined {
-  if (!checkCacheDir(dir).ok) return undefined;
+  return checkCacheDir(dir).ok ? readCheckedCacheFile(dir, name, maxBytes) : undefined;
+}
+
+/**
+ * {@link readCacheFile} in a directory that passed {@link checkCacheDir} earlier in this process, for a
+ * reader of many files in one directory (the bundle loader: each start). Sound because a path that passed
+ * can only be changed by the user or root: every folder on it is theirs and writable by no one else (a
+ * sticky one's entries of theirs cannot be renamed by others). Never throws.
+ */
+export function readCheckedCacheFile(dir: string, name: string, maxBytes: number): Buffer | undefined {
   const open = openCacheFile(path.join(dir, name), maxBytes);
   if (open === undefined) return undefined;
   try {
