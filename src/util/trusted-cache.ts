@@ -147,9 +147,48 @@ function folderProblem(
   }
   if (stat.uid !== uid && stat.uid !== 0)
     return `${at} on its path is owned by uid ${stat.uid}, not by you (uid ${uid}) or root`;
-  if ((stat.mode & OTHERS_WRITE) !== 0 && (stat.mode & STICKY) === 0)
+  if (
+    (stat.mode & STICKY) === 0 &&
+    ((stat.mode & 0o002) !== 0 || ((stat.mode & 0o020) !== 0 && !isPrivateGroup(stat.gid, uid)))
+  )
     return `other users can write to ${at} on its path (mode ${modeText(stat.mode)})`;
   return undefined;
+}
+
+/** {@link isPrivateGroup}'s answers by gid: the account files are read once per process. */
+const privateGroups = new Map<number, boolean>();
+
+/**
+ * Whether group `gid` is the user's own private group (the user-private-group scheme: a umask of 002 makes
+ * folders such as `~/.cache` group-writable by a group that has only the user): `/etc/group` lists it
+ * with no member but the user, and `/etc/passwd` gives it as no other account's primary group. A group
+ * these files do not describe (a directory service) is not private. Read only when a folder on a cache's
+ * path is group-writable.
+ */
+function isPrivateGroup(gid: number, uid: number): boolean {
+  let known = privateGroups.get(gid);
+  if (known === undefined) {
+    known = false;
+    try {
+      const accounts = fs
+        .readFileSync("/etc/passwd", "utf8")
+        .split("\n")
+        .map((line) => line.split(":"));
+      const user = accounts.find((a) => a[2] === String(uid))?.[0];
+      const others = accounts.some((a) => a[3] === String(gid) && a[2] !== String(uid));
+      const group = fs
+        .readFileSync("/etc/group", "utf8")
+        .split("\n")
+        .map((line) => line.split(":"))
+        .find((g) => g[2] === String(gid));
+      const members = (group?.[3] ?? "").split(",").filter((m) => m !== "");
+      known = user !== undefined && group !== undefined && !others && members.every((m) => m === user);
+    } catch {
+      // unreadable account files: not known to be private
+    }
+    privateGroups.set(gid, known);
+  }
+  return known;
 }
 
 /** {@link checkCacheDir} where there are no uids (Windows): a directory, or nothing yet. */
