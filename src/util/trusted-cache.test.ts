@@ -4,7 +4,14 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { checkCacheDir, isWithin, openCacheFile, readCacheFile, writeCacheFile } from "./trusted-cache.js";
+import {
+  checkCacheDir,
+  isWithin,
+  openCacheFile,
+  readCacheFile,
+  untrustedCacheWarning,
+  writeCacheFile,
+} from "./trusted-cache.js";
 
 const isRoot = process.getuid?.() === 0;
 
@@ -82,6 +89,9 @@ describe("the cache rule", () => {
     expect(refusal(mine)).toBe(
       `other users can write to ${path.join(base, "shared")} on its path (mode 0777)`,
     );
+    const refused = checkCacheDir(mine);
+    if (!refused.ok)
+      expect(untrustedCacheWarning(refused)).toContain("the folders above it must be yours or root's");
     expect(readCacheFile(mine, "x.bin", 100)).toBeUndefined();
     expect(() => writeCacheFile(mine, "y.bin", ["new"])).toThrow(/refused/);
     // Group-writable is others too, when the group has others (65534: nogroup)...

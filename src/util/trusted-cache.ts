@@ -213,7 +213,9 @@ export function untrustedCacheWarning(trust: CacheDirTrust & { ok: false }): str
   return (
     `the cache directory ${trust.dir} is not used: ${trust.reason}. ` +
     "Caching is off for this run (nothing is read from or written to it). " +
-    `Fix: make it yours and private (chown $(id -u) and chmod 700 ${trust.dir}), ` +
+    (trust.reason.includes(" on its path ")
+      ? "Fix: the folders above it must be yours or root's, writable by no one else (chmod go-w; a shared one sticky, as /tmp is), and no symlink on the way another user's, "
+      : `Fix: make it yours and private (chown $(id -u) and chmod 700 ${trust.dir}), `) +
     "or set SKILLRT_CACHE_DIR to a private directory (SKILLRT_CACHE=0 turns caching off)."
   );
 }
