@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { defaultCacheDir } from "../dist/catalog/cache-dir.js";
 import { loadBundle } from "../dist/cli/load-bundle.js";
-import { checkCacheDir } from "../dist/util/trusted-cache.js";
+import { checkCacheDir, untrustedCacheWarning } from "../dist/util/trusted-cache.js";
 
 // Node's built-ins are taken with `process.getBuiltinModule` here and in the modules every start loads
 // (dist/catalog/cache-dir.js, dist/cli/load-bundle.js, dist/util/trusted-cache.js), not imported: an ES
@@ -23,25 +23,36 @@ const listing = LISTING_COMMANDS.has(command);
 // V8 flag (below) that makes V8 reject code cached without it, so they keep their own folder instead of
 // each refreshing the other's. NODE_COMPILE_CACHE (a folder of the user's choosing) and
 // NODE_DISABLE_COMPILE_CACHE=1 are honoured; SKILLRT_CACHE=0 leaves it off with the other caches.
-// The cache directory, its v8/ folder and the command's folder must each pass (a folder of the user's
-// own inside one another user owns could be swapped): checked top down, each created 0700 when missing.
+// The code caches live below the cache directory, in v8/<listing|default>/ (Node's compile cache) and
+// bundle-<node version>/<command>/ below that (the bundle's, src/cli/load-bundle.ts), one folder per Node
+// version and command. Both folders Node or the loader writes into are checked along their whole paths,
+// which covers the folders above them (no folder on the way another user owns or can write, no symlink
+// another user made; each created 0700 when missing). When one is refused, both caches are off; the
+// commands that use the cache directory warn when it is the directory itself, and this warns, once, when
+// it is a folder below it (a link planted there, say).
 const cacheDir = defaultCacheDir(process.env);
-const chain = cacheDir
-  ? [cacheDir, path.join(cacheDir, "v8"), path.join(cacheDir, "v8", listing ? "listing" : "default")]
-  : [];
-const cacheChainOk = chain.length > 0 && chain.every((dir) => checkCacheDir(dir, { create: true }).ok);
-if (process.env.NODE_COMPILE_CACHE) module.enableCompileCache?.();
-else if (cacheChainOk) module.enableCompileCache?.(chain[2]);
-// The bundle's own code caches (made after a run, with the functions it compiled: src/cli/load-bundle.ts),
-// one folder per Node version and command, below the same checked folders; none when the caches are off.
-const bundleCaches = (() => {
-  if (!cacheChainOk) return undefined;
-  const versionDir = path.join(chain[2], `bundle-${process.version}-${process.arch}`);
-  const commandDir = path.join(versionDir, /^[a-z][a-z-]{0,31}$/.test(command ?? "") ? command : "other");
-  return [versionDir, commandDir].every((dir) => checkCacheDir(dir, { create: true }).ok)
-    ? commandDir
-    : undefined;
+const compileDir = cacheDir && path.join(cacheDir, "v8", listing ? "listing" : "default");
+const commandDir =
+  compileDir &&
+  path.join(
+    compileDir,
+    `bundle-${process.version}-${process.arch}`,
+    /^[a-z][a-z-]{0,31}$/.test(command ?? "") ? command : "other",
+  );
+const commandDirOk = (() => {
+  if (commandDir === undefined) return false;
+  for (const dir of [compileDir, commandDir]) {
+    const trust = checkCacheDir(dir, { create: true });
+    if (trust.ok) continue;
+    if (checkCacheDir(cacheDir).ok)
+      process.stderr.write(`skillrt: warning: ${untrustedCacheWarning(trust)}\n`);
+    return false;
+  }
+  return true;
 })();
+if (process.env.NODE_COMPILE_CACHE) module.enableCompileCache?.();
+else if (commandDirOk) module.enableCompileCache?.(compileDir);
+const bundleCaches = commandDirOk ? commandDir : undefined;
 // The listing commands keep V8's young generation at its first size instead of letting it grow to tens of
 // MB: a command that reads thousands of skills once and exits then reuses the pages it already has, and on
 // VMs where each fresh page costs microseconds to fault in, `skillrt list` over 10,000 skills runs ~10%

@@ -11,7 +11,7 @@ import {
   untrustedRootsOf,
 } from "../catalog/recorded-trust.js";
 import type { RemoteOrigin } from "../catalog/remote/resolve-roots.js";
-import { defaultStateDir } from "../catalog/trust-file.js";
+import { defaultStateDir, trustDirProblem } from "../catalog/trust-file.js";
 import type { SkillRoot } from "../catalog/types.js";
 import type { SkillrtConfig } from "../config/load-skillrt-config.js";
 import { mcpServerDigest } from "../config/mcp-server-digest.js";
@@ -62,10 +62,21 @@ export async function openCliTrust(options: CliTrustOptions): Promise<true | Rec
     name,
     digest: mcpServerDigest(entry),
   }));
+  const stateDir = defaultStateDir(options.env, home);
+  // A trust file another user could have written (its folder, or one on the way to it, is theirs or
+  // writable by them) trusts nothing: said once, when there is something it could have trusted.
+  const problem =
+    stateDir === undefined || (untrusted.length === 0 && servers.length === 0)
+      ? undefined
+      : trustDirProblem(stateDir);
+  if (problem !== undefined)
+    options.warn(
+      `the trust file's directory is not used: ${problem}. Nothing recorded there is trusted in this run; fix its owner and mode (0700) or set SKILLRT_STATE_DIR.`,
+    );
   return openRecordedTrust({
     roots: untrusted,
     servers,
-    stateDir: defaultStateDir(options.env, home),
+    stateDir: problem === undefined ? stateDir : undefined,
     ...(Array.isArray(fromUser) ? { trusted: fromUser } : {}),
     ...(options.ask === undefined ? {} : { ask: options.ask }),
   });

@@ -2,9 +2,11 @@
  * `loadBundle` in a child process over a two-file CommonJS bundle: the code cache it writes at exit holds
  * the functions the run compiled (not only the top level), the next run takes it as it is, a changed file
  * runs its new code (also at the same length, which V8's own check misses) and its old cache is removed,
- * and a folder another user could write is neither read nor written.
+ * a cache planted for another script of the same length never runs, and a folder another user could
+ * write is neither read nor written.
  */
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import Module from "node:module";
 import path from "node:path";
@@ -12,6 +14,7 @@ import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileDist, repo } from "./__fixtures__/compile-dist.js";
 import { makeTempDir } from "./__fixtures__/skill-tree.js";
+import { COPY_LIMIT, verifiedCode } from "./load-bundle.js";
 
 let tmp: { dir: string; cleanup: () => Promise<void> };
 let bundle: string;
@@ -105,6 +108,54 @@ describe("loadBundle", () => {
     } finally {
       await fs.writeFile(path.join(bundle, "chunk-a.cjs"), chunk(2));
     }
+  });
+
+  it("never runs a planted code cache made from another script of the same length (V8 would take it)", async () => {
+    const caches = await privateDir("caches-planted");
+    expect(run(caches)).toBe("12");
+    const cacheFile = await onlyCache(caches, "chunk-a.cjs");
+    // The attacker's script: chunk-a's length, `* 7` for `* 2`, its functions compiled into the cache.
+    const evil = chunk(7);
+    const source = await fs.readFile(path.join(bundle, "chunk-a.cjs"), "utf8");
+    expect(evil.length).toBe(source.length);
+    const script = new vm.Script(Module.wrap(evil));
+    const exported: { work?: (n: number) => number } = {};
+    (script.runInThisContext() as (e: object) => void)(exported);
+    expect(exported.work?.(4)).toBe(42);
+    const planted = script.createCachedData();
+    // V8 alone accepts it for chunk-a's source: the check that is not enough.
+    expect(new vm.Script(Module.wrap(source), { cachedData: planted }).cachedDataRejected).toBe(false);
+    const plants: Record<string, Buffer> = {
+      "V8's own cache": planted,
+      "a cache as skillrt writes it, of the other script": Buffer.concat([
+        Buffer.from(`skillrt-v8 copy ${evil.length}\n`),
+        Buffer.from(evil),
+        planted,
+      ]),
+    };
+    for (const [label, bytes] of Object.entries(plants)) {
+      await fs.writeFile(cacheFile, bytes, { mode: 0o600 });
+      // The planted code would make it 42: the run compiled chunk-a's own source (and rewrote the cache).
+      expect(run(caches), label).toBe("12");
+      expect(verifiedCode(await fs.readFile(cacheFile), Buffer.from(source)), label).toBeDefined();
+      expect(run(caches), label).toBe("12");
+    }
+  });
+
+  it("binds a cache to its exact source: a copy of a small one, the SHA-256 of a large one", () => {
+    const small = Buffer.from("exports.a = 1;\n");
+    const data = Buffer.from("V8 DATA");
+    const ofSmall = Buffer.concat([Buffer.from(`skillrt-v8 copy ${small.length}\n`), small, data]);
+    expect(verifiedCode(ofSmall, small)).toEqual(data);
+    expect(verifiedCode(ofSmall, Buffer.from("exports.a = 2;\n"))).toBeUndefined();
+    expect(verifiedCode(ofSmall.subarray(0, ofSmall.length - data.length), small)).toBeUndefined();
+    const large = Buffer.alloc(COPY_LIMIT + 1, "x");
+    const digest = createHash("sha256").update(large).digest("hex");
+    const ofLarge = Buffer.concat([Buffer.from(`skillrt-v8 sha256 ${digest}\n`), data]);
+    expect(verifiedCode(ofLarge, large)).toEqual(data);
+    const other = Buffer.from(large);
+    other[COPY_LIMIT] = 0x79;
+    expect(verifiedCode(ofLarge, other)).toBeUndefined();
   });
 
   it("neither reads nor writes a folder others can write, and runs without caches when given none", async () => {

@@ -7,6 +7,7 @@ import { lstatSync, mkdirSync, mkdtempSync, realpathSync, type Stats } from "nod
 import os from "node:os";
 import path from "node:path";
 import { WorkspaceError } from "../errors/workspace-error.js";
+import { checkCacheDir } from "../util/trusted-cache.js";
 import { type DirHandle, openDirHandle, openSubpath } from "./dir-handle.js";
 import { sanitizeName, WORKSPACE_LAYOUT, type Workspace, workspaceAt } from "./workspace.js";
 
@@ -52,6 +53,15 @@ function privacyProblem(dir: string): string | undefined {
  * open to group/others (another local user may have planted it): nothing inside is used.
  */
 export async function defaultWorkspaceBase(): Promise<string> {
+  // The temporary directory as given (TMPDIR) is checked along its whole path before it is resolved: a
+  // symlink another user made, or a folder they can write (a sticky one such as /tmp excepted), on the way
+  // would let them swap the folder scripts run from.
+  const given = path.join(os.tmpdir(), `skillrt-${process.getuid?.() ?? os.userInfo().username}`);
+  const trust = checkCacheDir(given, { create: true });
+  if (!trust.ok)
+    throw new WorkspaceError(
+      `refusing the workspace base ${given}: ${trust.reason}. Remove it, or choose another base directory (baseDir) or a TMPDIR only you and root can change.`,
+    );
   const tmp = realpathSync(os.tmpdir());
   const base = path.join(tmp, `skillrt-${process.getuid?.() ?? os.userInfo().username}`);
   try {

@@ -4,7 +4,14 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { checkCacheDir, isWithin, openCacheFile, readCacheFile, writeCacheFile } from "./trusted-cache.js";
+import {
+  checkCacheDir,
+  isWithin,
+  openCacheFile,
+  readCacheFile,
+  untrustedCacheWarning,
+  writeCacheFile,
+} from "./trusted-cache.js";
 
 const isRoot = process.getuid?.() === 0;
 
@@ -67,6 +74,113 @@ describe("the cache rule", () => {
     fs.chmodSync(dir, 0o777);
     expect(checkCacheDir(path.join(base, "link")).ok).toBe(false);
   });
+
+  /** The reason `dir` is refused ("" when it is accepted). */
+  const refusal = (dir: string, create = false): string => {
+    const trust = checkCacheDir(dir, { create });
+    return trust.ok ? "" : trust.reason;
+  };
+
+  it("checks the whole path: a folder on the way others can write (not sticky) is refused, a sticky one is not", () => {
+    const mine = path.join(base, "shared", "home", "cache");
+    writeCacheFile(mine, "x.bin", ["kept"]);
+    expect(refusal(mine)).toBe("");
+    fs.chmodSync(path.join(base, "shared"), 0o777);
+    expect(refusal(mine)).toBe(
+      `other users can write to ${path.join(base, "shared")} on its path (mode 0777)`,
+    );
+    const refused = checkCacheDir(mine);
+    if (!refused.ok)
+      expect(untrustedCacheWarning(refused)).toContain("the folders above it must be yours or root's");
+    expect(readCacheFile(mine, "x.bin", 100)).toBeUndefined();
+    expect(() => writeCacheFile(mine, "y.bin", ["new"])).toThrow(/refused/);
+    // Group-writable is others too, when the group has others (65534: nogroup)...
+    fs.chmodSync(path.join(base, "shared"), 0o775);
+    if (isRoot) {
+      fs.chownSync(path.join(base, "shared"), 0, 65534);
+      expect(refusal(mine)).toMatch(/on its path \(mode 0775\)/);
+      // ...but not when it is the user's private group (root's here: no other member, no other account's).
+      fs.chownSync(path.join(base, "shared"), 0, 0);
+      expect(refusal(mine)).toBe("");
+    }
+    // Sticky (as /tmp is): others cannot rename or remove what is ours in it.
+    fs.chmodSync(path.join(base, "shared"), 0o1777);
+    expect(refusal(mine)).toBe("");
+    expect(readCacheFile(mine, "x.bin", 100)?.toString()).toBe("kept");
+    // But never as the cache directory itself.
+    fs.chmodSync(mine, 0o1777);
+    expect(refusal(mine)).toBe("other users can write to it (mode 1777)");
+  });
+
+  it("follows a symlink of the user's own and checks where it leads, along that path too", () => {
+    const open = path.join(base, "open");
+    const cache = path.join(open, "cache");
+    writeCacheFile(cache, "x.bin", ["kept"]);
+    fs.symlinkSync("open/cache", path.join(base, "rel-link"));
+    fs.symlinkSync(path.join(base, "rel-link"), path.join(base, "abs-link"));
+    expect(readCacheFile(path.join(base, "abs-link"), "x.bin", 100)?.toString()).toBe("kept");
+    expect(refusal(path.join(base, "abs-link", "..", "open", "cache"))).toBe("");
+    // The folder the link leads through becomes writable by others: refused through the links as well.
+    fs.chmodSync(open, 0o777);
+    expect(refusal(path.join(base, "abs-link"))).toContain(`other users can write to ${open} on its path`);
+    fs.chmodSync(open, 0o700);
+    // A link loop is refused, not followed for ever.
+    fs.symlinkSync("loop-b", path.join(base, "loop-a"));
+    fs.symlinkSync("loop-a", path.join(base, "loop-b"));
+    expect(refusal(path.join(base, "loop-a", "c"), true)).toMatch(/more than 40 symlinks/);
+  });
+
+  it("creates each missing folder 0700 and checks it as it goes", () => {
+    const dir = path.join(base, "a", "b", "c");
+    expect(refusal(dir, true)).toBe("");
+    for (const at of ["a", "a/b", "a/b/c"])
+      expect(fs.statSync(path.join(base, at)).mode & 0o7777, at).toBe(0o700);
+    // Under a plain file nothing is created and the reason names it.
+    fs.writeFileSync(path.join(base, "file"), "");
+    expect(refusal(path.join(base, "file", "cache"), true)).toBe(
+      `${path.join(base, "file")} on its path is not a directory`,
+    );
+  });
+
+  it.runIf(isRoot)("refuses a path through a symlink another uid owns, even in a sticky folder", () => {
+    const real = path.join(base, "real");
+    writeCacheFile(real, "x.bin", ["kept"]);
+    const sticky = path.join(base, "sticky");
+    fs.mkdirSync(sticky, { mode: 0o1777 });
+    fs.chmodSync(sticky, 0o1777);
+    fs.symlinkSync(real, path.join(sticky, "theirs"));
+    fs.lchownSync(path.join(sticky, "theirs"), 65534, 65534);
+    for (const dir of [path.join(sticky, "theirs"), path.join(sticky, "theirs", "sub")]) {
+      expect(refusal(dir, true)).toBe(
+        `${path.join(sticky, "theirs")} on its path is a symlink owned by uid 65534, not by you (uid 0) or root`,
+      );
+    }
+    expect(readCacheFile(path.join(sticky, "theirs"), "x.bin", 100)).toBeUndefined();
+    expect(fs.existsSync(path.join(real, "sub"))).toBe(false);
+    // The same link made by the user is followed.
+    fs.lchownSync(path.join(sticky, "theirs"), 0, 0);
+    expect(readCacheFile(path.join(sticky, "theirs"), "x.bin", 100)?.toString()).toBe("kept");
+  });
+
+  it.runIf(isRoot)(
+    "refuses a path through a folder another uid owns, and a folder another uid made first",
+    () => {
+      const mine = path.join(base, "theirs", "mine");
+      writeCacheFile(mine, "x.bin", ["kept"]);
+      fs.chownSync(path.join(base, "theirs"), 65534, 65534);
+      expect(refusal(mine)).toBe(
+        `${path.join(base, "theirs")} on its path is owned by uid 65534, not by you (uid 0) or root`,
+      );
+      expect(readCacheFile(mine, "x.bin", 100)).toBeUndefined();
+      // In a sticky folder, another uid creates the cache folder before the user does: found and refused.
+      const sticky = path.join(base, "sticky");
+      fs.mkdirSync(sticky);
+      fs.chmodSync(sticky, 0o1777);
+      fs.mkdirSync(path.join(sticky, "cache", "v8"), { recursive: true, mode: 0o700 });
+      fs.chownSync(path.join(sticky, "cache"), 65534, 65534);
+      expect(refusal(path.join(sticky, "cache", "v8"), true)).toContain("owned by uid 65534");
+    },
+  );
 
   it("does not hang on a FIFO at a cache file's path, and refuses files over the cap", () => {
     const dir = path.join(base, "mine");

@@ -3,8 +3,10 @@
  * and any cache added later): a cache is only as trustworthy as the directory it lives in, so
  *
  * - the cache directory must be a directory owned by the current user and writable by nobody else
- *   (created 0700 when missing); otherwise the cache is off: nothing is read from it or written to it
- *   ({@link checkCacheDir} says why, for one warning);
+ *   (created 0700 when missing), and so must be the whole path to it: no folder on the way another user
+ *   owns or can write (a sticky one such as /tmp excepted), no symlink on the way another user made;
+ *   otherwise the cache is off: nothing is read from it or written to it ({@link checkCacheDir} says
+ *   why, for one warning). The one checker for every cache and state directory;
  * - every cache file is opened without following a symlink and without blocking (a FIFO planted at a
  *   cache file's path cannot hang the open), then checked to be a regular file owned by the user and no
  *   larger than the cache's cap ({@link readCacheFile});
@@ -29,46 +31,178 @@ function currentUid(): number | undefined {
 }
 
 /**
- * Whether `dir` may hold a cache: it must be a directory (not a symlink to one: its real path is checked),
- * owned by the current user and not writable by its group or others. A directory that does not exist yet
- * passes (nothing is read from it); with `create` it is created 0700 (with any missing parents) and
- * checked. Never throws.
+ * Whether `dir` may hold a cache (or the user's state): checked along its WHOLE path, since a folder is
+ * only as private as the folders that lead to it (whoever can rename or replace one of them decides what
+ * `dir` is). Walking from `/` to `dir`, following symlinks as the kernel would:
+ *
+ * - a symlink must be owned by the user or root (a link another user made, even in a sticky folder such as
+ *   /tmp, is theirs to point anywhere);
+ * - every folder on the way must be owned by the user or root, and writable by nobody else, except that a
+ *   sticky folder (mode +t: /tmp) may be world-writable, since others cannot rename or remove what is
+ *   ours inside it;
+ * - `dir` itself must be a directory owned by the user and writable by nobody else (a sticky one too).
+ *
+ * A path that does not exist yet passes from the first missing folder (nothing to read; a write creates
+ * it) unless `create` is given: then each missing folder is created 0700 and checked as it is made (a
+ * folder someone else slipped in first is found and refused). Never throws.
  */
 export function checkCacheDir(dir: string, options: { create?: boolean } = {}): CacheDirTrust {
-  let stat = fs.lstatSync(dir, { throwIfNoEntry: false });
-  if (stat === undefined && options.create === true) {
+  const uid = currentUid();
+  if (uid === undefined) return checkWithoutOwners(dir, options.create === true);
+  let problem: string | undefined;
+  try {
+    problem = walkPath(path.resolve(dir), uid, options.create === true);
+  } catch (error) {
+    problem = `its path cannot be checked (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+  }
+  return problem === undefined ? { ok: true, dir } : { ok: false, dir, reason: problem };
+}
+
+/** Most symlinks followed on one path (the kernel's limit is 40 as well). */
+const MAX_LINKS = 40;
+
+/** Mode bits that let the group or others write. */
+const OTHERS_WRITE = 0o022;
+const STICKY = 0o1000;
+
+/** The mode as `0755`, for messages. */
+function modeText(mode: number): string {
+  return (mode & 0o7777).toString(8).padStart(4, "0");
+}
+
+/**
+ * Walks `target` (absolute) from `/` as {@link checkCacheDir} says; the problem found, or undefined.
+ * The walk keeps `current`, the real path reached so far (every folder in it checked), and the names still
+ * to walk; a symlink's target is put in front of them (from `/` when absolute), `..` goes up from the real
+ * path, as the kernel resolves it.
+ */
+function walkPath(target: string, uid: number, create: boolean): string | undefined {
+  const root = fs.lstatSync("/", { throwIfNoEntry: false });
+  if (root === undefined) return "/ cannot be read";
+  const rootProblem = folderProblem("/", root, uid, target === "/");
+  if (rootProblem !== undefined) return rootProblem;
+  const pending = target.split("/").filter((name) => name !== "");
+  let current = "/";
+  let links = 0;
+  while (pending.length > 0) {
+    const name = pending.shift() as string;
+    if (name === ".") continue;
+    if (name === "..") {
+      current = path.dirname(current);
+      continue;
+    }
+    const next = path.join(current, name);
+    let stat = fs.lstatSync(next, { throwIfNoEntry: false });
+    if (stat === undefined) {
+      // Nothing there: nothing to read (the parent, checked, is writable by no one else or sticky).
+      if (!create) return undefined;
+      try {
+        fs.mkdirSync(next, { mode: 0o700 });
+      } catch (error) {
+        // Someone (maybe another user in a sticky folder) made it first: what is there now is checked.
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST")
+          return `it cannot be created (${(error as NodeJS.ErrnoException).code} at ${next})`;
+      }
+      stat = fs.lstatSync(next, { throwIfNoEntry: false });
+      if (stat === undefined) return `it cannot be created (${next} vanished)`;
+    }
+    if (stat.isSymbolicLink()) {
+      if (stat.uid !== uid && stat.uid !== 0)
+        return `${next} on its path is a symlink owned by uid ${stat.uid}, not by you (uid ${uid}) or root`;
+      if (++links > MAX_LINKS) return `its path has more than ${MAX_LINKS} symlinks`;
+      let link: string;
+      try {
+        link = fs.readlinkSync(next);
+      } catch (error) {
+        return `${next} on its path cannot be read (${(error as NodeJS.ErrnoException).code})`;
+      }
+      if (link.startsWith("/")) current = "/";
+      pending.unshift(...link.split("/").filter((part) => part !== ""));
+      continue;
+    }
+    const last = pending.length === 0;
+    if (!stat.isDirectory()) return last ? "it is not a directory" : `${next} on its path is not a directory`;
+    const problem = folderProblem(next, stat, uid, last);
+    if (problem !== undefined) return problem;
+    current = next;
+  }
+  return undefined;
+}
+
+/**
+ * What is wrong with folder `at` of a cache path, or undefined: `last` is the cache directory itself
+ * (the user's own, writable by no one else), else a folder leading to it (the user's or root's, writable
+ * by no one else unless sticky).
+ */
+function folderProblem(
+  at: string,
+  stat: import("node:fs").Stats,
+  uid: number,
+  last: boolean,
+): string | undefined {
+  if (last) {
+    if (stat.uid !== uid) return `it is owned by uid ${stat.uid}, not by you (uid ${uid})`;
+    if ((stat.mode & OTHERS_WRITE) !== 0) return `other users can write to it (mode ${modeText(stat.mode)})`;
+    return undefined;
+  }
+  if (stat.uid !== uid && stat.uid !== 0)
+    return `${at} on its path is owned by uid ${stat.uid}, not by you (uid ${uid}) or root`;
+  if (
+    (stat.mode & STICKY) === 0 &&
+    ((stat.mode & 0o002) !== 0 || ((stat.mode & 0o020) !== 0 && !isPrivateGroup(stat.gid, uid)))
+  )
+    return `other users can write to ${at} on its path (mode ${modeText(stat.mode)})`;
+  return undefined;
+}
+
+/** {@link isPrivateGroup}'s answers by gid: the account files are read once per process. */
+const privateGroups = new Map<number, boolean>();
+
+/**
+ * Whether group `gid` is the user's own private group (the user-private-group scheme: a umask of 002 makes
+ * folders such as `~/.cache` group-writable by a group that has only the user): `/etc/group` lists it
+ * with no member but the user, and `/etc/passwd` gives it as no other account's primary group. A group
+ * these files do not describe (a directory service) is not private. Read only when a folder on a cache's
+ * path is group-writable.
+ */
+function isPrivateGroup(gid: number, uid: number): boolean {
+  let known = privateGroups.get(gid);
+  if (known === undefined) {
+    known = false;
+    try {
+      const accounts = fs
+        .readFileSync("/etc/passwd", "utf8")
+        .split("\n")
+        .map((line) => line.split(":"));
+      const user = accounts.find((a) => a[2] === String(uid))?.[0];
+      const others = accounts.some((a) => a[3] === String(gid) && a[2] !== String(uid));
+      const group = fs
+        .readFileSync("/etc/group", "utf8")
+        .split("\n")
+        .map((line) => line.split(":"))
+        .find((g) => g[2] === String(gid));
+      const members = (group?.[3] ?? "").split(",").filter((m) => m !== "");
+      known = user !== undefined && group !== undefined && !others && members.every((m) => m === user);
+    } catch {
+      // unreadable account files: not known to be private
+    }
+    privateGroups.set(gid, known);
+  }
+  return known;
+}
+
+/** {@link checkCacheDir} where there are no uids (Windows): a directory, or nothing yet. */
+function checkWithoutOwners(dir: string, create: boolean): CacheDirTrust {
+  if (create) {
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     } catch (error) {
       return { ok: false, dir, reason: `it cannot be created (${(error as NodeJS.ErrnoException).code})` };
     }
-    stat = fs.lstatSync(dir, { throwIfNoEntry: false });
   }
-  // Nothing there yet: nothing to read, and a write creates it private.
-  if (stat === undefined) return { ok: true, dir };
-  if (stat.isSymbolicLink()) {
-    // A link the user made to a private directory of theirs is fine; where it points is what is checked.
-    try {
-      stat = fs.statSync(fs.realpathSync(dir));
-    } catch (error) {
-      return {
-        ok: false,
-        dir,
-        reason: `it is a dangling symlink (${(error as NodeJS.ErrnoException).code})`,
-      };
-    }
-  }
-  if (!stat.isDirectory()) return { ok: false, dir, reason: "it is not a directory" };
-  const uid = currentUid();
-  if (uid !== undefined && stat.uid !== uid)
-    return { ok: false, dir, reason: `it is owned by uid ${stat.uid}, not by you (uid ${uid})` };
-  if (uid !== undefined && (stat.mode & 0o022) !== 0)
-    return {
-      ok: false,
-      dir,
-      reason: `other users can write to it (mode ${(stat.mode & 0o7777).toString(8).padStart(4, "0")})`,
-    };
-  return { ok: true, dir };
+  const stat = fs.statSync(dir, { throwIfNoEntry: false });
+  if (stat === undefined || stat.isDirectory()) return { ok: true, dir };
+  return { ok: false, dir, reason: "it is not a directory" };
 }
 
 /**
@@ -79,7 +213,9 @@ export function untrustedCacheWarning(trust: CacheDirTrust & { ok: false }): str
   return (
     `the cache directory ${trust.dir} is not used: ${trust.reason}. ` +
     "Caching is off for this run (nothing is read from or written to it). " +
-    `Fix: make it yours and private (chown $(id -u) and chmod 700 ${trust.dir}), ` +
+    (trust.reason.includes(" on its path ")
+      ? "Fix: the folders above it must be yours or root's, writable by no one else (chmod go-w; a shared one sticky, as /tmp is), and no symlink on the way another user's, "
+      : `Fix: make it yours and private (chown $(id -u) and chmod 700 ${trust.dir}), `) +
     "or set SKILLRT_CACHE_DIR to a private directory (SKILLRT_CACHE=0 turns caching off)."
   );
 }
@@ -121,7 +257,16 @@ export function openCacheFile(file: string, maxBytes: number): OpenCacheFile | u
  * {@link openCacheFile}; else undefined. Never throws.
  */
 export function readCacheFile(dir: string, name: string, maxBytes: number): Buffer | undefined {
-  if (!checkCacheDir(dir).ok) return undefined;
+  return checkCacheDir(dir).ok ? readCheckedCacheFile(dir, name, maxBytes) : undefined;
+}
+
+/**
+ * {@link readCacheFile} in a directory that passed {@link checkCacheDir} earlier in this process, for a
+ * reader of many files in one directory (the bundle loader: each start). Sound because a path that passed
+ * can only be changed by the user or root: every folder on it is theirs and writable by no one else (a
+ * sticky one's entries of theirs cannot be renamed by others). Never throws.
+ */
+export function readCheckedCacheFile(dir: string, name: string, maxBytes: number): Buffer | undefined {
   const open = openCacheFile(path.join(dir, name), maxBytes);
   if (open === undefined) return undefined;
   try {

@@ -160,6 +160,49 @@ describe.runIf(secondUid.ok)("planted caches (second uid 65534)", () => {
     expect(await snapshot(dir)).toEqual(before);
   }, 120_000);
 
+  it("a cache directory reached through a symlink another uid owns is refused, though where it leads is the user's own", async () => {
+    // The user's own private folder holding a crafted cache (as files skillrt itself wrote would be).
+    const target = path.join(base, "own-target");
+    fs.mkdirSync(target, { mode: 0o700 });
+    fs.writeFileSync(path.join(target, good.catalogName), crafted(), { mode: 0o600 });
+    fs.writeFileSync(path.join(target, good.searchName), good.search, { mode: 0o600 });
+    // Another uid's link to it, in a sticky world-writable folder as /tmp is, and deeper in the path.
+    const sticky = path.join(base, "sticky");
+    fs.mkdirSync(sticky);
+    fs.chmodSync(sticky, 0o1777);
+    asNobody(
+      `ln -s '${target}' '${path.join(sticky, "cache")}'; ln -s '${base}' '${path.join(sticky, "up")}'`,
+    );
+    fs.mkdirSync(path.join(base, "via"), { mode: 0o700 });
+    fs.renameSync(target, path.join(base, "via", "cache"));
+    fs.symlinkSync(path.join(base, "via", "cache"), target);
+    expect(fs.lstatSync(path.join(sticky, "cache")).uid).toBe(65534);
+    const before = await snapshot(path.join(base, "via"));
+    await check("symlink owned by uid 65534", path.join(sticky, "cache"), /symlink owned by uid 65534/);
+    await check(
+      "symlink owned by uid 65534 on the way",
+      path.join(sticky, "up", "via", "cache"),
+      /symlink owned by uid 65534/,
+    );
+    expect(await snapshot(path.join(base, "via"))).toEqual(before);
+  }, 120_000);
+
+  it("a cache directory below a folder other users can write (not sticky) is refused, though it is the user's own", async () => {
+    const shared = path.join(base, "shared");
+    const dir = path.join(shared, "cache");
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.chmodSync(shared, 0o777);
+    fs.writeFileSync(path.join(dir, good.catalogName), crafted(), { mode: 0o600 });
+    fs.writeFileSync(path.join(dir, good.searchName), good.search, { mode: 0o600 });
+    const before = await snapshot(dir);
+    await check(
+      "writable folder on the way",
+      dir,
+      /other users can write to .*shared on its path \(mode 0777\)/,
+    );
+    expect(await snapshot(dir)).toEqual(before);
+  }, 120_000);
+
   it("a cache file replaced by a symlink (to a crafted cache) is not followed", async () => {
     const dir = path.join(base, "linked");
     fs.mkdirSync(dir, { mode: 0o700 });

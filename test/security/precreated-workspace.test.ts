@@ -3,7 +3,7 @@
  * and a recorded workspace swapped for someone else's. None is ever used; nothing outside the real
  * workspace changes, however many runs go through.
  */
-import { chmod, chown, mkdir, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, readdir, rename, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -95,6 +95,30 @@ describe.skipIf(!secondUid.ok)(
       expect(await snapshot(base)).toEqual(plantedBefore);
       expect(await snapshot(victim)).toEqual(before);
       await rm(base, { recursive: true, force: true });
+    });
+
+    it("a TMPDIR reached through another user's symlink, or below a folder others can write, is refused", async () => {
+      // Where the link leads is the user's own private folder: only the link is the other user's.
+      const own = await tempDir("skillrt-sec-own-tmp-");
+      asNobody(`ln -s ${own} ${shared}/tmp-link`);
+      process.env["TMPDIR"] = path.join(shared, "tmp-link");
+      await expect(createWorkspace()).rejects.toThrow(
+        new RegExp(
+          `refusing the workspace base .*: ${shared}/tmp-link on its path is a symlink owned by uid 65534`,
+        ),
+      );
+      expect(await readdir(own)).toEqual([]); // nothing created through the link
+      // A folder anyone can write (not sticky) on the way: they could rename the user's folder away.
+      const open = await tempDir("skillrt-sec-open-");
+      await mkdir(path.join(open, "tmp"), { mode: 0o700 });
+      await chmod(open, 0o777);
+      process.env["TMPDIR"] = path.join(open, "tmp");
+      await expect(createWorkspace()).rejects.toThrow(
+        /other users can write to .* on its path \(mode 0777\)/,
+      );
+      expect(await readdir(path.join(open, "tmp"))).toEqual([]);
+      await rm(own, { recursive: true, force: true });
+      await rm(open, { recursive: true, force: true });
     });
 
     it("a recorded workspace replaced by another user's folder is refused on resume; a fresh one is made", async () => {

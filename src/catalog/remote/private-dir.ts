@@ -1,26 +1,19 @@
-import { chmod, lstat, mkdir } from "node:fs/promises";
+import { chmod, lstat } from "node:fs/promises";
 import { checkCacheDir } from "../../util/trusted-cache.js";
 import { RemoteRootError } from "./remote-root-error.js";
 
 /**
- * Creates `dir` (and missing parents) with mode 0700 and checks what is there: the whole path as every
- * skillrt cache is checked ({@link checkCacheDir}: owned by this user, writable by nobody else), and
- * `dir` itself a real directory (not a link) owned by this user, with no access for group or others
- * (tightened to 0700 when it was looser). Anything else is refused, since another user could then swap
- * what a root resolves to, or plant the content a root is read from.
+ * Creates `dir` (and missing parents) with mode 0700 and checks it by the cache rule along its whole path
+ * (`checkCacheDir`: no folder on the way another user owns or can write, no symlink another user made), and
+ * that it is a real directory (not a link), with no access for group or others (tightened to 0700 when it
+ * was readable by them). Anything else is refused, since another user could then swap what a root
+ * resolves to, or plant the content a root is read from.
  */
 export async function ensurePrivateDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const trust = checkCacheDir(dir);
+  const trust = checkCacheDir(dir, { create: true });
   if (!trust.ok) refuse(trust.dir, trust.reason);
   const stat = await lstat(dir);
-  const uid = process.getuid?.();
-  const problem = !stat.isDirectory()
-    ? "it is not a directory (a link?)"
-    : uid !== undefined && stat.uid !== uid
-      ? `it is owned by uid ${stat.uid}, not by this user (${uid})`
-      : undefined;
-  if (problem !== undefined) refuse(dir, problem);
+  if (!stat.isDirectory()) refuse(dir, "it is not a directory (a link?)");
   if ((stat.mode & 0o077) !== 0) await chmod(dir, 0o700);
 }
 
