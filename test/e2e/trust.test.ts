@@ -137,4 +137,32 @@ describe("trust of project-scope skills", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
   });
+
+  it("skillrt trust of a project records its config file and the folders it names, not the whole project", async () => {
+    const vendor = path.join(project, "vendor", "tool");
+    await mkdir(vendor, { recursive: true });
+    await writeFile(
+      path.join(vendor, "SKILL.md"),
+      "---\nname: tool\ndescription: A vendored tool.\n---\nUse it.\n",
+    );
+    // A big project tree (its own node_modules) is not a skill root and is not digested.
+    await mkdir(path.join(project, "node_modules", "dep"), { recursive: true });
+    await writeFile(path.join(project, "node_modules", "dep", "index.js"), "module.exports = 1;\n");
+    await writeFile(path.join(project, "skillrt.config.json"), JSON.stringify({ roots: ["vendor"] }));
+    const trusted = await trustCli([]);
+    expect(trusted.code).toBe(0);
+    const list = await trustCli(["--list", "--json"]);
+    const rows = JSON.parse(list.stdout).roots.map((r: any) => [r.origin.kind, r.origin.id, r.state]);
+    expect(rows.sort()).toEqual(
+      [
+        ["config", path.join(project, "skillrt.config.json"), "trusted"],
+        ["fs", path.join(project, ".agents", "skills"), "trusted"],
+        ["fs", path.join(project, "vendor"), "trusted"],
+      ].sort(),
+    );
+    // Revoking the project removes all three.
+    const revoked = await trustCli(["--revoke"]);
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse((await trustCli(["--list", "--json"])).stdout).roots).toEqual([]);
+  });
 });

@@ -16,7 +16,7 @@ import {
   trustFilePath,
 } from "../../catalog/trust-file.js";
 import type { TrustOrigin, TrustRecord } from "../../catalog/trust-record.js";
-import { configDigest } from "../../config/load-skillrt-config.js";
+import { configDigest, loadSkillrtConfig } from "../../config/load-skillrt-config.js";
 import { mcpServerDigest } from "../../config/mcp-server-digest.js";
 import { cliHome } from "../cli-home.js";
 import { resolveCliRoots } from "../cli-roots.js";
@@ -37,8 +37,9 @@ Trust a project, a remote root or an MCP server. Until trusted:
 Trust is recorded with the digest of the content as it is now: any change (an edited or added file, a
 new upstream, an edited config file or server entry) needs trust again. Review before you trust.
 
-PATH        a skill root, or a project folder (its skills/, .agents/skills, .claude/skills and its
-            skillrt.config.json are trusted). Default: the current directory.
+PATH        a skill root, or a project folder (its skills/, .agents/skills, .claude/skills, its
+            skillrt.config.json and the folders that file names as roots are trusted). Default: the
+            current directory.
 URL         a remote root as given to --root (https://…, git+https://…#ref, an archive); fetched into
             the cache when it is not there.
 mcp:SERVER  the skills an mcpServers entry serves (bound to the entry as configured).
@@ -141,21 +142,34 @@ async function targetRoots(
     return roots.length > 0 ? roots : `${redactUrl(target)} did not resolve to a root.`;
   }
   const dir = path.resolve(io.cwd, target ?? ".");
-  const project = ["skills", path.join(".agents", "skills"), path.join(".claude", "skills")]
-    .map((sub) => path.join(dir, sub))
-    .filter((sub) => revoking || isDir(sub));
-  const folders = project.some(isDir) || (revoking && target === undefined) ? project : [dir];
   if (!revoking && !isDir(dir)) return `${dir} is not a folder.`;
-  const roots: UntrustedRoot[] = folders.map((folder) => ({
+  // A project folder's own config file is part of the project, and so are the folders it names as roots.
+  const configFile = path.join(dir, "skillrt.config.json");
+  const hasConfig = existsSync(configFile);
+  const named = hasConfig ? await localRootsOf(configFile) : [];
+  const project = [
+    ...["skills", path.join(".agents", "skills"), path.join(".claude", "skills")].map((sub) =>
+      path.join(dir, sub),
+    ),
+    ...named,
+  ].filter((sub) => revoking || isDir(sub));
+  // A folder with neither skill folders nor a config file is taken as a skill root itself.
+  const folders =
+    project.some(isDir) || (revoking && target === undefined) ? project : hasConfig ? [] : [dir];
+  const roots: UntrustedRoot[] = [...new Set(folders)].map((folder) => ({
     path: folder,
     origin: { kind: "fs", id: folder },
     display: folder,
   }));
-  // A project folder's own config file is part of the project.
-  const configFile = path.join(dir, "skillrt.config.json");
-  if (existsSync(configFile) || (revoking && target === undefined))
+  if (hasConfig || (revoking && target === undefined))
     roots.push({ path: configFile, origin: configOrigin(configFile), display: configFile });
   return roots;
+}
+
+/** The local folders a project's config file names in `roots` (absolute). */
+async function localRootsOf(configFile: string): Promise<string[]> {
+  const { roots } = await loadSkillrtConfig({ files: [configFile] });
+  return (roots ?? []).filter((spec) => path.isAbsolute(spec));
 }
 
 /**
