@@ -1,55 +1,155 @@
 /**
  * The content digest of a skill root: what the user saw when they trusted it. Any file added, removed,
  * renamed or edited under the root changes it, so a changed root needs trust again.
+ *
+ * It covers every file a run can see: `node_modules/`, a skill's own `.git/`, hidden files, and the
+ * content of a directory reached through a symbolic link that leaves the root (discovery follows such
+ * links to find skills, and a run sees the linked folder). The one thing left out is a `.git` folder at
+ * the top of a root that is not itself a skill: a run sees only its skill's folder (the sandbox binds that
+ * folder, a local run gets a copy of it), never the root's top level, and version-control bookkeeping
+ * there changes on every `git status`.
  */
-import { createHash } from "node:crypto";
-import { lstat, readdir, readFile, readlink, stat as statPath } from "node:fs/promises";
+import { createHash, type Hash } from "node:crypto";
+import { lstat, readdir, readFile, readlink, realpath, stat as statPath } from "node:fs/promises";
 import path from "node:path";
+import { RootDigestError } from "../errors/root-digest-error.js";
 
 /** Most entries a digest walks; a larger root is refused (nobody reviewed that much). */
 export const MAX_DIGEST_ENTRIES = 20_000;
 /** Most bytes a digest reads. */
 export const MAX_DIGEST_BYTES = 512 * 1024 * 1024;
 
-/** Folders left out of a root's digest (version control and installed packages, not skill content). */
-const SKIPPED = new Set([".git", "node_modules"]);
+/** Options of {@link digestRoot}. */
+export interface DigestRootOptions {
+  /**
+   * Hash the folder `dir` in place of the root's entry at `rel` (a `/`-separated path below the root;
+   * `""` is the root itself): the digest the root would have if that entry held what `dir` holds. A run
+   * verifies its staged copy of a skill this way, so the bytes hashed are the bytes that run.
+   */
+  substitute?: { rel: string; dir: string };
+}
+
+function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === "" || (!rel.startsWith(`..${path.sep}`) && rel !== ".." && !path.isAbsolute(rel));
+}
 
 /**
- * `sha256:<hex>` over every entry under `root`, in sorted order: each file's relative path and the
- * SHA-256 of its bytes, each symbolic link's path and target (never followed). Throws when `root` is not a
- * readable directory, or past {@link MAX_DIGEST_ENTRIES} entries or {@link MAX_DIGEST_BYTES} bytes.
+ * `sha256:<hex>` over every entry under `root`, in sorted order: each file's relative path, whether it is
+ * executable and the SHA-256 of its bytes; each symbolic link's path and target, and when the link leads
+ * to a directory outside the root (and outside `substitute.dir`), that directory's entries too, loops cut.
+ * Throws {@link RootDigestError} when `root` is not a readable directory, or past
+ * {@link MAX_DIGEST_ENTRIES} entries or {@link MAX_DIGEST_BYTES} bytes.
  */
-export async function digestRoot(root: string): Promise<string> {
+export async function digestRoot(root: string, options: DigestRootOptions = {}): Promise<string> {
   const hash = createHash("sha256");
-  let entries = 0;
-  let bytes = 0;
-  const walk = async (dir: string, rel: string): Promise<void> => {
-    const names = (await readdir(dir)).sort();
-    for (const name of names) {
-      if (SKIPPED.has(name)) continue;
-      entries += 1;
-      if (entries > MAX_DIGEST_ENTRIES)
-        throw new Error(`${root} holds more than ${MAX_DIGEST_ENTRIES.toLocaleString("en-US")} entries`);
-      const full = path.join(dir, name);
-      const relPath = rel === "" ? name : `${rel}/${name}`;
-      const stat = await lstat(full);
-      if (stat.isDirectory()) {
-        hash.update(`d ${relPath}\n`);
-        await walk(full, relPath);
-      } else if (stat.isSymbolicLink()) {
-        hash.update(`l ${relPath}\0${await readlink(full)}\n`);
-      } else if (stat.isFile()) {
-        bytes += stat.size;
-        if (bytes > MAX_DIGEST_BYTES)
-          throw new Error(`${root} holds more than ${MAX_DIGEST_BYTES / 1024 / 1024} MiB`);
-        const content = await readFile(full);
-        const mode = (stat.mode & 0o111) === 0 ? "f" : "x";
-        hash.update(`${mode} ${relPath}\0${createHash("sha256").update(content).digest("hex")}\n`);
-      }
+  const sub = options.substitute;
+  let realRoot: string;
+  try {
+    if (!(await statPath(root)).isDirectory()) throw new Error("not a directory");
+    // The root itself may be a link to its folder (as a skills folder often is).
+    realRoot = await realpath(root);
+  } catch (error) {
+    throw new RootDigestError({ root, reason: "unreadable", detail: (error as Error).message });
+  }
+  const covered = [realRoot, ...(sub === undefined ? [] : [await realpath(sub.dir)])];
+  const budget = { root, entries: 0, bytes: 0 };
+  const walker = { hash, sub, covered, budget };
+  try {
+    if (sub?.rel === "") {
+      await walk(walker, sub.dir, "", [realRoot], true);
+    } else {
+      await walk(walker, root, "", [realRoot], false);
     }
-  };
-  // The root itself may be a link to its folder (as a skills folder often is); what is under it is not followed.
-  if (!(await statPath(root)).isDirectory()) throw new Error(`${root} is not a directory`);
-  await walk(root, "");
+  } catch (error) {
+    if (RootDigestError.isInstance(error)) throw error;
+    throw new RootDigestError({ root, reason: "unreadable", detail: (error as Error).message });
+  }
   return `sha256:${hash.digest("hex")}`;
+}
+
+interface Walker {
+  hash: Hash;
+  sub: DigestRootOptions["substitute"];
+  /** Real folders whose entries are hashed where they are: a link into them is not followed. */
+  covered: string[];
+  budget: { root: string; entries: number; bytes: number };
+}
+
+function count(walker: Walker, bytes: number): void {
+  const { budget } = walker;
+  budget.entries += 1;
+  budget.bytes += bytes;
+  if (budget.entries > MAX_DIGEST_ENTRIES)
+    throw new RootDigestError({ root: budget.root, reason: "entries", limit: MAX_DIGEST_ENTRIES });
+  if (budget.bytes > MAX_DIGEST_BYTES)
+    throw new RootDigestError({ root: budget.root, reason: "bytes", limit: MAX_DIGEST_BYTES });
+}
+
+/** Whether `dir` holds a skill file, so that it is a skill's folder a run sees whole. */
+async function holdsSkillFile(dir: string, names: readonly string[]): Promise<boolean> {
+  for (const name of ["SKILL.md", "skill.md"]) {
+    if (!names.includes(name)) continue;
+    const found = await statPath(path.join(dir, name)).catch(() => undefined);
+    if (found?.isFile() === true) return true;
+  }
+  return false;
+}
+
+/**
+ * Hashes the entries of `dir` (named `rel` below the root). `chain`: the real folders being walked, so a
+ * link back to one of them is not followed again. `inSub`: `dir` is (inside) the substituted copy.
+ */
+async function walk(
+  walker: Walker,
+  dir: string,
+  rel: string,
+  chain: string[],
+  inSub: boolean,
+): Promise<void> {
+  const { hash, sub } = walker;
+  const names = (await readdir(dir)).sort();
+  const skipTopGit = rel === "" && !(await holdsSkillFile(dir, names));
+  for (const name of names) {
+    if (skipTopGit && name === ".git") continue;
+    const full = path.join(dir, name);
+    const relPath = rel === "" ? name : `${rel}/${name}`;
+    const stat = await lstat(full);
+    count(walker, stat.isFile() ? stat.size : 0);
+    if (!inSub && sub !== undefined && relPath === sub.rel) {
+      // The staged copy takes the entry's place; a link on the way to it is hashed as the link it is.
+      if (stat.isSymbolicLink()) hash.update(`l ${relPath}\0${await readlink(full)}\n`);
+      hash.update(`d ${relPath}\n`);
+      await walk(walker, sub.dir, relPath, chain, true);
+    } else if (stat.isDirectory()) {
+      hash.update(`d ${relPath}\n`);
+      await walk(walker, full, relPath, chain, inSub);
+    } else if (stat.isSymbolicLink()) {
+      hash.update(`l ${relPath}\0${await readlink(full)}\n`);
+      await followDirLink(walker, full, relPath, chain, inSub);
+    } else if (stat.isFile()) {
+      const content = await readFile(full);
+      const mode = (stat.mode & 0o111) === 0 ? "f" : "x";
+      hash.update(`${mode} ${relPath}\0${createHash("sha256").update(content).digest("hex")}\n`);
+    }
+  }
+}
+
+/** Hashes what a link leads to when it is a folder the rest of the walk does not cover. */
+async function followDirLink(
+  walker: Walker,
+  link: string,
+  relPath: string,
+  chain: string[],
+  inSub: boolean,
+): Promise<void> {
+  const target = await realpath(link).catch(() => undefined);
+  if (target === undefined || walker.covered.some((c) => isInside(c, target))) return;
+  if (!(await statPath(target)).isDirectory()) return;
+  if (chain.includes(target)) {
+    walker.hash.update(`loop ${relPath}\n`);
+    return;
+  }
+  walker.hash.update(`d ${relPath}\n`);
+  await walk(walker, target, relPath, [...chain, target], inSub);
 }

@@ -12,7 +12,9 @@ export type SkillrtErrorCode =
   | "file-too-large"
   | "workspace-unusable"
   | "agent-busy"
-  | "skill-verification-failed";
+  | "skill-verification-failed"
+  | "root-digest-failed"
+  | "skill-changed";
 
 const marker = Symbol.for("skillrt.error");
 

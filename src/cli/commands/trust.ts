@@ -14,6 +14,7 @@ import {
   trustFilePath,
 } from "../../catalog/trust-file.js";
 import type { TrustRecord } from "../../catalog/trust-record.js";
+import { RootDigestError } from "../../errors/root-digest-error.js";
 import { cliHome } from "../cli-home.js";
 import { resolveCliRoots } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
@@ -26,8 +27,10 @@ Trust the skills of a project or remote root. Skills found under the current dir
 .agents/skills and .claude/skills, and skills of remote roots (URLs, git repositories, archives), are
 untrusted until trusted: they are listed and their instructions can be loaded, but their scripts do not
 run, their allowed-tools pre-approve nothing and their !\`cmd\` lines are not run. Trust is recorded with
-the content digest of the root as it is now: any change to the root (an edited or added file, a new
-upstream) needs trust again. Review the skills before you trust them.
+the content digest of the root as it is now (every file a run can see, node_modules/ included): any
+change to the root (an edited or added file, a new upstream) needs trust again. Each run stages a
+private copy of the skill and runs it only when the copy still has the trusted digest. Review the skills
+before you trust them.
 
 PATH  a skill root, or a project folder (its skills/, .agents/skills and .claude/skills are trusted).
       Default: the current directory.
@@ -35,7 +38,8 @@ URL   a remote root as given to --root (https://…, git+https://…#ref, an arc
       cache when it is not there.
 
 Options:
-  --list     list the trusted roots and whether each still matches what was trusted
+  --list     list the trusted roots and whether each still matches what was trusted (every file a
+             run can see counts, node_modules/ included)
   --revoke   remove the trust of PATH|URL (default: the current directory's roots)
   --json     print JSON: {"trusted": [...]} or {"roots": [...]}
   -h, --help show this help
@@ -88,7 +92,7 @@ export const trustCommand = defineCommand({
       try {
         digest = await digestRoot(root.path);
       } catch (error) {
-        io.stderr.write(`skillrt trust: cannot read ${root.display}: ${(error as Error).message}\n`);
+        io.stderr.write(`skillrt trust: ${root.display} was not trusted: ${(error as Error).message}\n`);
         return 1;
       }
       trusted.push(recordTrust(stateDir, root.origin, digest));
@@ -139,11 +143,23 @@ async function listTrust(stateDir: string, json: boolean, io: CliIo): Promise<nu
   const rows = await Promise.all(
     records.map(async (record) => {
       let state = "recorded";
+      let problem: string | undefined;
       if (record.origin.kind === "fs") {
-        const digest = await digestRoot(record.origin.id).catch(() => undefined);
-        state = digest === undefined ? "missing" : digest === record.digest ? "trusted" : "changed";
+        const digest = await digestRoot(record.origin.id).catch((error: unknown) => {
+          // A root past the digest's caps cannot be checked: say so, never call it trusted or missing.
+          if (RootDigestError.isInstance(error) && error.reason !== "unreadable") problem = error.message;
+          return undefined;
+        });
+        state =
+          problem !== undefined
+            ? "unchecked"
+            : digest === undefined
+              ? "missing"
+              : digest === record.digest
+                ? "trusted"
+                : "changed";
       }
-      return { ...record, state };
+      return { ...record, state, ...(problem === undefined ? {} : { problem }) };
     }),
   );
   if (json) {
@@ -160,7 +176,9 @@ async function listTrust(stateDir: string, json: boolean, io: CliIo): Promise<nu
         ? "changed since it was trusted: run skillrt trust again after reviewing it"
         : row.state === "missing"
           ? "not found"
-          : row.state;
+          : row.state === "unchecked"
+            ? `not trusted now, cannot be checked: ${row.problem}`
+            : row.state;
     return `${row.origin.id}  ${why}  (${row.origin.kind}, ${row.trustedAt})\n`;
   });
   await writeOutput(io.stdout, text.join(""));
