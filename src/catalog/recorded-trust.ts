@@ -1,12 +1,15 @@
 /**
  * The {@link SkillTrust} of the user's trust file: a root that needs trust (project scope, remote) is
- * trusted when the file records its origin with the digest its content has now. Digests are computed once,
- * when the trust is opened, for the recorded roots only; a root trusted through `ask` is recorded then.
+ * trusted when the file records its origin with the digest its content has now. Digests are computed when
+ * the trust is opened, for the recorded roots only; a root trusted through `ask` is recorded with the
+ * digest it had when the question was put. Either digest is the root's {@link TrustPin}: every run of one
+ * of its skills stages a copy, digests it again and runs only a copy that matches, so a change made after
+ * the trust was opened never runs as trusted.
  */
 import path from "node:path";
 import { isTrusted } from "./is-trusted.js";
 import { digestRoot } from "./root-digest.js";
-import type { SkillTrust } from "./skill-trust.js";
+import type { SkillTrust, TrustPin } from "./skill-trust.js";
 import { readTrustRecords, recordTrust } from "./trust-file.js";
 import type { TrustOrigin } from "./trust-record.js";
 import type { SkillRecord, SkillRoot } from "./types.js";
@@ -34,6 +37,11 @@ export interface RecordedTrustOptions {
    * file). Default: never asks.
    */
   ask?: (root: UntrustedRoot) => Promise<boolean>;
+  /**
+   * Told when a root's digest cannot be computed (it is too large or unreadable): the root stays
+   * untrusted, and the message says why and what to do. Default: not told.
+   */
+  warn?: (message: string) => void;
 }
 
 /** A {@link SkillTrust} that also says which roots are untrusted now. */
@@ -47,7 +55,14 @@ export async function openRecordedTrust(options: RecordedTrustOptions): Promise<
   const records = options.stateDir === undefined ? [] : readTrustRecords(options.stateDir);
   const byPath = new Map(options.roots.map((root) => [path.resolve(root.path), root]));
   const trusted = new Set<string>();
+  /** The digest each root is trusted with (roots trusted by name have none). */
+  const pins = new Map<string, string>();
   const given = new Set(options.trusted ?? []);
+  const digestOf = (root: UntrustedRoot): Promise<string | undefined> =>
+    digestRoot(root.path).catch((error: unknown) => {
+      options.warn?.(`${root.display} is not trusted: ${(error as Error).message}`);
+      return undefined;
+    });
   await Promise.all(
     options.roots.map(async (root) => {
       if (given.has(root.display) || given.has(root.path)) {
@@ -55,8 +70,11 @@ export async function openRecordedTrust(options: RecordedTrustOptions): Promise<
         return;
       }
       if (!records.some((r) => r.origin.kind === root.origin.kind && r.origin.id === root.origin.id)) return;
-      const digest = await digestRoot(root.path).catch(() => undefined);
-      if (digest !== undefined && isTrusted(root.origin, digest, records)) trusted.add(root.path);
+      const digest = await digestOf(root);
+      if (digest !== undefined && isTrusted(root.origin, digest, records)) {
+        trusted.add(root.path);
+        pins.set(root.path, digest);
+      }
     }),
   );
   const asked = new Map<string, Promise<boolean>>();
@@ -69,6 +87,12 @@ export async function openRecordedTrust(options: RecordedTrustOptions): Promise<
     howToTrust(record) {
       return `skillrt trust ${rootOf(record)?.display ?? record.source}`;
     },
+    pinOf(record): TrustPin | undefined {
+      const root = rootOf(record);
+      const digest = root === undefined ? undefined : pins.get(root.path);
+      if (root === undefined || digest === undefined || !trusted.has(root.path)) return undefined;
+      return { root: root.path, digest, howToTrust: `skillrt trust ${root.display}` };
+    },
     untrusted: () => options.roots.filter((root) => !trusted.has(root.path)),
   };
   const ask = options.ask;
@@ -79,12 +103,13 @@ export async function openRecordedTrust(options: RecordedTrustOptions): Promise<
       let answer = asked.get(root.path);
       if (answer === undefined) {
         answer = (async () => {
-          if (!(await ask(root))) return false;
+          // The content as it is when the question is put is what the yes trusts: a change made while
+          // the person reads the question does not run (the pin is this digest).
+          const digest = await digestOf(root);
+          if (digest === undefined || !(await ask(root))) return false;
           trusted.add(root.path);
-          if (options.stateDir !== undefined) {
-            const digest = await digestRoot(root.path).catch(() => undefined);
-            if (digest !== undefined) recordTrust(options.stateDir, root.origin, digest);
-          }
+          pins.set(root.path, digest);
+          if (options.stateDir !== undefined) recordTrust(options.stateDir, root.origin, digest);
           return true;
         })();
         asked.set(root.path, answer);

@@ -60,6 +60,7 @@ export async function openCliTrust(options: CliTrustOptions): Promise<true | Rec
   return openRecordedTrust({
     roots: untrusted,
     stateDir: defaultStateDir(options.env, home),
+    warn: options.warn,
     ...(Array.isArray(fromUser) ? { trusted: fromUser } : {}),
     ...(options.ask === undefined ? {} : { ask: options.ask }),
   });

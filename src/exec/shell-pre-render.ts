@@ -100,19 +100,25 @@ export function createShellPreRender(
       if (note !== undefined) out += `[\`${shown}\` ${note}]`;
       else if (index >= PRE_RENDER_MAX_DIRECTIVES)
         out += `[\`${shown}\` not run: more than ${PRE_RENDER_MAX_DIRECTIVES} commands in one skill]`;
-      else out += await runDirective(record, directive, options.run as RunSetup);
+      else out += await runDirective(record, directive, options.run as RunSetup, options.trust);
     }
     return out + body.slice(at);
   };
 }
 
-async function runDirective(record: SkillRecord, directive: ShellDirective, run: RunSetup): Promise<string> {
+async function runDirective(
+  record: SkillRecord,
+  directive: ShellDirective,
+  run: RunSetup,
+  trust: SkillTrust,
+): Promise<string> {
   const result = await runSkillCommand(
     { name: record.name, command: directive.command, timeout: PRE_RENDER_TIMEOUT_SECONDS },
     {
       environment: run.environment,
       policy: { ...run.policy, maxOutputBytes: PRE_RENDER_MAX_CHARS * 4 },
       lookup: { getSkill: (name) => (name === record.name ? record : undefined), isLoaded: () => true },
+      trust,
     },
   );
   const shown = oneLine(directive.command);

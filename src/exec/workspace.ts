@@ -57,6 +57,13 @@ export interface StageSkillOptions {
    * ignore `mounts`, such as `local`. Default `false`.
    */
   copy?: boolean;
+  /**
+   * Check the copy before any run sees it (implies `copy`): `check` resolves when the copy in `viewDir`
+   * is content the run may execute and throws otherwise (the copy is then removed and the staging fails
+   * with that error). A copy that passed is re-used while neither it nor the skill changed and `key` (what
+   * it was checked against, e.g. a trusted digest) is the same.
+   */
+  verify?: { key: string; check: (viewDir: string) => Promise<void> };
 }
 
 /** The per-session workspace. */
@@ -147,7 +154,7 @@ export function workspaceAt(root: string): Workspace {
     homeDir: path.join(root, "home"),
     tmpDir: path.join(root, "tmp"),
   };
-  const staged = new Map<string, StagedSkill & { fingerprint: string }>();
+  const staged = new Map<string, StagedSkill & { fingerprint: string; verified: string | undefined }>();
   const serial = serialiser();
   let lastStamp = "";
   let sameStampCount = 0;
@@ -183,7 +190,8 @@ export function workspaceAt(root: string): Workspace {
       const realDir = await realpath(record.dir);
       const name = sanitizeName(record.name);
       const viewDir = path.join(dirs.skillsDir, name);
-      const copied = options.copy === true;
+      const verify = options.verify;
+      const copied = options.copy === true || verify !== undefined;
       // A copy is kept while neither the skill nor the copy changed; a mount point while it is empty.
       const fingerprint = copied
         ? `${treeFingerprint(realDir)}\0${treeFingerprint(viewDir, false)}`
@@ -193,12 +201,24 @@ export function workspaceAt(root: string): Workspace {
         cached?.realDir === realDir &&
         cached.copied === copied &&
         cached.fingerprint === fingerprint &&
+        cached.verified === verify?.key &&
         (copied || treeFingerprint(viewDir) === "")
       )
         return cached;
+      // Whatever was staged under this name before is not re-used from here on, whatever happens next.
+      staged.delete(record.name);
       await withLayoutDir("skills", async (skills) => {
         if (copied) {
           await copySkillView(skills, name, realDir);
+          if (verify !== undefined) {
+            try {
+              await verify.check(viewDir);
+            } catch (error) {
+              await unlockIn(skills, name).catch(() => undefined);
+              await removeIn(skills, name).catch(() => undefined);
+              throw error;
+            }
+          }
         } else {
           await unlockIn(skills, name);
           await removeIn(skills, name); // never follows a link planted there
@@ -211,6 +231,7 @@ export function workspaceAt(root: string): Workspace {
         viewDir,
         copied,
         fingerprint: copied ? `${treeFingerprint(realDir)}\0${treeFingerprint(viewDir, false)}` : "mount",
+        verified: verify?.key,
       };
       staged.set(record.name, result);
       return result;
