@@ -10,14 +10,32 @@
  * there changes on every `git status`.
  */
 import { createHash, type Hash } from "node:crypto";
-import { lstat, readdir, readFile, readlink, realpath, stat as statPath } from "node:fs/promises";
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
 import path from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { RootDigestError } from "../errors/root-digest-error.js";
 
 /** Most entries a digest walks; a larger root is refused (nobody reviewed that much). */
 export const MAX_DIGEST_ENTRIES = 20_000;
 /** Most bytes a digest reads. */
 export const MAX_DIGEST_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Entries hashed between two turns of the event loop. The walk uses synchronous calls (about seven times
+ * faster than the thread pool for a `node_modules/` of small files: 5,000 files in ~90 ms instead of
+ * ~400-600 ms) and lets other work run between batches.
+ */
+const ENTRIES_PER_TURN = 500;
 
 /** Options of {@link digestRoot}. */
 export interface DigestRootOptions {
@@ -27,6 +45,10 @@ export interface DigestRootOptions {
    * verifies its staged copy of a skill this way, so the bytes hashed are the bytes that run.
    */
   substitute?: { rel: string; dir: string };
+  /** Most entries walked. Default {@link MAX_DIGEST_ENTRIES}. */
+  maxEntries?: number;
+  /** Most bytes read. Default {@link MAX_DIGEST_BYTES}. */
+  maxBytes?: number;
 }
 
 function isInside(parent: string, child: string): boolean {
@@ -39,21 +61,27 @@ function isInside(parent: string, child: string): boolean {
  * executable and the SHA-256 of its bytes; each symbolic link's path and target, and when the link leads
  * to a directory outside the root (and outside `substitute.dir`), that directory's entries too, loops cut.
  * Throws {@link RootDigestError} when `root` is not a readable directory, or past
- * {@link MAX_DIGEST_ENTRIES} entries or {@link MAX_DIGEST_BYTES} bytes.
+ * {@link MAX_DIGEST_ENTRIES} entries or {@link MAX_DIGEST_BYTES} bytes (`maxEntries`, `maxBytes`).
  */
 export async function digestRoot(root: string, options: DigestRootOptions = {}): Promise<string> {
   const hash = createHash("sha256");
   const sub = options.substitute;
   let realRoot: string;
   try {
-    if (!(await statPath(root)).isDirectory()) throw new Error("not a directory");
+    if (!statSync(root).isDirectory()) throw new Error("not a directory");
     // The root itself may be a link to its folder (as a skills folder often is).
-    realRoot = await realpath(root);
+    realRoot = realpathSync(root);
   } catch (error) {
     throw new RootDigestError({ root, reason: "unreadable", detail: (error as Error).message });
   }
-  const covered = [realRoot, ...(sub === undefined ? [] : [await realpath(sub.dir)])];
-  const budget = { root, entries: 0, bytes: 0 };
+  const covered = [realRoot, ...(sub === undefined ? [] : [realpathSync(sub.dir)])];
+  const budget = {
+    root,
+    entries: 0,
+    bytes: 0,
+    maxEntries: options.maxEntries ?? MAX_DIGEST_ENTRIES,
+    maxBytes: options.maxBytes ?? MAX_DIGEST_BYTES,
+  };
   const walker = { hash, sub, covered, budget };
   try {
     if (sub?.rel === "") {
@@ -73,25 +101,25 @@ interface Walker {
   sub: DigestRootOptions["substitute"];
   /** Real folders whose entries are hashed where they are: a link into them is not followed. */
   covered: string[];
-  budget: { root: string; entries: number; bytes: number };
+  budget: { root: string; entries: number; bytes: number; maxEntries: number; maxBytes: number };
 }
 
-function count(walker: Walker, bytes: number): void {
+async function count(walker: Walker, bytes: number): Promise<void> {
   const { budget } = walker;
   budget.entries += 1;
   budget.bytes += bytes;
-  if (budget.entries > MAX_DIGEST_ENTRIES)
-    throw new RootDigestError({ root: budget.root, reason: "entries", limit: MAX_DIGEST_ENTRIES });
-  if (budget.bytes > MAX_DIGEST_BYTES)
-    throw new RootDigestError({ root: budget.root, reason: "bytes", limit: MAX_DIGEST_BYTES });
+  if (budget.entries > budget.maxEntries)
+    throw new RootDigestError({ root: budget.root, reason: "entries", limit: budget.maxEntries });
+  if (budget.bytes > budget.maxBytes)
+    throw new RootDigestError({ root: budget.root, reason: "bytes", limit: budget.maxBytes });
+  if (budget.entries % ENTRIES_PER_TURN === 0) await nextTurn();
 }
 
 /** Whether `dir` holds a skill file, so that it is a skill's folder a run sees whole. */
-async function holdsSkillFile(dir: string, names: readonly string[]): Promise<boolean> {
+function holdsSkillFile(dir: string, names: readonly string[]): boolean {
   for (const name of ["SKILL.md", "skill.md"]) {
     if (!names.includes(name)) continue;
-    const found = await statPath(path.join(dir, name)).catch(() => undefined);
-    if (found?.isFile() === true) return true;
+    if (statSync(path.join(dir, name), { throwIfNoEntry: false })?.isFile() === true) return true;
   }
   return false;
 }
@@ -108,30 +136,47 @@ async function walk(
   inSub: boolean,
 ): Promise<void> {
   const { hash, sub } = walker;
-  const names = (await readdir(dir)).sort();
-  const skipTopGit = rel === "" && !(await holdsSkillFile(dir, names));
+  const names = readdirSync(dir).sort();
+  const skipTopGit = rel === "" && !holdsSkillFile(dir, names);
   for (const name of names) {
     if (skipTopGit && name === ".git") continue;
     const full = path.join(dir, name);
     const relPath = rel === "" ? name : `${rel}/${name}`;
-    const stat = await lstat(full);
-    count(walker, stat.isFile() ? stat.size : 0);
+    const stat = lstatSync(full);
+    await count(walker, stat.isFile() ? stat.size : 0);
     if (!inSub && sub !== undefined && relPath === sub.rel) {
       // The staged copy takes the entry's place; a link on the way to it is hashed as the link it is.
-      if (stat.isSymbolicLink()) hash.update(`l ${relPath}\0${await readlink(full)}\n`);
+      if (stat.isSymbolicLink()) hash.update(`l ${relPath}\0${readlinkSync(full)}\n`);
       hash.update(`d ${relPath}\n`);
       await walk(walker, sub.dir, relPath, chain, true);
     } else if (stat.isDirectory()) {
       hash.update(`d ${relPath}\n`);
       await walk(walker, full, relPath, chain, inSub);
     } else if (stat.isSymbolicLink()) {
-      hash.update(`l ${relPath}\0${await readlink(full)}\n`);
+      hash.update(`l ${relPath}\0${readlinkSync(full)}\n`);
       await followDirLink(walker, full, relPath, chain, inSub);
     } else if (stat.isFile()) {
-      const content = await readFile(full);
       const mode = (stat.mode & 0o111) === 0 ? "f" : "x";
-      hash.update(`${mode} ${relPath}\0${createHash("sha256").update(content).digest("hex")}\n`);
+      hash.update(`${mode} ${relPath}\0${hashFile(full)}\n`);
     }
+  }
+}
+
+const chunk = Buffer.alloc(1024 * 1024);
+
+/** SHA-256 (hex) of the file at `file`, read in chunks without following a link swapped in. */
+function hashFile(file: string): string {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    const hash = createHash("sha256");
+    for (;;) {
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      hash.update(chunk.subarray(0, read));
+    }
+    return hash.digest("hex");
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -143,9 +188,13 @@ async function followDirLink(
   chain: string[],
   inSub: boolean,
 ): Promise<void> {
-  const target = await realpath(link).catch(() => undefined);
-  if (target === undefined || walker.covered.some((c) => isInside(c, target))) return;
-  if (!(await statPath(target)).isDirectory()) return;
+  let target: string;
+  try {
+    target = realpathSync(link);
+  } catch {
+    return; // a dangling link: its target string is all there is
+  }
+  if (walker.covered.some((c) => isInside(c, target)) || !statSync(target).isDirectory()) return;
   if (chain.includes(target)) {
     walker.hash.update(`loop ${relPath}\n`);
     return;

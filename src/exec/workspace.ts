@@ -193,9 +193,10 @@ export function workspaceAt(root: string): Workspace {
       const verify = options.verify;
       const copied = options.copy === true || verify !== undefined;
       // A copy is kept while neither the skill nor the copy changed; a mount point while it is empty.
-      const fingerprint = copied
-        ? `${treeFingerprint(realDir)}\0${treeFingerprint(viewDir, false)}`
-        : "mount";
+      // The real tree's fingerprint is taken before copying: a change made while the copy is made shows
+      // as a change at the next staging, which copies (and checks) again.
+      const realPrint = copied ? treeFingerprint(realDir) : undefined;
+      const fingerprint = copied ? `${realPrint}\0${treeFingerprint(viewDir, false)}` : "mount";
       const cached = staged.get(record.name);
       if (
         cached?.realDir === realDir &&
@@ -230,7 +231,7 @@ export function workspaceAt(root: string): Workspace {
         realDir,
         viewDir,
         copied,
-        fingerprint: copied ? `${treeFingerprint(realDir)}\0${treeFingerprint(viewDir, false)}` : "mount",
+        fingerprint: copied ? `${realPrint}\0${treeFingerprint(viewDir, false)}` : "mount",
         verified: verify?.key,
       };
       staged.set(record.name, result);
