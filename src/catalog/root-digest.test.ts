@@ -50,6 +50,14 @@ describe("digestRoot covers every file a run can see", () => {
     expect(await digestRoot(root)).not.toBe(before);
   });
 
+  it("a link into /proc, /sys or /dev is hashed as a link, never walked (a read there can block)", async () => {
+    await symlink("/proc", path.join(root, "p"));
+    await symlink("/dev", path.join(root, "d"));
+    const digest = await digestRoot(root);
+    expect(digest).toMatch(/^sha256:/);
+    expect(await digestRoot(root)).toBe(digest);
+  });
+
   it("hashing a copy in place of a folder gives the root's digest when the copy is the same", async () => {
     const digest = await digestRoot(root);
     const copy = path.join(base, "copy");

@@ -13,6 +13,7 @@ import { createHash, type Hash } from "node:crypto";
 import {
   closeSync,
   constants,
+  fstatSync,
   lstatSync,
   openSync,
   readdirSync,
@@ -164,10 +165,20 @@ async function walk(
 
 const chunk = Buffer.alloc(1024 * 1024);
 
-/** SHA-256 (hex) of the file at `file`, read in chunks without following a link swapped in. */
+/**
+ * Kernel file systems a link may point into but the digest never walks: their files can block a read or
+ * never end, and no skill ships content there (a run sees its skill's folder, not these).
+ */
+const SYSTEM_TREES = ["/proc", "/sys", "/dev"];
+
+/**
+ * SHA-256 (hex) of the regular file at `file`, read in chunks without following a link swapped in and
+ * without blocking on a FIFO or device swapped in (such a swap throws: the root is then not trusted).
+ */
 function hashFile(file: string): string {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
+    if (!fstatSync(fd).isFile()) throw new Error(`${file} changed while it was read`);
     const hash = createHash("sha256");
     for (;;) {
       const read = readSync(fd, chunk, 0, chunk.length, null);
@@ -194,7 +205,9 @@ async function followDirLink(
   } catch {
     return; // a dangling link: its target string is all there is
   }
-  if (walker.covered.some((c) => isInside(c, target)) || !statSync(target).isDirectory()) return;
+  if (walker.covered.some((c) => isInside(c, target)) || SYSTEM_TREES.some((t) => isInside(t, target)))
+    return;
+  if (!statSync(target).isDirectory()) return;
   if (chain.includes(target)) {
     walker.hash.update(`loop ${relPath}\n`);
     return;
