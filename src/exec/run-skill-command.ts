@@ -27,7 +27,7 @@ import {
   toSkillRunConfig,
 } from "./run-config.js";
 import { type InputSpec, type StagedInput, stageInputs } from "./stage-inputs.js";
-import { verifyStagedSkill } from "./verify-staged-skill.js";
+import { pinnedStaging } from "./verify-staged-skill.js";
 import type { StageSkillOptions, Workspace } from "./workspace.js";
 
 /**
@@ -203,8 +203,7 @@ async function stage(
   // after the check, the copy in the private workspace does not.
   const pin = trust?.pinOf?.(record);
   const options: StageSkillOptions = { copy: environment.executor.kind === "local" };
-  if (pin !== undefined)
-    options.verify = { key: pin.digest, check: (viewDir) => verifyStagedSkill(pin, record, viewDir) };
+  if (pin !== undefined) options.verify = pinnedStaging(pin, record);
   try {
     repairs = await serialised(workspace, () => workspace.repair());
     staged = await workspace.stageSkill(record, options);

@@ -15,6 +15,7 @@ import { createExecutor } from "./create-executor.js";
 import { createWorkspace } from "./create-workspace.js";
 import type { SkillRunConfig } from "./run-config.js";
 import { runSkillCommand, type SkillRunResult } from "./run-skill-command.js";
+import { createShellPreRender } from "./shell-pre-render.js";
 import type { Workspace } from "./workspace.js";
 
 let base: string;
@@ -154,5 +155,34 @@ describe("a pinned skill runs exactly what was trusted", () => {
     // Every run that ran left one "good" line; the rewritten content never ran.
     const ran = outcomes.filter((o) => o === "GOOD\n").length;
     expect(await sideEffects()).toBe("good\n".repeat(ran));
+  });
+
+  it("a pinned skill's !`cmd` runs only from the body of the checked copy", async () => {
+    const trustedBody = "Marker: !`echo TRUSTED-$((6*7))`\n";
+    await writeFile(
+      path.join(skill.dir, "SKILL.md"),
+      `---\nname: pinned\ndescription: d\n---\n${trustedBody}`,
+    );
+    // The root changed: trust it again, and open the trust as a new process would.
+    const state = path.join(base, "state");
+    recordTrust(state, { kind: "fs", id: skill.source }, await digestRoot(skill.source));
+    trust = await openRecordedTrust({
+      roots: untrustedRootsOf([{ path: skill.source, scope: "project" }]),
+      stateDir: state,
+    });
+    const pinnedRender = createShellPreRender({
+      run: { environment: { workspace, executor: createExecutor({ kind: "local" }).executor } },
+      trust,
+    });
+    expect(await pinnedRender(skill, trustedBody)).toBe("Marker: TRUSTED-42\n");
+    // A body read from a SKILL.md rewritten after the check (and put back before the copy) does not run.
+    const planted = `Marker: !\`echo planted >> ${side}\`\n`;
+    const refused = await pinnedRender(skill, planted);
+    expect(refused).toContain("not run: this skill changed since it was trusted");
+    expect(refused).toContain(`skillrt trust ${skill.source}`);
+    // A SKILL.md rewritten on disk: the copy no longer matches.
+    await writeFile(path.join(skill.dir, "SKILL.md"), `---\nname: pinned\ndescription: d\n---\n${planted}`);
+    expect(await pinnedRender(skill, planted)).toContain("not run: this skill changed since it was trusted");
+    expect(await sideEffects()).toBe("");
   });
 });

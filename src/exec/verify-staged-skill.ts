@@ -4,12 +4,13 @@
  * trusted with. The bytes hashed for the skill are the bytes of the copy the run sees, so a change to the
  * real folder during or after staging either is not in the copy or fails the check.
  */
-import { realpath } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import { digestRoot } from "../catalog/root-digest.js";
 import type { TrustPin } from "../catalog/skill-trust.js";
 import type { SkillRecord } from "../catalog/types.js";
 import { SkillChangedError } from "../errors/skill-changed-error.js";
+import type { StageSkillOptions } from "./workspace.js";
 
 function below(parent: string, child: string): string | undefined {
   const rel = path.relative(parent, child);
@@ -35,6 +36,9 @@ export async function verifyStagedSkill(
     });
   // Where the skill's folder sits in the root's digest: its real place below the real root, else the
   // path discovery took through a link that leaves the root (the digest follows such links).
+  // The copy must be a folder of its own: a link there would lead the run (and this check) elsewhere.
+  if ((await lstat(copyDir).catch(() => undefined))?.isDirectory() !== true)
+    throw refuse(`its staged copy ${copyDir} is not a folder`);
   const [realRoot, realDir] = await Promise.all([realpath(pin.root), realpath(record.dir)]).catch(() => {
     throw refuse(`its root ${pin.root} or its folder can no longer be read`);
   });
@@ -47,4 +51,15 @@ export async function verifyStagedSkill(
     throw refuse(`its root cannot be checked against what was trusted (${(error as Error).message})`);
   }
   if (digest !== pin.digest) throw refuse();
+}
+
+/**
+ * The `verify` option of `Workspace.stageSkill` for a skill pinned to `pin`: the copy is checked with
+ * {@link verifyStagedSkill}, and a checked copy is re-used while the pinned digest is the same.
+ */
+export function pinnedStaging(
+  pin: TrustPin,
+  record: Pick<SkillRecord, "name" | "dir">,
+): NonNullable<StageSkillOptions["verify"]> {
+  return { key: pin.digest, check: (viewDir) => verifyStagedSkill(pin, record, viewDir) };
 }
