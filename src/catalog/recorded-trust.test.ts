@@ -83,6 +83,26 @@ describe("root digests and recorded trust", () => {
     expect(byName.pinOf?.(subject)).toBeUndefined();
   });
 
+  it("a change after the trust was opened untrusts the root in the same process, said once", async () => {
+    const roots = untrustedRootsOf([{ path: root, scope: "project" }]);
+    const subject = { ...record, source: root };
+    recordTrust(state, { kind: "fs", id: root }, await digestRoot(root));
+    const warnings: string[] = [];
+    const trust = await openRecordedTrust({ roots, stateDir: state, warn: (w) => warnings.push(w) });
+    expect(trust.isTrusted(subject)).toBe(true);
+    expect(trust.isTrusted(subject)).toBe(true);
+    await mkdir(path.join(root, "a", "node_modules", "x"), { recursive: true });
+    await writeFile(path.join(root, "a", "node_modules", "x", "index.js"), "planted\n");
+    expect(trust.isTrusted(subject)).toBe(false);
+    expect(trust.isTrusted(subject)).toBe(false);
+    expect(trust.untrusted().map((r) => r.path)).toEqual([root]);
+    expect(warnings).toEqual([
+      `${root} changed since its trust was checked: its skills are untrusted until trusted again (skillrt trust ${root}).`,
+    ]);
+    // Its pin stays: a run that got past the check is still checked against the trusted digest.
+    expect(trust.pinOf?.(subject)?.root).toBe(root);
+  });
+
   it("a yes in chat trusts the content as it was when the question was put, not a change made meanwhile", async () => {
     const roots = untrustedRootsOf([{ path: root, scope: "project" }]);
     const shown = await digestRoot(root);

@@ -4,11 +4,13 @@
  * the trust is opened, for the recorded roots only; a root trusted through `ask` is recorded with the
  * digest it had when the question was put. Either digest is the root's {@link TrustPin}: every run of one
  * of its skills stages a copy, digests it again and runs only a copy that matches, so a change made after
- * the trust was opened never runs as trusted.
+ * the trust was opened never runs as trusted. Each `isTrusted` also compares the root's {@link rootPrint}
+ * with the one taken before its digest, so a change made since makes its `allowed-tools` pre-approve
+ * nothing and its `` !`cmd` `` not run, in this process too.
  */
 import path from "node:path";
 import { isTrusted } from "./is-trusted.js";
-import { digestRoot } from "./root-digest.js";
+import { digestRoot, rootPrint } from "./root-digest.js";
 import type { SkillTrust, TrustPin } from "./skill-trust.js";
 import { readTrustRecords, recordTrust } from "./trust-file.js";
 import type { TrustOrigin } from "./trust-record.js";
@@ -57,12 +59,19 @@ export async function openRecordedTrust(options: RecordedTrustOptions): Promise<
   const trusted = new Set<string>();
   /** The digest each root is trusted with (roots trusted by name have none). */
   const pins = new Map<string, string>();
+  /** Each pinned root's {@link rootPrint}, taken before its digest: equal now means not changed since. */
+  const prints = new Map<string, string>();
   const given = new Set(options.trusted ?? []);
-  const digestOf = (root: UntrustedRoot): Promise<string | undefined> =>
-    digestRoot(root.path).catch((error: unknown) => {
+  const digestOf = async (root: UntrustedRoot): Promise<{ digest: string; print: string } | undefined> => {
+    try {
+      // The print first: a change made while the digest is computed then shows as a changed print.
+      const print = rootPrint(root.path);
+      return { print, digest: await digestRoot(root.path) };
+    } catch (error) {
       options.warn?.(`${root.display} is not trusted: ${(error as Error).message}`);
       return undefined;
-    });
+    }
+  };
   await Promise.all(
     options.roots.map(async (root) => {
       if (given.has(root.display) || given.has(root.path)) {
@@ -70,27 +79,52 @@ export async function openRecordedTrust(options: RecordedTrustOptions): Promise<
         return;
       }
       if (!records.some((r) => r.origin.kind === root.origin.kind && r.origin.id === root.origin.id)) return;
-      const digest = await digestOf(root);
-      if (digest !== undefined && isTrusted(root.origin, digest, records)) {
+      const seen = await digestOf(root);
+      if (seen !== undefined && isTrusted(root.origin, seen.digest, records)) {
         trusted.add(root.path);
-        pins.set(root.path, digest);
+        pins.set(root.path, seen.digest);
+        prints.set(root.path, seen.print);
       }
     }),
   );
   const asked = new Map<string, Promise<boolean>>();
   const rootOf = (record: SkillRecord): UntrustedRoot | undefined => byPath.get(path.resolve(record.source));
+  /**
+   * Whether `root`, trusted by its digest, still holds what was digested (its print is unchanged). A
+   * changed root is untrusted from then on in this process (said once), until trusted again.
+   */
+  const unchanged = (root: UntrustedRoot): boolean => {
+    const print = prints.get(root.path);
+    if (print === undefined) return true;
+    let now: string | undefined;
+    try {
+      now = rootPrint(root.path);
+    } catch {
+      now = undefined;
+    }
+    if (now === print) return true;
+    trusted.delete(root.path);
+    prints.delete(root.path);
+    asked.delete(root.path);
+    options.warn?.(
+      `${root.display} changed since its trust was checked: its skills are untrusted until trusted again (skillrt trust ${root.display}).`,
+    );
+    return false;
+  };
   const trust: RecordedTrust = {
     isTrusted(record) {
       const root = rootOf(record);
-      return root === undefined || trusted.has(root.path);
+      return root === undefined || (trusted.has(root.path) && unchanged(root));
     },
     howToTrust(record) {
       return `skillrt trust ${rootOf(record)?.display ?? record.source}`;
     },
+    // Not checked against the print: a root that changed after `isTrusted` said yes keeps its pin, so
+    // its run is still checked against the digest (and refused), never staged as it is.
     pinOf(record): TrustPin | undefined {
       const root = rootOf(record);
       const digest = root === undefined ? undefined : pins.get(root.path);
-      if (root === undefined || digest === undefined || !trusted.has(root.path)) return undefined;
+      if (root === undefined || digest === undefined) return undefined;
       return { root: root.path, digest, howToTrust: `skillrt trust ${root.display}` };
     },
     untrusted: () => options.roots.filter((root) => !trusted.has(root.path)),
@@ -105,11 +139,12 @@ export async function openRecordedTrust(options: RecordedTrustOptions): Promise<
         answer = (async () => {
           // The content as it is when the question is put is what the yes trusts: a change made while
           // the person reads the question does not run (the pin is this digest).
-          const digest = await digestOf(root);
-          if (digest === undefined || !(await ask(root))) return false;
+          const seen = await digestOf(root);
+          if (seen === undefined || !(await ask(root))) return false;
           trusted.add(root.path);
-          pins.set(root.path, digest);
-          if (options.stateDir !== undefined) recordTrust(options.stateDir, root.origin, digest);
+          pins.set(root.path, seen.digest);
+          prints.set(root.path, seen.print);
+          if (options.stateDir !== undefined) recordTrust(options.stateDir, root.origin, seen.digest);
           return true;
         })();
         asked.set(root.path, answer);

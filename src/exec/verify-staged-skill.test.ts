@@ -182,7 +182,9 @@ describe("a pinned skill runs exactly what was trusted", () => {
     expect(refused).toContain(`skillrt trust ${skill.source}`);
     // A SKILL.md rewritten on disk: the copy no longer matches.
     await writeFile(path.join(skill.dir, "SKILL.md"), `---\nname: pinned\ndescription: d\n---\n${planted}`);
-    expect(await pinnedRender(skill, planted)).toContain("not run: this skill changed since it was trusted");
+    // (the trust notices the change itself: the skill is untrusted now).
+    expect(trust.isTrusted(skill)).toBe(false);
+    expect(await pinnedRender(skill, planted)).toContain("not run: this skill is not trusted");
     expect(await sideEffects()).toBe("");
   });
 });

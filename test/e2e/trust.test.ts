@@ -205,8 +205,11 @@ describe("trust of project-scope skills", () => {
     expect(run.code).toBe(0);
     const tools = toolTexts(provider.requests.at(-1)?.body);
     expect(tools[1]).not.toContain("EVIL-REWRITE");
-    expect(tools[1]).toContain("changed since the user trusted it");
+    expect(tools[1]).toContain("not trusted");
     expect(tools[1]).toContain(`skillrt trust ${path.join(project, ".agents", "skills")}`);
+    expect(run.stderr).toContain(
+      `${path.join(project, ".agents", "skills")} changed since its trust was checked`,
+    );
     expect(existsSync(pwned)).toBe(false);
   });
 });
