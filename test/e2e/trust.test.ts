@@ -4,7 +4,7 @@
  * `` !`cmd` `` runs until `skillrt trust`; editing the skill afterwards needs trust again.
  */
 import { existsSync } from "node:fs";
-import { appendFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -211,5 +211,30 @@ describe("trust of project-scope skills", () => {
       `${path.join(project, ".agents", "skills")} changed since its trust was checked`,
     );
     expect(existsSync(pwned)).toBe(false);
+  });
+
+  it("a root past the digest's caps is refused by skillrt trust with what to do, and listed as unchecked", async () => {
+    const skills = path.join(project, ".agents", "skills");
+    const big = path.join(skills, "greet", "node_modules", "dep", "blob.bin");
+    expect((await trustCli([])).code).toBe(0);
+    await mkdir(path.dirname(big), { recursive: true });
+    // Sparse: 512 MiB + 1 byte on paper, nothing on disk (the cap is checked before reading).
+    await writeFile(big, "");
+    await truncate(big, 512 * 1024 * 1024 + 1);
+    const refused = await trustCli([]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `skillrt trust: ${skills} was not trusted: ${skills} holds more than 512 MiB`,
+    );
+    expect(refused.stderr).toContain("node_modules/ included");
+    const listed = await trustCli(["--list"]);
+    expect(listed.stdout).toContain(
+      `${skills}  not trusted now, cannot be checked: ${skills} holds more than 512 MiB`,
+    );
+    const json = JSON.parse((await trustCli(["--list", "--json"])).stdout);
+    expect(json.roots[0].state).toBe("unchecked");
+    const ask = await askGreet();
+    expect(ask.run).not.toContain("HELLO-FROM-SCRIPT");
+    expect(ask.stderr).toContain(`${skills} is not trusted: ${skills} holds more than 512 MiB`);
   });
 });
