@@ -4,7 +4,8 @@
  * ```
  * <base>/skillrt-ws-<random>/     base: <tmpdir>/skillrt-<uid> (0700) unless given; the workspace is 0700
  *   skills/<name>/   the skill's folder as it is: the real directory mounted read-only here (sandbox,
- *                    container, sandbox sessions), or a read-only copy of it (local runs)
+ *                    container, sandbox sessions), or a read-only copy of it (local runs, and every run
+ *                    of a skill trusted by its digest: the copy is checked against it before it runs)
  *   work/ work/inputs/   scratch space and staged inputs
  *   out/             outputs to collect
  *   runs/run_<ts>/   one directory per run (RUN_DIR)
@@ -45,7 +46,8 @@ export interface StagedSkill {
   viewDir: string;
   /**
    * `true` when `viewDir` holds a read-only copy of the skill (for executors that do not mount, such as
-   * `local`); `false` when it is an empty mount point the executor mounts the real directory on.
+   * `local`, and for a checked copy, see `StageSkillOptions.verify`); `false` when it is an empty mount
+   * point the executor mounts the real directory on.
    */
   copied: boolean;
 }
