@@ -160,7 +160,7 @@ function walk(walker: Walker, dir: string, rel: string, chain: string[], inSub: 
       followDirLink(walker, full, relPath, chain, inSub);
     } else if (stat.isFile()) {
       const mode = (stat.mode & 0o111) === 0 ? "f" : "x";
-      hash.update(`${mode} ${relPath}\0${walker.contents ? hashFile(full) : ""}\n`);
+      hash.update(`${mode} ${relPath}\0${walker.contents ? hashFile(full, stat.size) : ""}\n`);
     }
   }
 }
@@ -174,17 +174,22 @@ const chunk = Buffer.alloc(1024 * 1024);
 const SYSTEM_TREES = ["/proc", "/sys", "/dev"];
 
 /**
- * SHA-256 (hex) of the regular file at `file`, read in chunks without following a link swapped in and
- * without blocking on a FIFO or device swapped in (such a swap throws: the root is then not trusted).
+ * SHA-256 (hex) of the regular file at `file` (`size` bytes when it was listed), read in chunks without
+ * following a link swapped in and without blocking on a FIFO or device swapped in; a swap, or a file
+ * grown past `size`, throws (the root is then not trusted).
  */
-function hashFile(file: string): string {
+function hashFile(file: string, size: number): string {
   const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
     if (!fstatSync(fd).isFile()) throw new Error(`${file} changed while it was read`);
     const hash = createHash("sha256");
+    // Never more than the size counted against the cap: a file growing while it is read is a change.
+    let total = 0;
     for (;;) {
       const read = readSync(fd, chunk, 0, chunk.length, null);
       if (read === 0) break;
+      total += read;
+      if (total > size) throw new Error(`${file} changed while it was read`);
       hash.update(chunk.subarray(0, read));
     }
     return hash.digest("hex");
