@@ -131,7 +131,8 @@ async function unverifiedBody(
     const staged = await run.environment.workspace.stageSkill(record, { verify: pinnedStaging(pin, record) });
     const read = (name: string) => readFile(path.join(staged.viewDir, name), "utf8");
     const checked = (await read("SKILL.md").catch(() => read("skill.md"))).replace(/\r\n/g, "\n");
-    return checked.includes(body.replace(/\r\n/g, "\n").trim()) ? undefined : changed;
+    // The body is what follows the frontmatter: the checked file must end with it.
+    return checked.trimEnd().endsWith(body.replace(/\r\n/g, "\n").trim()) ? undefined : changed;
   } catch (error) {
     if (SkillChangedError.isInstance(error)) return changed;
     return `not run: ${(error as Error).message}`;

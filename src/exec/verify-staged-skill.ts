@@ -34,11 +34,11 @@ export async function verifyStagedSkill(
       howToTrust: pin.howToTrust,
       ...(reason === undefined ? {} : { reason }),
     });
-  // Where the skill's folder sits in the root's digest: its real place below the real root, else the
-  // path discovery took through a link that leaves the root (the digest follows such links).
   // The copy must be a folder of its own: a link there would lead the run (and this check) elsewhere.
   if ((await lstat(copyDir).catch(() => undefined))?.isDirectory() !== true)
     throw refuse(`its staged copy ${copyDir} is not a folder`);
+  // Where the skill's folder sits in the root's digest: its real place below the real root, else the
+  // path discovery took through a link that leaves the root (the digest follows such links).
   const [realRoot, realDir] = await Promise.all([realpath(pin.root), realpath(record.dir)]).catch(() => {
     throw refuse(`its root ${pin.root} or its folder can no longer be read`);
   });
@@ -46,7 +46,7 @@ export async function verifyStagedSkill(
   if (rel === undefined) throw refuse(`its folder ${record.dir} is not inside its trusted root ${pin.root}`);
   let digest: string;
   try {
-    digest = await digestRoot(pin.root, { substitute: { rel: rel === "." ? "" : rel, dir: copyDir } });
+    digest = await digestRoot(pin.root, { substitute: { rel, dir: copyDir } });
   } catch (error) {
     throw refuse(`its root cannot be checked against what was trusted (${(error as Error).message})`);
   }
