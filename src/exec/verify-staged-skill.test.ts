@@ -187,4 +187,37 @@ describe("a pinned skill runs exactly what was trusted", () => {
     expect(await pinnedRender(skill, planted)).toContain("not run: this skill is not trusted");
     expect(await sideEffects()).toBe("");
   });
+
+  it("a skill reached through a link that leaves its root runs when unchanged, and is refused once edited", async () => {
+    const { mkdir, symlink } = await import("node:fs/promises");
+    const root = path.join(base, "linked-root");
+    const outside = path.join(base, "outside", "far");
+    await mkdir(path.join(outside, "scripts"), { recursive: true });
+    await mkdir(root);
+    await writeFile(path.join(outside, "SKILL.md"), "---\nname: far\ndescription: d\n---\nBody.\n");
+    await writeFile(path.join(outside, "scripts", "run.sh"), "echo FAR\n");
+    await symlink(outside, path.join(root, "far"));
+    const far: SkillRecord = { ...skill, name: "far", dir: path.join(root, "far"), source: root };
+    const state = path.join(base, "state-linked");
+    recordTrust(state, { kind: "fs", id: root }, await digestRoot(root));
+    const linkedTrust = await openRecordedTrust({
+      roots: untrustedRootsOf([{ path: root, scope: "project" }]),
+      stateDir: state,
+    });
+    const runFar = () =>
+      runSkillCommand(
+        { name: "far", command: ["sh", "scripts/run.sh"] },
+        {
+          environment: { workspace, executor: createExecutor({ kind: "sandbox" }).executor },
+          lookup: { getSkill: (name) => (name === "far" ? far : undefined) },
+          trust: linkedTrust,
+        },
+      );
+    const first = await runFar();
+    expect(first.status === "ran" && first.stdout).toBe("FAR\n");
+    await writeFile(path.join(outside, "scripts", "run.sh"), "echo CHANGED\n");
+    const second = await runFar();
+    expect(second.status).toBe("refused");
+    expect(second.status === "refused" && second.message).toContain(`its root ${root} changed`);
+  });
 });
