@@ -70,6 +70,75 @@ describe("root digests and recorded trust", () => {
     expect((await openRecordedTrust({ roots, stateDir: state })).isTrusted(subject)).toBe(true);
   });
 
+  it("a root trusted by its digest pins that digest; a root trusted by name or not at all pins nothing", async () => {
+    const roots = untrustedRootsOf([{ path: root, scope: "project" }]);
+    const subject = { ...record, source: root };
+    const digest = await digestRoot(root);
+    recordTrust(state, { kind: "fs", id: root }, digest);
+    const trust = await openRecordedTrust({ roots, stateDir: state });
+    expect(trust.pinOf?.(subject)).toEqual({ root, digest, howToTrust: `skillrt trust ${root}` });
+    expect(trust.pinOf?.({ ...record, scope: "user", source: path.join(base, "user") })).toBeUndefined();
+    const byName = await openRecordedTrust({ roots, stateDir: undefined, trusted: [root] });
+    expect(byName.isTrusted(subject)).toBe(true);
+    expect(byName.pinOf?.(subject)).toBeUndefined();
+  });
+
+  it("a change after the trust was opened untrusts the root in the same process, said once", async () => {
+    const roots = untrustedRootsOf([{ path: root, scope: "project" }]);
+    const subject = { ...record, source: root };
+    recordTrust(state, { kind: "fs", id: root }, await digestRoot(root));
+    const warnings: string[] = [];
+    const trust = await openRecordedTrust({ roots, stateDir: state, warn: (w) => warnings.push(w) });
+    expect(trust.isTrusted(subject)).toBe(true);
+    expect(trust.isTrusted(subject)).toBe(true);
+    await mkdir(path.join(root, "a", "node_modules", "x"), { recursive: true });
+    await writeFile(path.join(root, "a", "node_modules", "x", "index.js"), "planted\n");
+    expect(trust.isTrusted(subject)).toBe(false);
+    expect(trust.isTrusted(subject)).toBe(false);
+    expect(trust.untrusted().map((r) => r.path)).toEqual([root]);
+    expect(warnings).toEqual([
+      `${root} changed since its trust was checked: its skills are untrusted until trusted again (skillrt trust ${root}).`,
+    ]);
+    // Its pin stays: a run that got past the check is still checked against the trusted digest.
+    expect(trust.pinOf?.(subject)?.root).toBe(root);
+  });
+
+  it("a yes in chat trusts the content as it was when the question was put, not a change made meanwhile", async () => {
+    const roots = untrustedRootsOf([{ path: root, scope: "project" }]);
+    const shown = await digestRoot(root);
+    const trust = await openRecordedTrust({
+      roots,
+      stateDir: state,
+      ask: async () => {
+        // The root changes while the person reads the question.
+        await writeFile(path.join(root, "a", "run.sh"), "echo planted\n");
+        return true;
+      },
+    });
+    const subject = { ...record, source: root };
+    expect(await trust.ask?.(subject)).toBe(true);
+    expect(trust.pinOf?.(subject)?.digest).toBe(shown);
+    expect(readTrustRecords(state).map((r) => r.digest)).toEqual([shown]);
+    // The next process finds the root changed since the yes.
+    expect((await openRecordedTrust({ roots, stateDir: state })).isTrusted(subject)).toBe(false);
+  });
+
+  it("a recorded root too large to digest is said, not skipped silently", async () => {
+    const roots = untrustedRootsOf([{ path: root, scope: "project" }]);
+    recordTrust(state, { kind: "fs", id: root }, await digestRoot(root));
+    await mkdir(path.join(root, "a", "node_modules", "dep"), { recursive: true });
+    await writeFile(path.join(root, "a", "node_modules", "dep", "big.bin"), Buffer.alloc(1024));
+    const warnings: string[] = [];
+    const { MAX_DIGEST_BYTES } = await import("./root-digest.js");
+    // A file past the byte cap would take 512 MiB of disk: a sparse one reads as zeros, as large.
+    const { truncate } = await import("node:fs/promises");
+    await truncate(path.join(root, "a", "node_modules", "dep", "big.bin"), MAX_DIGEST_BYTES + 1);
+    const trust = await openRecordedTrust({ roots, stateDir: state, warn: (w) => warnings.push(w) });
+    expect(trust.isTrusted({ ...record, source: root })).toBe(false);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`${root} is not trusted: ${root} holds more than 512 MiB`);
+  });
+
   it("remote roots are recorded by their URL", () => {
     const cached = path.join(base, "cache", "x");
     const roots = untrustedRootsOf(

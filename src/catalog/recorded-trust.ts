@@ -1,12 +1,17 @@
 /**
  * The {@link SkillTrust} of the user's trust file: a root that needs trust (project scope, remote) is
- * trusted when the file records its origin with the digest its content has now. Digests are computed once,
- * when the trust is opened, for the recorded roots only; a root trusted through `ask` is recorded then.
+ * trusted when the file records its origin with the digest its content has now. Digests are computed when
+ * the trust is opened, for the recorded roots only; a root trusted through `ask` is recorded with the
+ * digest it had when the question was put. Either digest is the root's {@link TrustPin}: every run of one
+ * of its skills stages a copy, digests it again and runs only a copy that matches, so a change made after
+ * the trust was opened never runs as trusted. Each `isTrusted` also compares the root's {@link rootPrint}
+ * with the one taken before its digest, so a change made since makes its `allowed-tools` pre-approve
+ * nothing and its `` !`cmd` `` not run, in this process too.
  */
 import path from "node:path";
 import { isTrusted } from "./is-trusted.js";
-import { digestRoot } from "./root-digest.js";
-import type { SkillTrust } from "./skill-trust.js";
+import { digestRoot, rootPrint } from "./root-digest.js";
+import type { SkillTrust, TrustPin } from "./skill-trust.js";
 import { readTrustRecords, recordTrust } from "./trust-file.js";
 import type { TrustOrigin } from "./trust-record.js";
 import type { SkillRecord, SkillRoot } from "./types.js";
@@ -40,6 +45,11 @@ export interface RecordedTrustOptions {
    * file). Default: never asks.
    */
   ask?: (root: UntrustedRoot) => Promise<boolean>;
+  /**
+   * Told when a root's digest cannot be computed (it is too large or unreadable): the root stays
+   * untrusted, and the message says why and what to do. Default: not told.
+   */
+  warn?: (message: string) => void;
 }
 
 /** A {@link SkillTrust} that also says which roots are untrusted now. */
@@ -53,7 +63,21 @@ export async function openRecordedTrust(options: RecordedTrustOptions): Promise<
   const records = options.stateDir === undefined ? [] : readTrustRecords(options.stateDir);
   const byPath = new Map(options.roots.map((root) => [path.resolve(root.path), root]));
   const trusted = new Set<string>();
+  /** The digest each root is trusted with (roots trusted by name have none). */
+  const pins = new Map<string, string>();
+  /** Each pinned root's {@link rootPrint}, taken before its digest: equal now means not changed since. */
+  const prints = new Map<string, string>();
   const given = new Set(options.trusted ?? []);
+  const digestOf = async (root: UntrustedRoot): Promise<{ digest: string; print: string } | undefined> => {
+    try {
+      // The print first: a change made while the digest is computed then shows as a changed print.
+      const print = rootPrint(root.path);
+      return { print, digest: await digestRoot(root.path) };
+    } catch (error) {
+      options.warn?.(`${root.display} is not trusted: ${(error as Error).message}`);
+      return undefined;
+    }
+  };
   await Promise.all(
     options.roots.map(async (root) => {
       if (given.has(root.display) || given.has(root.path)) {
@@ -61,8 +85,12 @@ export async function openRecordedTrust(options: RecordedTrustOptions): Promise<
         return;
       }
       if (!records.some((r) => r.origin.kind === root.origin.kind && r.origin.id === root.origin.id)) return;
-      const digest = await digestRoot(root.path).catch(() => undefined);
-      if (digest !== undefined && isTrusted(root.origin, digest, records)) trusted.add(root.path);
+      const seen = await digestOf(root);
+      if (seen !== undefined && isTrusted(root.origin, seen.digest, records)) {
+        trusted.add(root.path);
+        pins.set(root.path, seen.digest);
+        prints.set(root.path, seen.print);
+      }
     }),
   );
   const trustedServers = new Set(
@@ -76,16 +104,46 @@ export async function openRecordedTrust(options: RecordedTrustOptions): Promise<
   );
   const asked = new Map<string, Promise<boolean>>();
   const rootOf = (record: SkillRecord): UntrustedRoot | undefined => byPath.get(path.resolve(record.source));
+  /**
+   * Whether `root`, trusted by its digest, still holds what was digested (its print is unchanged). A
+   * changed root is untrusted from then on in this process (said once), until trusted again.
+   */
+  const unchanged = (root: UntrustedRoot): boolean => {
+    const print = prints.get(root.path);
+    if (print === undefined) return true;
+    let now: string | undefined;
+    try {
+      now = rootPrint(root.path);
+    } catch {
+      now = undefined;
+    }
+    if (now === print) return true;
+    trusted.delete(root.path);
+    prints.delete(root.path);
+    asked.delete(root.path);
+    options.warn?.(
+      `${root.display} changed since its trust was checked: its skills are untrusted until trusted again (skillrt trust ${root.display}).`,
+    );
+    return false;
+  };
   const trust: RecordedTrust = {
     isTrusted(record) {
       // A served skill is as trusted as its server (its runs are approved per skill besides).
       if (record.scope === "mcp") return trustedServers.has(record.origin.id);
       const root = rootOf(record);
-      return root === undefined || trusted.has(root.path);
+      return root === undefined || (trusted.has(root.path) && unchanged(root));
     },
     howToTrust(record) {
       if (record.scope === "mcp") return `skillrt trust mcp:${record.origin.id}`;
       return `skillrt trust ${rootOf(record)?.display ?? record.source}`;
+    },
+    // Not checked against the print: a root that changed after `isTrusted` said yes keeps its pin, so
+    // its run is still checked against the digest (and refused), never staged as it is.
+    pinOf(record): TrustPin | undefined {
+      const root = rootOf(record);
+      const digest = root === undefined ? undefined : pins.get(root.path);
+      if (root === undefined || digest === undefined) return undefined;
+      return { root: root.path, digest, howToTrust: `skillrt trust ${root.display}` };
     },
     untrusted: () => options.roots.filter((root) => !trusted.has(root.path)),
   };
@@ -99,12 +157,14 @@ export async function openRecordedTrust(options: RecordedTrustOptions): Promise<
       let answer = asked.get(root.path);
       if (answer === undefined) {
         answer = (async () => {
-          if (!(await ask(root))) return false;
+          // The content as it is when the question is put is what the yes trusts: a change made while
+          // the person reads the question does not run (the pin is this digest).
+          const seen = await digestOf(root);
+          if (seen === undefined || !(await ask(root))) return false;
           trusted.add(root.path);
-          if (options.stateDir !== undefined) {
-            const digest = await digestRoot(root.path).catch(() => undefined);
-            if (digest !== undefined) recordTrust(options.stateDir, root.origin, digest);
-          }
+          pins.set(root.path, seen.digest);
+          prints.set(root.path, seen.print);
+          if (options.stateDir !== undefined) recordTrust(options.stateDir, root.origin, seen.digest);
           return true;
         })();
         asked.set(root.path, answer);

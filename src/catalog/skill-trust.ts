@@ -18,6 +18,23 @@ export interface SkillTrust {
    * whether it is trusted now. Without it, an untrusted skill is refused.
    */
   ask?(record: SkillRecord): Promise<boolean>;
+  /**
+   * The content `record`'s runs must match, when its trust is bound to a digest (a root the user trusted
+   * with `skillrt trust` or in `chat`); `undefined` when trust is not bound to content (`--trust`, a root
+   * trusted by name, the user's own roots). A run of a pinned skill stages a private copy of the skill,
+   * digests that copy and runs it only when it matches.
+   */
+  pinOf?(record: SkillRecord): TrustPin | undefined;
+}
+
+/** The content a skill's runs must match: the root the user trusted and its digest then. */
+export interface TrustPin {
+  /** The root folder the digest covers (as scanned; a remote root's cached copy). */
+  root: string;
+  /** `sha256:…` of the root as the user trusted it (`digestRoot`). */
+  digest: string;
+  /** The command that trusts the root again, for the refusal of a changed root. */
+  howToTrust: string;
 }
 
 /**

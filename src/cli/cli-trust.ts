@@ -77,6 +77,7 @@ export async function openCliTrust(options: CliTrustOptions): Promise<true | Rec
     roots: untrusted,
     servers,
     stateDir: problem === undefined ? stateDir : undefined,
+    warn: options.warn,
     ...(Array.isArray(fromUser) ? { trusted: fromUser } : {}),
     ...(options.ask === undefined ? {} : { ask: options.ask }),
   });

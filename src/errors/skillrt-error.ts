@@ -13,7 +13,9 @@ export type SkillrtErrorCode =
   | "workspace-unusable"
   | "agent-busy"
   | "delegation-limit"
-  | "skill-verification-failed";
+  | "skill-verification-failed"
+  | "root-digest-failed"
+  | "skill-changed";
 
 const marker = Symbol.for("skillrt.error");
 

@@ -1,5 +1,6 @@
 /**
- * The read-only copy of a skill that executors without mounts (`local`) run in: the skill's real tree
+ * The read-only copy of a skill that executors without mounts (`local`) run in, and that every executor
+ * runs a skill trusted by its digest from (the copy is checked against the digest): the skill's real tree
  * copied into `skills/<name>/` (directories, files with their permission bits, symbolic links as links,
  * never followed), then write permission taken off every file and directory, so a script walking `.`
  * sees exactly the skill's files and its writes fail the way they do on the sandbox's read-only mount.
@@ -66,7 +67,7 @@ async function lockIn(dir: DirHandle, name: string): Promise<void> {
       await sub.close();
     }
   } else if (stat.isFile()) {
-    // Only local runs use a copy, and their scripts already act with the host's rights.
+    // Local runs act with the host's rights anyway; the sandbox mounts `skills/` read-only over the copy.
     chmodSync(`${dir.at}/${name}`, stat.mode & 0o7555);
   }
 }

@@ -9,6 +9,7 @@
  * The flat bag of earlier versions ({@link SkillRunContext}) is still accepted where it was public and is
  * split here, once, by {@link toRunSettings}.
  */
+import type { SkillTrust } from "../catalog/skill-trust.js";
 import type { SkillRecord } from "../catalog/types.js";
 import type { ArtifactStore } from "./artifact-store.js";
 import type { CommandPolicy } from "./command-policy.js";
@@ -83,6 +84,13 @@ export interface RunSetup {
 /** Everything one run is given: `runSkillCommand(request, { environment, policy, lookup })`. */
 export interface SkillRunConfig extends RunSetup {
   lookup: SkillLookup;
+  /**
+   * The trust the caller checked the skill against (callers refuse untrusted skills before running).
+   * A skill whose trust is bound to a digest ({@link SkillTrust.pinOf}) runs from a private copy that is
+   * digested and must match: what runs is exactly what was trusted. Default: the skill's folder is
+   * staged as it is.
+   */
+  trust?: SkillTrust;
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import path from "node:path";
 import type { SkillRecord } from "../catalog/types.js";
+import { SkillChangedError } from "../errors/skill-changed-error.js";
 import { lastOutputLine } from "../util/terminal-text.js";
 import {
   type CollectedOutputs,
@@ -26,7 +27,8 @@ import {
   toSkillRunConfig,
 } from "./run-config.js";
 import { type InputSpec, type StagedInput, stageInputs } from "./stage-inputs.js";
-import type { Workspace } from "./workspace.js";
+import { pinnedStaging } from "./verify-staged-skill.js";
+import type { StageSkillOptions, Workspace } from "./workspace.js";
 
 /**
  * What to run (the `skill_run` tool's input, already validated against its schema in `tools/`). The
@@ -183,23 +185,30 @@ type StagedSkill = Awaited<ReturnType<Workspace["stageSkill"]>>;
 
 /**
  * Puts the skill into the workspace (the real folder for executors that mount it read-only, a copy for
- * `local`), resolves the working directory, then stages the inputs and takes a run folder. Repairs and
- * the staging of inputs are serialised per workspace: parallel runs prepare one after the other.
+ * `local`, a verified copy for a skill whose trust is bound to a digest), resolves the working directory,
+ * then stages the inputs and takes a run folder. Repairs and the staging of inputs are serialised per
+ * workspace: parallel runs prepare one after the other.
  */
 async function stage(
   input: SkillRunRequest,
   record: SkillRecord,
-  { environment, lookup }: SkillRunConfig,
+  { environment, lookup, trust }: SkillRunConfig,
   redactor: Redactor,
 ): Promise<StagedRun | SkillRunRefused> {
   const { workspace } = environment;
   let staged: StagedSkill;
   let repairs: string[];
+  // Executors that mount get the real folder read-only; `local` ignores mounts, so it gets a copy. A
+  // pinned skill always runs from a copy checked against its trusted digest: the real folder may change
+  // after the check, the copy in the private workspace does not.
+  const pin = trust?.pinOf?.(record);
+  const options: StageSkillOptions = { copy: environment.executor.kind === "local" };
+  if (pin !== undefined) options.verify = pinnedStaging(pin, record);
   try {
     repairs = await serialised(workspace, () => workspace.repair());
-    // Executors that mount get the real folder read-only; `local` ignores mounts, so it gets a copy.
-    staged = await workspace.stageSkill(record, { copy: environment.executor.kind === "local" });
+    staged = await workspace.stageSkill(record, options);
   } catch (error) {
+    if (SkillChangedError.isInstance(error)) return refuse(input.name, redactor.redact(error.message));
     return refuse(
       input.name,
       redactor.redact(`Cannot run skill '${input.name}': ${(error as Error).message}`),

@@ -2,12 +2,18 @@
  * Shell pre-render (Claude Code's `` !`command` ``): when a trusted skill loads, each `` !`command` `` in
  * its body and each ```` ```! ```` block runs in the skill's directory inside the session workspace, with
  * the run limits, and its output (capped, secrets redacted) takes the directive's place. An untrusted
- * skill's directives are replaced by a note and never run.
+ * skill's directives are replaced by a note and never run. For a skill trusted by its digest, the body's
+ * commands run only when the body is the one in the checked copy of the skill (a SKILL.md rewritten
+ * after the trust was opened does not choose what runs).
  */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { ensureTrusted, type SkillTrust } from "../catalog/skill-trust.js";
 import type { SkillRecord } from "../catalog/types.js";
+import { SkillChangedError } from "../errors/skill-changed-error.js";
 import type { RunSetup } from "./run-config.js";
 import { runSkillCommand } from "./run-skill-command.js";
+import { pinnedStaging } from "./verify-staged-skill.js";
 
 /** One directive of a body: where it is and what it runs. */
 export interface ShellDirective {
@@ -107,7 +113,7 @@ export function createShellPreRender(
           : await options.stage(record);
       if (staged.ok) local = staged.record;
       else note = `not run: ${staged.message}`;
-    }
+    } else note = await unverifiedBody(record, body, options.trust, options.run);
     let out = "";
     let at = 0;
     for (const [index, directive] of directives.entries()) {
@@ -117,19 +123,51 @@ export function createShellPreRender(
       if (note !== undefined) out += `[\`${shown}\` ${note}]`;
       else if (index >= PRE_RENDER_MAX_DIRECTIVES)
         out += `[\`${shown}\` not run: more than ${PRE_RENDER_MAX_DIRECTIVES} commands in one skill]`;
-      else out += await runDirective(local, directive, options.run as RunSetup);
+      else out += await runDirective(local, directive, options.run as RunSetup, options.trust);
     }
     return out + body.slice(at);
   };
 }
 
-async function runDirective(record: SkillRecord, directive: ShellDirective, run: RunSetup): Promise<string> {
+/**
+ * Why the directives of a pinned skill's `body` may not run: the checked copy of the skill cannot be
+ * staged (it changed since it was trusted), or its skill file does not hold `body` (the body was read
+ * from a file changed after the check). `undefined` when they may run, or the skill is not pinned.
+ */
+async function unverifiedBody(
+  record: SkillRecord,
+  body: string,
+  trust: SkillTrust,
+  run: RunSetup,
+): Promise<string | undefined> {
+  const pin = trust.pinOf?.(record);
+  if (pin === undefined) return undefined;
+  const changed = `not run: this skill changed since it was trusted; the user can review it and trust it again with \`${pin.howToTrust}\``;
+  try {
+    const staged = await run.environment.workspace.stageSkill(record, { verify: pinnedStaging(pin, record) });
+    const read = (name: string) => readFile(path.join(staged.viewDir, name), "utf8");
+    const checked = (await read("SKILL.md").catch(() => read("skill.md"))).replace(/\r\n/g, "\n");
+    // The body is what follows the frontmatter: the checked file must end with it.
+    return checked.trimEnd().endsWith(body.replace(/\r\n/g, "\n").trim()) ? undefined : changed;
+  } catch (error) {
+    if (SkillChangedError.isInstance(error)) return changed;
+    return `not run: ${(error as Error).message}`;
+  }
+}
+
+async function runDirective(
+  record: SkillRecord,
+  directive: ShellDirective,
+  run: RunSetup,
+  trust: SkillTrust,
+): Promise<string> {
   const result = await runSkillCommand(
     { name: record.name, command: directive.command, timeout: PRE_RENDER_TIMEOUT_SECONDS },
     {
       environment: run.environment,
       policy: { ...run.policy, maxOutputBytes: PRE_RENDER_MAX_CHARS * 4 },
       lookup: { getSkill: (name) => (name === record.name ? record : undefined), isLoaded: () => true },
+      trust,
     },
   );
   const shown = oneLine(directive.command);

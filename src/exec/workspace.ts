@@ -4,7 +4,8 @@
  * ```
  * <base>/skillrt-ws-<random>/     base: <tmpdir>/skillrt-<uid> (0700) unless given; the workspace is 0700
  *   skills/<name>/   the skill's folder as it is: the real directory mounted read-only here (sandbox,
- *                    container, sandbox sessions), or a read-only copy of it (local runs)
+ *                    container, sandbox sessions), or a read-only copy of it (local runs, and every run
+ *                    of a skill trusted by its digest: the copy is checked against it before it runs)
  *   work/ work/inputs/   scratch space and staged inputs
  *   out/             outputs to collect
  *   runs/run_<ts>/   one directory per run (RUN_DIR)
@@ -45,7 +46,8 @@ export interface StagedSkill {
   viewDir: string;
   /**
    * `true` when `viewDir` holds a read-only copy of the skill (for executors that do not mount, such as
-   * `local`); `false` when it is an empty mount point the executor mounts the real directory on.
+   * `local`, and for a checked copy, see `StageSkillOptions.verify`); `false` when it is an empty mount
+   * point the executor mounts the real directory on.
    */
   copied: boolean;
 }
@@ -57,6 +59,13 @@ export interface StageSkillOptions {
    * ignore `mounts`, such as `local`. Default `false`.
    */
   copy?: boolean;
+  /**
+   * Check the copy before any run sees it (implies `copy`): `check` resolves when the copy in `viewDir`
+   * is content the run may execute and throws otherwise (the copy is then removed and the staging fails
+   * with that error). A copy that passed is re-used while neither it nor the skill changed and `key` (what
+   * it was checked against, e.g. a trusted digest) is the same.
+   */
+  verify?: { key: string; check: (viewDir: string) => Promise<void> };
 }
 
 /** The per-session workspace. */
@@ -147,7 +156,7 @@ export function workspaceAt(root: string): Workspace {
     homeDir: path.join(root, "home"),
     tmpDir: path.join(root, "tmp"),
   };
-  const staged = new Map<string, StagedSkill & { fingerprint: string }>();
+  const staged = new Map<string, StagedSkill & { fingerprint: string; verified: string | undefined }>();
   const serial = serialiser();
   let lastStamp = "";
   let sameStampCount = 0;
@@ -187,22 +196,36 @@ export function workspaceAt(root: string): Workspace {
       const realDir = await realpath(record.dir);
       const name = sanitizeName(record.name);
       const viewDir = path.join(dirs.skillsDir, name);
-      const copied = options.copy === true;
+      const verify = options.verify;
+      const copied = options.copy === true || verify !== undefined;
       // A copy is kept while neither the skill nor the copy changed; a mount point while it is empty.
-      const fingerprint = copied
-        ? `${treeFingerprint(realDir)}\0${treeFingerprint(viewDir, false)}`
-        : "mount";
+      // The real tree's fingerprint is taken before copying: a change made while the copy is made shows
+      // as a change at the next staging, which copies (and checks) again.
+      const realPrint = copied ? treeFingerprint(realDir) : undefined;
+      const fingerprint = copied ? `${realPrint}\0${treeFingerprint(viewDir, false)}` : "mount";
       const cached = staged.get(record.name);
       if (
         cached?.realDir === realDir &&
         cached.copied === copied &&
         cached.fingerprint === fingerprint &&
+        cached.verified === verify?.key &&
         (copied || treeFingerprint(viewDir) === "")
       )
         return cached;
+      // Whatever was staged under this name before is not re-used from here on, whatever happens next.
+      staged.delete(record.name);
       await withLayoutDir("skills", async (skills) => {
         if (copied) {
           await copySkillView(skills, name, realDir);
+          if (verify !== undefined) {
+            try {
+              await verify.check(viewDir);
+            } catch (error) {
+              await unlockIn(skills, name).catch(() => undefined);
+              await removeIn(skills, name).catch(() => undefined);
+              throw error;
+            }
+          }
         } else {
           await unlockIn(skills, name);
           await removeIn(skills, name); // never follows a link planted there
@@ -214,7 +237,8 @@ export function workspaceAt(root: string): Workspace {
         realDir,
         viewDir,
         copied,
-        fingerprint: copied ? `${treeFingerprint(realDir)}\0${treeFingerprint(viewDir, false)}` : "mount",
+        fingerprint: copied ? `${realPrint}\0${treeFingerprint(viewDir, false)}` : "mount",
+        verified: verify?.key,
       };
       staged.set(record.name, result);
       return result;

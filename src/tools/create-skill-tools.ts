@@ -189,6 +189,8 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
             closest: (name) => session.notFound(name).closest ?? [],
             isLoaded: (name) => session.loadedSkill(name) !== undefined,
           },
+          // A run checks trust again, and runs a pinned skill only from a copy matching its digest.
+          trust,
         };
 
   let renderRun: (run: SkillRunOutput) => string = renderRunText;

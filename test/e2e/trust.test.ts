@@ -3,7 +3,8 @@
  * A freshly cloned project's `.agents/skills` skill can be loaded but neither its script nor its
  * `` !`cmd` `` runs until `skillrt trust`; editing the skill afterwards needs trust again.
  */
-import { appendFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { appendFile, mkdir, mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -164,5 +165,104 @@ describe("trust of project-scope skills", () => {
     const revoked = await trustCli(["--revoke"]);
     expect(revoked.code).toBe(0);
     expect(JSON.parse((await trustCli(["--list", "--json"])).stdout).roots).toEqual([]);
+  });
+
+  it("an edit under node_modules/ of a trusted root shows as changed, and its script is refused", async () => {
+    const skill = path.join(project, ".agents", "skills", "greet");
+    const pwned = path.join(base, "pwned-by-node-modules");
+    await mkdir(path.join(skill, "node_modules", "x"), { recursive: true });
+    await writeFile(path.join(skill, "node_modules", "x", "index.js"), 'module.exports = "HELPER-OK";\n');
+    await writeFile(
+      path.join(skill, "scripts", "hello.sh"),
+      'echo "HELLO-FROM-SCRIPT $(node -e \'console.log(require("./node_modules/x"))\')"\n',
+    );
+    expect((await trustCli([])).code).toBe(0);
+    const trusted = await askGreet();
+    expect(trusted.run).toContain("HELLO-FROM-SCRIPT HELPER-OK");
+
+    await writeFile(
+      path.join(skill, "node_modules", "x", "index.js"),
+      `require("fs").writeFileSync(${JSON.stringify(pwned)}, "ran");\nmodule.exports = "HELPER-EDITED";\n`,
+    );
+    const listed = await trustCli(["--list"]);
+    expect(listed.stdout).toContain(
+      `${path.join(project, ".agents", "skills")}  changed since it was trusted`,
+    );
+    const json = JSON.parse((await trustCli(["--list", "--json"])).stdout);
+    expect(json.roots.map((r: { state: string }) => r.state)).toEqual(["changed"]);
+    const edited = await askGreet();
+    expect(edited.run).not.toContain("HELLO-FROM-SCRIPT");
+    expect(edited.run).toContain("not trusted");
+    expect(edited.run).toContain("skillrt trust");
+    expect(existsSync(pwned)).toBe(false);
+  });
+
+  it("a script rewritten while a model request is pending does not run as trusted", async () => {
+    const script = path.join(project, ".agents", "skills", "greet", "scripts", "hello.sh");
+    const pwned = path.join(base, "pwned-by-rewrite");
+    expect((await trustCli([])).code).toBe(0);
+    server = await startLoopbackProvider("openai", [
+      { toolCalls: [{ name: "skill_load", input: { name: "greet" } }] },
+      // The model takes its time; meanwhile the script is rewritten. skillrt opened (and checked) trust
+      // when it started, before this request.
+      {
+        toolCalls: [{ name: "skill_run", input: { name: "greet", command: "sh scripts/hello.sh" } }],
+        delayMs: 1500,
+      },
+      { text: "Done." },
+    ]);
+    const provider = server;
+    const running = runCli(["ask", "--executor", "local", "greet me"], {
+      cwd: project,
+      env: {
+        HOME: home,
+        OPENAI_BASE_URL: provider.baseURL,
+        OPENAI_API_KEY: "sk-loopback",
+        AGENT_MODEL: "loopback-model",
+      },
+      timeoutMs: 60_000,
+    });
+    const deadline = Date.now() + 30_000;
+    while (provider.requests.length < 2 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(provider.requests.length).toBe(2);
+    // The skill was loaded (its !`cmd` ran, trusted); the model's request for skill_run is pending.
+    expect(toolTexts(provider.requests[1]?.body)[0]).toContain("Live marker: PRE-42");
+    await writeFile(script, `echo EVIL-REWRITE\necho ran > ${pwned}\n`);
+    const run = await running;
+    expect(run.code).toBe(0);
+    const tools = toolTexts(provider.requests.at(-1)?.body);
+    expect(tools[1]).not.toContain("EVIL-REWRITE");
+    expect(tools[1]).toContain("not trusted");
+    expect(tools[1]).toContain(`skillrt trust ${path.join(project, ".agents", "skills")}`);
+    expect(run.stderr).toContain(
+      `${path.join(project, ".agents", "skills")} changed since its trust was checked`,
+    );
+    expect(existsSync(pwned)).toBe(false);
+  });
+
+  it("a root past the digest's caps is refused by skillrt trust with what to do, and listed as unchecked", async () => {
+    const skills = path.join(project, ".agents", "skills");
+    const big = path.join(skills, "greet", "node_modules", "dep", "blob.bin");
+    expect((await trustCli([])).code).toBe(0);
+    await mkdir(path.dirname(big), { recursive: true });
+    // Sparse: 512 MiB + 1 byte on paper, nothing on disk (the cap is checked before reading).
+    await writeFile(big, "");
+    await truncate(big, 512 * 1024 * 1024 + 1);
+    const refused = await trustCli([]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `skillrt trust: ${skills} was not trusted: ${skills} holds more than 512 MiB`,
+    );
+    expect(refused.stderr).toContain("node_modules/ included");
+    const listed = await trustCli(["--list"]);
+    expect(listed.stdout).toContain(
+      `${skills}  not trusted now, cannot be checked: ${skills} holds more than 512 MiB`,
+    );
+    const json = JSON.parse((await trustCli(["--list", "--json"])).stdout);
+    expect(json.roots[0].state).toBe("unchecked");
+    const ask = await askGreet();
+    expect(ask.run).not.toContain("HELLO-FROM-SCRIPT");
+    expect(ask.stderr).toContain(`${skills} is not trusted: ${skills} holds more than 512 MiB`);
   });
 });

@@ -18,6 +18,7 @@ import {
 import type { TrustOrigin, TrustRecord } from "../../catalog/trust-record.js";
 import { configDigest, loadSkillrtConfig } from "../../config/load-skillrt-config.js";
 import { mcpServerDigest } from "../../config/mcp-server-digest.js";
+import { RootDigestError } from "../../errors/root-digest-error.js";
 import { cliHome } from "../cli-home.js";
 import { resolveCliRoots } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
@@ -34,8 +35,10 @@ Trust a project, a remote root or an MCP server. Until trusted:
 - a project's skillrt.config.json gives only what cannot act (roots, session filters, the model id,
   budgets, stricter settings): its MCP servers do not start, its model URL, apiKeyEnv and \${env:X}
   values are not used, and it cannot weaken approvals or the sandbox.
-Trust is recorded with the digest of the content as it is now: any change (an edited or added file, a
-new upstream, an edited config file or server entry) needs trust again. Review before you trust.
+Trust is recorded with the digest of the content as it is now (every file a run can see, node_modules/
+included): any change (an edited or added file, a new upstream, an edited config file or server entry)
+needs trust again. Each run stages a private copy of the skill and runs it only when the copy still has
+the trusted digest. Review before you trust.
 
 PATH        a skill root, or a project folder (its skills/, .agents/skills, .claude/skills, its
             skillrt.config.json and the folders that file names as roots are trusted). Default: the
@@ -45,7 +48,8 @@ URL         a remote root as given to --root (https://…, git+https://…#ref, 
 mcp:SERVER  the skills an mcpServers entry serves (bound to the entry as configured).
 
 Options:
-  --list     list the trusted roots and whether each still matches what was trusted
+  --list     list the trusted roots and whether each still matches what was trusted (every file a
+             run can see counts, node_modules/ included)
   --revoke   remove the trust of PATH|URL (default: the current directory's roots)
   --json     print JSON: {"trusted": [...]} or {"roots": [...]}
   -h, --help show this help
@@ -98,7 +102,7 @@ export const trustCommand = defineCommand({
       try {
         digest = await currentDigest(root.origin, root.path, io);
       } catch (error) {
-        io.stderr.write(`skillrt trust: cannot read ${root.display}: ${(error as Error).message}\n`);
+        io.stderr.write(`skillrt trust: ${root.display} was not trusted: ${(error as Error).message}\n`);
         return 1;
       }
       if (digest === undefined) {
@@ -200,11 +204,23 @@ async function listTrust(stateDir: string, json: boolean, io: CliIo): Promise<nu
   const rows = await Promise.all(
     records.map(async (record) => {
       let state = "recorded";
+      let problem: string | undefined;
       if (record.origin.kind !== "remote") {
-        const digest = await currentDigest(record.origin, record.origin.id, io).catch(() => undefined);
-        state = digest === undefined ? "missing" : digest === record.digest ? "trusted" : "changed";
+        const digest = await currentDigest(record.origin, record.origin.id, io).catch((error: unknown) => {
+          // A root past the digest's caps cannot be checked: say so, never call it trusted or missing.
+          if (RootDigestError.isInstance(error) && error.reason !== "unreadable") problem = error.message;
+          return undefined;
+        });
+        state =
+          problem !== undefined
+            ? "unchecked"
+            : digest === undefined
+              ? "missing"
+              : digest === record.digest
+                ? "trusted"
+                : "changed";
       }
-      return { ...record, state };
+      return { ...record, state, ...(problem === undefined ? {} : { problem }) };
     }),
   );
   if (json) {
@@ -221,7 +237,9 @@ async function listTrust(stateDir: string, json: boolean, io: CliIo): Promise<nu
         ? "changed since it was trusted: run skillrt trust again after reviewing it"
         : row.state === "missing"
           ? "not found"
-          : row.state;
+          : row.state === "unchecked"
+            ? `not trusted now, cannot be checked: ${row.problem}`
+            : row.state;
     return `${row.origin.id}  ${why}  (${row.origin.kind}, ${row.trustedAt})\n`;
   });
   await writeOutput(io.stdout, text.join(""));
