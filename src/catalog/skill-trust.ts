@@ -5,6 +5,7 @@
  * trusted their scripts do not run, their `allowed-tools` pre-approve nothing and their `` !`cmd` `` is not
  * executed. (A served skill's commands run through `skill_run` only, each skill approved by the user.)
  */
+import { originMay, type TrustAction, trustedByDefault } from "../trust/trust-action.js";
 import type { SkillRecord } from "./types.js";
 
 /** How trust of skills is decided. */
@@ -49,7 +50,7 @@ export type TrustOption = boolean | SkillTrust;
  * MCP server serves it.
  */
 export function needsTrustByDefault(record: Pick<SkillRecord, "scope">): boolean {
-  return record.scope === "project" || record.scope === "mcp";
+  return !trustedByDefault(record.scope);
 }
 
 const TRUST_ALL: SkillTrust = {
@@ -70,10 +71,22 @@ export function skillTrust(option: TrustOption | undefined): SkillTrust {
   return option;
 }
 
-/** Whether `record` is trusted, asking once when `trust` can ask. */
-export async function ensureTrusted(trust: SkillTrust, record: SkillRecord): Promise<boolean> {
-  if (trust.isTrusted(record)) return true;
-  return trust.ask === undefined ? false : await trust.ask(record);
+/**
+ * Whether `record`'s content may take `action` (run its scripts, pre-render, pre-approve tools) as the
+ * trust policy decides for its trust state now, asking once when `trust` can ask.
+ */
+export async function ensureTrusted(
+  trust: SkillTrust,
+  record: SkillRecord,
+  action: TrustAction,
+): Promise<boolean> {
+  if (originMay(trust.isTrusted(record), action)) return true;
+  return trust.ask === undefined ? false : originMay(await trust.ask(record), action);
+}
+
+/** {@link ensureTrusted} without asking: whether `record` may take `action` now. */
+export function mayNow(trust: SkillTrust, record: SkillRecord, action: TrustAction): boolean {
+  return originMay(trust.isTrusted(record), action);
 }
 
 /**

@@ -102,7 +102,7 @@ export function createShellPreRender(
     if (directives.length === 0) return body;
     let note: string | undefined;
     let local = record;
-    if (!(await ensureTrusted(options.trust, record)))
+    if (!(await ensureTrusted(options.trust, record, "pre-render")))
       note = `not run: this skill is not trusted; the user can trust it with \`${options.trust.howToTrust(record)}\``;
     else if (options.run === undefined) note = "not run: command execution is off in this session";
     else if (record.origin.kind === "mcp") {

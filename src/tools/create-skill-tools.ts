@@ -6,7 +6,13 @@
 import path from "node:path";
 import { type Tool, tool } from "ai";
 import { z } from "zod";
-import { ensureTrusted, type SkillTrust, skillTrust, untrustedMessage } from "../catalog/skill-trust.js";
+import {
+  ensureTrusted,
+  mayNow,
+  type SkillTrust,
+  skillTrust,
+  untrustedMessage,
+} from "../catalog/skill-trust.js";
 import type { SkillRecord } from "../catalog/types.js";
 import type { SkillSession } from "../context/skill-session.js";
 import {
@@ -159,7 +165,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
   const trust = skillTrust(options.trust);
   /** Why `record`'s commands may not run: it is untrusted (asked once where a person can answer). */
   const untrustedReason = async (record: SkillRecord | undefined): Promise<string | undefined> =>
-    record === undefined || (await ensureTrusted(trust, record))
+    record === undefined || (await ensureTrusted(trust, record, "run-code"))
       ? undefined
       : untrustedMessage(trust, record, "Commands");
   /** The refusal of running `record`'s commands when it is untrusted. */
@@ -354,7 +360,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     for (const name of activeSkills()) {
       const record = session.loadedSkill(name)?.record ?? session.catalog.get(name);
       // An untrusted skill's allowed-tools grant nothing without asking.
-      if (record !== undefined && !trust.isTrusted(record)) continue;
+      if (record !== undefined && !mayNow(trust, record, "pre-approve-tools")) continue;
       for (const raw of record?.allowedTools ?? []) {
         const entry = parseAllowedTool(raw);
         if (entry !== undefined && entry.pattern === undefined && matchesAllowedTool(entry, tool))

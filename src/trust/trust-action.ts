@@ -78,3 +78,12 @@ export function refusedBecause(action: TrustAction): string {
       return "would weaken the sandbox";
   }
 }
+
+/**
+ * Whether skills found where `scope` says are trusted before the user says anything: the user's own and
+ * those named on the command line or in code are; a project's and those an MCP server serves are not.
+ * (Remote roots, like a project's, are trusted only by the user's records.)
+ */
+export function trustedByDefault(scope: string): boolean {
+  return scope !== "project" && scope !== "mcp";
+}
