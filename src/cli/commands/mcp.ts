@@ -70,8 +70,8 @@ Options:
   --watch            Re-scan when skills change and notify the client.
   --http             Serve over Streamable HTTP instead of stdio (one session per client).
   --port N           HTTP port (default 0: any free port; the URL on stdout says which).
-  --host H           HTTP interface (default 127.0.0.1). Any other than loopback needs a token
-                     (the generated one, --token-file or --token-env).
+  --host H           HTTP interface (default 127.0.0.1). Any other than loopback needs
+                     --token-file or --token-env.
   --token-file PATH  Use the token in PATH (yours, mode 600: a file others can read is refused);
                      when PATH does not exist, a random token is written there (mode 600) and kept.
   --token-env NAME   Use the token in environment variable NAME (at least 32 characters).
@@ -168,11 +168,12 @@ configuration; 2 usage error.
           `--token-env ${values["token-env"]}: the token is shorter than ${MIN_MCP_TOKEN_LENGTH} characters (e.g. openssl rand -base64 32)`,
         );
     }
-    if (http && !isLoopbackHost(host) && noAuth)
+    // Off loopback the token crosses the network: the user chooses it (and where it is kept) explicitly.
+    if (http && !isLoopbackHost(host) && token === undefined && values["token-file"] === undefined)
       return usageError(
         io,
         "mcp",
-        `--host ${host} is reachable from other machines: --no-auth is only for loopback; drop it (a token is generated) or give --token-file PATH`,
+        `--host ${host} is reachable from other machines: give the bearer token explicitly with --token-file PATH or --token-env NAME (--no-auth is for loopback only; plain HTTP: put TLS in front)`,
       );
     const log = (message: string): void => {
       io.stderr.write(`skillrt mcp: ${message}\n`);
