@@ -24,6 +24,39 @@ export interface ServerMessageCounts {
   dropped(): number;
 }
 
+/** A token bucket for one server's own messages: `take()` is true while a message may pass. */
+export interface MessageBucket extends ServerMessageCounts {
+  take(): boolean;
+}
+
+/**
+ * A token bucket (`burst` at once, refilled at `perSecond`); a `take()` it refuses counts as dropped, and
+ * the first calls `onFirstDrop`.
+ */
+export function createMessageBucket(options: ServerMessageLimit = {}): MessageBucket {
+  const perSecond = options.perSecond ?? 50;
+  const burst = options.burst ?? 200;
+  const now = options.now ?? Date.now;
+  let tokens = burst;
+  let last = now();
+  let dropped = 0;
+  return {
+    take() {
+      const at = now();
+      tokens = Math.min(burst, tokens + ((at - last) / 1000) * perSecond);
+      last = at;
+      if (tokens < 1) {
+        dropped += 1;
+        if (dropped === 1) options.onFirstDrop?.();
+        return false;
+      }
+      tokens -= 1;
+      return true;
+    },
+    dropped: () => dropped,
+  };
+}
+
 type OnMessage = NonNullable<Transport["onmessage"]>;
 
 /**
@@ -35,26 +68,11 @@ export function limitServerMessages(
   transport: Transport,
   options: ServerMessageLimit = {},
 ): ServerMessageCounts {
-  const perSecond = options.perSecond ?? 50;
-  const burst = options.burst ?? 200;
-  const now = options.now ?? Date.now;
-  let tokens = burst;
-  let last = now();
-  let dropped = 0;
+  const bucket = createMessageBucket(options);
   let handler: OnMessage | undefined;
 
   const limited: OnMessage = (message, extra) => {
-    if ("method" in message) {
-      const at = now();
-      tokens = Math.min(burst, tokens + ((at - last) / 1000) * perSecond);
-      last = at;
-      if (tokens < 1) {
-        dropped += 1;
-        if (dropped === 1) options.onFirstDrop?.();
-        return;
-      }
-      tokens -= 1;
-    }
+    if ("method" in message && !bucket.take()) return;
     handler?.(message, extra);
   };
 
@@ -66,5 +84,5 @@ export function limitServerMessages(
       handler = value;
     },
   });
-  return { dropped: () => dropped };
+  return { dropped: bucket.dropped };
 }
