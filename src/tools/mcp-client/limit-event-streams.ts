@@ -37,7 +37,8 @@ function eventFilter(bucket: MessageBucket): TransformStream<Uint8Array, Uint8Ar
   // Where the search for an event's end resumes: a large event arriving in many chunks is scanned once.
   let scanned = 0;
   const pass = (event: string, controller: TransformStreamDefaultController<Uint8Array>): void => {
-    if (!isServerInitiated(event) || bucket.take()) {
+    const method = serverMethod(event);
+    if (method === undefined || bucket.take(method)) {
       controller.enqueue(encoder.encode(`${event}\n\n`));
       return;
     }
@@ -72,11 +73,11 @@ function eventFilter(bucket: MessageBucket): TransformStream<Uint8Array, Uint8Ar
 }
 
 /**
- * Whether `event` is a `message` event whose data is one JSON-RPC message with a `method` (what a server
- * sends on its own). Anything else — a response, a batch, a comment, data that is not JSON — passes, and
- * the SDK and {@link limitServerMessages} deal with it.
+ * The method of `event` when it is a `message` event whose data is one JSON-RPC message with a `method`
+ * (what a server sends on its own). Undefined for anything else — a response, a batch, a comment, data
+ * that is not JSON: it passes, and the SDK and {@link limitServerMessages} deal with it.
  */
-function isServerInitiated(event: string): boolean {
+function serverMethod(event: string): string | undefined {
   let data = "";
   let kind = "message";
   for (const line of event.split(/\r\n|\n|\r/)) {
@@ -85,11 +86,13 @@ function isServerInitiated(event: string): boolean {
     else if (line.startsWith("event:")) kind = line.slice(6).trim();
   }
   // A cheap test first: a message without the word is no notification or request.
-  if (kind !== "message" || !data.includes('"method"')) return false;
+  if (kind !== "message" || !data.includes('"method"')) return undefined;
   try {
     const message: unknown = JSON.parse(data);
-    return typeof message === "object" && message !== null && !Array.isArray(message) && "method" in message;
+    if (typeof message !== "object" || message === null || Array.isArray(message)) return undefined;
+    const method = (message as { method?: unknown }).method;
+    return typeof method === "string" ? method : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
