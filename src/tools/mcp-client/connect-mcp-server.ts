@@ -160,16 +160,16 @@ export async function connectMcpServer(
   } else {
     const url = new URL(config.url);
     const requestInit = { headers: resolve("headers", config.headers) };
+    // Over HTTP the flood is cut in the event stream already, before the SDK's parser stream sees it.
+    const fetch = limitEventStreams(createMessageBucket({ onFirstDrop }));
     if (config.type !== "sse") {
-      // Over HTTP the flood is cut in the event stream already, before the SDK's parser stream sees it.
-      const fetch = limitEventStreams(createMessageBucket({ onFirstDrop }));
       const result = await attempt(new StreamableHTTPClientTransport(url, { requestInit, fetch }));
       if ("client" in result) connected = { client: result.client, kind: "streamable-http" };
       else failure = result.error;
     }
     // The SDK's compatibility path: a server that does not speak Streamable HTTP may still speak SSE.
     if (connected === undefined) {
-      const result = await attempt(new SSEClientTransport(url, { requestInit }));
+      const result = await attempt(new SSEClientTransport(url, { requestInit, fetch }));
       if ("client" in result) connected = { client: result.client, kind: "sse" };
       else if (config.type === "sse") failure = result.error;
     }
