@@ -12,13 +12,41 @@ import { type McpHttpServer, serveMcpHttp } from "./serve-mcp-http.js";
 const ALICE = "alice-token-0123456789abcdefghijklmnop";
 const BOB = "bob-token-0123456789abcdefghijklmnopqrs";
 
+/** Resolves the calls of `hold` waiting now. */
+let release: () => void = () => undefined;
 const createServer = async (): Promise<McpServer> => {
   const server = new McpServer({ name: "t", version: "1" });
   server.registerTool("ping_me", { description: "Answers pong." }, async () => ({
     content: [{ type: "text", text: "pong" }],
   }));
+  server.registerTool("hold", { description: "Answers when released." }, async () => {
+    await new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    return { content: [{ type: "text", text: "released" }] };
+  });
   return server;
 };
+
+/** A raw initialize POST with `token`; its status. */
+async function initializeStatus(url: string, token: string): Promise<number> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
+  });
+  await res.text();
+  return res.status;
+}
 
 let served: McpHttpServer | undefined;
 const clients: Client[] = [];
@@ -65,6 +93,25 @@ describe("serveMcpHttp credentials", () => {
       content: [{ type: "text", text: "pong" }],
     });
     expect(served.sessionCount()).toBe(3);
+  });
+
+  it("stateless: requests in flight are capped per token, and a finished one frees its slot", async () => {
+    served = await serveMcpHttp({
+      createServer,
+      auth: { tokens: [ALICE, BOB] },
+      stateless: true,
+      maxSessionsPerClient: 1,
+    });
+    await connect(served.url, ALICE);
+    const alice = clients.at(-1)!;
+    const held = alice.callTool({ name: "hold", arguments: {} });
+    for (let i = 0; i < 100 && (await initializeStatus(served.url, ALICE)) !== 429; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(await initializeStatus(served.url, ALICE)).toBe(429);
+    expect(await initializeStatus(served.url, BOB)).toBe(200);
+    release();
+    expect(await held).toMatchObject({ content: [{ type: "text", text: "released" }] });
+    expect(await initializeStatus(served.url, ALICE)).toBe(200);
   });
 
   it("a session answers only the token that opened it", async () => {

@@ -49,7 +49,8 @@ export interface McpHttpOptions {
   maxSessions?: number;
   /**
    * Most sessions open at once per credential (per token; per remote address with `auth: false`); past it
-   * that client's new session gets 429 while others still get theirs. Default 32.
+   * that client's new session gets 429 while others still get theirs. `stateless`: most requests in flight
+   * per credential. Default 32.
    */
   maxSessionsPerClient?: number;
   /** A session unused this long is closed. Default 30 minutes. */
@@ -220,7 +221,32 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
         res.setHeader("Allow", "POST");
         return reply(res, 405, -32000, "Method not allowed: this server is stateless (POST only)");
       }
-      const server = await options.createServer();
+      // Each request here is a server of its own until it is answered: the same cap, on requests in flight.
+      const running = perClientCount.get(client) ?? 0;
+      if (running >= perClient)
+        return reply(
+          res,
+          429,
+          -32000,
+          `Too many requests in flight for this client: ${running} are running, the limit per ${options.auth === false ? "address" : "credential"} is ${perClient}. Wait for one to finish`,
+        );
+      perClientCount.set(client, running + 1);
+      let released = false;
+      const release = (): void => {
+        if (released) return;
+        released = true;
+        const left = (perClientCount.get(client) ?? 1) - 1;
+        if (left <= 0) perClientCount.delete(client);
+        else perClientCount.set(client, left);
+      };
+      res.on("close", release);
+      let server: McpServer;
+      try {
+        server = await options.createServer();
+      } catch (error) {
+        release();
+        throw error;
+      }
       const transport = new StreamableHTTPServerTransport({});
       transport.onerror = report;
       res.on("close", () => {

@@ -78,8 +78,9 @@ Options:
   --no-auth          Require no credential (loopback only): every user and process on this machine
                      can then read the skills and run their scripts as you. Says so at start.
   --sessions-per-client N
-                     Most sessions open at once per token (per address with --no-auth); past it
-                     that client gets 429 while others still connect. Default 32.
+                     Most sessions open at once per token (per address with --no-auth; with
+                     --stateless, requests in flight); past it that client gets 429 while others
+                     still connect. Default 32.
   --allowed-host H   Accept Host H too (a name a proxy forwards; repeatable). Host and Origin
                      are checked on every request against DNS rebinding.
   --stateless        A fresh server per request, no session id: instances can sit behind a load
