@@ -4,7 +4,7 @@
  * `list_changed` is coalesced, and one event over the cap ends the stream.
  */
 import { describe, expect, it } from "vitest";
-import { limitEventStreams, MAX_EVENT_CHARS } from "./limit-event-streams.js";
+import { limitEventStreams, MAX_EVENT_CHARS, MAX_JSON_BODY_BYTES } from "./limit-event-streams.js";
 import { createMessageBucket } from "./limit-server-messages.js";
 
 const event = (id: string, message: object, end = "\n\n") =>
@@ -62,12 +62,30 @@ describe("limitEventStreams", () => {
     expect(out).toContain('"line 0"');
   });
 
-  it("ends the stream on one event over the cap, and leaves other responses alone", async () => {
+  it("ends the stream on one event or JSON body over the cap, and leaves other responses alone", async () => {
     const huge = `data: ${"x".repeat(MAX_EVENT_CHARS + 10)}`;
     await expect(filtered(huge, createMessageBucket(), 1 << 20)).rejects.toThrow(
       `a server-sent event is over ${MAX_EVENT_CHARS} characters`,
     );
-    const json = new Response("{}", { headers: { "content-type": "application/json" } });
-    expect(await limitEventStreams(createMessageBucket(), async () => json)("http://x")).toBe(json);
+    const limited = limitEventStreams(
+      createMessageBucket(),
+      async () =>
+        new Response(
+          `{"jsonrpc":"2.0","id":1,"result":{"skills":[${'"x",'.repeat(MAX_JSON_BODY_BYTES / 4)}"x"]}}`,
+          {
+            headers: { "content-type": "application/json" },
+          },
+        ),
+    );
+    await expect((await limited("http://x")).json()).rejects.toThrow(
+      `a JSON response is over ${MAX_JSON_BODY_BYTES} bytes`,
+    );
+    const small = limitEventStreams(
+      createMessageBucket(),
+      async () => new Response('{"ok":1}', { headers: { "content-type": "application/json" } }),
+    );
+    expect(await (await small("http://x")).json()).toEqual({ ok: 1 });
+    const text = new Response("plain", { headers: { "content-type": "text/plain" } });
+    expect(await limitEventStreams(createMessageBucket(), async () => text)("http://x")).toBe(text);
   });
 });

@@ -6,25 +6,45 @@
  * fetch wrapper filters `text/event-stream` bodies first: an event carrying a message with a `method`
  * (a notification or a request) passes only while the bucket has a token, so the SDK's pipeline sees a
  * bounded number; responses always pass, and one event larger than the cap ends the stream with an error.
+ * A JSON response body (a server may answer a request with one, or with a batch) has the same cap.
  */
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { MessageBucket } from "./limit-server-messages.js";
 
 /** Largest single server-sent event, in characters (the SDK's stdio transport caps a message at 10 MiB). */
 export const MAX_EVENT_CHARS = 10 * 1024 * 1024;
+/** Largest JSON response body, in bytes: the same 10 MiB (one page listing a million skills is refused). */
+export const MAX_JSON_BODY_BYTES = 10 * 1024 * 1024;
 
-/** `fetchFn` with its event-stream responses filtered through `bucket`; other responses are untouched. */
+/**
+ * `fetchFn` with its event-stream responses filtered through `bucket`, and its JSON response bodies cut
+ * off (an error) past {@link MAX_JSON_BODY_BYTES}; other responses are untouched.
+ */
 export function limitEventStreams(bucket: MessageBucket, fetchFn: FetchLike = fetch): FetchLike {
   return async (url, init) => {
     const response = await fetchFn(url, init);
     const type = response.headers.get("content-type") ?? "";
-    if (!response.ok || response.body === null || !/^\s*text\/event-stream/i.test(type)) return response;
-    return new Response(response.body.pipeThrough(eventFilter(bucket)), {
+    if (!response.ok || response.body === null) return response;
+    const sse = /^\s*text\/event-stream/i.test(type);
+    if (!sse && !/^\s*application\/json/i.test(type)) return response;
+    return new Response(response.body.pipeThrough(sse ? eventFilter(bucket) : byteCap(MAX_JSON_BODY_BYTES)), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
     });
   };
+}
+
+/** Passes bytes through until more than `max` went by, then errors the stream. */
+function byteCap(max: number): TransformStream<Uint8Array, Uint8Array> {
+  let seen = 0;
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      seen += chunk.byteLength;
+      if (seen > max) controller.error(new Error(`a JSON response is over ${max} bytes; it was not read`));
+      else controller.enqueue(chunk);
+    },
+  });
 }
 
 /** An event ends at a blank line (SSE allows CRLF, LF or CR line ends). */
