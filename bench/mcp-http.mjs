@@ -53,6 +53,17 @@ function tree(n) {
   return root;
 }
 
+/** `skillrt mcp --http` with a fresh token in `tokenFile`; the clients send it. */
+async function startSkillrt(args) {
+  fs.mkdirSync(path.dirname(tokenFile), { recursive: true });
+  fs.rmSync(tokenFile, { force: true });
+  // Every client keeps its session open until the end: the per-client session cap must fit them all.
+  const perClient = String(Math.max(32, CLIENTS + 1));
+  const server = await start([...args, "--token-file", tokenFile, "--sessions-per-client", perClient]);
+  headers = { Authorization: `Bearer ${fs.readFileSync(tokenFile, "utf8").trim()}` };
+  return server;
+}
+
 /** Starts a process whose first stdout line is its URL. */
 async function start(args) {
   const child = spawn(process.execPath, args, {
@@ -95,13 +106,18 @@ const pct = (xs, p) => {
 };
 const summary = (xs) => ({ n: xs.length, p50_ms: pct(xs, 50), p99_ms: pct(xs, 99) });
 
+// skillrt mcp --http requires a bearer token: it writes a random one to this file (the floor ignores it).
+const tokenFile = path.join(here, ".out", `mcp-http-${process.pid}.token`);
+let headers = {};
+process.on("exit", () => fs.rmSync(tokenFile, { force: true }));
+
 async function connect(url) {
   const client = new Client({ name: "bench", version: "1" });
   const state = { closed: false };
   client.onclose = () => {
     state.closed = true;
   };
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return { client, state };
 }
 
@@ -200,7 +216,7 @@ process.on("SIGTERM", () => server.close(() => process.exit(0)));
 
 async function concurrency() {
   const root = tree(SKILLS);
-  const server = await start([bin, "mcp", "--http", "--no-exec", "--root", root]);
+  const server = await startSkillrt([bin, "mcp", "--http", "--no-exec", "--root", root]);
   try {
     const memoryIdle = memory(server.pid);
     // One client lists first: every digest is computed here; the answers are recorded for the floor.
@@ -263,7 +279,7 @@ async function concurrency() {
 
 async function scale(n) {
   const root = tree(n);
-  const server = await start([bin, "mcp", "--http", "--no-exec", "--root", root]);
+  const server = await startSkillrt([bin, "mcp", "--http", "--no-exec", "--root", root]);
   try {
     const { client, state } = await connect(server.url);
     let pages = 0;

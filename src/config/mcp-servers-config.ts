@@ -28,6 +28,11 @@ const common = {
   timeoutMs: z.number().int().positive().optional(),
   /** Most ms to start (or reach) the server and list its tools. Default 60,000 (a first `npx -y` downloads). */
   startTimeoutMs: z.number().int().positive().optional(),
+  /**
+   * Most skills read from the server's `skills/list` (SEP-2640); past it the listing stops and the rest are
+   * left out, with a warning naming the server. Default 10,000.
+   */
+  maxSkills: z.number().int().positive().optional(),
 };
 
 /** A server started as a child process speaking MCP over stdin/stdout. */

@@ -100,6 +100,8 @@ export function openToolSources(
     onSourceError?: (error: ToolSourceError) => void;
     /** Directory of the verified MCP skill files' cache (trusted-cache rules). Default: none. */
     cacheDir?: string;
+    /** Most skills kept per MCP server, unless its entry sets `maxSkills`. Default 10,000. */
+    maxMcpSkills?: number;
   },
 ): ToolSources {
   const listeners = new Set<(error: ToolSourceError) => void>();
@@ -112,10 +114,12 @@ export function openToolSources(
   const registry = options.toolRegistry ?? createToolRegistry();
   const skills = createMcpSkillSource({
     ...(context.cacheDir === undefined ? {} : { cacheDir: context.cacheDir }),
+    ...(context.maxMcpSkills === undefined ? {} : { maxSkills: context.maxMcpSkills }),
     ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
   });
+  const servers = options.mcpServers ?? context.config?.mcpServers ?? {};
   const mcp: McpToolSource = createMcpToolSource({
-    servers: options.mcpServers ?? context.config?.mcpServers ?? {},
+    servers,
     registry,
     env: context.env,
     ...(context.cwd === undefined ? {} : { baseDir: context.cwd }),
@@ -135,6 +139,7 @@ export function openToolSources(
           extensions: connection.extensions,
           request: connection.request,
           alive: connection.alive,
+          ...(servers[name]?.maxSkills === undefined ? {} : { maxSkills: servers[name].maxSkills }),
         },
         abortSignal,
       ),

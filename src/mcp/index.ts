@@ -8,6 +8,7 @@ export {
 export {
   isLoopbackHost,
   MCP_HTTP_PATH,
+  type McpHttpAuth,
   type McpHttpOptions,
   type McpHttpServer,
   serveMcpHttp,

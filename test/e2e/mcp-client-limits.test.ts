@@ -2,11 +2,14 @@
  * MCP servers configured in skillrt.config.json, through the built `ask`: a stdio server gets the
  * launcher's registry variables (NODE_EXTRA_CA_CERTS), a call that never answers reaches the model as a
  * tool error at the server's timeoutMs, and a server that cannot start is reported with the variable
- * names it got.
+ * names it got. Then the built client in a process of its own against servers that flood it with
+ * notifications (stdio and Streamable HTTP), its peak memory against the same run without the flood.
  */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
 import { assertBuilt, runCli, writeTrustedConfig } from "./support/run-cli.js";
@@ -100,4 +103,88 @@ describe("MCP servers from the config, through ask", () => {
     expect(line).toContain('pass more with "env" in mcpServers.broken');
     expect(run.stderr).not.toContain("user:pw");
   }, 60_000);
+});
+
+const floodClient = path.resolve(import.meta.dirname, "support", "mcp-flood-client.mjs");
+
+/**
+ * Runs the built client in a child process against `server` (twice: one run's peak varies by 10-15 MB
+ * with the garbage collector's timing); the result and the mean of the two peak RSS, in MB.
+ */
+async function floodRun(server: object): Promise<{ text: string; warnings: string[]; peakMb: number }> {
+  const once = async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [floodClient, JSON.stringify(server)], {
+      timeout: 90_000,
+    });
+    return JSON.parse(stdout) as { text: string; warnings: string[]; maxRssKb: number };
+  };
+  const first = await once();
+  const second = await once();
+  expect(second.text).toBe(first.text);
+  return {
+    text: first.text,
+    warnings: first.warnings,
+    peakMb: (first.maxRssKb + second.maxRssKb) / 2 / 1024,
+  };
+}
+
+/** Starts the raw HTTP flood server with $FLOOD = `count`; its URL and the child. */
+async function floodServer(count: number): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [path.join(fixtures, "flood-http-server.mjs")], {
+    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", FLOOD: String(count) },
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("\n")) resolve(out.slice(0, out.indexOf("\n")));
+    });
+    child.once("exit", (code) => reject(new Error(`flood server exited (${code})`)));
+  });
+  return { url, child };
+}
+
+describe("a flood of 100,000 notifications, the client in a process of its own", () => {
+  const WARNING =
+    "MCP server 'flood' sends more notifications than skillrt takes (50 a second after a burst of 200); the rest are dropped";
+
+  it("over stdio: peak RSS at most 1.5x the same call without the flood, one warning", async () => {
+    const rogue = (count: number) => ({
+      command: process.execPath,
+      args: [path.join(fixtures, "rogue-server.mjs")],
+      env: { ROGUE_FLOOD: String(count) },
+    });
+    const baseline = await floodRun(rogue(0));
+    const flooded = await floodRun(rogue(100_000));
+    expect(baseline.text).toBe("flood done");
+    expect(flooded.text).toBe("flood done");
+    expect(baseline.warnings).toEqual([]);
+    expect(flooded.warnings).toEqual([WARNING]);
+    console.log(
+      `stdio flood: peak RSS ${flooded.peakMb.toFixed(0)} MB, without it ${baseline.peakMb.toFixed(0)} MB`,
+    );
+    expect(flooded.peakMb).toBeLessThanOrEqual(baseline.peakMb * 1.5);
+  }, 120_000);
+
+  it("over Streamable HTTP (an event stream): peak RSS at most 1.5x the same call without the flood, one warning", async () => {
+    const quiet = await floodServer(0);
+    const loud = await floodServer(100_000);
+    try {
+      const baseline = await floodRun({ url: quiet.url });
+      const flooded = await floodRun({ url: loud.url });
+      expect(baseline.text).toBe("flood done");
+      expect(flooded.text).toBe("flood done");
+      expect(baseline.warnings).toEqual([]);
+      expect(flooded.warnings).toEqual([WARNING]);
+      console.log(
+        `HTTP flood: peak RSS ${flooded.peakMb.toFixed(0)} MB, without it ${baseline.peakMb.toFixed(0)} MB`,
+      );
+      // Without the event-stream filter this run peaked at 284 MB against 110 MB (2.6x).
+      expect(flooded.peakMb).toBeLessThanOrEqual(baseline.peakMb * 1.5);
+    } finally {
+      quiet.child.kill("SIGTERM");
+      loud.child.kill("SIGTERM");
+    }
+  }, 120_000);
 });

@@ -207,7 +207,9 @@ describe("skillrt mcp serves SEP-2640 over a generated tree", () => {
     const server = await startMcpHttp(args(), env());
     const client = new Client({ name: "e2e-http", version: "1" });
     try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } }),
+      );
       await verify(client);
       await verifyEdit(client, (await fs.readdir(root)).sort()[5]!, "<!-- edited over http -->");
     } finally {

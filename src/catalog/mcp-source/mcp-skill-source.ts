@@ -33,7 +33,15 @@ export interface McpSkillSourceOptions {
   onWarning?: (message: string) => void;
   /** Most `skills/list` pages read per server. Default 1,000. */
   maxPages?: number;
+  /**
+   * Most skills kept per server (a server's own `maxSkills` wins): a server may list a million, and each
+   * entry is kept in memory. Past it the listing stops, with a warning naming the server. Default 10,000.
+   */
+  maxSkills?: number;
 }
+
+/** Default of {@link McpSkillSourceOptions.maxSkills}. */
+export const DEFAULT_MAX_MCP_SKILLS = 10_000;
 
 /** A verified file, or why it was refused. */
 export type McpFileRead =
@@ -193,12 +201,20 @@ export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSk
       };
       const { SkillEntry, SkillsListPage } = await schemas();
       const seen = new Set<string>();
+      const maxSkills = server.maxSkills ?? options.maxSkills ?? DEFAULT_MAX_MCP_SKILLS;
+      const maxPages = options.maxPages ?? 1000;
       let cursor: string | undefined;
-      for (let page = 0; page < (options.maxPages ?? 1000); page++) {
+      let full = false;
+      let page = 0;
+      for (; page < maxPages && !full; page++) {
         const raw = await server.request("skills/list", cursor === undefined ? {} : { cursor }, abortSignal);
         const parsed = SkillsListPage.safeParse(raw);
         if (!parsed.success) throw new Error(`skills/list answered without a skills array`);
         for (const item of parsed.data.skills) {
+          if (state.skills.length >= maxSkills) {
+            full = true;
+            break;
+          }
           const entry = SkillEntry.safeParse(item);
           if (!entry.success) {
             const uri = typeof item === "object" && item !== null && "uri" in item ? String(item.uri) : "?";
@@ -213,7 +229,17 @@ export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSk
         }
         cursor = parsed.data.nextCursor;
         if (cursor === undefined) break;
+        // The cap reached at a page's end: a next page means more skills than are kept.
+        if (state.skills.length >= maxSkills) full = true;
       }
+      if (full)
+        warn(
+          `MCP server '${server.label}' lists more than ${maxSkills.toLocaleString("en-US")} skills; only the first ${maxSkills.toLocaleString("en-US")} are offered (raise mcpServers.${server.label}.maxSkills to see more)`,
+        );
+      else if (cursor !== undefined && page >= maxPages)
+        warn(
+          `MCP server '${server.label}' lists skills on more than ${maxPages.toLocaleString("en-US")} pages; the skills after page ${maxPages.toLocaleString("en-US")} are left out`,
+        );
       servers.set(server.label, state);
       changed();
     },

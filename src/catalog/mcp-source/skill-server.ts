@@ -14,4 +14,6 @@ export interface SkillServer {
   request(method: string, params: Record<string, unknown>, abortSignal?: AbortSignal): Promise<unknown>;
   /** False once the server stopped. */
   alive(): boolean;
+  /** Most skills read from this server's listing (its `mcpServers` entry's `maxSkills`). Default: the source's. */
+  maxSkills?: number;
 }

@@ -156,6 +156,11 @@ describe("skillrt mcp over stdio", () => {
       ["--http", "--token-env", "NO_SUCH_TOKEN_VAR"],
       "--token-env NO_SUCH_TOKEN_VAR: that environment variable is not set",
     ],
+    [["--no-auth"], "--no-auth needs --http"],
+    [["--token-file", "/tmp/x"], "--token-file needs --http"],
+    [["--http", "--no-auth", "--token-file", "/tmp/x"], "--token-file and --no-auth exclude each other"],
+    [["--http", "--sessions-per-client", "0"], "--sessions-per-client expects a positive integer, got '0'"],
+    [["--http", "--host", "10.0.0.5", "--no-auth"], "--no-auth is for loopback only"],
   ])("reports HTTP option misuse %j as a usage error", async (args, message) => {
     const child = spawn(process.execPath, [bin, "mcp", ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";

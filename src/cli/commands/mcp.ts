@@ -2,20 +2,36 @@
  * `skillrt mcp`: serve the skills over MCP on stdio (stdout carries only protocol messages; logs go to
  * stderr), or with `--http` over Streamable HTTP (stdout's first line is the URL).
  */
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
+import { defaultStateDir } from "../../catalog/trust-file.js";
 import { PROFILE_NAMES, type ProfileName } from "../../context/profile-name.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
 import type { RunSettings } from "../../exec/run-config.js";
 import { createSkillMcpServer } from "../../mcp/create-skill-mcp-server.js";
 import { createStdioTransport } from "../../mcp/create-stdio-transport.js";
-import { isLoopbackHost, type McpHttpServer, serveMcpHttp } from "../../mcp/serve-mcp-http.js";
+import {
+  isLoopbackHost,
+  type McpHttpServer,
+  MIN_MCP_TOKEN_LENGTH,
+  serveMcpHttp,
+} from "../../mcp/serve-mcp-http.js";
+import { cliHome } from "../cli-home.js";
 import { rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { fromEnvironment, type NodeParts } from "../from-environment.js";
+import { intFlag } from "../int-flag.js";
 import { listenForInterrupt } from "../listen-for-interrupt.js";
 import { cliExecutorChoice, cliSessionSettings } from "../load-cli-config.js";
+import {
+  createMcpTokenFile,
+  generateMcpToken,
+  readMcpTokenFile,
+  writeStateTokenFile,
+} from "../mcp-token-file.js";
 
 const EXECUTORS: ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
 
@@ -24,10 +40,14 @@ export const mcpCommand = defineCommand({
   name: "mcp",
   summary: "Serve the skills to MCP clients (Claude Desktop, Cursor, Codex) over stdio or HTTP",
   usage: `Usage: skillrt mcp [options]
-       skillrt mcp --http [--port N] [--host H] [--token-env NAME] [--stateless]
+       skillrt mcp --http [--port N] [--host H] [--token-file PATH | --token-env NAME | --no-auth]
+                          [--stateless]
 
 Runs an MCP server on stdin/stdout until the client disconnects, or with --http over Streamable
-HTTP at http://HOST:PORT/mcp until SIGINT/SIGTERM (the URL is the first line on stdout). Clients get:
+HTTP at http://HOST:PORT/mcp until SIGINT/SIGTERM (the URL is the first line on stdout). Over HTTP
+every request needs 'Authorization: Bearer <token>': a random token is written at start to
+$SKILLRT_STATE_DIR (else $XDG_STATE_HOME/skillrt, else ~/.local/state/skillrt)/mcp-http-PORT.token,
+mode 600, and removed at exit; stderr says where (never the token). Clients get:
   tools      skill_load, skill_read, skill_list_docs, skill_select_docs, skill_unload,
              skill_search, skill_run (unless --no-exec) and the scripts of loaded skills;
              the skills catalog is in the server instructions and the skill_load description
@@ -50,8 +70,17 @@ Options:
   --watch            Re-scan when skills change and notify the client.
   --http             Serve over Streamable HTTP instead of stdio (one session per client).
   --port N           HTTP port (default 0: any free port; the URL on stdout says which).
-  --host H           HTTP interface (default 127.0.0.1). Any other than loopback needs --token-env.
-  --token-env NAME   Require 'Authorization: Bearer <token>', the token read from env var NAME.
+  --host H           HTTP interface (default 127.0.0.1). Any other than loopback needs
+                     --token-file or --token-env.
+  --token-file PATH  Use the token in PATH (yours, mode 600: a file others can read is refused);
+                     when PATH does not exist, a random token is written there (mode 600) and kept.
+  --token-env NAME   Use the token in environment variable NAME (at least 32 characters).
+  --no-auth          Require no credential (loopback only): every user and process on this machine
+                     can then read the skills and run their scripts as you. Says so at start.
+  --sessions-per-client N
+                     Most sessions open at once per token (per address with --no-auth; with
+                     --stateless, requests in flight); past it that client gets 429 while others
+                     still connect. Default 32.
   --allowed-host H   Accept Host H too (a name a proxy forwards; repeatable). Host and Origin
                      are checked on every request against DNS rebinding.
   --stateless        A fresh server per request, no session id: instances can sit behind a load
@@ -85,6 +114,9 @@ configuration; 2 usage error.
     port: { type: "string" },
     host: { type: "string" },
     "token-env": { type: "string" },
+    "token-file": { type: "string" },
+    "no-auth": { type: "boolean" },
+    "sessions-per-client": { type: "string" },
     "allowed-host": { type: "string", multiple: true },
     stateless: { type: "boolean" },
   },
@@ -97,13 +129,30 @@ configuration; 2 usage error.
       return usageError(io, "mcp", `--profile must be one of ${PROFILE_NAMES.join(", ")}`);
     const http = values.http === true;
     if (!http) {
-      for (const flag of ["port", "host", "token-env", "allowed-host", "stateless"] as const)
+      for (const flag of [
+        "port",
+        "host",
+        "token-env",
+        "token-file",
+        "no-auth",
+        "sessions-per-client",
+        "allowed-host",
+        "stateless",
+      ] as const)
         if (values[flag] !== undefined) return usageError(io, "mcp", `--${flag} needs --http`);
     }
+    const credentialFlags = (["token-env", "token-file", "no-auth"] as const).filter(
+      (flag) => values[flag] !== undefined,
+    );
+    if (credentialFlags.length > 1)
+      return usageError(io, "mcp", `--${credentialFlags.join(" and --")} exclude each other: choose one`);
+    const perClient = intFlag(values["sessions-per-client"], "sessions-per-client");
+    if (typeof perClient === "object") return usageError(io, "mcp", perClient.error);
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       return usageError(io, "mcp", "--port must be a whole number from 0 to 65535");
     const host = values.host ?? "127.0.0.1";
+    const noAuth = values["no-auth"] === true;
     let token: string | undefined;
     if (values["token-env"] !== undefined) {
       token = io.env[values["token-env"]];
@@ -113,16 +162,46 @@ configuration; 2 usage error.
           "mcp",
           `--token-env ${values["token-env"]}: that environment variable is not set`,
         );
+      if (token.length < MIN_MCP_TOKEN_LENGTH)
+        return usageError(
+          io,
+          "mcp",
+          `--token-env ${values["token-env"]}: the token is shorter than ${MIN_MCP_TOKEN_LENGTH} characters (e.g. openssl rand -base64 32)`,
+        );
     }
-    if (http && !isLoopbackHost(host) && token === undefined)
+    // Off loopback the token crosses the network: the user chooses it (and where it is kept) explicitly.
+    if (http && !isLoopbackHost(host) && token === undefined && values["token-file"] === undefined)
       return usageError(
         io,
         "mcp",
-        `--host ${host} is reachable from other machines: require a bearer token with --token-env NAME`,
+        `--host ${host} is reachable from other machines: give the bearer token explicitly with --token-file PATH or --token-env NAME (--no-auth is for loopback only; plain HTTP: put TLS in front)`,
       );
     const log = (message: string): void => {
       io.stderr.write(`skillrt mcp: ${message}\n`);
     };
+    // Where the token lives: a --token-file (read, or created when missing), else a generated token whose
+    // file in the state directory is written once the port is known.
+    let tokenFileToWrite: string | undefined;
+    if (http && values["token-file"] !== undefined) {
+      const file = path.resolve(io.cwd, values["token-file"]);
+      const read = readMcpTokenFile(file);
+      if (read === undefined) {
+        token = generateMcpToken();
+        tokenFileToWrite = file;
+      } else if (!read.ok) return usageError(io, "mcp", read.message);
+      else token = read.token;
+    }
+    let stateDir: string | undefined;
+    if (http && !noAuth && token === undefined) {
+      stateDir = defaultStateDir(io.env, cliHome(io.env).home ?? os.homedir());
+      if (stateDir === undefined)
+        return usageError(
+          io,
+          "mcp",
+          "no place for the bearer token file (set SKILLRT_STATE_DIR or HOME), or give --token-file PATH",
+        );
+      token = generateMcpToken();
+    }
     const exec = values["no-exec"] !== true;
 
     // The Node preset: config files, the roots through the metadata cache; no model, store or MCP servers.
@@ -189,7 +268,8 @@ configuration; 2 usage error.
           createServer: makeServer,
           host,
           port,
-          ...(token === undefined ? {} : { token }),
+          auth: token === undefined ? false : { token },
+          ...(perClient === undefined ? {} : { maxSessionsPerClient: perClient }),
           ...(values["allowed-host"] === undefined ? {} : { allowedHosts: values["allowed-host"] }),
           stateless: values.stateless === true,
           onError: (error) => log(`warning: ${error.message}`),
@@ -198,6 +278,39 @@ configuration; 2 usage error.
         log(error instanceof Error ? error.message : String(error));
         return 1;
       }
+      // The token file is written before the URL is printed: a client that sees the URL finds the token.
+      let removeTokenFile: string | undefined;
+      if (tokenFileToWrite !== undefined) {
+        try {
+          createMcpTokenFile(tokenFileToWrite, token!);
+        } catch (error) {
+          await served.close();
+          log(
+            `cannot write the bearer token to ${tokenFileToWrite} (${(error as NodeJS.ErrnoException).code}); give --token-file a path in a directory of yours`,
+          );
+          return 1;
+        }
+        log(
+          `bearer token written to ${tokenFileToWrite} (mode 600); clients send 'Authorization: Bearer <its contents>'`,
+        );
+      } else if (stateDir !== undefined) {
+        const listening = Number(new URL(served.url).port || 80);
+        const written = writeStateTokenFile(stateDir, listening, token!);
+        if (!written.ok) {
+          await served.close();
+          log(written.message);
+          return 1;
+        }
+        removeTokenFile = written.file;
+        log(
+          `bearer token in ${written.file} (mode 600, removed at exit); clients send 'Authorization: Bearer <its contents>'`,
+        );
+      } else if (values["token-file"] !== undefined)
+        log(`bearer token from ${path.resolve(io.cwd, values["token-file"])}`);
+      else if (noAuth)
+        log(
+          "warning: --no-auth: no credential is required. Every user and process on this machine can read these skills and run their scripts as you; drop --no-auth to require a token",
+        );
       io.stdout.write(`${served.url}\n`);
       log(describe(`Streamable HTTP at ${served.url}${values.stateless === true ? " (stateless)" : ""}`));
       await new Promise<void>((resolve) => {
@@ -211,6 +324,7 @@ configuration; 2 usage error.
         );
       });
       await served.close();
+      if (removeTokenFile !== undefined) fs.rmSync(removeTokenFile, { force: true });
       return 0;
     }
 

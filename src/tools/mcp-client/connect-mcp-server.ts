@@ -21,7 +21,8 @@ import { isStdioServer, type McpServerConfig } from "../../config/mcp-servers-co
 import { createRedactor } from "../../exec/redact.js";
 import { SKILLRT_VERSION } from "../../util/version.js";
 import type { ProgressUpdate } from "../tool-progress.js";
-import { limitServerMessages } from "./limit-server-messages.js";
+import { limitEventStreams } from "./limit-event-streams.js";
+import { createMessageBucket, limitServerMessages } from "./limit-server-messages.js";
 import { stripControls } from "./mcp-limits.js";
 import { certificateHint, serverEnvironment } from "./server-environment.js";
 import { substituteEnvRefs } from "./substitute-env-refs.js";
@@ -110,15 +111,19 @@ export async function connectMcpServer(
   const callTimeoutMs = config.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   let stderrTail = "";
   let envNames: string[] = [];
+  // One warning per server, whichever limit drops first.
+  let warnedFlood = false;
+  const onFirstDrop = (): void => {
+    if (warnedFlood) return;
+    warnedFlood = true;
+    options.onWarning?.(
+      `MCP server '${name}' sends more notifications than skillrt takes (50 a second after a burst of 200); the rest are dropped`,
+    );
+  };
   const attempt = async (transport: Transport): Promise<{ client: Client } | { error: unknown }> => {
     const client = new Client({ name: "skillrt", version: SKILLRT_VERSION });
     // What the server sends on its own is rate-limited before the SDK parses it further.
-    limitServerMessages(transport, {
-      onFirstDrop: () =>
-        options.onWarning?.(
-          `MCP server '${name}' sends more notifications than skillrt takes (50 a second after a burst of 200); the rest are dropped`,
-        ),
-    });
+    limitServerMessages(transport, { onFirstDrop });
     try {
       await client.connect(transport, {
         timeout: startTimeoutMs,
@@ -155,14 +160,16 @@ export async function connectMcpServer(
   } else {
     const url = new URL(config.url);
     const requestInit = { headers: resolve("headers", config.headers) };
+    // Over HTTP the flood is cut in the event stream already, before the SDK's parser stream sees it.
+    const fetch = limitEventStreams(createMessageBucket({ onFirstDrop }));
     if (config.type !== "sse") {
-      const result = await attempt(new StreamableHTTPClientTransport(url, { requestInit }));
+      const result = await attempt(new StreamableHTTPClientTransport(url, { requestInit, fetch }));
       if ("client" in result) connected = { client: result.client, kind: "streamable-http" };
       else failure = result.error;
     }
     // The SDK's compatibility path: a server that does not speak Streamable HTTP may still speak SSE.
     if (connected === undefined) {
-      const result = await attempt(new SSEClientTransport(url, { requestInit }));
+      const result = await attempt(new SSEClientTransport(url, { requestInit, fetch }));
       if ("client" in result) connected = { client: result.client, kind: "sse" };
       else if (config.type === "sse") failure = result.error;
     }

@@ -1,11 +1,12 @@
 /**
  * A rogue MCP server (a real stdio process speaking raw JSON-RPC): one invalid tool schema among ten tools,
- * a call that never answers, and 100,000 notifications.
+ * a call that never answers, 100,000 notifications, and a skills listing longer than the cap.
  */
 import path from "node:path";
 import { asSchema, type Tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import type { McpServerConfig } from "../../config/mcp-servers-config.js";
+import { openToolSources, type ToolSources } from "../../engine/open-tool-sources.js";
 import { createToolRegistry, type ToolRegistry } from "../tool-registry.js";
 import { createMcpToolSource, type McpSourceEvent, type McpToolSource } from "./create-mcp-tool-source.js";
 import { type McpToolResult, mcpResultText } from "./mcp-tool-result.js";
@@ -107,5 +108,54 @@ describe("a rogue MCP server", { timeout: 120_000 }, () => {
   it("a flood right after it starts does not stop its tools from being listed", async () => {
     const { registry } = await open(rogue({}, { ROGUE_FLOOD_AT_START: "1", ROGUE_FLOOD: "20000" }));
     expect(registry.all()).toHaveLength(9);
+  });
+});
+
+describe("an MCP server listing more skills than the cap", { timeout: 60_000 }, () => {
+  const server = (skills: number, extra: Partial<McpServerConfig> = {}): McpServerConfig =>
+    ({
+      command: process.execPath,
+      args: [path.join(import.meta.dirname, "__fixtures__", "many-skills-server.mjs")],
+      env: { SKILLS: String(skills), PAGE: "100" },
+      ...extra,
+    }) as McpServerConfig;
+  let sources: ToolSources | undefined;
+  afterEach(async () => {
+    await sources?.close();
+    sources = undefined;
+  });
+  const open = async (config: McpServerConfig, maxMcpSkills?: number) => {
+    const warnings: string[] = [];
+    sources = openToolSources(
+      { onWarning: (message) => warnings.push(message) },
+      {
+        env: {},
+        config: { mcpServers: { big: config } },
+        ...(maxMcpSkills === undefined ? {} : { maxMcpSkills }),
+      },
+    );
+    await sources.start();
+    return { skills: sources.skills.skills(), warnings };
+  };
+
+  it("mcpServers.X.maxSkills: the listing stops at the cap, with one warning naming the server", async () => {
+    const { skills, warnings } = await open(server(100_000, { maxSkills: 250 } as Partial<McpServerConfig>));
+    expect(skills).toHaveLength(250);
+    expect(skills.at(-1)?.entry.frontmatter.name).toBe("s249");
+    expect(warnings).toEqual([
+      "MCP server 'big' lists more than 250 skills; only the first 250 are offered (raise mcpServers.big.maxSkills to see more)",
+    ]);
+  });
+
+  it("the global cap applies to a server without its own, and a listing under it is read whole without a warning", async () => {
+    const capped = await open(server(1_000), 300);
+    expect(capped.skills).toHaveLength(300);
+    expect(capped.warnings).toEqual([
+      "MCP server 'big' lists more than 300 skills; only the first 300 are offered (raise mcpServers.big.maxSkills to see more)",
+    ]);
+    await sources?.close();
+    const whole = await open(server(1_000));
+    expect(whole.skills).toHaveLength(1_000);
+    expect(whole.warnings).toEqual([]);
   });
 });

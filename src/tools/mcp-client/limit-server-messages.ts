@@ -24,6 +24,52 @@ export interface ServerMessageCounts {
   dropped(): number;
 }
 
+/** A token bucket for one server's own messages: `take(method)` is true while a message may pass. */
+export interface MessageBucket extends ServerMessageCounts {
+  take(method: string): boolean;
+}
+
+/** A `…/list_changed` notification passes at most once per this many ms; the others say nothing new. */
+const LIST_CHANGED_MS = 1000;
+
+/**
+ * A token bucket (`burst` at once, refilled at `perSecond`); a `take()` it refuses counts as dropped, and
+ * the first calls `onFirstDrop`. `…/list_changed` notifications are coalesced instead: one of each method
+ * passes per second, without using a token, so they can neither flood nor crowd out progress.
+ */
+export function createMessageBucket(options: ServerMessageLimit = {}): MessageBucket {
+  const perSecond = options.perSecond ?? 50;
+  const burst = options.burst ?? 200;
+  const now = options.now ?? Date.now;
+  let tokens = burst;
+  let last = now();
+  let dropped = 0;
+  const listChanged = new Map<string, number>();
+  return {
+    take(method) {
+      const at = now();
+      if (method.endsWith("/list_changed")) {
+        const previous = listChanged.get(method);
+        if (previous !== undefined && at - previous < LIST_CHANGED_MS) return false;
+        // A server names a handful of lists; a server inventing methods gets them refused.
+        if (previous === undefined && listChanged.size >= 16) return false;
+        listChanged.set(method, at);
+        return true;
+      }
+      tokens = Math.min(burst, tokens + ((at - last) / 1000) * perSecond);
+      last = at;
+      if (tokens < 1) {
+        dropped += 1;
+        if (dropped === 1) options.onFirstDrop?.();
+        return false;
+      }
+      tokens -= 1;
+      return true;
+    },
+    dropped: () => dropped,
+  };
+}
+
 type OnMessage = NonNullable<Transport["onmessage"]>;
 
 /**
@@ -35,26 +81,11 @@ export function limitServerMessages(
   transport: Transport,
   options: ServerMessageLimit = {},
 ): ServerMessageCounts {
-  const perSecond = options.perSecond ?? 50;
-  const burst = options.burst ?? 200;
-  const now = options.now ?? Date.now;
-  let tokens = burst;
-  let last = now();
-  let dropped = 0;
+  const bucket = createMessageBucket(options);
   let handler: OnMessage | undefined;
 
   const limited: OnMessage = (message, extra) => {
-    if ("method" in message) {
-      const at = now();
-      tokens = Math.min(burst, tokens + ((at - last) / 1000) * perSecond);
-      last = at;
-      if (tokens < 1) {
-        dropped += 1;
-        if (dropped === 1) options.onFirstDrop?.();
-        return;
-      }
-      tokens -= 1;
-    }
+    if ("method" in message && !bucket.take(message.method)) return;
     handler?.(message, extra);
   };
 
@@ -66,5 +97,5 @@ export function limitServerMessages(
       handler = value;
     },
   });
-  return { dropped: () => dropped };
+  return { dropped: bucket.dropped };
 }

@@ -1,5 +1,12 @@
-/** Test helper: `skillrt mcp --http …` as a real process; resolves with the URL it prints first. */
+/**
+ * Test helper: `skillrt mcp --http …` as a real process; resolves with the URL it prints first. Unless the
+ * arguments choose a credential themselves (`--no-auth`, `--token-env`, `--token-file`), the server is
+ * given `--token-file` in a fresh private directory (it writes a random token there) and the helper reads
+ * the token back for the test's clients.
+ */
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
@@ -8,19 +15,33 @@ const bin = path.join(repo, "bin", "skillrt.js");
 /** A running `skillrt mcp --http`. */
 export interface McpHttpProcess {
   url: string;
+  /** The bearer token, when the helper chose the credential. */
+  token: string | undefined;
+  /** `{ Authorization: "Bearer <token>" }`, or `{}` without a token. */
+  headers: Record<string, string>;
   child: ChildProcess;
   stderr(): string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
 }
 
-/** Starts `skillrt mcp --http` with `args` (and `env`), waiting up to `timeoutMs` for its URL. */
+/**
+ * Starts `skillrt mcp --http` with `args` (and `env`), waiting up to `timeoutMs` for its URL. With
+ * `serverToken`, the helper adds no `--token-file`: the server keeps its generated token where it would
+ * for a user (the test reads it).
+ */
 export async function startMcpHttp(
   args: string[],
   env: NodeJS.ProcessEnv,
   timeoutMs = 60_000,
+  serverToken = false,
 ): Promise<McpHttpProcess> {
-  const child = spawn(process.execPath, [bin, "mcp", "--http", ...args], {
+  const chooses =
+    serverToken || args.some((a) => a === "--no-auth" || a === "--token-env" || a === "--token-file");
+  const tokenDir = chooses ? undefined : mkdtempSync(path.join(os.tmpdir(), "skillrt-mcp-token-"));
+  const tokenFile = tokenDir === undefined ? undefined : path.join(tokenDir, "token");
+  const extra = tokenFile === undefined ? [] : ["--token-file", tokenFile];
+  const child = spawn(process.execPath, [bin, "mcp", "--http", ...extra, ...args], {
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -29,7 +50,12 @@ export async function startMcpHttp(
   child.stderr.on("data", (chunk: Buffer) => {
     err += chunk.toString();
   });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      if (tokenDir !== undefined) rmSync(tokenDir, { recursive: true, force: true });
+      resolve(code);
+    }),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`no URL after ${timeoutMs} ms; stderr: ${err}`)),
@@ -48,8 +74,12 @@ export async function startMcpHttp(
       reject(new Error(`skillrt mcp --http exited (${code}) before printing its URL; stderr: ${err}`));
     });
   });
+  // The server writes the token file before it prints its URL.
+  const token = tokenFile === undefined ? undefined : readFileSync(tokenFile, "utf8").trim();
   return {
     url,
+    token,
+    headers: token === undefined ? {} : { Authorization: `Bearer ${token}` },
     child,
     stderr: () => err,
     async stop() {
