@@ -1,6 +1,11 @@
 import { mib } from "./archive-entry.js";
 import { RemoteRootError } from "./remote-root-error.js";
-import { defaultTransferLimits, seconds, type TransferLimits } from "./transfer-limits.js";
+import {
+  defaultTransferLimits,
+  seconds,
+  startTransferDeadline,
+  type TransferLimits,
+} from "./transfer-limits.js";
 
 /** 64 MiB: the most a remote root may download. */
 export const MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024;
@@ -53,16 +58,9 @@ export async function fetchCapped(url: string, options: FetchCappedOptions = {})
   const origin = target.origin;
 
   // One clock for the whole download: the deadline, and the bytes seen in each low-speed window.
-  const stop = new AbortController();
-  let stopped: string | undefined;
-  const halt = (why: string) => {
-    stopped ??= why;
-    stop.abort();
-  };
-  const deadline = setTimeout(
-    () => halt(`it took longer than the ${seconds(transfer.deadlineMs)} deadline (SKILLRT_REMOTE_TIMEOUT)`),
-    transfer.deadlineMs,
-  );
+  const deadline = startTransferDeadline(transfer, options.abortSignal);
+  const { signal } = deadline;
+  const halt = deadline.stop;
   let windowBytes = 0;
   const lowSpeed =
     transfer.lowSpeedBytesPerSecond > 0
@@ -74,10 +72,9 @@ export async function fetchCapped(url: string, options: FetchCappedOptions = {})
           windowBytes = 0;
         }, transfer.lowSpeedMs)
       : undefined;
-  const signal =
-    options.abortSignal === undefined ? stop.signal : AbortSignal.any([stop.signal, options.abortSignal]);
   const broke = (error: unknown): never => {
     if (error instanceof RemoteRootError) throw error;
+    const stopped = deadline.stopped();
     if (stopped !== undefined) return fail(stopped);
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     return fail(cause?.code ?? cause?.message ?? (error as Error).message);
@@ -142,13 +139,14 @@ export async function fetchCapped(url: string, options: FetchCappedOptions = {})
         }
       } catch (error) {
         if (error instanceof RemoteRootError) throw error;
+        const stopped = deadline.stopped();
         if (stopped !== undefined) fail(stopped);
         fail(`the download broke off (${(error as Error).message})`);
       }
     }
     return Buffer.concat(chunks, size);
   } finally {
-    clearTimeout(deadline);
+    deadline.done();
     if (lowSpeed !== undefined) clearInterval(lowSpeed);
   }
 }

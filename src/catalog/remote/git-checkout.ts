@@ -21,7 +21,7 @@ import {
 import { writeEntry } from "./extract-archive.js";
 import { MAX_DOWNLOAD_BYTES } from "./fetch-capped.js";
 import { RemoteRootError } from "./remote-root-error.js";
-import { defaultTransferLimits, seconds, type TransferLimits } from "./transfer-limits.js";
+import { defaultTransferLimits, startTransferDeadline, type TransferLimits } from "./transfer-limits.js";
 
 /** How git commands of one root fetch run. */
 export interface GitFetchOptions {
@@ -106,30 +106,17 @@ export function startGitFetch(options: GitFetchOptions): {
   done: () => void;
 } {
   const transfer = options.transfer ?? defaultTransferLimits;
-  const controller = new AbortController();
-  let reason: string | undefined;
-  const stop = (why: string) => {
-    reason ??= why;
-    controller.abort();
-  };
-  const timer = setTimeout(
-    () => stop(`it took longer than the ${seconds(transfer.deadlineMs)} deadline (SKILLRT_REMOTE_TIMEOUT)`),
-    transfer.deadlineMs,
-  );
-  const signal =
-    options.abortSignal === undefined
-      ? controller.signal
-      : AbortSignal.any([controller.signal, options.abortSignal]);
+  const deadline = startTransferDeadline(transfer, options.abortSignal);
   return {
     run: (what, cwd) => ({
       what,
-      signal,
+      signal: deadline.signal,
       transfer,
-      stopped: () => reason,
+      stopped: deadline.stopped,
       ...(cwd === undefined ? {} : { cwd }),
     }),
-    stop,
-    done: () => clearTimeout(timer),
+    stop: deadline.stop,
+    done: deadline.done,
   };
 }
 

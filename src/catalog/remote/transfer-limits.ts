@@ -47,3 +47,35 @@ export function transferLimitsFromEnv(env: Record<string, string | undefined>): 
 export function seconds(ms: number): string {
   return `${Number.isInteger(ms / 1000) ? ms / 1000 : (ms / 1000).toFixed(1)} s`;
 }
+
+/** One fetch's clock: its deadline runs from {@link startTransferDeadline} until `done`. */
+export interface TransferDeadline {
+  /** Aborted at the deadline, by `stop`, or by the caller's signal. */
+  signal: AbortSignal;
+  /** Ends the fetch with `why` (the first reason given is kept). */
+  stop(why: string): void;
+  /** Why the fetch was stopped, if it was. */
+  stopped(): string | undefined;
+  /** Releases the timer. */
+  done(): void;
+}
+
+/** Starts the overall deadline of one fetch (HTTP or git), merged with `abortSignal`. */
+export function startTransferDeadline(transfer: TransferLimits, abortSignal?: AbortSignal): TransferDeadline {
+  const controller = new AbortController();
+  let reason: string | undefined;
+  const stop = (why: string) => {
+    reason ??= why;
+    controller.abort();
+  };
+  const timer = setTimeout(
+    () => stop(`it took longer than the ${seconds(transfer.deadlineMs)} deadline (SKILLRT_REMOTE_TIMEOUT)`),
+    transfer.deadlineMs,
+  );
+  return {
+    signal: abortSignal === undefined ? controller.signal : AbortSignal.any([controller.signal, abortSignal]),
+    stop,
+    stopped: () => reason,
+    done: () => clearTimeout(timer),
+  };
+}
