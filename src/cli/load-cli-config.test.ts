@@ -27,10 +27,12 @@ describe("loadCliConfig", () => {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: literal ${…} placeholder syntax under test
       JSON.stringify({ skills: { w: { env: { A: "project", C: "${env:UNSET}" } } } }),
     );
-    // Untrusted, the project's file names no host variable: C is left out, and the warning says so.
+    // Untrusted, the project's file sets nothing skill runs see: A and C are left out, and the warning
+    // says so.
     const untrusted: string[] = [];
     const restricted = await loadCliConfig({ cwd, env: { HOME: home }, warn: (w) => untrusted.push(w) });
-    expect(restricted.skillEnv).toEqual({ w: { A: "project", B: "user-b" } });
+    expect(restricted.skillEnv).toEqual({ w: { A: "user", B: "user-b" } });
+    expect(untrusted.join("\n")).toContain("skills.w.env.A (would set the environment of skill runs)");
     expect(untrusted.join("\n")).toContain("skills.w.env.C (would read environment variables)");
     expect(untrusted.join("\n")).toContain(`skillrt trust ${cwd}`);
     const warnings: string[] = [];

@@ -3,7 +3,8 @@
  * may set: the settings that only describe or narrow — roots (scanned as untrusted roots), session filters,
  * the model id and its limits, budgets, subagents, a stricter approval mode, the sandbox, fewer commands,
  * pre-render off. Everything that would start a process, choose where requests with the user's keys go,
- * name an environment variable, pre-approve a tool or weaken approvals or the sandbox is left out, and
+ * name an environment variable, set what skill runs see, pre-approve a tool or weaken approvals or the
+ * sandbox is left out, and
  * each omission is named so the user can be told once. The trust policy (`originMay`) decides per action.
  */
 import path from "node:path";
@@ -75,9 +76,10 @@ type May = (key: string, action: TrustAction) => boolean;
 
 function restrictExec(exec: ExecConfigFile, dir: string, earlier: ExecConfigFile, may: May): ExecConfigFile {
   const out: ExecConfigFile = { ...exec };
-  // The sandbox is the only executor choice that cannot loosen isolation.
-  if (exec.executor !== undefined && exec.executor !== "sandbox" && !may("exec.executor", "weaken-isolation"))
-    delete out.executor;
+  // The sandbox is the only choice that cannot loosen isolation; repeating the user's own choice changes nothing.
+  const executor = exec.executor;
+  if (executor !== undefined && executor !== "sandbox" && executor !== (earlier.executor ?? "auto"))
+    if (!may("exec.executor", "weaken-isolation")) delete out.executor;
   if (exec.hostDirs !== undefined && !may("exec.hostDirs", "weaken-isolation")) delete out.hostDirs;
   if (exec.artifactsDir !== undefined && !inside(dir, path.resolve(dir, exec.artifactsDir)))
     if (!may("exec.artifactsDir", "weaken-isolation")) delete out.artifactsDir;
@@ -110,7 +112,8 @@ function restrictSkills(
     }
     const env: Record<string, string> = {};
     for (const [name, value] of Object.entries(entry.env))
-      if (!value.includes("${env:") || may(`skills.${skill}.env.${name}`, "read-env")) env[name] = value;
+      if (may(`skills.${skill}.env.${name}`, value.includes("${env:") ? "read-env" : "set-run-env"))
+        env[name] = value;
     out[skill] = { ...entry, env };
   }
   return out;

@@ -16,6 +16,8 @@
  * - `choose-endpoint`: decide where requests carrying the user's keys or data go (a model `baseURL`, a
  *   fallback provider, an MCP server's URL, a store URL).
  * - `read-env`: name an environment variable to read or send (`apiKeyEnv`, `${env:X}`).
+ * - `set-run-env`: set variables skill runs see (a skill's `env`: `NODE_OPTIONS` or `PYTHONPATH` would
+ *   change what a trusted skill's programs load).
  * - `weaken-approval`: ask less than the user's settings ask (`tools.approval: never`).
  * - `weaken-isolation`: loosen the executor, the sandbox or what it may reach (`exec.executor: local`,
  *   `hostDirs`, a wider command list, an artifacts folder outside the project).
@@ -28,6 +30,7 @@ export type TrustAction =
   | "start-process"
   | "choose-endpoint"
   | "read-env"
+  | "set-run-env"
   | "weaken-approval"
   | "weaken-isolation";
 
@@ -40,6 +43,7 @@ export const TRUST_ACTIONS: readonly TrustAction[] = [
   "start-process",
   "choose-endpoint",
   "read-env",
+  "set-run-env",
   "weaken-approval",
   "weaken-isolation",
 ];
@@ -72,6 +76,8 @@ export function refusedBecause(action: TrustAction): string {
       return "would choose where requests with your keys or data go";
     case "read-env":
       return "would read environment variables";
+    case "set-run-env":
+      return "would set the environment of skill runs";
     case "weaken-approval":
       return "would weaken approvals";
     case "weaken-isolation":
