@@ -43,7 +43,12 @@ export function matchesTrigger(pattern: string, text: string): boolean {
   }
   // node:vm is loaded here, the first time a skill's trigger pattern is tried, not with the agent.
   const { createContext, Script } = process.getBuiltinModule("node:vm");
-  sandbox ??= { context: createContext({ re: /$^/, s: "" }), script: new Script("re.test(s)") };
+  if (sandbox === undefined) {
+    sandbox = { context: createContext({ re: /$^/, s: "" }), script: new Script("re.test(s)") };
+    // The first run in a context compiles and links the script: done once here on the empty pattern, so
+    // a busy machine's first match is not cut off by the timeout meant for runaway patterns.
+    sandbox.script.runInContext(sandbox.context);
+  }
   const { context, script } = sandbox;
   context["re"] = regex;
   context["s"] = text.slice(0, MAX_MESSAGE_LENGTH);
