@@ -3,11 +3,15 @@
  * (sessions expire when idle, the idle longest are evicted when it is full, each with its workspace), and
  * skillrt's own MCP client (`ask`, `list`) ends its session when it is done, leaving none open.
  */
+
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type McpHttpServer, serveMcpHttp } from "../../src/mcp/serve-mcp-http.js";
 import { connectMcpServer } from "../../src/tools/mcp-client/connect-mcp-server.js";
@@ -197,19 +201,18 @@ describe("skillrt mcp --http sessions", { timeout: 180_000 }, () => {
   });
 });
 
+/** An MCP server with one tool. */
+async function pingServer(): Promise<McpServer> {
+  const server = new McpServer({ name: "t", version: "1" });
+  server.registerTool("ping_me", { description: "Answers pong." }, async () => ({
+    content: [{ type: "text", text: "pong" }],
+  }));
+  return server;
+}
+
 describe("skillrt's MCP client over Streamable HTTP", () => {
   it("sends DELETE when it closes: the server holds no session afterwards", async () => {
-    const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
-    library = await serveMcpHttp({
-      auth: false,
-      createServer: async () => {
-        const s = new McpServer({ name: "t", version: "1" });
-        s.registerTool("ping_me", { description: "Answers pong." }, async () => ({
-          content: [{ type: "text", text: "pong" }],
-        }));
-        return s;
-      },
-    });
+    library = await serveMcpHttp({ auth: false, createServer: pingServer });
     for (let i = 0; i < 5; i++) {
       const connected = await connectMcpServer("t", { url: library.url });
       if (!connected.ok) throw new Error(connected.message);
@@ -217,6 +220,60 @@ describe("skillrt's MCP client over Streamable HTTP", () => {
       expect(library.sessionCount()).toBe(1);
       await connected.connection.close();
       expect(library.sessionCount()).toBe(0);
+    }
+  });
+
+  it("closes within its bound when the server never answers the DELETE", async () => {
+    library = await serveMcpHttp({ auth: false, createServer: pingServer });
+    const upstream = library.url;
+    // A proxy that passes everything on but holds every DELETE unanswered.
+    let deletes = 0;
+    const proxy = http.createServer(async (req, res) => {
+      if (req.method === "DELETE") {
+        deletes++;
+        return;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const abort = new AbortController();
+      res.once("close", () => abort.abort());
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(
+          (e): e is [string, string] => typeof e[1] === "string" && !["host", "connection"].includes(e[0]),
+        ),
+      );
+      try {
+        const answer = await fetch(upstream, {
+          method: req.method ?? "GET",
+          headers,
+          signal: abort.signal,
+          ...(req.method === "POST" ? { body: Buffer.concat(chunks) } : {}),
+        });
+        const out = Object.fromEntries(
+          [...answer.headers].filter(
+            ([k]) => !["transfer-encoding", "content-length", "connection"].includes(k),
+          ),
+        );
+        res.writeHead(answer.status, out);
+        if (answer.body !== null) for await (const chunk of answer.body) res.write(chunk);
+        res.end();
+      } catch {
+        res.destroy();
+      }
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`;
+      const connected = await connectMcpServer("t", { url });
+      if (!connected.ok) throw new Error(connected.message);
+      expect(connected.connection.transport).toBe("streamable-http");
+      const started = Date.now();
+      await connected.connection.close();
+      expect(deletes).toBe(1);
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
     }
   });
 });
