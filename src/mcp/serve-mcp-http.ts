@@ -159,6 +159,11 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
         code: "invalid-argument",
         message: `${name} must be a positive number, got ${value}`,
       });
+  if (!(evictAfterMs >= 0))
+    throw new SkillrtError({
+      code: "invalid-argument",
+      message: `evictIdleAfterMs must be 0 or more, got ${options.evictIdleAfterMs}`,
+    });
   const now = options.now ?? Date.now;
   const tokenHashes = tokens.map(sha256);
   const report = (error: unknown): void =>
