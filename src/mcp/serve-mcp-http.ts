@@ -368,7 +368,8 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     if (method !== "POST" || !initializing)
       return reply(res, 400, -32000, "Bad request: no Mcp-Session-Id; start with an initialize request");
     expire();
-    if ((perClientCount.get(client) ?? 0) >= perClient) {
+    // Loops: sessions still being opened count too, so one closed session may not be enough room.
+    while ((perClientCount.get(client) ?? 0) >= perClient) {
       const room = evictOldestIdle(client);
       if (!room.evicted) {
         res.setHeader("Retry-After", String(room.retryAfter));
@@ -380,7 +381,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
         );
       }
     }
-    if (sessions.size + opening >= maxSessions) {
+    while (sessions.size + opening >= maxSessions) {
       const room = evictOldestIdle();
       if (!room.evicted) {
         res.setHeader("Retry-After", String(room.retryAfter));
