@@ -41,7 +41,7 @@ export const mcpCommand = defineCommand({
   summary: "Serve the skills to MCP clients (Claude Desktop, Cursor, Codex) over stdio or HTTP",
   usage: `Usage: skillrt mcp [options]
        skillrt mcp --http [--port N] [--host H] [--token-file PATH | --token-env NAME | --no-auth]
-                          [--stateless]
+                          [--session-idle-timeout SECONDS] [--max-sessions N] [--stateless]
 
 Runs an MCP server on stdin/stdout until the client disconnects, or with --http over Streamable
 HTTP at http://HOST:PORT/mcp until SIGINT/SIGTERM (the URL is the first line on stdout). Over HTTP
