@@ -139,7 +139,8 @@ describe("serveMcpHttp session lifetime", () => {
       }
     }
     expect(connected).toBeDefined();
-    expect(connected! - lastOpened).toBeLessThanOrEqual(idleMs + 300);
+    // Slack for polling and a loaded machine; the old sweep (once per timeout) could take twice the timeout.
+    expect(connected! - lastOpened).toBeLessThanOrEqual(idleMs + 500);
     expect(await clients[0]!.callTool({ name: "ping_me", arguments: {} })).toMatchObject({
       content: [{ type: "text", text: "pong" }],
     });
