@@ -10,6 +10,12 @@
  * server, which defeats DNS rebinding (a page on evil.example resolving to 127.0.0.1 sends
  * `Host: evil.example`). Sessions are capped per credential (per token, or per remote address without
  * auth), so one client cannot take them all. Refusals are JSON-RPC errors with an HTTP 4xx status.
+ *
+ * Sessions end: a client's `DELETE`, or {@link DEFAULT_SESSION_IDLE_MS} without a request (a request in
+ * flight or an open event stream counts as use), closes a session and its server (which deletes its
+ * workspace). A full server (or a client at its cap) first closes the session idle longest, if one has been
+ * idle {@link DEFAULT_EVICT_IDLE_AFTER_MS}; only when every session is in use does it refuse, with 503 (429
+ * for one client's cap) and `Retry-After`, so clients that never send `DELETE` cannot lock others out.
  */
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import http from "node:http";
@@ -18,6 +24,15 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
+
+/** Default ms a session may go without a request before it is closed: 5 minutes. */
+export const DEFAULT_SESSION_IDLE_MS = 5 * 60 * 1000;
+
+/**
+ * Default least ms a session must be idle before a full server closes it to make room for a new one: a
+ * session in use (or used within the last 30 s) is never taken from its client.
+ */
+export const DEFAULT_EVICT_IDLE_AFTER_MS = 30_000;
 
 /** The path the server answers at. */
 export const MCP_HTTP_PATH = "/mcp";
@@ -45,16 +60,30 @@ export interface McpHttpOptions {
   allowedHosts?: string[];
   /** Largest request body. Default 4 MiB. */
   maxBodyBytes?: number;
-  /** Most sessions open at once; past it a new session gets 503. Default 1,000. */
+  /**
+   * Most sessions open at once. Past it the session idle longest (at least `evictIdleAfterMs`) is closed to
+   * make room; when none is, a new session gets 503 with `Retry-After`. Default 1,000.
+   */
   maxSessions?: number;
   /**
    * Most sessions open at once per credential (per token; per remote address with `auth: false`); past it
-   * that client's new session gets 429 while others still get theirs. `stateless`: most requests in flight
+   * that client's own session idle longest (at least `evictIdleAfterMs`) is closed to make room, else its new
+   * session gets 429 with `Retry-After` while others still get theirs. `stateless`: most requests in flight
    * per credential. Default 32.
    */
   maxSessionsPerClient?: number;
-  /** A session unused this long is closed. Default 30 minutes. */
+  /**
+   * A session without a request this long (none in flight, no open event stream) is closed with its server
+   * and workspace. Default {@link DEFAULT_SESSION_IDLE_MS} (5 minutes).
+   */
   idleSessionMs?: number;
+  /**
+   * Least ms a session must be idle before a full server may close it for a new one. Default
+   * {@link DEFAULT_EVICT_IDLE_AFTER_MS} (30 s), never more than `idleSessionMs`.
+   */
+  evictIdleAfterMs?: number;
+  /** The clock, in ms (tests move it). Default `Date.now`. */
+  now?: () => number;
   /** Receives transport and server errors (the CLI logs them). */
   onError?: (error: Error) => void;
 }
@@ -72,7 +101,10 @@ export interface McpHttpServer {
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
+  /** When its last request started or ended (its last event stream closed). */
   lastSeen: number;
+  /** Its requests in flight and open event streams: while any is, the session is in use, never idle. */
+  busy: number;
   /** The credential that opened it (a token's index, or the remote address without auth). */
   client: string;
 }
@@ -115,7 +147,24 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const maxSessions = options.maxSessions ?? 1000;
   const perClient = options.maxSessionsPerClient ?? 32;
-  const idleMs = options.idleSessionMs ?? 30 * 60 * 1000;
+  const idleMs = options.idleSessionMs ?? DEFAULT_SESSION_IDLE_MS;
+  const evictAfterMs = Math.min(options.evictIdleAfterMs ?? DEFAULT_EVICT_IDLE_AFTER_MS, idleMs);
+  for (const [name, value] of [
+    ["maxSessions", maxSessions],
+    ["maxSessionsPerClient", perClient],
+    ["idleSessionMs", idleMs],
+  ] as const)
+    if (!Number.isFinite(value) || value <= 0)
+      throw new SkillrtError({
+        code: "invalid-argument",
+        message: `${name} must be a positive number, got ${value}`,
+      });
+  if (!(evictAfterMs >= 0))
+    throw new SkillrtError({
+      code: "invalid-argument",
+      message: `evictIdleAfterMs must be 0 or more, got ${options.evictIdleAfterMs}`,
+    });
+  const now = options.now ?? Date.now;
   const tokenHashes = tokens.map(sha256);
   const report = (error: unknown): void =>
     options.onError?.(error instanceof Error ? error : new Error(String(error)));
@@ -179,6 +228,41 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     void session.transport.close().catch(report);
     void session.server.close().catch(report);
   };
+
+  /** How long `session` has been idle: 0 while a request or event stream of it is open. */
+  const idleFor = (session: Session, at: number): number => (session.busy > 0 ? 0 : at - session.lastSeen);
+
+  /** Closes every session idle past the timeout (the sweep, and before a new session is counted). */
+  const expire = (): void => {
+    const at = now();
+    for (const [id, session] of sessions) if (idleFor(session, at) > idleMs) closeSession(id);
+  };
+
+  /**
+   * Closes the session (of `client`, when given) idle longest, if it has been idle at least `evictAfterMs`;
+   * else returns the seconds until one may be (for `Retry-After`).
+   */
+  const evictOldestIdle = (client?: string): { evicted: true } | { evicted: false; retryAfter: number } => {
+    const at = now();
+    let oldest: { id: string; idle: number } | undefined;
+    let soonest = evictAfterMs;
+    for (const [id, session] of sessions) {
+      if (client !== undefined && session.client !== client) continue;
+      if (session.busy > 0) continue;
+      const idle = idleFor(session, at);
+      if (idle >= evictAfterMs && (oldest === undefined || idle > oldest.idle)) oldest = { id, idle };
+      soonest = Math.min(soonest, evictAfterMs - idle);
+    }
+    if (oldest !== undefined) {
+      closeSession(oldest.id);
+      return { evicted: true };
+    }
+    return { evicted: false, retryAfter: Math.max(1, Math.ceil(soonest / 1000)) };
+  };
+  /** Sessions whose initialize is being answered: counted against `maxSessions` before they exist. */
+  let opening = 0;
+  const seconds = (ms: number): string =>
+    ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 100) / 10} s`;
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const refused = rebinding(req);
@@ -264,30 +348,60 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
       const session = sessions.get(sessionId);
       // A session answers only the credential that opened it: another token holding its id gets nothing.
       if (session === undefined || (options.auth !== false && session.client !== client))
-        return reply(res, 404, -32001, "Session not found: initialize a new session");
-      session.lastSeen = Date.now();
+        return reply(
+          res,
+          404,
+          -32001,
+          "Session not found (it was closed, or expired unused): initialize a new session",
+        );
+      // In use from now until the response (or event stream) ends: never idle, never evicted meanwhile.
+      session.busy++;
+      session.lastSeen = now();
+      res.once("close", () => {
+        session.busy--;
+        session.lastSeen = now();
+      });
       await session.transport.handleRequest(req, res, body);
       return;
     }
     const initializing = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
     if (method !== "POST" || !initializing)
       return reply(res, 400, -32000, "Bad request: no Mcp-Session-Id; start with an initialize request");
-    if (sessions.size >= maxSessions)
-      return reply(res, 503, -32000, `Too many sessions (${maxSessions}); try later`);
+    expire();
+    // Loops: sessions still being opened count too, so one closed session may not be enough room.
+    while ((perClientCount.get(client) ?? 0) >= perClient) {
+      const room = evictOldestIdle(client);
+      if (!room.evicted) {
+        res.setHeader("Retry-After", String(room.retryAfter));
+        return reply(
+          res,
+          429,
+          -32000,
+          `Too many sessions for this client: ${perClientCount.get(client) ?? 0} are open, the limit per ${options.auth === false ? "address" : "credential"} is ${perClient}, and none has been idle ${seconds(evictAfterMs)} to be closed for a new one. Close one (DELETE ${MCP_HTTP_PATH} with its Mcp-Session-Id), or retry after ${room.retryAfter} s; unused sessions expire after ${seconds(idleMs)}`,
+        );
+      }
+    }
+    while (sessions.size + opening >= maxSessions) {
+      const room = evictOldestIdle();
+      if (!room.evicted) {
+        res.setHeader("Retry-After", String(room.retryAfter));
+        return reply(
+          res,
+          503,
+          -32000,
+          `Too many sessions: all ${maxSessions} are in use and none has been idle ${seconds(evictAfterMs)} to be closed for a new one. Retry after ${room.retryAfter} s; unused sessions expire after ${seconds(idleMs)}`,
+        );
+      }
+    }
     const opened = perClientCount.get(client) ?? 0;
-    if (opened >= perClient)
-      return reply(
-        res,
-        429,
-        -32000,
-        `Too many sessions for this client: ${opened} are open, the limit per ${options.auth === false ? "address" : "credential"} is ${perClient}. Close one (DELETE ${MCP_HTTP_PATH} with its Mcp-Session-Id) or wait until an unused one expires (after ${Math.round(idleMs / 60_000)} min)`,
-      );
     // Counted now, not when the SDK reports the session: concurrent initializes cannot overshoot the cap.
     perClientCount.set(client, opened + 1);
+    opening++;
     let counted = true;
     const uncount = (): void => {
       if (!counted) return;
       counted = false;
+      opening--;
       const left = (perClientCount.get(client) ?? 1) - 1;
       if (left <= 0) perClientCount.delete(client);
       else perClientCount.set(client, left);
@@ -299,7 +413,8 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
         onsessioninitialized: (newId) => {
           // From here the session holds the count, and closeSession gives it back.
           counted = false;
-          sessions.set(newId, { transport, server, lastSeen: Date.now(), client });
+          opening--;
+          sessions.set(newId, { transport, server, lastSeen: now(), busy: 0, client });
         },
       });
       transport.onerror = report;
@@ -333,13 +448,8 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     });
   });
   port = (httpServer.address() as AddressInfo).port;
-  const sweep = setInterval(
-    () => {
-      const now = Date.now();
-      for (const [id, session] of sessions) if (now - session.lastSeen > idleMs) closeSession(id);
-    },
-    Math.min(idleMs, 60_000),
-  );
+  // A session is closed at most a quarter of the timeout late (and at most 30 s late).
+  const sweep = setInterval(expire, Math.min(Math.max(idleMs / 4, 100), 30_000));
   sweep.unref();
   const shown = host.includes(":") ? `[${host}]` : host;
   return {

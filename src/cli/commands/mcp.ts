@@ -41,7 +41,7 @@ export const mcpCommand = defineCommand({
   summary: "Serve the skills to MCP clients (Claude Desktop, Cursor, Codex) over stdio or HTTP",
   usage: `Usage: skillrt mcp [options]
        skillrt mcp --http [--port N] [--host H] [--token-file PATH | --token-env NAME | --no-auth]
-                          [--stateless]
+                          [--session-idle-timeout SECONDS] [--max-sessions N] [--stateless]
 
 Runs an MCP server on stdin/stdout until the client disconnects, or with --http over Streamable
 HTTP at http://HOST:PORT/mcp until SIGINT/SIGTERM (the URL is the first line on stdout). Over HTTP
@@ -81,6 +81,13 @@ Options:
                      Most sessions open at once per token (per address with --no-auth; with
                      --stateless, requests in flight); past it that client gets 429 while others
                      still connect. Default 32.
+  --max-sessions N   Most sessions open at once. Default 1000.
+  --session-idle-timeout SECONDS
+                     Close a session (its server and workspace) after SECONDS without a request
+                     (a request in flight or an open event stream counts as use). Default 300.
+                     A full server (or a client at its cap) first closes the session idle longest,
+                     if idle for 30 s or more (or SECONDS, when shorter); else it answers 503 (429)
+                     with Retry-After.
   --allowed-host H   Accept Host H too (a name a proxy forwards; repeatable). Host and Origin
                      are checked on every request against DNS rebinding.
   --stateless        A fresh server per request, no session id: instances can sit behind a load
@@ -117,6 +124,8 @@ configuration; 2 usage error.
     "token-file": { type: "string" },
     "no-auth": { type: "boolean" },
     "sessions-per-client": { type: "string" },
+    "max-sessions": { type: "string" },
+    "session-idle-timeout": { type: "string" },
     "allowed-host": { type: "string", multiple: true },
     stateless: { type: "boolean" },
   },
@@ -136,6 +145,8 @@ configuration; 2 usage error.
         "token-file",
         "no-auth",
         "sessions-per-client",
+        "max-sessions",
+        "session-idle-timeout",
         "allowed-host",
         "stateless",
       ] as const)
@@ -148,6 +159,19 @@ configuration; 2 usage error.
       return usageError(io, "mcp", `--${credentialFlags.join(" and --")} exclude each other: choose one`);
     const perClient = intFlag(values["sessions-per-client"], "sessions-per-client");
     if (typeof perClient === "object") return usageError(io, "mcp", perClient.error);
+    const maxSessions = intFlag(values["max-sessions"], "max-sessions");
+    if (typeof maxSessions === "object") return usageError(io, "mcp", maxSessions.error);
+    const idleSeconds = values["session-idle-timeout"];
+    const idleTimeout = idleSeconds === undefined ? undefined : Number(idleSeconds);
+    if (
+      idleTimeout !== undefined &&
+      !(Number.isFinite(idleTimeout) && idleTimeout > 0 && idleTimeout <= 86_400)
+    )
+      return usageError(
+        io,
+        "mcp",
+        `--session-idle-timeout expects seconds from more than 0 to 86400, got '${idleSeconds}'`,
+      );
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       return usageError(io, "mcp", "--port must be a whole number from 0 to 65535");
@@ -270,6 +294,10 @@ configuration; 2 usage error.
           port,
           auth: token === undefined ? false : { token },
           ...(perClient === undefined ? {} : { maxSessionsPerClient: perClient }),
+          ...(maxSessions === undefined ? {} : { maxSessions }),
+          ...(idleTimeout === undefined
+            ? {}
+            : { idleSessionMs: Math.max(1, Math.round(idleTimeout * 1000)) }),
           ...(values["allowed-host"] === undefined ? {} : { allowedHosts: values["allowed-host"] }),
           stateless: values.stateless === true,
           onError: (error) => log(`warning: ${error.message}`),

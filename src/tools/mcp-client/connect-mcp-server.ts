@@ -29,6 +29,8 @@ import { substituteEnvRefs } from "./substitute-env-refs.js";
 
 /** Default most ms to start a server and list its tools: long enough for a first `npx -y` to download. */
 export const DEFAULT_START_TIMEOUT_MS = 60_000;
+/** Most ms {@link McpConnection.close} waits for a Streamable HTTP server to answer its session's `DELETE`. */
+export const SESSION_END_TIMEOUT_MS = 2_000;
 /** Default most ms of one tool call. */
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 
@@ -136,7 +138,9 @@ export async function connectMcpServer(
     }
   };
 
-  let connected: { client: Client; kind: McpConnection["transport"] } | undefined;
+  let connected:
+    | { client: Client; kind: McpConnection["transport"]; http?: StreamableHTTPClientTransport }
+    | undefined;
   let failure: unknown;
   if (isStdioServer(config)) {
     const serverEnv = serverEnvironment(env, resolve("env", config.env), config.inheritEnv);
@@ -163,8 +167,9 @@ export async function connectMcpServer(
     // Over HTTP the flood is cut in the event stream already, before the SDK's parser stream sees it.
     const fetch = limitEventStreams(createMessageBucket({ onFirstDrop }));
     if (config.type !== "sse") {
-      const result = await attempt(new StreamableHTTPClientTransport(url, { requestInit, fetch }));
-      if ("client" in result) connected = { client: result.client, kind: "streamable-http" };
+      const http = new StreamableHTTPClientTransport(url, { requestInit, fetch });
+      const result = await attempt(http);
+      if ("client" in result) connected = { client: result.client, kind: "streamable-http", http };
       else failure = result.error;
     }
     // The SDK's compatibility path: a server that does not speak Streamable HTTP may still speak SSE.
@@ -184,7 +189,12 @@ export async function connectMcpServer(
     return { ok: false, message: redact(message), warnings };
   }
 
-  const { client, kind } = connected;
+  const { client, kind, http } = connected;
+  /** Ends the server's session (HTTP `DELETE`) then the client: the server frees it now, not when it expires. */
+  const closeClient = async (): Promise<void> => {
+    if (http !== undefined) await endSession(http);
+    await client.close().catch(() => {});
+  };
   let tools: McpTool[];
   try {
     const listed = await listAllTools(client, startTimeoutMs);
@@ -196,7 +206,7 @@ export async function connectMcpServer(
         ),
       );
   } catch (error) {
-    await client.close().catch(() => {});
+    await closeClient();
     return {
       ok: false,
       message: redact(`MCP server '${name}' started but listing its tools failed: ${messageOf(error)}`),
@@ -253,11 +263,31 @@ export async function connectMcpServer(
       },
       async close() {
         closing = true;
+        const wasOpen = open;
         open = false;
-        await client.close().catch(() => {});
+        if (wasOpen) await closeClient();
+        else await client.close().catch(() => {});
       },
     },
   };
+}
+
+/**
+ * Sends the session's `DELETE` (the SDK's `terminateSession`), waiting at most {@link SESSION_END_TIMEOUT_MS}:
+ * a server that does not answer (or refuses, e.g. 405 when it keeps no sessions) still lets the client close,
+ * and closing the transport then aborts the request.
+ */
+async function endSession(transport: StreamableHTTPClientTransport): Promise<void> {
+  if (transport.sessionId === undefined) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    transport.terminateSession().catch(() => {}),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SESSION_END_TIMEOUT_MS);
+      timer.unref();
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 /** Any result: {@link McpConnection.request}'s caller parses it. */
