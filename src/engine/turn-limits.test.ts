@@ -139,7 +139,7 @@ describe("a turn's limits", () => {
       expect(model.sent.cancelled).toBe(true);
       expect(events.find((e) => e.type === "turn-limit")).toMatchObject({ limit: "deadline" });
       const saved = await store.get(result.sessionId, "conversation");
-      const messages = (saved?.data as { messages: ModelMessage[] }).messages;
+      const messages = (saved?.data as { messages?: ModelMessage[] } | undefined)?.messages ?? [];
       expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
       expect(lastText(messages)).toBe(result.text);
       // The stream stopped with the turn: nothing more was produced after it resolved.
