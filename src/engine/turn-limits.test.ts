@@ -184,6 +184,64 @@ describe("a turn's limits", () => {
     }
   });
 
+  it("a subagent's calls have its parent's output cap, and its runaway answer is stopped", async () => {
+    const endless = endlessModel(0);
+    const calls: LanguageModelV4CallOptions[] = [];
+    // Call 0: the parent delegates; call 1: the subagent runs away; call 2: the parent answers.
+    const model = new MockLanguageModelV4({
+      doStream: async (options) => {
+        calls.push(options);
+        if (calls.length === 2) return endless.doStream(options);
+        const delegate = calls.length === 1;
+        const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
+        if (delegate)
+          parts.push({
+            type: "tool-call",
+            toolCallId: "call-1",
+            toolName: "agent_run",
+            input: JSON.stringify({ agent: "writer", task: "write forever" }),
+          });
+        else parts.push({ type: "text-start", id: "a" }, { type: "text-delta", id: "a", delta: "Done." });
+        parts.push({
+          type: "finish",
+          usage: {
+            inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+            outputTokens: { total: 5, text: 5, reasoning: undefined },
+          },
+          finishReason: { unified: delegate ? "tool-calls" : "stop", raw: undefined },
+        });
+        return {
+          stream: new ReadableStream({
+            start(controller) {
+              for (const part of parts) controller.enqueue(part);
+              controller.close();
+            },
+          }),
+        };
+      },
+    });
+    const agent = await createSkillAgent({
+      model,
+      catalog,
+      maxOutputTokens: 30,
+      agents: { writer: { description: "Writes." } },
+    });
+    try {
+      const result = await agent.send("have the writer write");
+      expect(calls).toHaveLength(3);
+      expect(calls[1]?.maxOutputTokens).toBe(30);
+      expect(endless.sent.cancelled).toBe(true);
+      expect(result.text).toBe("Done.");
+      // The parent's model read the subagent's partial answer.
+      expect(JSON.stringify(calls[2]?.prompt)).toContain(PIECE.trim());
+      expect(JSON.stringify(calls[2]?.prompt)).toContain(
+        "stopped at its output cap; the answer is unfinished",
+      );
+    } finally {
+      await agent.close();
+    }
+  });
+
   it("refuses a limit that is not a positive whole number", async () => {
     for (const bad of [{ maxOutputTokens: 0 }, { turnTimeoutMs: -1 }, { turnTimeoutMs: Number.NaN }]) {
       await expect(createSkillAgent({ model: scriptedModel([]), catalog, ...bad })).rejects.toThrow(
