@@ -153,6 +153,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
   // What the step in progress streamed: its text (kept when a limit stops it) and all its output's length.
   let stepText = "";
   let stepChars = 0;
+  // The last step whose messages are in `completed` (`onStepEnd` ran for it).
+  let completedStep = -1;
   const extraStops = options.stopWhen === undefined ? [] : [options.stopWhen].flat();
   let step = 0;
   let streamStep = -1;
@@ -220,7 +222,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
     return {
       text: stepText,
       messages:
-        stepText === ""
+        stepText === "" || completedStep >= streamStep
           ? completed
           : [...completed, { role: "assistant", content: [{ type: "text", text: stepText }] }],
       usage,
@@ -325,6 +327,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       },
       onStepEnd: (stepResult) => {
         completed = capToolCallInputs([...stepResult.response.messages]);
+        completedStep = stepResult.stepNumber;
       },
       onEnd: (event) => {
         ended = { messages: event.responseMessages, text: event.text };

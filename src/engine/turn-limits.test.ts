@@ -4,9 +4,10 @@
  * resolves with `limitReached`, a `turn-limit` event says why, and what was streamed is saved and resumed.
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
-import type { ModelMessage } from "ai";
+import { type ModelMessage, tool } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { Catalog } from "../catalog/types.js";
 import { createMemoryStore } from "../store/create-memory-store.js";
 import { createMemoryCatalog, scriptedModel } from "../test-kit.js";
@@ -146,6 +147,42 @@ describe("a turn's limits", () => {
       const after = model.sent.chars;
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(model.sent.chars).toBe(after);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("the deadline also ends a turn stuck in a tool: the text before the call is kept, the tool is told to stop", async () => {
+    const model = scriptedModel([
+      { text: "Let me look that up.", toolCalls: [{ name: "lookup", input: "{}" }] },
+      { text: "never reached" },
+    ]);
+    let toolAborted = false;
+    const lookup = tool({
+      description: "Looks something up (forever).",
+      inputSchema: z.object({}),
+      execute: (_input, { abortSignal }) =>
+        new Promise<string>((_resolve, reject) => {
+          abortSignal?.addEventListener("abort", () => {
+            toolAborted = true;
+            reject(new Error("stopped"));
+          });
+        }),
+    });
+    const store = createMemoryStore();
+    const agent = await createSkillAgent({ model, catalog, store, tools: { lookup }, turnTimeoutMs: 300 });
+    const start = Date.now();
+    try {
+      const result = await agent.send("look it up");
+      expect(Date.now() - start).toBeLessThan(300 + 1_500);
+      expect(result.limitReached?.limit).toBe("deadline");
+      expect(toolAborted).toBe(true);
+      expect(model.calls).toHaveLength(1);
+      const saved = await store.get(result.sessionId, "conversation");
+      const messages = (saved?.data as { messages?: ModelMessage[] } | undefined)?.messages ?? [];
+      expect(JSON.stringify(messages)).toContain("Let me look that up.");
+      // Saved once: the call's text is not there twice.
+      expect(JSON.stringify(messages).split("Let me look that up.")).toHaveLength(2);
     } finally {
       await agent.close();
     }
