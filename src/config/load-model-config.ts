@@ -21,6 +21,8 @@ export interface ModelFlags {
   firstByteTimeoutMs?: number | undefined;
   /** Most ms between two chunks of the model's answer (`--model-timeout`). */
   idleTimeoutMs?: number | undefined;
+  /** Most ms one turn may take (`--turn-timeout`). */
+  turnTimeoutMs?: number | undefined;
 }
 
 /** Options of {@link loadModelConfig}. */
@@ -92,6 +94,8 @@ function positiveInt(value: string | undefined, where: string): number | undefin
  * `SKILLRT_CONTEXT_WINDOW`, `SKILLRT_MAX_ATTEMPTS`), `<cwd>/skillrt.config.json`, `~/.skillrt/config.json`.
  * The model deadlines come from the flags (`firstByteTimeoutMs`, `idleTimeoutMs`) or the file
  * (`firstByteTimeoutSeconds`, `idleTimeoutSeconds`); unset, the engine's defaults (300 s and 120 s) apply.
+ * So does the turn's deadline (`turnTimeoutMs`, `turnTimeoutSeconds`; default 30 min); the output cap of a
+ * call comes from the file only (`maxOutputTokens`).
  * Without an explicit provider: `OPENAI_BASE_URL` → `openai-compatible`; a Z.ai or Moonshot key whose
  * models `AGENT_MODEL` names (`glm-…`, `kimi-…`) → that vendor's endpoint ({@link KEY_VENDORS}; its
  * `*_BASE_URL` overrides it); an Anthropic key or URL → `anthropic`; `OPENAI_API_KEY` → `openai`; a Z.ai
@@ -171,6 +175,8 @@ export async function loadModelConfig(options: LoadModelConfigOptions = {}): Pro
       4,
     ...optionalMs("firstByteTimeoutMs", flags.firstByteTimeoutMs, file.firstByteTimeoutSeconds),
     ...optionalMs("idleTimeoutMs", flags.idleTimeoutMs, file.idleTimeoutSeconds),
+    ...optionalMs("turnTimeoutMs", flags.turnTimeoutMs, file.turnTimeoutSeconds),
+    ...(file.maxOutputTokens === undefined ? {} : { maxOutputTokens: file.maxOutputTokens }),
     configured,
   };
   if (file.fallback === undefined || file.fallback.length === 0) return primary;

@@ -33,6 +33,13 @@ export interface ModelConfig {
   firstByteTimeoutMs?: number;
   /** Most ms of silence between two chunks of a streamed answer. Default 120,000. */
   idleTimeoutMs?: number;
+  /**
+   * Most output tokens of one model call (`model.maxOutputTokens`), asked of the provider and enforced on
+   * the stream. Unset: the provider's default, and skillrt stops a call past 32,000.
+   */
+  maxOutputTokens?: number;
+  /** Most ms one turn may take (`--turn-timeout`, `model.turnTimeoutSeconds`). Default 1,800,000 (30 min). */
+  turnTimeoutMs?: number;
   /** False when nothing at all was configured and the local Ollama default applies. */
   configured: boolean;
   /**

@@ -42,6 +42,10 @@ export const ModelConfigFile = z
     firstByteTimeoutSeconds: z.number().positive().optional(),
     /** Most seconds of silence between two chunks of a streamed answer (default 120). */
     idleTimeoutSeconds: z.number().positive().optional(),
+    /** Most output tokens of one model call (default: the provider's; skillrt stops a call past 32,000). */
+    maxOutputTokens: z.number().int().positive().optional(),
+    /** Most seconds one turn may take, model calls and tools together (default 1800). */
+    turnTimeoutSeconds: z.number().positive().optional(),
     /**
      * Providers that take a call, in order, when the one before fails with a retryable error (408, 409,
      * 429, 5xx, no answer) after its retries. Each names its provider, model and endpoint; the key comes

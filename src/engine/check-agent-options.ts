@@ -39,4 +39,14 @@ export function checkParts(options: SkillAgentOptions): void {
       message: `createSkillAgent: give either toolSources or ${inline.join(", ")} (they configure the sources it would open), not both.`,
     });
   }
+  // A zero, negative or fractional limit would stop every turn at once (or never, for NaN).
+  for (const key of ["maxOutputTokens", "turnTimeoutMs"] as const) {
+    const value = options[key];
+    if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+      throw new SkillrtError({
+        code: "invalid-argument",
+        message: `createSkillAgent: ${key} must be a positive whole number, got ${String(value)}.`,
+      });
+    }
+  }
 }

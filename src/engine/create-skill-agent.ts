@@ -79,6 +79,9 @@ async function composeAgent(
     options.contextWindow ??
     (modelConfig?.contextWindowConfigured === true ? modelConfig.contextWindow : undefined);
   const contextWindow = sessionWindow ?? modelConfig?.contextWindow ?? 128_000;
+  // The turn's limits: the options', else the configured ones (the engine's defaults apply when neither is).
+  const maxOutputTokens = options.maxOutputTokens ?? modelConfig?.maxOutputTokens;
+  const turnTimeoutMs = options.turnTimeoutMs ?? modelConfig?.turnTimeoutMs;
   const store = options.store;
   const executor = chooseExecutor(options.executor ?? false);
   const listeners = new Set<(event: EngineEvent) => void>();
@@ -296,6 +299,8 @@ async function composeAgent(
           instructions,
           ...(options.select === undefined ? {} : { select: options.select }),
           ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+          ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+          ...(turnTimeoutMs === undefined ? {} : { turnTimeoutMs }),
           ...(hostTools === undefined ? {} : { tools: hostTools }),
           ...(modelConfig === undefined ? {} : { modelConfig }),
           ...(sendOptions.abortSignal === undefined ? {} : { abortSignal: sendOptions.abortSignal }),

@@ -23,6 +23,7 @@ import type { EngineEvent, EngineUsage } from "./engine-event.js";
 import type { ToolSources } from "./open-tool-sources.js";
 import { resolveModel } from "./resolve-model.js";
 import type { SkillAgent, SkillAgentOptions } from "./skill-agent.js";
+import type { TurnLimit } from "./turn-limit-error.js";
 
 /** Default of {@link DelegationOptions.maxDepth}. */
 export const DEFAULT_MAX_DEPTH = 2;
@@ -79,6 +80,8 @@ export interface DelegationResult {
   files: string[];
   aborted: boolean;
   stepLimitReached: boolean;
+  /** Set when the child's turn was stopped by its output cap or deadline (its `text` is then unfinished). */
+  limitReached?: TurnLimit;
 }
 
 /** Options of one delegated task. */
@@ -285,6 +288,7 @@ export function createDelegator(parent: DelegationParent): Delegator {
         files,
         aborted: result.aborted,
         stepLimitReached: result.stepLimitReached,
+        ...(result.limitReached === undefined ? {} : { limitReached: result.limitReached }),
       };
       return outcome;
     } catch (error) {
@@ -342,6 +346,9 @@ function inherited(options: SkillAgentOptions): Partial<SkillAgentOptions> {
     "env",
     "store",
     "lockTimeoutMs",
+    // A subagent's calls and turns are bounded as its parent's are (the parent's deadline also ends them).
+    "maxOutputTokens",
+    "turnTimeoutMs",
   ] as const;
   const child: Partial<SkillAgentOptions> = {};
   for (const key of keep) if (options[key] !== undefined) Object.assign(child, { [key]: options[key] });

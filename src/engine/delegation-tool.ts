@@ -89,6 +89,10 @@ export function answerText(result: DelegationResult): string {
     ? " (aborted)"
     : result.stepLimitReached
       ? " (stopped at its step limit; the answer may be unfinished)"
-      : "";
+      : result.limitReached?.limit === "output"
+        ? " (stopped at its output cap; the answer is unfinished)"
+        : result.limitReached?.limit === "deadline"
+          ? " (stopped at its turn deadline; the answer is unfinished)"
+          : "";
   return `${result.text.trim() === "" ? "(no answer)" : result.text}\n\n[agent ${result.agent}${state}: ${facts.join("; ")}]`;
 }

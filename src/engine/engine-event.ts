@@ -69,6 +69,13 @@ export type EngineEvent =
    */
   | { type: "step-limit"; step: number; maxSteps: number }
   /**
+   * The turn was stopped by one of its limits: a model call's output passed the output cap (`output`; the
+   * provider cut it, or skillrt did when the provider kept streaming), or the turn ran past its deadline
+   * (`deadline`). What was streamed so far is kept in the history and saved. `message` says which limit
+   * and how to raise it. Comes after the last part of the stopped step.
+   */
+  | { type: "turn-limit"; step: number; limit: "output" | "deadline"; message: string }
+  /**
    * Gated tools (MCP server tools, tools of skill-bound groups) offered or withdrawn since the previous step,
    * each with the reason (e.g. `granted by skill 'triage' (allowed-tools mcp__tracker__create_issue)`).
    * Emitted just before the `step-start` of the step it applies to.

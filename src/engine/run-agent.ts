@@ -20,6 +20,14 @@ import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-eve
 import { toProviderError } from "./provider-error.js";
 import { addToolsOnce } from "./schema-once.js";
 import { createSkillStep, onSessionEvents, type SkillStep } from "./skill-step.js";
+import {
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  OUTPUT_CHARS_PER_TOKEN,
+  outputCapError,
+  outputCutLimit,
+  type TurnLimit,
+  TurnLimitError,
+} from "./turn-limit-error.js";
 
 /** Options of {@link runAgent}. */
 export interface RunAgentOptions {
@@ -38,8 +46,19 @@ export interface RunAgentOptions {
   stopWhen?: StopCondition<ToolSet> | Array<StopCondition<ToolSet>>;
   /** Most model calls in this run. Default 20. */
   maxSteps?: number;
-  /** Cancels the current step: the run resolves with `aborted: true` and the steps completed before. */
+  /**
+   * Cancels the current step: the run resolves with `aborted: true` and the steps completed before. Aborted
+   * with a `TurnLimitError` (the turn's deadline), it resolves with `limitReached` instead, keeping the text
+   * the stopped step streamed.
+   */
   abortSignal?: AbortSignal;
+  /**
+   * Most output tokens of one model call. Given, it is asked of the provider (`max_tokens`); given or not,
+   * a call that streams more than {@link OUTPUT_CHARS_PER_TOKEN} characters per token of it (default cap
+   * {@link DEFAULT_MAX_OUTPUT_TOKENS}) is stopped by skillrt, since an endpoint may ignore `max_tokens`.
+   * Unset, the provider's own default applies (a cap above some models' maximum would be refused).
+   */
+  maxOutputTokens?: number;
   onEvent?: EngineEventListener;
   /** Names the model in error messages. Default the model's provider and id. */
   modelLabel?: string;
@@ -60,6 +79,12 @@ export interface RunAgentResult {
   aborted: boolean;
   /** True when the run stopped at `maxSteps` with the model still calling tools (a `step-limit` event was emitted). */
   stepLimitReached: boolean;
+  /**
+   * Set when a limit stopped the run (a `turn-limit` event was emitted): the output cap of a call, or the
+   * turn's deadline (`abortSignal` aborted with a `TurnLimitError`). `text` and `messages` then end with
+   * what the stopped step streamed.
+   */
+  limitReached?: TurnLimit;
 }
 
 function toUsage(usage: {
@@ -118,6 +143,18 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
   const tools: ToolSet = {};
   addToolsOnce(tools, hostTools);
   const maxSteps = options.maxSteps ?? 20;
+  const maxOutputChars = (options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS) * OUTPUT_CHARS_PER_TOKEN;
+  // Stops the stream when a call passes the output cap; with the caller's signal (and its deadline).
+  const outputStop = new AbortController();
+  const abortSignal =
+    options.abortSignal === undefined
+      ? outputStop.signal
+      : AbortSignal.any([options.abortSignal, outputStop.signal]);
+  // What the step in progress streamed: its text (kept when a limit stops it) and all its output's length.
+  let stepText = "";
+  let stepChars = 0;
+  // The last step whose messages are in `completed` (`onStepEnd` ran for it).
+  let completedStep = -1;
   const extraStops = options.stopWhen === undefined ? [] : [options.stopWhen].flat();
   let step = 0;
   let streamStep = -1;
@@ -176,6 +213,37 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
     aborted: true,
     stepLimitReached: false,
   });
+
+  // Stopped by a limit: the completed steps and what the stopped step wrote, as an assistant message (its
+  // unfinished tool calls are left out: they have no results).
+  const limited = (limit: TurnLimit): RunAgentResult => {
+    flush(streamStep);
+    emit({ type: "turn-limit", step: Math.max(streamStep, 0), ...limit });
+    return {
+      text: stepText,
+      messages:
+        stepText === "" || completedStep >= streamStep
+          ? completed
+          : [...completed, { role: "assistant", content: [{ type: "text", text: stepText }] }],
+      usage,
+      steps: streamStep + 1,
+      finishReason: limit.limit === "output" ? "length" : "aborted",
+      aborted: false,
+      stepLimitReached: false,
+      limitReached: { limit: limit.limit, message: limit.message },
+    };
+  };
+  const stopped = (): RunAgentResult => {
+    const reason: unknown = abortSignal.reason;
+    return TurnLimitError.isInstance(reason) ? limited(reason) : aborted();
+  };
+  // Counts a call's output; past the cap the stream is stopped (the caller then returns `stopped()`).
+  const overCap = (chars: number): boolean => {
+    stepChars += chars;
+    if (stepChars <= maxOutputChars || abortSignal.aborted) return abortSignal.aborted;
+    outputStop.abort(outputCapError(options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS));
+    return true;
+  };
 
   // Skill events happen inside tool execution, before the stream consumer has seen the tool call; they
   // are held back and emitted just before the next tool result (or step boundary) to keep the order.
@@ -242,7 +310,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       activeTools: initial.activeTools,
       maxRetries: 0,
       stopWhen: [stepCountIs(maxSteps), ...extraStops],
-      ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+      abortSignal,
+      ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
       prepareStep: async ({ stepNumber, initialMessages, responseMessages }) => {
         step = stepNumber;
         const history: ModelMessage[] = cappedOnce([...initialMessages, ...responseMessages]);
@@ -258,6 +327,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       },
       onStepEnd: (stepResult) => {
         completed = capToolCallInputs([...stepResult.response.messages]);
+        completedStep = stepResult.stepNumber;
       },
       onEnd: (event) => {
         ended = { messages: event.responseMessages, text: event.text };
@@ -272,6 +342,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       switch (part.type) {
         case "start-step": {
           streamStep += 1;
+          stepText = "";
+          stepChars = 0;
           const view = rendered.get(streamStep);
           rendered.delete(streamStep);
           if (view?.toolsChange !== undefined) emit(view.toolsChange);
@@ -281,7 +353,15 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
           break;
         }
         case "text-delta":
+          if (overCap(part.text.length)) return stopped();
+          stepText += part.text;
           emit({ type: "text-delta", step, text: part.text });
+          break;
+        case "reasoning-delta":
+          if (overCap(part.text.length)) return stopped();
+          break;
+        case "tool-input-delta":
+          if (overCap(part.delta.length)) return stopped();
           break;
         case "tool-call":
           emit({
@@ -319,15 +399,13 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
           failure ??= part.error;
           break;
         case "abort":
-          return aborted();
+          return stopped();
         default:
           break;
       }
     }
+    if (abortSignal.aborted) return stopped();
     if (failure !== undefined) throw failure;
-    if (options.abortSignal?.aborted === true) {
-      return aborted();
-    }
     // The end event carries what `result.responseMessages` and `result.text` give; each of those getters
     // tees the finished stream once more and replays every part of every step through it (two replays a
     // turn, ~1 ms, which ran on into the host's next turn). The getters stay the fallback.
@@ -339,6 +417,9 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
     const steps = streamStep + 1;
     const stepLimitReached = steps >= maxSteps && finishReason === "tool-calls";
     if (stepLimitReached) emit({ type: "step-limit", step: streamStep, maxSteps });
+    // The provider cut the last call at its output cap: the answer is unfinished.
+    const cut = finishReason === "length" ? outputCutLimit(options.maxOutputTokens) : undefined;
+    if (cut !== undefined) emit({ type: "turn-limit", step: streamStep, ...cut });
     return {
       text: lastText,
       messages: capToolCallInputs([...messages]),
@@ -347,11 +428,10 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       finishReason,
       aborted: false,
       stepLimitReached,
+      ...(cut === undefined ? {} : { limitReached: cut }),
     };
   } catch (error) {
-    if (options.abortSignal?.aborted === true) {
-      return aborted();
-    }
+    if (abortSignal.aborted) return stopped();
     const providerError = toProviderError(
       error,
       options.modelLabel ?? describeModelOf(options.model),

@@ -19,6 +19,7 @@ import { runAgent } from "./run-agent.js";
 import { type AutoSelectMode, selectSkills } from "./select-skills.js";
 import type { TurnResult, TurnToolCall } from "./skill-agent.js";
 import { sessionTriggeredSkill } from "./triggered-skill.js";
+import { DEFAULT_TURN_TIMEOUT_MS, turnDeadlineError } from "./turn-limit-error.js";
 
 /** Share of the context window the history may take before it is compacted. */
 const COMPACT_AT = 0.7;
@@ -33,6 +34,10 @@ export interface RunTurnOptions {
   instructions: string;
   select?: { mode: AutoSelectMode; maxActive?: number };
   maxSteps?: number;
+  /** Most output tokens of one model call (see `RunAgentOptions.maxOutputTokens`). */
+  maxOutputTokens?: number;
+  /** Most ms the turn may take, from here to its save. Default {@link DEFAULT_TURN_TIMEOUT_MS}. */
+  turnTimeoutMs?: number;
   tools?: ToolSet;
   abortSignal?: AbortSignal;
   emit: (event: EngineEvent) => void;
@@ -81,12 +86,36 @@ function countedHistoryTokens(messages: readonly ModelMessage[], counter: TokenC
   return total;
 }
 
-/** Runs the turn; `conversation.history` is updated in place. */
+/**
+ * Runs the turn; `conversation.history` is updated in place. Past `turnTimeoutMs` everything the turn
+ * is doing is aborted (with a `TurnLimitError` as the reason) and the turn resolves with `limitReached`,
+ * what was streamed so far saved.
+ */
 export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
+  const timeoutMs = options.turnTimeoutMs ?? DEFAULT_TURN_TIMEOUT_MS;
+  const deadline = new AbortController();
+  // setTimeout fires at once past 2^31-1 ms (~24.8 days): a longer deadline is that one.
+  const timer = setTimeout(
+    () => deadline.abort(turnDeadlineError(timeoutMs)),
+    Math.min(timeoutMs, 2 ** 31 - 1),
+  );
+  try {
+    return await runTurnWithin(
+      options,
+      options.abortSignal === undefined
+        ? deadline.signal
+        : AbortSignal.any([options.abortSignal, deadline.signal]),
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function runTurnWithin(options: RunTurnOptions, abortSignal: AbortSignal): Promise<TurnResult> {
   const { conversation, emit, input } = options;
   const { session } = conversation;
   const start = conversation.history.length;
-  const signal = options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal };
+  const signal = { abortSignal };
   const emitLoads = (outcomes: UserLoadOutcome[], by: "user" | "select"): void => {
     for (const outcome of outcomes) {
       if (outcome.ok) {
@@ -189,6 +218,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       ...(options.modelConfig === undefined ? {} : { modelLabel: describeModel(options.modelConfig) }),
       ...(options.tools === undefined ? {} : { tools: options.tools }),
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+      ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
       ...signal,
     });
     conversation.history.push(...result.messages);
@@ -202,6 +232,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       finishReason: result.finishReason,
       aborted: result.aborted,
       stepLimitReached: result.stepLimitReached,
+      ...(result.limitReached === undefined ? {} : { limitReached: result.limitReached }),
       messages: conversation.history.slice(turnStart),
     };
   } catch (error) {

@@ -18,6 +18,7 @@ import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-eve
 import type { SkillLayerOptions } from "./open-skills.js";
 import type { ToolSources } from "./open-tool-sources.js";
 import type { AutoSelectMode } from "./select-skills.js";
+import type { TurnLimit } from "./turn-limit-error.js";
 
 /**
  * Options of `createSkillAgent`. Only `model` and `catalog` are required; nothing else is looked up: no
@@ -77,6 +78,18 @@ export interface SkillAgentOptions
   select?: { mode: AutoSelectMode; maxActive?: number };
   /** Most model calls per turn. Default 20. Reaching it emits `step-limit`. */
   maxSteps?: number;
+  /**
+   * Most output tokens of one model call. Default {@link ModelConfig.maxOutputTokens} of `modelConfig`;
+   * given, it is asked of the provider (`max_tokens`). Either way a call streaming past it (counted as 8
+   * characters a token, since an endpoint may ignore `max_tokens`; 32,000 tokens when unset) is stopped
+   * and the turn ends with `limitReached` and a `turn-limit` event, what it streamed saved.
+   */
+  maxOutputTokens?: number;
+  /**
+   * Most ms one turn may take (model calls, tools, subagents). Default {@link ModelConfig.turnTimeoutMs}
+   * of `modelConfig`, else 1,800,000 (30 minutes). Past it the turn is stopped, as for `maxOutputTokens`.
+   */
+  turnTimeoutMs?: number;
   /** Host instructions before the skill context. Default: a short skillrt assistant preamble. */
   instructions?: string;
   /** Extra tools of the host, always offered next to the skill tools (no gating, no approvals). */
@@ -138,6 +151,12 @@ export interface TurnResult {
   aborted: boolean;
   /** True when the turn stopped at the step limit with the model still calling tools. */
   stepLimitReached: boolean;
+  /**
+   * Set when a limit stopped the turn: a model call's output passed {@link SkillAgentOptions.maxOutputTokens}
+   * (`output`), or the turn ran past {@link SkillAgentOptions.turnTimeoutMs} (`deadline`). `text` is then
+   * what the stopped step streamed, and it is in the saved history. A `turn-limit` event said the same.
+   */
+  limitReached?: TurnLimit;
   /** Messages the turn added to the history (user message, loads, assistant and tool messages). */
   messages: ModelMessage[];
 }

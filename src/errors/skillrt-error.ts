@@ -6,6 +6,7 @@ export type SkillrtErrorCode =
   | "store-error"
   | "provider-error"
   | "provider-timeout"
+  | "turn-limit"
   | "exec-error"
   | "config-invalid"
   | "sqlite-unavailable"

@@ -17,6 +17,11 @@ export type ScriptedReply =
       delayMs?: number;
       /** Stream the text, then stall: keep the connection open without finishing (streaming requests only). */
       stall?: boolean;
+      /**
+       * Stream the text, then never stop: `" and more"` every 10 ms until the client goes away, ignoring
+       * `max_tokens` (a runaway model behind a buggy endpoint; streaming requests only).
+       */
+      endless?: boolean;
     };
 
 /** A request the server received (`Body`: the parsed JSON body's type, `unknown` unless you say). */
@@ -52,9 +57,26 @@ function splitText(text: string): string[] {
   return text.match(/[\s\S]{1,12}/g) ?? [];
 }
 
+/** Text the endless reply repeats, one piece per tick. */
+const ENDLESS_PIECE = " and more";
+
+/** Calls `send` with {@link ENDLESS_PIECE} every 10 ms until the client closes the connection. */
+function streamForever(res: ServerResponse, send: (piece: string) => void): void {
+  const timer = setInterval(() => {
+    if (res.destroyed || res.writableEnded) clearInterval(timer);
+    else send(ENDLESS_PIECE);
+  }, 10);
+  res.once("close", () => clearInterval(timer));
+}
+
 function openaiStream(
   res: ServerResponse,
-  reply: { text?: string; toolCalls?: Array<{ name: string; input: unknown }>; stall?: boolean },
+  reply: {
+    text?: string;
+    toolCalls?: Array<{ name: string; input: unknown }>;
+    stall?: boolean;
+    endless?: boolean;
+  },
   n: number,
 ): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
@@ -69,6 +91,10 @@ function openaiStream(
   };
   send({ delta: { role: "assistant", content: "" }, finish_reason: null });
   for (const piece of splitText(reply.text ?? "")) send({ delta: { content: piece }, finish_reason: null });
+  if (reply.endless === true) {
+    streamForever(res, (piece) => send({ delta: { content: piece }, finish_reason: null }));
+    return;
+  }
   if (reply.stall === true) return;
   for (const [index, call] of (reply.toolCalls ?? []).entries()) {
     const args = typeof call.input === "string" ? call.input : JSON.stringify(call.input);
@@ -129,7 +155,12 @@ function openaiJson(
 
 function anthropicStream(
   res: ServerResponse,
-  reply: { text?: string; toolCalls?: Array<{ name: string; input: unknown }>; stall?: boolean },
+  reply: {
+    text?: string;
+    toolCalls?: Array<{ name: string; input: unknown }>;
+    stall?: boolean;
+    endless?: boolean;
+  },
   n: number,
 ): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
@@ -153,6 +184,12 @@ function anthropicStream(
     send("content_block_start", { index, content_block: { type: "text", text: "" } });
     for (const piece of splitText(reply.text))
       send("content_block_delta", { index, delta: { type: "text_delta", text: piece } });
+    if (reply.endless === true) {
+      streamForever(res, (piece) =>
+        send("content_block_delta", { index, delta: { type: "text_delta", text: piece } }),
+      );
+      return;
+    }
     if (reply.stall === true) return;
     send("content_block_stop", { index });
     index++;

@@ -24,8 +24,8 @@ session id to continue the conversation with (--session ID). With --json, every 
 as one JSON line on stdout instead, the last one {"type":"session","sessionId":ID}.
 
 ${AGENT_OPTIONS_HELP}
-Exit codes: 0 answered, 1 provider or configuration failure or the step limit reached (the session is
-saved first), or a session store failure (unreachable, or the session busy in another process past the
+Exit codes: 0 answered, 1 provider or configuration failure, the step limit reached, or the turn stopped
+by the output cap (model.maxOutputTokens) or its deadline (--turn-timeout) (the session is saved first), or a session store failure (unreachable, or the session busy in another process past the
 wait), 2 usage error, 130 cancelled (Ctrl-C), 143 terminated (SIGTERM); a cancelled turn is saved too.
 `;
 
@@ -92,6 +92,15 @@ export const askCommand: Command = defineCommand({
           `skillrt ask: ${signalled === "SIGTERM" ? "terminated" : "cancelled"}; session saved as ${agent.sessionId}.\n`,
         );
         return signalled === "SIGTERM" ? 143 : 130;
+      }
+      // An output cap or the turn's deadline stopped it: the answer is unfinished (exit 1), what came is saved.
+      if (result.limitReached !== undefined) {
+        const saved =
+          parts.store === undefined
+            ? "the partial answer was not saved (no store)"
+            : `the partial answer is saved in session ${agent.sessionId}; resume with --session ${agent.sessionId}`;
+        io.stderr.write(`skillrt ask: ${result.limitReached.message}; ${saved}.\n`);
+        return 1;
       }
       if (result.stepLimitReached) {
         io.stderr.write(

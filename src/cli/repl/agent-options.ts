@@ -20,6 +20,7 @@ export const agentOptions = {
   executor: { type: "string" },
   "max-steps": { type: "string" },
   "model-timeout": { type: "string" },
+  "turn-timeout": { type: "string" },
   active: { type: "string", multiple: true },
   skill: { type: "string", multiple: true },
   allow: { type: "string", multiple: true },
@@ -53,6 +54,9 @@ export const AGENT_OPTIONS_HELP = `Options:
   --max-steps N          most model calls per turn (default 20)
   --model-timeout S      most seconds the model may stay silent, before its first byte and between chunks;
                          past it the step fails (default model.firstByteTimeoutSeconds 300, idleTimeoutSeconds 120)
+  --turn-timeout S       most seconds one turn may take; past it the turn stops, what was streamed is saved, and
+                         ask exits 1 (default model.turnTimeoutSeconds, 1800). model.maxOutputTokens caps each
+                         model call's answer the same way (default: the provider's; stopped past 32000)
   --active NAME          load skill NAME when the session starts (repeatable; replaces session.activeSkills)
   --skill NAME           force skill NAME for the task: loaded at the start and, under --profile aworld, named
                          in the forced-skill contract; instruction-only forced skills switch host tools off

@@ -66,7 +66,13 @@ export async function prepareAgent(
   )
     return usageError(io, command, `--tool-gating must be open, skill or tool-list, got '${toolGating}'`);
   const ints: Record<string, number | undefined> = {};
-  for (const name of ["catalog-budget", "context-window", "max-steps", "model-timeout"] as const) {
+  for (const name of [
+    "catalog-budget",
+    "context-window",
+    "max-steps",
+    "model-timeout",
+    "turn-timeout",
+  ] as const) {
     const parsed = intFlag(values[name], name);
     if (typeof parsed === "object") return usageError(io, command, parsed.error);
     ints[name] = parsed;
@@ -87,6 +93,7 @@ export async function prepareAgent(
         baseURL: values["base-url"],
         contextWindow: ints["context-window"],
         ...modelTimeoutFlags(ints["model-timeout"]),
+        ...(ints["turn-timeout"] === undefined ? {} : { turnTimeoutMs: ints["turn-timeout"] * 1000 }),
       },
       onRetry: (notice) => {
         const why = notice.status === undefined ? "a network error" : `HTTP ${notice.status}`;

@@ -121,6 +121,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       renderer.finish();
       if (result.aborted) out.write(`${style.dim("(cancelled)")}\n`);
       if (result.stepLimitReached) out.write(`${style.yellow(stepLimitMessage(result.steps))}\n`);
+      if (result.limitReached !== undefined) out.write(`${style.yellow(result.limitReached.message)}\n`);
       return 0;
     } catch (error) {
       renderer.finish();
