@@ -17,6 +17,7 @@ import { renderTrpcDoc, renderTrpcSkill } from "./render-trpc-layout.js";
 import { type SessionCore, safeFiles } from "./session-core.js";
 import type { Item, SkillEntry } from "./session-state.js";
 import { substituteArguments } from "./substitute-arguments.js";
+import { countTokensAsync } from "./token-counter.js";
 
 /** Reads the body and file index and renders the skill's block. Throws on I/O errors. */
 export async function buildSkillEntry(
@@ -52,7 +53,7 @@ export async function buildSkillEntry(
     skill: record.name,
     lastUsed: 0,
     text,
-    tokens: core.counter.count(text),
+    tokens: await countTokensAsync(core.counter, text),
     placement,
   };
   const entry: SkillEntry = { item, record, allDocs: false, docs: new Map(), files, body };
@@ -83,7 +84,7 @@ export async function buildDocItem(
     path,
     lastUsed: 0,
     text,
-    tokens: core.counter.count(text),
+    tokens: await countTokensAsync(core.counter, text),
     placement,
   };
   return item;
