@@ -62,6 +62,7 @@ const asyncMs = performance.now() - asyncStart;
 histogram.disable();
 
 const round = (n) => Math.round(n * 10) / 10;
+const ratio = (n) => Math.round(n * 1000) / 1000;
 process.stdout.write(
   `${JSON.stringify(
     {
@@ -70,11 +71,11 @@ process.stdout.write(
       letters: LETTERS,
       floorProseMs: round(floorMs),
       randomWordMs: round(randomWordMs),
-      randomWordRatioToFloor: round(randomWordMs / floorMs),
+      randomWordRatioToFloor: ratio(randomWordMs / floorMs),
       sameLetterWordMs: round(sameLetterMs),
-      sameLetterWordRatioToFloor: round(sameLetterMs / floorMs),
+      sameLetterWordRatioToFloor: ratio(sameLetterMs / floorMs),
       spacesRunMs: round(spacesMs),
-      spacesRunRatioToFloor: round(spacesMs / floorMs),
+      spacesRunRatioToFloor: ratio(spacesMs / floorMs),
       randomWord150kMs: round(word150kMs),
       countAsyncRandomWordMs: round(asyncMs),
       countAsyncMaxEventLoopStallMs: round(histogram.max / 1e6),

@@ -3,19 +3,19 @@
  * chunks (words, punctuation runs, whitespace runs), then merges each chunk's bytes pair by pair; that merge
  * is quadratic in the chunk's length, so one unbroken 400,000-letter "word" in a skill body took minutes
  * and blocked the event loop the whole time. Chunks longer than {@link MAX_BPE_CHUNK} are counted in pieces
- * of at most that length instead, which bounds the work per chunk; normal text never has such chunks and
- * is counted exactly as the tokenizer counts it.
+ * of at most that length instead, which bounds the work per chunk; prose, code and markup practically never
+ * have such chunks and are counted exactly as the tokenizer counts them.
  */
 
 /** gpt-tokenizer's `countTokens` for one encoding, with special tokens treated as text. */
 export type CountChunk = (text: string) => number;
 
 /**
- * Longest pre-tokenizer chunk handed to the BPE merge whole (UTF-16 units). Longer chunks (a run of 128
- * letters, punctuation or whitespace) are split into pieces this long: their count is then an estimate,
- * at most about one token per piece above the exact figure.
+ * Longest pre-tokenizer chunk handed to the BPE merge whole (UTF-16 units). Longer chunks (a run of over
+ * 256 letters, punctuation or whitespace) are split into pieces this long: their count is then an
+ * estimate, within about one token per piece of the exact figure.
  */
-export const MAX_BPE_CHUNK = 128;
+export const MAX_BPE_CHUNK = 256;
 
 // A chunk longer than MAX_BPE_CHUNK contains a run of at least half that many non-whitespace characters,
 // whitespace characters, or `\r`, `\n` and `/` (the tail of a punctuation chunk): the pre-tokenizer's

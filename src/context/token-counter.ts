@@ -89,7 +89,7 @@ const noSpecial = { disallowedSpecial: new Set<string>() };
 
 /**
  * Creates a counter backed by gpt-tokenizer's encoding-specific entry (default `o200k_base`), linear in the
- * text's length (see {@link countBounded}: a pre-tokenizer chunk over 128 characters is counted in pieces,
+ * text's length (see {@link countBounded}: a pre-tokenizer chunk over 256 characters is counted in pieces,
  * so such text gets a close estimate; other text gets the tokenizer's exact count). Counts of
  * strings of at least `cacheMinLength` characters are kept in a bounded LRU keyed by the string itself,
  * because a session re-counts the same skill bodies every step.
