@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { COUNT_SLICE, MAX_BPE_CHUNK } from "./bounded-token-count.js";
+import { COUNT_SLICE, MAX_BPE_CHUNK } from "./count-bounded.js";
 import { approximateTokenCounter, countTokensAsync, createTokenCounter } from "./token-counter.js";
 
 describe("createTokenCounter", () => {

@@ -4,7 +4,7 @@
  * zero-cost approximation for callers who do not need exact figures.
  */
 import { createRequire } from "node:module";
-import { COUNT_SLICE, type CountChunk, countBounded, countBoundedAsync } from "./bounded-token-count.js";
+import { COUNT_SLICE, type CountChunk, countBounded, countBoundedAsync } from "./count-bounded.js";
 import type { TokenCountFile } from "./token-count-file.js";
 
 /** Counts tokens of a text. Implementations are synchronous and never throw on any string. */
