@@ -17,6 +17,7 @@ import { renderTrpcDoc, renderTrpcSkill } from "./render-trpc-layout.js";
 import { type SessionCore, safeFiles } from "./session-core.js";
 import type { Item, SkillEntry } from "./session-state.js";
 import { substituteArguments } from "./substitute-arguments.js";
+import { countTokensAsync } from "./token-counter.js";
 
 /** Reads the body and file index and renders the skill's block. Throws on I/O errors. */
 export async function buildSkillEntry(
@@ -52,7 +53,7 @@ export async function buildSkillEntry(
     skill: record.name,
     lastUsed: 0,
     text,
-    tokens: core.counter.count(text),
+    tokens: await countTokensAsync(core.counter, text),
     placement,
   };
   const entry: SkillEntry = { item, record, allDocs: false, docs: new Map(), files, body };
@@ -83,7 +84,7 @@ export async function buildDocItem(
     path,
     lastUsed: 0,
     text,
-    tokens: core.counter.count(text),
+    tokens: await countTokensAsync(core.counter, text),
     placement,
   };
   return item;
@@ -123,13 +124,13 @@ function docItemText(core: SessionCore, skill: string, path: string, content: st
 }
 
 /** A read's item from a text or binary result, cut to the per-item budget (line-wise, then by characters). */
-export function buildReadItem(
+export async function buildReadItem(
   core: SessionCore,
   skill: string,
   result: Extract<ReadFileResult, { kind: "text" | "binary" }>,
   range: { startLine?: number; endLine?: number },
   id: string,
-): { item: Item; nextLine?: number } {
+): Promise<{ item: Item; nextLine?: number }> {
   const base = {
     id,
     kind: "read" as const,
@@ -145,7 +146,7 @@ export function buildReadItem(
   };
   if (result.kind === "binary") {
     const text = renderBinaryBlock(skill, result.path, result.size, result.mimeType);
-    return { item: { ...withRange, text, tokens: core.counter.count(text) } };
+    return { item: { ...withRange, text, tokens: await countTokensAsync(core.counter, text) } };
   }
   const readTool = core.profile.toolNames.read ?? core.profile.toolNames.load;
   const block = (content: string, endLine: number): string =>
@@ -159,17 +160,18 @@ export function buildReadItem(
       readTool,
     });
   let text = block(result.content, result.endLine);
-  let tokens = core.counter.count(text);
+  let tokens = await countTokensAsync(core.counter, text);
   if (tokens <= core.skillBudget) return { item: { ...withRange, text, tokens } };
 
   const lines = result.content.split("\n");
-  const fits = (k: number): boolean =>
-    core.counter.count(block(lines.slice(0, k).join("\n"), result.startLine + k - 1)) <= core.skillBudget;
+  const fits = async (k: number): Promise<boolean> =>
+    (await countTokensAsync(core.counter, block(lines.slice(0, k).join("\n"), result.startLine + k - 1))) <=
+    core.skillBudget;
   let lo = 0;
   let hi = lines.length;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (fits(mid)) lo = mid;
+    if (await fits(mid)) lo = mid;
     else hi = mid - 1;
   }
   const k = Math.max(1, lo);
@@ -181,14 +183,18 @@ export function buildReadItem(
     let b = line.length;
     while (a < b) {
       const mid = (a + b + 1) >> 1;
-      if (core.counter.count(block(line.slice(0, mid), result.startLine)) <= core.skillBudget) a = mid;
+      if (
+        (await countTokensAsync(core.counter, block(line.slice(0, mid), result.startLine))) <=
+        core.skillBudget
+      )
+        a = mid;
       else b = mid - 1;
     }
     content = `${line.slice(0, a)}…[line cut to fit the token budget]`;
   }
   const endLine = result.startLine + k - 1;
   text = block(content, endLine);
-  tokens = core.counter.count(text);
+  tokens = await countTokensAsync(core.counter, text);
   const item: Item = { ...withRange, text, tokens };
   return endLine < result.totalLines ? { item, nextLine: endLine + 1 } : { item };
 }

@@ -74,10 +74,11 @@ export async function readFile(
     default:
       break;
   }
+  // Counted before the state changes: counting a long file yields the event loop.
+  const { item, nextLine } = await buildReadItem(core, record.name, result, range, newItemId(state));
   const key = readKey(record.name, result.path, options.startLine, options.endLine);
   const previous = state.reads.get(key);
   if (previous !== undefined) removeItem(state, previous);
-  const { item, nextLine } = buildReadItem(core, record.name, result, range, newItemId(state));
   state.reads.set(key, item);
   state.live.set(item.id, item);
   touch(state, record.name, [item]);

@@ -73,7 +73,7 @@ export async function restoreSkillSession(snapshot: unknown, options: RestoreOpt
     };
     const result = await core.catalog.readFile(saved.skill, saved.path, range).catch(() => undefined);
     if (result === undefined || (result.kind !== "text" && result.kind !== "binary")) continue;
-    const { item } = buildReadItem(core, saved.skill, result, range, saved.id);
+    const { item } = await buildReadItem(core, saved.skill, result, range, saved.id);
     item.lastUsed = saved.lastUsed;
     state.reads.set(readKey(saved.skill, result.path, saved.startLine, saved.endLine), item);
     state.live.set(item.id, item);

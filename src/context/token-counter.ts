@@ -1,8 +1,10 @@
 /**
  * Token counting for budgets and the context ledger: a real BPE tokenizer (gpt-tokenizer) with a small
- * cache, and a zero-cost approximation for callers who do not need exact figures.
+ * cache, linear in the text's length and with an asynchronous variant that yields the event loop, and a
+ * zero-cost approximation for callers who do not need exact figures.
  */
 import { createRequire } from "node:module";
+import { COUNT_SLICE, type CountChunk, countBounded, countBoundedAsync } from "./count-bounded.js";
 import type { TokenCountFile } from "./token-count-file.js";
 
 /** Counts tokens of a text. Implementations are synchronous and never throw on any string. */
@@ -11,6 +13,12 @@ export interface TokenCounter {
   readonly name: string;
   /** Number of tokens `text` costs. */
   count(text: string): number;
+  /**
+   * The same number as {@link TokenCounter.count}, computed without holding the event loop for long (a long
+   * text is counted in parts with turns of the event loop between). Optional: callers fall back to `count`
+   * through {@link countTokensAsync}.
+   */
+  countAsync?(text: string): Promise<number>;
 }
 
 /** BPE encodings offered by {@link createTokenCounter}. `o200k_base` is GPT-4o/GPT-5's; `cl100k_base` is GPT-4's. */
@@ -35,6 +43,27 @@ type CountTokens = (text: string, options: { disallowedSpecial: Set<string> }) =
 
 const requireCjs = createRequire(import.meta.url);
 const loaded = new Map<TokenEncoding, CountTokens>();
+let splitPatterns: { o200k_base: RegExp; cl100k_base: RegExp } | undefined;
+
+/** The encoding's pre-tokenizer pattern, taken from gpt-tokenizer so the two never disagree. */
+function splitRegex(encoding: TokenEncoding): RegExp {
+  if (splitPatterns === undefined) {
+    const mod: unknown = requireCjs("gpt-tokenizer/encodingParams/constants");
+    const o200k =
+      typeof mod === "object" && mod !== null && "O200K_TOKEN_SPLIT_REGEX" in mod
+        ? mod.O200K_TOKEN_SPLIT_REGEX
+        : undefined;
+    const cl100k =
+      typeof mod === "object" && mod !== null && "CL100K_TOKEN_SPLIT_REGEX" in mod
+        ? mod.CL100K_TOKEN_SPLIT_REGEX
+        : undefined;
+    if (!(o200k instanceof RegExp) || !(cl100k instanceof RegExp) || !o200k.global || !cl100k.global) {
+      throw new Error("gpt-tokenizer: no pre-tokenizer patterns in encodingParams/constants");
+    }
+    splitPatterns = { o200k_base: o200k, cl100k_base: cl100k };
+  }
+  return splitPatterns[encoding];
+}
 
 /**
  * Loads an encoding on first use: each vocabulary costs ~75–150 ms to load, so a process that never counts
@@ -59,7 +88,9 @@ function loadEncoding(encoding: TokenEncoding): CountTokens {
 const noSpecial = { disallowedSpecial: new Set<string>() };
 
 /**
- * Creates a counter backed by gpt-tokenizer's encoding-specific entry (default `o200k_base`). Counts of
+ * Creates a counter backed by gpt-tokenizer's encoding-specific entry (default `o200k_base`), linear in the
+ * text's length (see {@link countBounded}: a pre-tokenizer chunk over 256 characters is counted in pieces,
+ * so such text gets a close estimate; other text gets the tokenizer's exact count). Counts of
  * strings of at least `cacheMinLength` characters are kept in a bounded LRU keyed by the string itself,
  * because a session re-counts the same skill bodies every step.
  */
@@ -68,37 +99,71 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
   const minLength = options.cacheMinLength ?? 256;
   const cacheSize = Math.max(0, options.cacheSize ?? 128);
   const cache = new Map<string, number>();
-  let countTokens: CountTokens | undefined;
+  let tokenizer: { split: RegExp; countChunk: CountChunk } | undefined;
+  const load = (): { split: RegExp; countChunk: CountChunk } => {
+    if (tokenizer === undefined) {
+      const countTokens = loadEncoding(encoding);
+      tokenizer = { split: splitRegex(encoding), countChunk: (t) => countTokens(t, noSpecial) };
+    }
+    return tokenizer;
+  };
+
+  /** A count already known (cache, then counts file), or `undefined`. */
+  const known = (text: string): number | undefined => {
+    if (text.length >= minLength && cacheSize > 0) {
+      const hit = cache.get(text);
+      if (hit !== undefined) {
+        cache.delete(text);
+        cache.set(text, hit);
+        return hit;
+      }
+    }
+    const stored = options.counts?.get(text);
+    if (stored !== undefined) remember(text, stored, false);
+    return stored;
+  };
+  const remember = (text: string, n: number, counted: boolean): void => {
+    if (counted) options.counts?.add(text, n);
+    if (text.length < minLength || cacheSize === 0) return;
+    cache.set(text, n);
+    if (cache.size > cacheSize) {
+      const oldest = cache.keys().next();
+      if (oldest.done !== true) cache.delete(oldest.value);
+    }
+  };
 
   return {
     name: encoding,
     count(text: string): number {
       if (text.length === 0) return 0;
-      const cacheable = text.length >= minLength && cacheSize > 0;
-      if (cacheable) {
-        const hit = cache.get(text);
-        if (hit !== undefined) {
-          cache.delete(text);
-          cache.set(text, hit);
-          return hit;
-        }
-      }
-      let n = options.counts?.get(text);
-      if (n === undefined) {
-        countTokens ??= loadEncoding(encoding);
-        n = countTokens(text, noSpecial);
-        options.counts?.add(text, n);
-      }
-      if (cacheable) {
-        cache.set(text, n);
-        if (cache.size > cacheSize) {
-          const oldest = cache.keys().next();
-          if (oldest.done !== true) cache.delete(oldest.value);
-        }
-      }
+      const hit = known(text);
+      if (hit !== undefined) return hit;
+      const { split, countChunk } = load();
+      const n = countBounded(text, split, countChunk);
+      remember(text, n, true);
+      return n;
+    },
+    async countAsync(text: string): Promise<number> {
+      if (text.length === 0) return 0;
+      const hit = known(text);
+      if (hit !== undefined) return hit;
+      const { split, countChunk } = load();
+      const n =
+        text.length <= COUNT_SLICE
+          ? countBounded(text, split, countChunk)
+          : await countBoundedAsync(text, split, countChunk);
+      remember(text, n, true);
       return n;
     },
   };
+}
+
+/**
+ * Counts `text` with `counter`, letting other work run meanwhile when the counter can
+ * ({@link TokenCounter.countAsync}); the same number as `counter.count(text)`.
+ */
+export function countTokensAsync(counter: TokenCounter, text: string): Promise<number> {
+  return counter.countAsync === undefined ? Promise.resolve(counter.count(text)) : counter.countAsync(text);
 }
 
 /** Zero-cost estimate: one token per four UTF-16 units, rounded up. Off by ±30% on prose, more on code and CJK. */
