@@ -24,6 +24,7 @@ let env: Record<string, string>;
 let provider: LoopbackProvider | undefined;
 let server: Server | undefined;
 const started: ChildProcess[] = [];
+const markers: string[] = [];
 
 beforeAll(() => assertBuilt());
 beforeEach(async () => {
@@ -40,6 +41,9 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   for (const child of started.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+  // A failed test may leave its own run's processes (found by their marker): they go too.
+  for (const marker of markers.splice(0))
+    for (const pid of processesWith(marker)) process.kill(pid, "SIGKILL");
   await provider?.close();
   provider = undefined;
   const s = server;
@@ -98,68 +102,78 @@ async function workspaces(): Promise<string[]> {
   }
 }
 
+/**
+ * Starts `ask --executor local` whose skill run holds (a child and a grandchild, each carrying a marker in
+ * its command line) and resolves once the run has started. The provider's next reply is "Second answer.".
+ */
+async function askHoldingRun(): Promise<{ marker: string; ask: ChildProcess }> {
+  const marker = `skillrt-crash-marker-${randomBytes(6).toString("hex")}`;
+  markers.push(marker);
+  const skill = path.join(dir, "team-skills", "holder");
+  await mkdir(path.join(skill, "scripts"), { recursive: true });
+  await writeFile(path.join(skill, "SKILL.md"), skillMd("holder", "Holds the line for a while."));
+  await writeFile(
+    path.join(skill, "scripts", "hold.sh"),
+    `sh -c "sleep 300; : $1" &\nsh -c "sh -c 'sleep 300; : $1' & sleep 300; : $1" &\ntouch "$2"\nsleep 300\n: "$1"\n`,
+  );
+  await chmod(path.join(skill, "scripts", "hold.sh"), 0o755);
+  const ready = path.join(dir, "run-started");
+  provider = await startLoopbackProvider("openai", [
+    { toolCalls: [{ name: "skill_load", input: { name: "holder" } }] },
+    {
+      toolCalls: [
+        { name: "skill_run", input: { name: "holder", command: `sh scripts/hold.sh ${marker} ${ready}` } },
+      ],
+    },
+    // The killed turn never gets to its answer: the next request is the next ask's.
+    { text: "Second answer." },
+  ]);
+  // Named roots are trusted: the skill's command runs.
+  const ask = startCli(
+    ["ask", "--root", "team-skills", "--executor", "local", "hold it"],
+    loopbackEnv(provider),
+  );
+  await waitFor(
+    async () => {
+      if (ask.exitCode !== null) throw new Error(`ask exited early (${ask.exitCode})`);
+      return (await readdir(dir)).includes("run-started");
+    },
+    60_000,
+    "the skill's command to start",
+  );
+  return { marker, ask };
+}
+
 describe.runIf(process.platform === "linux")(
   "after skillrt is killed with SIGKILL",
   { timeout: 90_000 },
   () => {
-    it("ask --executor local leaves no process of the run, and the next ask removes the run's workspace", async () => {
-      const marker = `skillrt-crash-marker-${randomBytes(6).toString("hex")}`;
-      const skill = path.join(dir, "team-skills", "holder");
-      await mkdir(path.join(skill, "scripts"), { recursive: true });
-      await writeFile(path.join(skill, "SKILL.md"), skillMd("holder", "Holds the line for a while."));
-      // A run with a child and a grandchild, both carrying the marker; it says when it has started.
-      await writeFile(
-        path.join(skill, "scripts", "hold.sh"),
-        `sh -c "sleep 300; : $1" &\nsh -c "sh -c 'sleep 300; : $1' & sleep 300; : $1" &\ntouch "$2"\nsleep 300\n: "$1"\n`,
-      );
-      await chmod(path.join(skill, "scripts", "hold.sh"), 0o755);
-      const ready = path.join(dir, "run-started");
-      provider = await startLoopbackProvider("openai", [
-        { toolCalls: [{ name: "skill_load", input: { name: "holder" } }] },
-        {
-          toolCalls: [
-            {
-              name: "skill_run",
-              input: { name: "holder", command: `sh scripts/hold.sh ${marker} ${ready}` },
-            },
-          ],
-        },
-        // The killed turn never gets to its answer: the next request is the next ask's.
-        { text: "Second answer." },
-      ]);
-      const ask = startCli(
-        ["ask", "--root", "team-skills", "--executor", "local", "hold it"],
-        loopbackEnv(provider),
-      );
-      await waitFor(
-        async () => {
-          if (ask.exitCode !== null) throw new Error(`ask exited early (${ask.exitCode})`);
-          return (await readdir(dir)).includes("run-started");
-        },
-        60_000,
-        "the skill's command to start",
-      );
+    it("ask --executor local leaves no process of the run", async () => {
+      const { marker, ask } = await askHoldingRun();
       expect(processesWith(marker).length).toBeGreaterThanOrEqual(3);
-      expect(await workspaces()).toHaveLength(2); // the workspace and its owner mark
       await killAndWait(ask);
-
       // Every process of the run goes within moments (the run's watcher kills its group).
       await waitFor(() => processesWith(marker).length === 0, 5_000, "the run's processes to go").catch(
         () => {
           throw new Error(`left running after kill -9: ${processesWith(marker).join(", ")}`);
         },
       );
+    });
+
+    it("the next ask removes the workspace of an ask killed mid-run", async () => {
+      const { ask } = await askHoldingRun();
+      await killAndWait(ask);
       // The killed run's workspace is still there until the next start.
       expect((await workspaces()).filter((n) => !n.startsWith("."))).toHaveLength(1);
-
       const next = await runCli(["ask", "--root", "team-skills", "--executor", "local", "again"], {
         cwd: dir,
-        env: { ...env, ...loopbackEnv(provider) },
+        env: { ...env, ...loopbackEnv(provider as LoopbackProvider) },
         timeoutMs: 60_000,
       });
       expect(next.stderr).not.toMatch(/internal error|a bug in skillrt/);
       expect(next.code).toBe(0);
       expect(next.stdout).toContain("Second answer.");
+      // Neither the killed run's workspace (nor its mark) nor the finished ask's own is left.
       expect(await workspaces()).toEqual([]);
     });
 
