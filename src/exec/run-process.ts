@@ -35,6 +35,8 @@ export interface RunProcessOptions
    * have no parent-death tie of their own (bubblewrap has `--die-with-parent`). Default false.
    */
   dieWithOwner?: boolean;
+  /** With `dieWithOwner`: a command run (and waited for) when this process dies, before the group is killed. */
+  onOwnerDeath?: string[];
 }
 
 /** Raw outcome of `runProcess`: an {@link ExecResult} before the executor adds `executor` and `warnings`. */
@@ -50,7 +52,8 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
   const out = createOutputCapture(cap, slack);
   const err = createOutputCapture(cap, slack);
   const started = monotonicMs();
-  const [file, ...args] = options.dieWithOwner === true ? ownerWatchedArgv(options.argv) : options.argv;
+  const [file, ...args] =
+    options.dieWithOwner === true ? ownerWatchedArgv(options.argv, options.onOwnerDeath) : options.argv;
   return new Promise((resolve) => {
     let timedOut = false;
     let aborted = false;
