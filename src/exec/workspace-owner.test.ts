@@ -2,6 +2,7 @@ import { chmod, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { hostTag } from "../util/host-tag.js";
 import { createWorkspace } from "./create-workspace.js";
 import { ownerMarkName } from "./workspace-owner.js";
 
@@ -20,7 +21,8 @@ afterEach(async () => {
 });
 
 const names = async () => (await readdir(base)).sort();
-const claim = (name: string, pid: number) => writeFile(path.join(base, ownerMarkName(name)), `${pid}\n`);
+const claim = (name: string, pid: number, host = hostTag()) =>
+  writeFile(path.join(base, ownerMarkName(name)), `${pid} ${host}\n`);
 
 describe.runIf(process.platform === "linux")("workspace owner marks", () => {
   it("the next createWorkspace removes a dead owner's workspace and keeps live, kept and unmarked ones", async () => {
@@ -28,6 +30,7 @@ describe.runIf(process.platform === "linux")("workspace owner marks", () => {
     const alive = await createWorkspace({ baseDir: base });
     const kept = await createWorkspace({ baseDir: base, kept: true });
     const mine = await createWorkspace({ baseDir: base });
+    const elsewhere = await createWorkspace({ baseDir: base });
     const orphanName = path.basename(orphan.root);
     const aliveName = path.basename(alive.root);
     expect(await names()).toContain(ownerMarkName(path.basename(mine.root)));
@@ -39,12 +42,14 @@ describe.runIf(process.platform === "linux")("workspace owner marks", () => {
     await chmod(path.join(orphan.workDir, "ro"), 0o500);
     await claim(orphanName, DEAD);
     await claim(aliveName, process.ppid);
+    // A dead pid on another host (a /tmp shared with a container) says nothing about this one.
+    await claim(path.basename(elsewhere.root), DEAD, "0badc0de");
 
     const next = await createWorkspace({ baseDir: base });
     const left = await names();
     expect(left).not.toContain(orphanName);
     expect(left).not.toContain(ownerMarkName(orphanName));
-    for (const ws of [alive, kept, mine, next]) expect(left).toContain(path.basename(ws.root));
+    for (const ws of [alive, kept, mine, elsewhere, next]) expect(left).toContain(path.basename(ws.root));
     expect(left).toContain(ownerMarkName(aliveName));
 
     // Disposing removes the workspace and its mark.

@@ -7,12 +7,13 @@
  * - `<source key>.json` — which digest the source resolved to last (read when offline);
  * - `tmp/` — where downloads are extracted, then renamed into place (a rename either lands whole or
  *   finds another process's identical copy, which is kept). Each entry carries the pid of the process
- *   making it (`fetch-<pid>-…`, `<key>.json.<pid>.<time>`); what a killed process left there is removed
- *   at the next materialization, once that pid is no longer running.
+ *   making it (`fetch-<pid>.<host tag>-…`, `<key>.json.<pid>.<host tag>.<time>`); what a killed process of this
+ *   host left there is removed at the next materialization, once that pid is no longer running.
  */
 import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { hostTag } from "../../util/host-tag.js";
 import { removeDeadPidLeftovers } from "../../util/remove-dead-pid-leftovers.js";
 import type { ArchiveLimits } from "./archive-entry.js";
 import { extractArchive } from "./extract-archive.js";
@@ -174,10 +175,14 @@ export async function materializeRoot(
   }
 }
 
-/** The pid in the name of an entry of `tmp/` (`fetch-<pid>-…`, `<key>.json.<pid>.<time>`). */
+/**
+ * The pid in the name of an entry of `tmp/` made on this host (`fetch-<pid>.<host tag>-…`,
+ * `<key>.json.<pid>.<host tag>.<time>`); `undefined` for another host's (a cache shared over the network).
+ */
 function tmpEntryPid(name: string): number | undefined {
-  const match = /^fetch-(\d+)-|^[0-9a-f]+\.json\.(\d+)\.\d+$/.exec(name);
-  return match === null ? undefined : Number(match[1] ?? match[2]);
+  const match = /^fetch-(\d+)\.([0-9a-f]{8})-|^[0-9a-f]+\.json\.(\d+)\.([0-9a-f]{8})\.\d+$/.exec(name);
+  if (match === null || (match[2] ?? match[4]) !== hostTag()) return undefined;
+  return Number(match[1] ?? match[3]);
 }
 
 function limitsOf(options: MaterializeRootOptions): { limits?: ArchiveLimits } {
@@ -207,7 +212,7 @@ async function publish(
   digest: string,
   fill: (tree: string) => Promise<void>,
 ): Promise<MaterializedRoot> {
-  const work = await mkdtemp(path.join(base, "tmp", `fetch-${process.pid}-`));
+  const work = await mkdtemp(path.join(base, "tmp", `fetch-${process.pid}.${hostTag()}-`));
   try {
     await fill(path.join(work, "tree"));
     const origin = {
@@ -231,7 +236,7 @@ async function publish(
 }
 
 async function writePointer(base: string, file: string, pointer: Pointer): Promise<void> {
-  const temp = path.join(base, "tmp", `${path.basename(file)}.${process.pid}.${Date.now()}`);
+  const temp = path.join(base, "tmp", `${path.basename(file)}.${process.pid}.${hostTag()}.${Date.now()}`);
   // The source is only informational here (the key is its hash): stored without credentials.
   await writeFile(temp, `${JSON.stringify({ ...pointer, source: redactUrl(pointer.source) })}\n`, {
     mode: 0o600,
