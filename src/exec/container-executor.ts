@@ -83,6 +83,9 @@ export function createContainerExecutor(options: ContainerExecutorOptions = {}):
         argv: [cli, ...args, image, ...limitedCommand(request, "/bin/sh")],
         cwd: "/",
         env: clientEnv,
+        // The container outlives its client: when skillrt dies (kill -9), the watcher removes it first.
+        dieWithOwner: true,
+        onOwnerDeath: [cli, "kill", name],
         onKill: () => {
           childProcess()
             .spawn(cli, ["kill", name], { stdio: "ignore", detached: true })

@@ -10,6 +10,7 @@ import { WorkspaceError } from "../errors/workspace-error.js";
 import { checkCacheDir } from "../util/trusted-cache.js";
 import { type DirHandle, openDirHandle, openSubpath } from "./dir-handle.js";
 import { sanitizeName, WORKSPACE_LAYOUT, type Workspace, workspaceAt } from "./workspace.js";
+import { hasOwnerMark, markWorkspaceOwner, removeOrphanedWorkspaces } from "./workspace-owner.js";
 
 /** Options of `createWorkspace`. */
 export interface WorkspaceOptions {
@@ -23,6 +24,12 @@ export interface WorkspaceOptions {
    * workspace path cannot be guessed from it. Default none.
    */
   id?: string;
+  /**
+   * The workspace outlives this process (e.g. `skillrt run --keep`): it gets no owner mark, so a later
+   * start never removes it as a crash's leftover. Default false: once this process is gone without
+   * disposing of it (killed), the next `createWorkspace` in the same base removes it.
+   */
+  kept?: boolean;
 }
 
 /**
@@ -99,8 +106,17 @@ async function checkLayout(root: DirHandle, create: boolean): Promise<void> {
  */
 export async function createWorkspace(options: WorkspaceOptions = {}): Promise<Workspace> {
   const base = await resolveBase(options.baseDir);
-  const label = options.id === undefined ? "" : `${sanitizeName(options.id).slice(0, 40)}-`;
-  const root = mkdtempSync(path.join(base, `skillrt-ws-${label}`));
+  const baseHandle = await openDirHandle(base);
+  let root: string;
+  try {
+    // Workspaces of processes that died without disposing of them (kill -9) go first.
+    await removeOrphanedWorkspaces(baseHandle).catch(() => undefined);
+    const label = options.id === undefined ? "" : `${sanitizeName(options.id).slice(0, 40)}-`;
+    root = mkdtempSync(path.join(base, `skillrt-ws-${label}`));
+    if (options.kept !== true) await markWorkspaceOwner(baseHandle, path.basename(root));
+  } finally {
+    await baseHandle.close();
+  }
   const problem = privacyProblem(root);
   if (problem !== undefined) throw new WorkspaceError(`refusing the new workspace ${root}: ${problem}`);
   const handle = await openDirHandle(root);
@@ -136,13 +152,19 @@ export async function openWorkspace(
   const problem = privacyProblem(root);
   if (problem !== undefined) return refused(problem);
   let handle: DirHandle | undefined;
+  let baseHandle: DirHandle | undefined;
   try {
     handle = await openDirHandle(root);
     await checkLayout(handle, false);
+    // A workspace re-used after its owner died is this process's now: no later start may remove it.
+    baseHandle = await openDirHandle(base);
+    if (await hasOwnerMark(baseHandle, path.basename(root)))
+      await markWorkspaceOwner(baseHandle, path.basename(root));
   } catch (error) {
     return refused((error as Error).message);
   } finally {
     await handle?.close();
+    await baseHandle?.close();
   }
   return { workspace: workspaceAt(root) };
 }

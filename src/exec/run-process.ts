@@ -7,6 +7,7 @@ import { monotonicMs } from "../util/monotonic-ms.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, type ExecRequest, type ExecResult } from "./executor.js";
 import { exitCodeOf } from "./exit-code-of.js";
 import { createOutputCapture } from "./output-capture.js";
+import { ownerWatchedArgv } from "./owner-watch.js";
 import { killProcessGroup } from "./process-tree.js";
 
 /** Grace between SIGTERM and SIGKILL of a timed-out group. Default 250 ms. */
@@ -29,6 +30,13 @@ export interface RunProcessOptions
   killGraceMs?: number;
   /** Extra clean-up on timeout/abort (e.g. `docker kill`), run alongside the group kill. */
   onKill?: () => void;
+  /**
+   * Kill the whole group when this process dies, even by SIGKILL (`owner-watch.ts`): for launchers that
+   * have no parent-death tie of their own (bubblewrap has `--die-with-parent`). Default false.
+   */
+  dieWithOwner?: boolean;
+  /** With `dieWithOwner`: a command run (and waited for) when this process dies, before the group is killed. */
+  onOwnerDeath?: string[];
 }
 
 /** Raw outcome of `runProcess`: an {@link ExecResult} before the executor adds `executor` and `warnings`. */
@@ -44,7 +52,8 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
   const out = createOutputCapture(cap, slack);
   const err = createOutputCapture(cap, slack);
   const started = monotonicMs();
-  const [file, ...args] = options.argv;
+  const [file, ...args] =
+    options.dieWithOwner === true ? ownerWatchedArgv(options.argv, options.onOwnerDeath) : options.argv;
   return new Promise((resolve) => {
     let timedOut = false;
     let aborted = false;
@@ -55,8 +64,15 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       cwd: options.cwd,
       env: options.env,
       detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: options.dieWithOwner === true ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
     });
+    // The owner pipe: never written; it closes when the group's watcher goes (or this process dies).
+    const ownerPipe =
+      options.dieWithOwner === true
+        ? (child.stdio[3] as NodeJS.ReadableStream & { destroy(): void })
+        : undefined;
+    ownerPipe?.on("error", () => {});
+    ownerPipe?.resume();
     const pid = child.pid;
     const killTree = (): void => {
       if (pid === undefined || killTimer !== undefined) return;
@@ -104,6 +120,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       setTimeout(() => {
         child.stdout.destroy();
         child.stderr.destroy();
+        ownerPipe?.destroy();
       }, 1000).unref();
     });
     child.on("close", (code, signal) => finish(code, signal));

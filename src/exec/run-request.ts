@@ -17,7 +17,10 @@ export function limitedCommand(request: ExecRequest, shell: string): string[] {
 }
 
 /** How an executor launches a request: the process to start (see `runProcess`). */
-export type RequestLaunch = Pick<RunProcessOptions, "argv" | "cwd" | "env" | "onKill">;
+export type RequestLaunch = Pick<
+  RunProcessOptions,
+  "argv" | "cwd" | "env" | "onKill" | "dieWithOwner" | "onOwnerDeath"
+>;
 
 /** Runs `launch` for `request` on the executor `kind`; never rejects (a failed start is exit -1). */
 export async function runRequest(

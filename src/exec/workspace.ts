@@ -3,6 +3,7 @@
  *
  * ```
  * <base>/skillrt-ws-<random>/     base: <tmpdir>/skillrt-<uid> (0700) unless given; the workspace is 0700
+ * <base>/.skillrt-ws-<random>.owner   the owner's pid (`workspace-owner.ts`): removed with the workspace
  *   skills/<name>/   the skill's folder as it is: the real directory mounted read-only here (sandbox,
  *                    container, sandbox sessions), or a read-only copy of it (local runs, and every run
  *                    of a skill trusted by its digest: the copy is checked against it before it runs)
@@ -36,6 +37,7 @@ import {
   removeIn,
 } from "./dir-handle.js";
 import type { ExecMount } from "./executor.js";
+import { ownerMarkName } from "./workspace-owner.js";
 
 /** A skill staged into a workspace. */
 export interface StagedSkill {
@@ -347,6 +349,7 @@ export function workspaceAt(root: string): Workspace {
           for (const entry of await listDir(skills)) await unlockIn(skills, entry.name);
         }).catch(() => undefined);
         await removeIn(parent, path.basename(root));
+        await removeIn(parent, ownerMarkName(path.basename(root)));
       } finally {
         await parent.close();
       }

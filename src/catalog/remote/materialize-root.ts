@@ -6,11 +6,15 @@
  *   git commit), with `origin.json` beside `tree/`; never changed once in place;
  * - `<source key>.json` — which digest the source resolved to last (read when offline);
  * - `tmp/` — where downloads are extracted, then renamed into place (a rename either lands whole or
- *   finds another process's identical copy, which is kept).
+ *   finds another process's identical copy, which is kept). Each entry carries the pid of the process
+ *   making it (`fetch-<pid>.<host tag>-…`, `<key>.json.<pid>.<host tag>.<time>`); what a killed process of this
+ *   host left there is removed at the next materialization, once that pid is no longer running.
  */
 import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { hostTag } from "../../util/host-tag.js";
+import { removeDeadPidLeftovers } from "../../util/remove-dead-pid-leftovers.js";
 import type { ArchiveLimits } from "./archive-entry.js";
 import { extractArchive } from "./extract-archive.js";
 import { fetchCapped } from "./fetch-capped.js";
@@ -79,6 +83,8 @@ export async function materializeRoot(
   const base = path.join(options.cacheDir, "remote");
   await ensureRemoteCache(options.cacheDir, base);
   await ensurePrivateDir(path.join(base, "tmp"));
+  // Partial extractions and pointer files of processes killed mid-fetch.
+  await removeDeadPidLeftovers(path.join(base, "tmp"), { pidOf: tmpEntryPid, folders: true });
   const key = createHash("sha256").update(spec.source).digest("hex").slice(0, 32);
   const pointerFile = path.join(base, `${key}.json`);
   const contentDir = (digest: string) =>
@@ -169,6 +175,16 @@ export async function materializeRoot(
   }
 }
 
+/**
+ * The pid in the name of an entry of `tmp/` made on this host (`fetch-<pid>.<host tag>-…`,
+ * `<key>.json.<pid>.<host tag>.<time>`); `undefined` for another host's (a cache shared over the network).
+ */
+function tmpEntryPid(name: string): number | undefined {
+  const match = /^fetch-(\d+)\.([0-9a-f]{8})-|^[0-9a-f]+\.json\.(\d+)\.([0-9a-f]{8})\.\d+$/.exec(name);
+  if (match === null || (match[2] ?? match[4]) !== hostTag()) return undefined;
+  return Number(match[1] ?? match[3]);
+}
+
 function limitsOf(options: MaterializeRootOptions): { limits?: ArchiveLimits } {
   return options.limits === undefined ? {} : { limits: options.limits };
 }
@@ -196,7 +212,7 @@ async function publish(
   digest: string,
   fill: (tree: string) => Promise<void>,
 ): Promise<MaterializedRoot> {
-  const work = await mkdtemp(path.join(base, "tmp", "fetch-"));
+  const work = await mkdtemp(path.join(base, "tmp", `fetch-${process.pid}.${hostTag()}-`));
   try {
     await fill(path.join(work, "tree"));
     const origin = {
@@ -220,7 +236,7 @@ async function publish(
 }
 
 async function writePointer(base: string, file: string, pointer: Pointer): Promise<void> {
-  const temp = path.join(base, "tmp", `${path.basename(file)}.${process.pid}.${Date.now()}`);
+  const temp = path.join(base, "tmp", `${path.basename(file)}.${process.pid}.${hostTag()}.${Date.now()}`);
   // The source is only informational here (the key is its hash): stored without credentials.
   await writeFile(temp, `${JSON.stringify({ ...pointer, source: redactUrl(pointer.source) })}\n`, {
     mode: 0o600,

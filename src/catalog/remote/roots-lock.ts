@@ -3,10 +3,11 @@
  * lock`). With the lock present, a root resolves to its pinned content — the cached copy, or a fetch that
  * must have the pinned digest — and a changed upstream is not taken until `skillrt lock --update`.
  */
-import { rename, writeFile } from "node:fs/promises";
+import { rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { readJsonFile } from "../../util/read-json-file.js";
+import { removeDeadPidLeftovers } from "../../util/remove-dead-pid-leftovers.js";
 import type { RootSpec } from "./root-spec.js";
 
 /** The lock's file name, in the project folder. */
@@ -40,15 +41,31 @@ export async function readRootsLock(
   return new Map(Object.entries(parsed.data.roots).map(([source, pin]) => [source, pin.digest]));
 }
 
-/** Writes the lock of `pins` (sorted by source, so it diffs cleanly) into `projectDir`, whole. */
+/**
+ * Writes the lock of `pins` (sorted by source, so it diffs cleanly) into `projectDir`, whole: through
+ * `skillrt.lock.json.<pid>.tmp`, which a failed write (a full disk) removes, and which a later write removes
+ * when a killed process left it.
+ */
 export async function writeRootsLock(projectDir: string, pins: ReadonlyMap<string, string>): Promise<string> {
   const file = path.join(projectDir, ROOTS_LOCK_FILE);
   const roots: RootsLockFile["roots"] = {};
   for (const source of [...pins.keys()].sort()) roots[source] = { digest: pins.get(source) as string };
+  await removeDeadPidLeftovers(projectDir, { pidOf: lockTempPid });
   const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify({ version: 1, roots }, null, 2)}\n`);
-  await rename(temp, file);
+  try {
+    await writeFile(temp, `${JSON.stringify({ version: 1, roots }, null, 2)}\n`);
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
   return file;
+}
+
+/** The pid in `skillrt.lock.json.<pid>.tmp`; `undefined` for any other name. */
+function lockTempPid(name: string): number | undefined {
+  const match = /^skillrt\.lock\.json\.(\d+)\.tmp$/.exec(name);
+  return match === null ? undefined : Number(match[1]);
 }
 
 /**

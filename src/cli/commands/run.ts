@@ -100,7 +100,7 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
       return 1;
     }
     const { executor } = createExecutor({ kind });
-    const workspace = await createWorkspace();
+    const workspace = await createWorkspace(values.keep === true ? { kept: true } : {});
     const interrupt = abortOnInterrupt(io);
     try {
       const inputs: InputSpec[] = (values.input ?? []).map((from) => ({ from }));
