@@ -8,6 +8,7 @@ export type SkillrtErrorCode =
   | "provider-timeout"
   | "exec-error"
   | "config-invalid"
+  | "trust-file-invalid"
   | "sqlite-unavailable"
   | "file-too-large"
   | "workspace-unusable"

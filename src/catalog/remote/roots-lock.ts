@@ -3,9 +3,10 @@
  * lock`). With the lock present, a root resolves to its pinned content — the cached copy, or a fetch that
  * must have the pinned digest — and a changed upstream is not taken until `skillrt lock --update`.
  */
-import { rename, writeFile } from "node:fs/promises";
+import { rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { errnoWithPath } from "../../util/errno-with-path.js";
 import { readJsonFile } from "../../util/read-json-file.js";
 import type { RootSpec } from "./root-spec.js";
 
@@ -46,8 +47,14 @@ export async function writeRootsLock(projectDir: string, pins: ReadonlyMap<strin
   const roots: RootsLockFile["roots"] = {};
   for (const source of [...pins.keys()].sort()) roots[source] = { digest: pins.get(source) as string };
   const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify({ version: 1, roots }, null, 2)}\n`);
-  await rename(temp, file);
+  try {
+    await writeFile(temp, `${JSON.stringify({ version: 1, roots }, null, 2)}\n`);
+    await rename(temp, file);
+  } catch (error) {
+    // A full disk leaves neither a partial temporary file in the project nor an error without the path.
+    await rm(temp, { force: true });
+    throw errnoWithPath(error, file);
+  }
   return file;
 }
 

@@ -119,7 +119,8 @@ export async function prepareAgent(
   } catch (error) {
     if (SkillrtError.isInstance(error)) {
       io.stderr.write(`skillrt ${command}: ${error.message}\n`);
-      return 1;
+      // An invalid config file is the caller's to fix, like a bad flag (exit 2), in every command.
+      return error.code === "config-invalid" ? 2 : 1;
     }
     throw error;
   }
