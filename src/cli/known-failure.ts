@@ -27,7 +27,8 @@ const SYSTEM_REFUSALS: Record<string, { what: string; fix: string }> = {
 /** What `error` means for the person running `command`, or undefined when it is unexpected (a bug). */
 export function knownFailure(error: unknown): KnownFailure | undefined {
   if (SkillrtError.isInstance(error)) {
-    if (error.code === "config-invalid") return { message: oneLine(error.message), exitCode: 2 };
+    if (error.code === "config-invalid" || error.code === "invalid-argument")
+      return { message: oneLine(error.message), exitCode: 2 };
     if (error.code === "trust-file-invalid" || error.code === "store-error")
       return { message: oneLine(error.message), exitCode: 1 };
     // A SkillrtError wrapping a refused write (a cache or trust file) is that refusal.

@@ -9,6 +9,7 @@ import type { ModelMessage } from "ai";
 import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
+import { UnsavedTurnError } from "../errors/unsaved-turn-error.js";
 import type { Workspace } from "../exec/workspace.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
@@ -25,7 +26,8 @@ import { chooseExecutor, openSkillLayer, runSettingsWith } from "./open-skills.j
 import { openStoreUrl } from "./open-store-url.js";
 import { openToolSources, type ToolSources } from "./open-tool-sources.js";
 import { runTurn } from "./run-turn.js";
-import { loadConversation, saveConversation } from "./saved-conversation.js";
+import { DEFAULT_SAVE_RETRY_MS, saveWithRetry } from "./save-with-retry.js";
+import { loadConversation, saveConversation, savedForm } from "./saved-conversation.js";
 import type { SendOptions, SkillAgent, SkillAgentOptions, TurnResult } from "./skill-agent.js";
 import { userSkillLoads } from "./user-skill-loads.js";
 
@@ -180,12 +182,14 @@ async function composeAgent(
   await toolSources.start(declared?.only === undefined ? {} : { only: declared.only });
 
   // Saves refuse to overwrite a conversation another engine saved meanwhile (StoreConflictError).
+  const currentForm = () =>
+    savedForm({ messages: conversation.history, skills: conversation.session.snapshot(), model: modelInfo });
   const save = async (): Promise<void> => {
     if (store === undefined) return;
     savedVersion = await saveConversation(
       store,
       conversation.id,
-      { messages: conversation.history, skills: conversation.session.snapshot(), model: modelInfo },
+      currentForm(),
       CONVERSATION_NAMESPACE,
       savedVersion,
     );
@@ -284,15 +288,42 @@ async function composeAgent(
           model,
           contextWindow,
           emit,
-          save: lockLater
-            ? async () => {
-                if (unlock === undefined) {
-                  const lock = await lockLater.lockSession(conversation.id, lockOptions(undefined));
+          save: async () => {
+            if (store === undefined) return;
+            // What the turn ends with, fixed now: every attempt writes the same, and a give-up hands it over.
+            const data = currentForm();
+            const expected = savedVersion;
+            const { id } = conversation;
+            await saveWithRetry(
+              async () => {
+                if (lockLater !== undefined && unlock === undefined) {
+                  const lock = await lockLater.lockSession(id, lockOptions(undefined));
                   unlock = () => lock.release();
                 }
-                await save();
-              }
-            : save,
+                savedVersion = await saveConversation(store, id, data, CONVERSATION_NAMESPACE, expected);
+              },
+              {
+                retryMs: options.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS,
+                onFirstFailure: (error, retryMs) =>
+                  emit({
+                    type: "save-retry",
+                    step: currentStep,
+                    retryMs,
+                    message:
+                      `the session store could not save the turn (${errorText(error)}); ` +
+                      `retrying for up to ${Math.round(retryMs / 1000)} s`,
+                  }),
+                giveUp: (error, retriedMs) =>
+                  new UnsavedTurnError({
+                    sessionId: id,
+                    conversation: data,
+                    expectedVersion: expected,
+                    retriedMs,
+                    cause: error,
+                  }),
+              },
+            );
+          },
           instructions,
           ...(options.select === undefined ? {} : { select: options.select }),
           ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
@@ -384,4 +415,9 @@ async function composeAgent(
 function isTurnBookend(event: EngineEvent): boolean {
   const inner = innermostEvent(event);
   return inner.type === "turn-start" || inner.type === "turn-end";
+}
+
+/** An error's message, for a one-line notice. */
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

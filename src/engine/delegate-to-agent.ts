@@ -342,6 +342,7 @@ function inherited(options: SkillAgentOptions): Partial<SkillAgentOptions> {
     "env",
     "store",
     "lockTimeoutMs",
+    "saveRetryMs",
   ] as const;
   const child: Partial<SkillAgentOptions> = {};
   for (const key of keep) if (options[key] !== undefined) Object.assign(child, { [key]: options[key] });
