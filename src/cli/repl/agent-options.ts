@@ -95,14 +95,16 @@ export const CONFIGURE_MODEL_HELP =
 
 /**
  * What to tell the user when the model provider failed: the configuration paragraph when nothing was
- * configured and the default local Ollama did not answer at all (no HTTP status), else the error itself.
+ * configured and the default local Ollama did not answer at all (no HTTP status), followed by the error itself;
+ * else the error itself.
  */
 export function providerFailureMessage(
   error: { message: string; status?: number | undefined; timedOut?: boolean },
   configured: boolean,
 ): string {
+  // The configuration paragraph, and the failure itself: what did happen is the cause to look at.
   return !configured && error.status === undefined && error.timedOut !== true
-    ? CONFIGURE_MODEL_HELP
+    ? `${CONFIGURE_MODEL_HELP}(${error.message})\n`
     : `${error.message}\n`;
 }
 
