@@ -146,4 +146,39 @@ describe("skillrt ask when the store stops at the save", () => {
     expect(await userTurns(pg.url, "gone")).toEqual(["first question", "second question"]);
     expect(existsSync(file)).toBe(false);
   }, 120_000);
+
+  it("--lock-wait bounds the wait for another process's turn on the session", async (context) => {
+    if (cluster === undefined) return context.skip(skip);
+    const pg = cluster;
+    const holder = createPostgresStore({ url: pg.url });
+    const lock = await holder.lockSession("held", { namespace: "conversation" });
+    try {
+      server = await startLoopbackProvider("openai", [{ text: "never asked" }]);
+      const run = await runCli(["ask", "--store", pg.url, "--session", "held", "--lock-wait", "1", "q"], {
+        cwd,
+        env: env(server),
+        timeoutMs: 60_000,
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("did not finish within 1 s");
+      // The default would have waited 30 s.
+      expect(run.ms).toBeLessThan(15_000);
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await lock.release();
+      await holder.close();
+    }
+  }, 90_000);
+
+  it("--lock-wait and --save-retry refuse what is not a number of seconds (exit 2)", async () => {
+    for (const bad of [
+      ["--lock-wait", "-1"],
+      ["--save-retry", "soon"],
+      ["--save-retry", "1e9"],
+    ]) {
+      const run = await runCli(["ask", ...bad, "q"], { cwd, env: {}, timeoutMs: 30_000 });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`${bad[0]} expects seconds from 0 to 86400`);
+    }
+  }, 60_000);
 });
