@@ -12,6 +12,7 @@ import { SkillrtError } from "../errors/skillrt-error.js";
 import { UnsavedTurnError } from "../errors/unsaved-turn-error.js";
 import type { Workspace } from "../exec/workspace.js";
 import type { SessionStore } from "../store/session-store.js";
+import { StoreConflictError } from "../store/store-conflict-error.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import { declaredMcpServers } from "../tools/declared-mcp-servers.js";
 import type { ToolProgress } from "../tools/tool-progress.js";
@@ -27,7 +28,12 @@ import { openStoreUrl } from "./open-store-url.js";
 import { openToolSources, type ToolSources } from "./open-tool-sources.js";
 import { runTurn } from "./run-turn.js";
 import { DEFAULT_SAVE_RETRY_MS, saveWithRetry } from "./save-with-retry.js";
-import { loadConversation, saveConversation, savedForm } from "./saved-conversation.js";
+import {
+  loadConversation,
+  type SavedConversation,
+  saveConversation,
+  savedForm,
+} from "./saved-conversation.js";
 import type { SendOptions, SkillAgent, SkillAgentOptions, TurnResult } from "./skill-agent.js";
 import { userSkillLoads } from "./user-skill-loads.js";
 
@@ -194,6 +200,14 @@ async function composeAgent(
       savedVersion,
     );
   };
+  /** The version of `id` in the store when what is stored there is `data` (same stamp, same history). */
+  const ownWrite = async (id: string, data: SavedConversation): Promise<number | undefined> => {
+    const stored = await store?.get(id, CONVERSATION_NAMESPACE);
+    const saved = stored?.data as Partial<SavedConversation> | undefined;
+    return saved?.updatedAt === data.updatedAt && saved.messages?.length === data.messages.length
+      ? stored?.version
+      : undefined;
+  };
   const userLoads = userSkillLoads({ conversation: () => conversation, catalog, delegator, save });
 
   /** How this agent takes a conversation's lock: its namespace, its wait, and what may cancel the wait. */
@@ -294,13 +308,26 @@ async function composeAgent(
             const data = currentForm();
             const expected = savedVersion;
             const { id } = conversation;
+            let attempts = 0;
             await saveWithRetry(
               async () => {
+                attempts += 1;
                 if (lockLater !== undefined && unlock === undefined) {
                   const lock = await lockLater.lockSession(id, lockOptions(undefined));
                   unlock = () => lock.release();
                 }
-                savedVersion = await saveConversation(store, id, data, CONVERSATION_NAMESPACE, expected);
+                try {
+                  savedVersion = await saveConversation(store, id, data, CONVERSATION_NAMESPACE, expected);
+                } catch (error) {
+                  // A retry after a commit whose answer was lost (the server went down right after it)
+                  // meets its own write: that is this save done, not a conflict.
+                  const own =
+                    attempts > 1 && StoreConflictError.isInstance(error)
+                      ? await ownWrite(id, data)
+                      : undefined;
+                  if (own === undefined) throw error;
+                  savedVersion = own;
+                }
               },
               {
                 retryMs: options.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS,
