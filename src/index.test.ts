@@ -27,6 +27,7 @@ const ENTRIES: Record<string, { values: string[]; types: string[] }> = {
       "SkillrtError",
       "SqliteUnavailableError",
       "StoreConflictError",
+      "UnsavedTurnError",
       "WorkspaceError",
       "createCatalog",
       "createExecutor",
@@ -410,6 +411,7 @@ describe("public exports of 'skillrt'", () => {
       skillrt.SkillNotFoundError,
       skillrt.SqliteUnavailableError,
       skillrt.StoreConflictError,
+      skillrt.UnsavedTurnError,
       skillrt.WorkspaceError,
     ];
     for (const ErrorClass of errors) expect(ErrorClass.prototype).toBeInstanceOf(skillrt.SkillrtError);

@@ -17,6 +17,7 @@ export { DelegationLimitError } from "./errors/delegation-limit-error.js";
 export { SkillNotFoundError } from "./errors/skill-not-found-error.js";
 export { SkillrtError, type SkillrtErrorCode } from "./errors/skillrt-error.js";
 export { SqliteUnavailableError } from "./errors/sqlite-unavailable-error.js";
+export { UnsavedTurnError } from "./errors/unsaved-turn-error.js";
 export { WorkspaceError } from "./errors/workspace-error.js";
 export { SessionBusyError } from "./store/session-busy-error.js";
 export { StoreConflictError } from "./store/store-conflict-error.js";

@@ -12,7 +12,7 @@ import path from "node:path";
 import { isTrusted } from "./is-trusted.js";
 import { digestRoot, rootPrint } from "./root-digest.js";
 import type { SkillTrust, TrustPin } from "./skill-trust.js";
-import { readTrustRecords, recordTrust } from "./trust-file.js";
+import { readTrustFile, recordTrust } from "./trust-file.js";
 import type { TrustOrigin } from "./trust-record.js";
 import type { SkillRecord, SkillRoot } from "./types.js";
 
@@ -46,8 +46,9 @@ export interface RecordedTrustOptions {
    */
   ask?: (root: UntrustedRoot) => Promise<boolean>;
   /**
-   * Told when a root's digest cannot be computed (it is too large or unreadable): the root stays
-   * untrusted, and the message says why and what to do. Default: not told.
+   * Told when a root's digest cannot be computed (it is too large or unreadable), or the trust file is
+   * corrupt: the root (every root) stays untrusted, and the message says why and what to do. Default: not
+   * told.
    */
   warn?: (message: string) => void;
 }
@@ -60,7 +61,10 @@ export interface RecordedTrust extends SkillTrust {
 
 /** Opens the trust of `options.roots` as the trust file records it. */
 export async function openRecordedTrust(options: RecordedTrustOptions): Promise<RecordedTrust> {
-  const records = options.stateDir === undefined ? [] : readTrustRecords(options.stateDir);
+  // A corrupt trust file trusts nothing, and says so (a `yes` to `ask` then refuses to write over it).
+  const file = options.stateDir === undefined ? { records: [] } : readTrustFile(options.stateDir);
+  if (file.problem !== undefined) options.warn?.(file.problem);
+  const { records } = file;
   const byPath = new Map(options.roots.map((root) => [path.resolve(root.path), root]));
   const trusted = new Set<string>();
   /** The digest each root is trusted with (roots trusted by name have none). */

@@ -52,7 +52,8 @@ export async function loadCliConfig(options: CliConfigOptions): Promise<CliConfi
     ...(home === undefined ? {} : { home }),
     trustProject:
       options.trustAll === true ||
-      ((config, digest, earlier) => projectConfigTrusted(config, digest, earlier, options.env, home)),
+      ((config, digest, earlier) =>
+        projectConfigTrusted(config, digest, earlier, options.env, home, options.warn)),
   });
   for (const source of file.sources) warnIgnored(source, options.warn);
   const env = resolveSkillEnv(file.sources, options.env);
@@ -75,6 +76,7 @@ async function projectConfigTrusted(
   earlier: readonly ConfigSource[],
   env: Record<string, string | undefined>,
   home: string | undefined,
+  warn: (message: string) => void,
 ): Promise<boolean> {
   const dir = path.dirname(path.resolve(file));
   for (const source of earlier) {
@@ -84,12 +86,15 @@ async function projectConfigTrusted(
       return true;
   }
   // Loaded only when the project has a config file (the trust records' schema needs zod).
-  const [{ isTrusted }, { defaultStateDir, readTrustRecords }] = await Promise.all([
+  const [{ isTrusted }, { defaultStateDir, readTrustFile }] = await Promise.all([
     import("../catalog/is-trusted.js"),
     import("../catalog/trust-file.js"),
   ]);
   const stateDir = defaultStateDir(env, home ?? os.homedir());
-  return stateDir !== undefined && isTrusted(configOrigin(file), digest, readTrustRecords(stateDir));
+  if (stateDir === undefined) return false;
+  const trust = readTrustFile(stateDir);
+  if (trust.problem !== undefined) warn(trust.problem);
+  return isTrusted(configOrigin(file), digest, trust.records);
 }
 
 /**

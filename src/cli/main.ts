@@ -21,7 +21,8 @@ function helpText(): string {
 }
 
 /**
- * CLI entry: dispatches to a command and returns the process exit code (0 ok, 1 failure, 2 usage error,
+ * CLI entry: dispatches to a command and returns the process exit code (0 ok, 1 failure — a store, a
+ * trust file or a write the system refused, such as a full disk —, 2 usage error or invalid config file,
  * 70 internal error). `io` fields default to the process's streams, cwd and environment. An exception
  * escaping a command is reported in one line (the stack only with `SKILLRT_DEBUG=1`), never thrown.
  */
@@ -73,6 +74,13 @@ async function runCommand(name: string, argv: string[], io: CliIo): Promise<numb
   } catch (error) {
     // The reader of our output went away (`skillrt list --json | head`): not an error, like `yes | head`.
     if ((error as { code?: unknown } | null)?.code === "EPIPE") return 0;
+    // A bad config file, a full disk, …: the user's to fix, said in one line with the file and the fix.
+    const { knownFailure } = await import("./known-failure.js");
+    const known = knownFailure(error);
+    if (known !== undefined) {
+      io.stderr.write(`skillrt ${name}: ${known.message}\n`);
+      return known.exitCode;
+    }
     const message = error instanceof Error ? error.message : String(error);
     const debug = io.env["SKILLRT_DEBUG"] !== undefined && io.env["SKILLRT_DEBUG"] !== "";
     const detail = debug && error instanceof Error && error.stack !== undefined ? `\n${error.stack}` : "";

@@ -9,8 +9,10 @@ import type { ModelMessage } from "ai";
 import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
 import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
+import { UnsavedTurnError } from "../errors/unsaved-turn-error.js";
 import type { Workspace } from "../exec/workspace.js";
 import type { SessionStore } from "../store/session-store.js";
+import { StoreConflictError } from "../store/store-conflict-error.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import { declaredMcpServers } from "../tools/declared-mcp-servers.js";
 import type { ToolProgress } from "../tools/tool-progress.js";
@@ -25,7 +27,13 @@ import { chooseExecutor, openSkillLayer, runSettingsWith } from "./open-skills.j
 import { openStoreUrl } from "./open-store-url.js";
 import { openToolSources, type ToolSources } from "./open-tool-sources.js";
 import { runTurn } from "./run-turn.js";
-import { loadConversation, saveConversation } from "./saved-conversation.js";
+import { DEFAULT_SAVE_RETRY_MS, saveWithRetry } from "./save-with-retry.js";
+import {
+  loadConversation,
+  type SavedConversation,
+  saveConversation,
+  savedForm,
+} from "./saved-conversation.js";
 import type { SendOptions, SkillAgent, SkillAgentOptions, TurnResult } from "./skill-agent.js";
 import { userSkillLoads } from "./user-skill-loads.js";
 
@@ -183,15 +191,25 @@ async function composeAgent(
   await toolSources.start(declared?.only === undefined ? {} : { only: declared.only });
 
   // Saves refuse to overwrite a conversation another engine saved meanwhile (StoreConflictError).
+  const currentForm = () =>
+    savedForm({ messages: conversation.history, skills: conversation.session.snapshot(), model: modelInfo });
   const save = async (): Promise<void> => {
     if (store === undefined) return;
     savedVersion = await saveConversation(
       store,
       conversation.id,
-      { messages: conversation.history, skills: conversation.session.snapshot(), model: modelInfo },
+      currentForm(),
       CONVERSATION_NAMESPACE,
       savedVersion,
     );
+  };
+  /** The version of `id` in the store when what is stored there is `data` (same stamp, same history). */
+  const ownWrite = async (id: string, data: SavedConversation): Promise<number | undefined> => {
+    const stored = await store?.get(id, CONVERSATION_NAMESPACE);
+    const saved = stored?.data as Partial<SavedConversation> | undefined;
+    return saved?.updatedAt === data.updatedAt && saved.messages?.length === data.messages.length
+      ? stored?.version
+      : undefined;
   };
   const userLoads = userSkillLoads({ conversation: () => conversation, catalog, delegator, save });
 
@@ -287,15 +305,55 @@ async function composeAgent(
           model,
           contextWindow,
           emit,
-          save: lockLater
-            ? async () => {
-                if (unlock === undefined) {
-                  const lock = await lockLater.lockSession(conversation.id, lockOptions(undefined));
+          save: async () => {
+            if (store === undefined) return;
+            // What the turn ends with, fixed now: every attempt writes the same, and a give-up hands it over.
+            const data = currentForm();
+            const expected = savedVersion;
+            const { id } = conversation;
+            let attempts = 0;
+            await saveWithRetry(
+              async () => {
+                attempts += 1;
+                if (lockLater !== undefined && unlock === undefined) {
+                  const lock = await lockLater.lockSession(id, lockOptions(undefined));
                   unlock = () => lock.release();
                 }
-                await save();
-              }
-            : save,
+                try {
+                  savedVersion = await saveConversation(store, id, data, CONVERSATION_NAMESPACE, expected);
+                } catch (error) {
+                  // A retry after a commit whose answer was lost (the server went down right after it)
+                  // meets its own write: that is this save done, not a conflict.
+                  const own =
+                    attempts > 1 && StoreConflictError.isInstance(error)
+                      ? await ownWrite(id, data)
+                      : undefined;
+                  if (own === undefined) throw error;
+                  savedVersion = own;
+                }
+              },
+              {
+                retryMs: options.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS,
+                onFirstFailure: (error, retryMs) =>
+                  emit({
+                    type: "save-retry",
+                    step: currentStep,
+                    retryMs,
+                    message:
+                      `the session store could not save the turn (${errorText(error)}); ` +
+                      `retrying for up to ${Math.round(retryMs / 1000)} s`,
+                  }),
+                giveUp: (error, retriedMs) =>
+                  new UnsavedTurnError({
+                    sessionId: id,
+                    conversation: data,
+                    expectedVersion: expected,
+                    retriedMs,
+                    cause: error,
+                  }),
+              },
+            );
+          },
           instructions,
           ...(options.select === undefined ? {} : { select: options.select }),
           ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
@@ -389,4 +447,9 @@ async function composeAgent(
 function isTurnBookend(event: EngineEvent): boolean {
   const inner = innermostEvent(event);
   return inner.type === "turn-start" || inner.type === "turn-end";
+}
+
+/** An error's message, for a one-line notice. */
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -349,6 +349,7 @@ function inherited(options: SkillAgentOptions): Partial<SkillAgentOptions> {
     // A subagent's calls and turns are bounded as its parent's are (the parent's deadline also ends them).
     "maxOutputTokens",
     "turnTimeoutMs",
+    "saveRetryMs",
   ] as const;
   const child: Partial<SkillAgentOptions> = {};
   for (const key of keep) if (options[key] !== undefined) Object.assign(child, { [key]: options[key] });

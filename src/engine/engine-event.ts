@@ -134,6 +134,11 @@ export type EngineEvent =
       aborted: boolean;
       error?: string;
     }
+  /**
+   * The turn's save failed (the store unreachable, a SQLite file locked or unwritable) and is retried with
+   * backoff for up to `retryMs`; the turn then ends saved, or fails with an `UnsavedTurnError`.
+   */
+  | { type: "save-retry"; step: number; message: string; retryMs: number }
   /** Something failed; `fatal` errors end the run. */
   | { type: "error"; step: number; message: string; fatal: boolean }
   /**

@@ -58,15 +58,80 @@ function findTimeout(error: unknown): ModelTimeoutError | undefined {
   return undefined;
 }
 
+/** Node's and undici's codes for a failed connection or socket (`ECONNRESET`, `UND_ERR_SOCKET`, …). */
+const NETWORK_CODE = /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/;
+
 function networkCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 6 && current !== undefined && current !== null; depth++) {
     if (typeof current === "object" && "code" in current && typeof current.code === "string") {
-      if (/^E[A-Z]+/.test(current.code)) return current.code;
+      if (NETWORK_CODE.test(current.code)) return current.code;
     }
     current = current instanceof Error ? current.cause : undefined;
   }
   return undefined;
+}
+
+/**
+ * The messages along `error`'s cause chain, joined: `fetch failed` alone does not say why, its cause
+ * (`other side closed`, `connect ECONNREFUSED …`) does.
+ */
+function causeChain(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current !== undefined && current !== null; depth++) {
+    const text = messageOf(current);
+    if (text !== "" && !parts.some((p) => p.includes(text))) parts.push(text);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join(": ");
+}
+
+/**
+ * The message of an Error, a string, or a plain object a stream reported as its error part (`{ message }`,
+ * `{ error: { message } }`, else its JSON): a provider's mid-stream error is such an object, not an Error.
+ */
+function messageOf(value: unknown): string {
+  if (value instanceof Error) return value.message;
+  if (typeof value === "string") return value;
+  if (typeof value !== "object" || value === null) return value === undefined ? "" : String(value);
+  const { message, error } = value as { message?: unknown; error?: unknown };
+  if (typeof message === "string") return message;
+  if (typeof error === "string") return error;
+  if (
+    typeof error === "object" &&
+    error !== null &&
+    typeof (error as { message?: unknown }).message === "string"
+  )
+    return (error as { message: string }).message;
+  try {
+    return JSON.stringify(value).slice(0, 300);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * What the provider said in an error response: the `error.message` (or `message`, or `error`) of a JSON
+ * body, else the body's text.
+ */
+function providerSaid(body: string): string {
+  try {
+    const json = JSON.parse(body) as { error?: unknown; message?: unknown };
+    const error = json.error;
+    if (
+      typeof error === "object" &&
+      error !== null &&
+      "message" in error &&
+      typeof error.message === "string"
+    )
+      return error.message;
+    if (typeof json.message === "string") return json.message;
+    if (typeof error === "string") return error;
+  } catch {
+    // Not JSON: the text as it is.
+  }
+  return body;
 }
 
 function hintFor(status: number | undefined, code: string | undefined): string {
@@ -98,8 +163,10 @@ export function toProviderError(error: unknown, what: string, messages: ModelMes
   const api = findApiCallError(error);
   const status = api?.statusCode;
   const code = networkCode(error);
-  const detailSource = api?.responseBody ?? (error instanceof Error ? error.message : String(error));
-  const detail = detailSource.replace(/\s+/g, " ").trim().slice(0, 200);
+  // The provider's own words for an HTTP error (its body's message), else every message on the cause chain.
+  const body = api?.responseBody?.trim() ?? "";
+  const detailSource = body !== "" ? providerSaid(body) : causeChain(error);
+  const detail = detailSource.replace(/\s+/g, " ").trim().slice(0, 300);
   const how =
     status !== undefined ? `HTTP ${status}` : code !== undefined ? `network error ${code}` : "an error";
   const message = `The model provider failed: ${what} answered with ${how}${detail === "" ? "" : ` (${detail})`}. ${hintFor(status, code)}`;

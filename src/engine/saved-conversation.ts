@@ -36,10 +36,27 @@ export interface LoadedConversation {
 export async function saveConversation(
   store: SessionStore,
   id: string,
-  value: { messages: ModelMessage[]; skills: unknown; model?: SavedConversation["model"] },
+  value:
+    | { messages: ModelMessage[]; skills: unknown; model?: SavedConversation["model"] }
+    | SavedConversation,
   namespace?: string,
   expectedVersion?: number,
 ): Promise<number> {
+  return store.put(id, "version" in value ? value : savedForm(value), {
+    ...(namespace === undefined ? {} : { namespace }),
+    ...(expectedVersion === undefined ? {} : { expectedVersion }),
+  });
+}
+
+/**
+ * The saved form of a conversation as the store will hand it back (JSON round-tripped: Dates become strings,
+ * undefined fields go), stamped now.
+ */
+export function savedForm(value: {
+  messages: ModelMessage[];
+  skills: unknown;
+  model?: SavedConversation["model"];
+}): SavedConversation {
   const data: SavedConversation = {
     version: 1,
     messages: value.messages,
@@ -47,11 +64,7 @@ export async function saveConversation(
     ...(value.model === undefined ? {} : { model: value.model }),
     updatedAt: new Date().toISOString(),
   };
-  // Round-trip through JSON so Dates/undefined fields become what the store will hand back.
-  return store.put(id, JSON.parse(JSON.stringify(data)), {
-    ...(namespace === undefined ? {} : { namespace }),
-    ...(expectedVersion === undefined ? {} : { expectedVersion }),
-  });
+  return JSON.parse(JSON.stringify(data)) as SavedConversation;
 }
 
 /**

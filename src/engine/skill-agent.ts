@@ -74,6 +74,12 @@ export interface SkillAgentOptions
    * in ms, before failing with a `SessionBusyError`. Default 30,000.
    */
   lockTimeoutMs?: number;
+  /**
+   * How long a turn's save that fails (the store unreachable, a SQLite file locked or unwritable) is retried
+   * with backoff, in ms, before the turn fails with an `UnsavedTurnError` holding what was not saved. A
+   * conflict or a busy session is not retried. Default 30,000; `0` tries once.
+   */
+  saveRetryMs?: number;
   /** The selection pre-pass loading fitting skills before each turn. Default off. */
   select?: { mode: AutoSelectMode; maxActive?: number };
   /** Most model calls per turn. Default 20. Reaching it emits `step-limit`. */

@@ -9,6 +9,7 @@ export type SkillrtErrorCode =
   | "turn-limit"
   | "exec-error"
   | "config-invalid"
+  | "trust-file-invalid"
   | "sqlite-unavailable"
   | "file-too-large"
   | "workspace-unusable"

@@ -16,6 +16,8 @@
  * A checksum in a cache file catches torn writes, not someone who can write the directory: this rule is
  * what keeps another user's files out.
  */
+import { errnoWithPath } from "./errno-with-path.js";
+
 // Built-ins as bin/skillrt.js takes them (every start loads this file): no import facade.
 const fs = process.getBuiltinModule("node:fs");
 const path = process.getBuiltinModule("node:path");
@@ -310,7 +312,8 @@ export function writeCacheFile(dir: string, name: string, parts: readonly (strin
       // already closed
     }
     fs.rmSync(temp, { force: true });
-    throw error;
+    // The file meant, not the temporary one (a full disk is then reported with the path to free).
+    throw errnoWithPath(error, file);
   }
 }
 

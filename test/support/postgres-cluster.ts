@@ -176,3 +176,28 @@ export async function startPostgresCluster(options: StartPostgresOptions = {}): 
     },
   };
 }
+
+/**
+ * Stops the cluster's server (fast shutdown) and keeps its data: {@link startPostgresServer} starts it again
+ * on the same port, for tests of a store that goes away and comes back.
+ */
+export function stopPostgresServer(info: PostgresClusterInfo): void {
+  runAs(info.user, [path.join(info.bin, "pg_ctl"), "-D", info.dataDir, "-m", "fast", "-w", "stop"]);
+}
+
+/** Starts the server of a cluster stopped with {@link stopPostgresServer} again, on its port. */
+export function startPostgresServer(info: PostgresClusterInfo): void {
+  runAs(info.user, [
+    path.join(info.bin, "pg_ctl"),
+    "-D",
+    info.dataDir,
+    "-o",
+    `-p ${info.port}`,
+    "-l",
+    path.join(info.dir, "server.log"),
+    "-w",
+    "-t",
+    "30",
+    "start",
+  ]);
+}

@@ -6,6 +6,7 @@
 import { rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { errnoWithPath } from "../../util/errno-with-path.js";
 import { readJsonFile } from "../../util/read-json-file.js";
 import { removeDeadPidLeftovers } from "../../util/remove-dead-pid-leftovers.js";
 import type { RootSpec } from "./root-spec.js";
@@ -56,8 +57,9 @@ export async function writeRootsLock(projectDir: string, pins: ReadonlyMap<strin
     await writeFile(temp, `${JSON.stringify({ version: 1, roots }, null, 2)}\n`);
     await rename(temp, file);
   } catch (error) {
+    // A full disk leaves neither a partial temporary file in the project nor an error without the path.
     await rm(temp, { force: true }).catch(() => undefined);
-    throw error;
+    throw errnoWithPath(error, file);
   }
   return file;
 }

@@ -1,9 +1,11 @@
 /** `skillrt ask PROMPT`: one turn with the agent, the answer streamed to stdout. */
 import { ProviderError } from "../../engine/provider-error.js";
 import { SkillrtError } from "../../errors/skillrt-error.js";
+import { UnsavedTurnError } from "../../errors/unsaved-turn-error.js";
 import type { Command } from "../command.js";
 import { createStyle } from "../create-style.js";
-import { defineCommand } from "../define-command.js";
+import { defineCommand, usageError } from "../define-command.js";
+import { keepUnsavedTurn, readUnsavedTurn, restoreUnsavedTurn } from "../keep-unsaved-turn.js";
 import { listenForInterrupt } from "../listen-for-interrupt.js";
 import {
   AGENT_OPTIONS_HELP,
@@ -23,10 +25,12 @@ streams the answer to stdout. Tool calls are shown on stderr (→ call, ✓ resu
 session id to continue the conversation with (--session ID). With --json, every engine event is printed
 as one JSON line on stdout instead, the last one {"type":"session","sessionId":ID}.
 
-${AGENT_OPTIONS_HELP}
-Exit codes: 0 answered, 1 provider or configuration failure, the step limit reached, or the turn stopped
-by the output cap (model.maxOutputTokens) or its deadline (--turn-timeout) (the session is saved first), or a session store failure (unreachable, or the session busy in another process past the
-wait), 2 usage error, 130 cancelled (Ctrl-C), 143 terminated (SIGTERM); a cancelled turn is saved too.
+${AGENT_OPTIONS_HELP}  --restore FILE         first save a turn kept when the store could not take it (the file named
+                         then) into its session, then ask PROMPT in that session
+Exit codes: 0 answered, 1 provider failure, the step limit reached, or the turn stopped by the output cap
+(model.maxOutputTokens) or its deadline (--turn-timeout) (the session is saved first), or a session store
+failure (unreachable, or the session busy in another process past the wait), 2 usage error or an invalid
+config file, 130 cancelled (Ctrl-C), 143 terminated (SIGTERM); a cancelled turn is saved too.
 `;
 
 /** The stderr line of a saved, answered `ask`: the session id and how to continue it. */
@@ -39,15 +43,44 @@ export const askCommand: Command = defineCommand({
   name: "ask",
   summary: "Ask the agent one question (streams the answer)",
   usage,
-  options: agentOptions,
+  options: { ...agentOptions, restore: { type: "string" } },
   minPositionals: 1,
-  async run({ values, positionals }, io) {
+  async run({ values: given, positionals }, io) {
+    let values = given;
+    const restore = given.restore;
+    const kept = restore === undefined ? undefined : await readUnsavedTurn(restore);
+    if (kept !== undefined) {
+      if (given.session !== undefined && given.session !== kept.sessionId)
+        return usageError(
+          io,
+          "ask",
+          `--restore ${restore} is a turn of session '${kept.sessionId}', not '${given.session}'`,
+        );
+      values = { ...given, session: kept.sessionId };
+    }
     // ask cannot put a question to the user: a call that needs approval is refused, saying how to allow it.
-    const prepared = await prepareAgent("ask", values, io, (request) => {
-      const how = `rerun with --yes to approve tool calls, or add "${request.toolName}" to tools.allow in skillrt.config.json`;
-      io.stderr.write(`skillrt ask: refused ${request.toolName} (it needs approval): ${how}\n`);
-      return { deny: `skillrt ask cannot ask the user for approval; ${how}` };
-    });
+    const prepared = await prepareAgent(
+      "ask",
+      values,
+      io,
+      (request) => {
+        const how = `rerun with --yes to approve tool calls, or add "${request.toolName}" to tools.allow in skillrt.config.json`;
+        io.stderr.write(`skillrt ask: refused ${request.toolName} (it needs approval): ${how}\n`);
+        return { deny: `skillrt ask cannot ask the user for approval; ${how}` };
+      },
+      undefined,
+      kept === undefined || restore === undefined
+        ? undefined
+        : async (parts) => {
+            if (parts.store === undefined)
+              throw new SkillrtError({
+                code: "invalid-argument",
+                message: "--restore needs a session store",
+              });
+            await restoreUnsavedTurn(parts.store, restore, kept);
+            io.stderr.write(`skillrt ask: restored the kept turn into session ${kept.sessionId}.\n`);
+          },
+    );
     if (typeof prepared === "number") return prepared;
     const { agent, parts } = prepared;
     const prompt = positionals.join(" ");
@@ -81,10 +114,15 @@ export const askCommand: Command = defineCommand({
       () => agent.session,
       (line) => io.stderr.write(`${style.dim(line)}\n`),
     );
+    // The answer as streamed, kept with the turn when the store will not take it.
+    let answer = "";
     try {
       const result = await agent.send(prompt, {
         abortSignal: interrupt.signal,
-        onEvent: (e) => renderer.handle(e),
+        onEvent: (e) => {
+          if (e.type === "text-delta") answer += e.text;
+          renderer.handle(e);
+        },
       });
       renderer.finish();
       if (result.aborted) {
@@ -118,6 +156,22 @@ export const askCommand: Command = defineCommand({
       return 0;
     } catch (error) {
       renderer.finish();
+      // The store would not take the turn, even after retrying: the turn is kept in a file, nothing is lost.
+      if (UnsavedTurnError.isInstance(error)) {
+        io.stderr.write(`skillrt ask: ${error.message}\n`);
+        const kept = keepUnsavedTurn(error, { question: prompt, answer }, io.env);
+        if ("file" in kept) {
+          io.stderr.write(
+            `The turn (question, answer and conversation) is kept in ${kept.file}.\n` +
+              `When the store is back, save it and go on with: skillrt ask --restore '${kept.file}' PROMPT\n`,
+          );
+        } else {
+          io.stderr.write(
+            `The turn could not be kept in a file either (${kept.problem}); its answer:\n${answer}\n`,
+          );
+        }
+        return 1;
+      }
       // The session store: unreachable, busy (another process is mid-turn on it), or saved by another meanwhile.
       if (SkillrtError.isInstance(error) && error.code === "store-error") {
         io.stderr.write(`skillrt ask: ${error.message}\n`);

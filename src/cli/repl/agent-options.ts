@@ -9,6 +9,8 @@ export const agentOptions = {
   refresh: { type: "boolean" },
   session: { type: "string" },
   store: { type: "string" },
+  "lock-wait": { type: "string" },
+  "save-retry": { type: "string" },
   json: { type: "boolean" },
   placement: { type: "string" },
   profile: { type: "string" },
@@ -40,6 +42,10 @@ export const AGENT_OPTIONS_HELP = `Options:
   --store URL            where conversations are saved: postgres://USER@HOST:PORT/DATABASE or sqlite:PATH
                          (env SKILLRT_STORE_URL, config store.url; default .skillrt/sessions.db). A turn on
                          a session another process is in the middle of waits up to 30 s, then fails
+  --lock-wait SECONDS    how long a turn waits for another process's turn on the session (default 30)
+  --save-retry SECONDS   how long a save that fails (store unreachable, SQLite file locked or unwritable) is
+                         retried before giving up (default 30; 0 tries once); a turn still unsaved is kept in
+                         a file under the state directory, whose path and how to resume are printed
   --json                 print events as JSON lines instead of text
   --placement MODE       where loaded skills go: history (default) or system
   --profile NAME         tool names: skillrt (default), claude, trpc, agentscope, omni, aworld
@@ -93,14 +99,16 @@ export const CONFIGURE_MODEL_HELP =
 
 /**
  * What to tell the user when the model provider failed: the configuration paragraph when nothing was
- * configured and the default local Ollama did not answer at all (no HTTP status), else the error itself.
+ * configured and the default local Ollama did not answer at all (no HTTP status), followed by the error itself;
+ * else the error itself.
  */
 export function providerFailureMessage(
   error: { message: string; status?: number | undefined; timedOut?: boolean },
   configured: boolean,
 ): string {
+  // The configuration paragraph, and the failure itself: what did happen is the cause to look at.
   return !configured && error.status === undefined && error.timedOut !== true
-    ? CONFIGURE_MODEL_HELP
+    ? `${CONFIGURE_MODEL_HELP}(${error.message})\n`
     : `${error.message}\n`;
 }
 

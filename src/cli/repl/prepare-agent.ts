@@ -46,6 +46,7 @@ export async function prepareAgent(
   io: CliIo,
   onApproval?: OnToolApproval,
   askTrust?: (root: UntrustedRoot) => Promise<boolean>,
+  beforeAgent?: (parts: NodeAgentParts) => Promise<void>,
 ): Promise<PreparedAgent | number> {
   const placement = values.placement ?? "history";
   if (placement !== "history" && placement !== "system") {
@@ -76,6 +77,16 @@ export async function prepareAgent(
     const parsed = intFlag(values[name], name);
     if (typeof parsed === "object") return usageError(io, command, parsed.error);
     ints[name] = parsed;
+  }
+  const seconds: Record<string, number | undefined> = {};
+  for (const name of ["lock-wait", "save-retry"] as const) {
+    const value = values[name];
+    if (value === undefined) continue;
+    const n = Number(value);
+    // Bounded: a day is far past any real wait, and keeps the ms value a safe timer delay.
+    if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 86_400)
+      return usageError(io, command, `--${name} expects seconds from 0 to 86400, got '${value}'`);
+    seconds[name] = n;
   }
   const style = createStyle(io.stderr, io.env);
   const warn = (message: string) => io.stderr.write(`skillrt: warning: ${message}\n`);
@@ -113,6 +124,12 @@ export async function prepareAgent(
     });
     const catalogBudget = ints["catalog-budget"];
     const maxSteps = ints["max-steps"];
+    try {
+      await beforeAgent?.(parts);
+    } catch (error) {
+      await parts.store?.close().catch(() => undefined);
+      throw error;
+    }
     // The agent takes over the store and the tool sources (closeStore, closeToolSources).
     const agent = await createSkillAgent({
       ...parts,
@@ -121,13 +138,21 @@ export async function prepareAgent(
       profile,
       ...(catalogBudget === undefined ? {} : { catalogBudget }),
       ...(maxSteps === undefined ? {} : { maxSteps }),
+      ...msOf("lockTimeoutMs", seconds["lock-wait"]),
+      ...msOf("saveRetryMs", seconds["save-retry"]),
     });
     return { agent, parts };
   } catch (error) {
     if (SkillrtError.isInstance(error)) {
       io.stderr.write(`skillrt ${command}: ${error.message}\n`);
-      return 1;
+      // An invalid config file is the caller's to fix, like a bad flag (exit 2), in every command.
+      return error.code === "config-invalid" ? 2 : 1;
     }
     throw error;
   }
+}
+
+/** `{ [key]: seconds in ms }`, or nothing when the flag was not given. */
+function msOf<K extends string>(key: K, seconds: number | undefined): { [P in K]?: number } {
+  return (seconds === undefined ? {} : { [key]: Math.round(seconds * 1000) }) as { [P in K]?: number };
 }

@@ -208,6 +208,16 @@ export function createHumanRenderer(options: HumanRendererOptions): EventRendere
         case "error":
           spinner.stop();
           break;
+        case "save-retry": {
+          // After the answer: on its own stream, the answer's line is left for finish() to end.
+          const notice = style.yellow(`skillrt: ${event.message}`);
+          if (sameStream) line(notice);
+          else {
+            spinner.stop();
+            options.info.write(`${notice}\n`);
+          }
+          break;
+        }
       }
     },
     finish() {

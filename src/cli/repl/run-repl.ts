@@ -6,6 +6,7 @@ import { listSkills } from "../../context/list-skills.js";
 import { ProviderError } from "../../engine/provider-error.js";
 import type { SkillAgent } from "../../engine/skill-agent.js";
 import { createSkillBodyCosts } from "../../engine/skill-body-costs.js";
+import { UnsavedTurnError } from "../../errors/unsaved-turn-error.js";
 import type { OnToolApproval, ToolApprovalAnswer } from "../../tools/tool-approval.js";
 import type { CliIo } from "../command.js";
 import { createStyle } from "../create-style.js";
@@ -127,9 +128,12 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       renderer.finish();
       const message = ProviderError.isInstance(error)
         ? providerFailureMessage(error, parts.modelConfig?.configured ?? true).trimEnd()
-        : error instanceof Error
-          ? error.message
-          : String(error);
+        : UnsavedTurnError.isInstance(error)
+          ? // The conversation still holds the turn: the next turn's save writes it too.
+            `${error.message}. The turn stays in this chat and is saved with the next one.`
+          : error instanceof Error
+            ? error.message
+            : String(error);
       out.write(`${style.red(message)}\n`);
       return ProviderError.isInstance(error) ? 1 : previousCode;
     } finally {
