@@ -113,7 +113,8 @@ describe("skillrt chat: who may load what", () => {
   it("rejects an invalid session section naming the file and key", async () => {
     await config({ session: { active: ["style"] } });
     const { code, out } = await chat(["/exit"]);
-    expect(code).toBe(1);
+    // An invalid config file is exit 2 in every command (issue 39), naming the file and the key.
+    expect(code).toBe(2);
     expect(out).toContain("skillrt.config.json");
     expect(out).toContain("session");
   });
