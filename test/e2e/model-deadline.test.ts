@@ -7,14 +7,13 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import { CONVERSATION_NAMESPACE } from "../../src/engine/create-skill-agent.js";
 import { TURN_LOG_NAMESPACE, type TurnLog } from "../../src/inspect/turn-record.js";
 import { createSqliteStore } from "../../src/store/create-sqlite-store.js";
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
 import { assertBuilt, runCli } from "./support/run-cli.js";
+import { startTerminalChat } from "./support/terminal-chat.js";
 
 const examples = path.resolve(import.meta.dirname, "../../examples/skills");
 const bin = path.resolve(import.meta.dirname, "../../bin/skillrt.js");
@@ -157,39 +156,31 @@ describe("skillrt chat against a stalled stream", () => {
       { text: "Never done", stall: true },
       { text: "third answer" },
     ]);
-    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => {} });
-    const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 100 });
-    let out = "";
-    stdout.on("data", (d) => {
-      out += String(d);
-    });
-    const waitFor = async (check: () => boolean): Promise<void> => {
-      for (let i = 0; i < 1000 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-    };
-    const done = main(["chat", "--root", examples, "--model-timeout", "1"], {
-      stdin,
-      stdout,
-      stderr: stdout,
+    const chat = startTerminalChat(["--root", examples, "--model-timeout", "1"], {
       cwd,
       env: { ...env(server), HOME: cwd, NO_COLOR: "1" },
     });
-    await waitFor(() => out.includes("/help for commands"));
+    const { stdin, waitFor, done } = chat;
+    const seen = (text: string) => () => chat.output().includes(text);
+    await waitFor(seen("/help for commands"));
     stdin.write("first question\r");
-    await waitFor(() => out.includes("Thinking about"));
+    await waitFor(seen("Thinking about"));
     const pressed = Date.now();
     stdin.write("\u0003");
-    await waitFor(() => out.includes("(cancelled)"));
+    await waitFor(seen("(cancelled)"));
     const cancelledAfter = Date.now() - pressed;
-    expect(out).toContain("(cancelled)");
+    expect(chat.output()).toContain("(cancelled)");
     expect(cancelledAfter).toBeLessThan(1_000); // before the 1 s deadline could end it
     stdin.write("second question\r");
-    await waitFor(() => out.includes("idle deadline"));
-    expect(out).toContain("stopped sending for 1 s in the middle of its answer (the idle deadline)");
+    await waitFor(seen("idle deadline"));
+    expect(chat.output()).toContain(
+      "stopped sending for 1 s in the middle of its answer (the idle deadline)",
+    );
     stdin.write("third question\r");
-    await waitFor(() => out.includes("third answer"));
+    await waitFor(seen("third answer"));
     stdin.write("/exit\r");
     await done;
-    expect(out).toContain("third answer");
+    expect(chat.output()).toContain("third answer");
     const users = server.requests[2]!.body.messages.filter((m: any) => m.role === "user").map(
       (m: any) => m.content,
     );

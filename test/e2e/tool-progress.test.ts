@@ -7,11 +7,10 @@
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import { type LoopbackProvider, loopbackEnv, startLoopbackProvider } from "./support/loopback-provider.js";
 import { assertBuilt, runCli } from "./support/run-cli.js";
+import { startTerminalChat } from "./support/terminal-chat.js";
 
 const PROGRESS_SERVER = path.resolve(
   import.meta.dirname,
@@ -57,16 +56,7 @@ describe("progress of long tool calls", { timeout: 60_000 }, () => {
       { toolCalls: [{ name: "mcp__build__compile", input: {} }] },
       { text: "Built." },
     ]);
-    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => {} });
-    const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 120 });
-    let out = "";
-    stdout.on("data", (d) => {
-      out += String(d);
-    });
-    const done = main(["chat", "--root", "skills"], {
-      stdin,
-      stdout,
-      stderr: stdout,
+    const { stdin, output, waitFor, done } = startTerminalChat(["--root", "skills"], {
       cwd,
       env: {
         ...loopbackEnv(provider),
@@ -74,15 +64,14 @@ describe("progress of long tool calls", { timeout: 60_000 }, () => {
         NO_COLOR: "1",
         PATH: process.env["PATH"] ?? "/usr/bin:/bin",
       },
+      columns: 120,
     });
-    const waitFor = async (check: () => boolean): Promise<void> => {
-      for (let i = 0; i < 1000 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-    };
-    await waitFor(() => out.includes("/help for commands"));
+    await waitFor(() => output().includes("/help for commands"));
     stdin.write("build the project\n");
-    await waitFor(() => out.includes("Built."));
+    await waitFor(() => output().includes("Built."));
     stdin.write("/exit\n");
     expect(await done).toBe(0);
+    const out = output();
     // The first report always shows. (A notification that reaches the client in one read with the result
     // is dropped by the MCP SDK, which forgets the call's progress handler with the result: under load the
     // last one may be missing.)

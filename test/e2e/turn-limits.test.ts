@@ -6,13 +6,12 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import { CONVERSATION_NAMESPACE } from "../../src/engine/create-skill-agent.js";
 import { createSqliteStore } from "../../src/store/create-sqlite-store.js";
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
 import { assertBuilt, runCli } from "./support/run-cli.js";
+import { startTerminalChat } from "./support/terminal-chat.js";
 
 const examples = path.resolve(import.meta.dirname, "../../examples/skills");
 let cwd: string;
@@ -141,29 +140,17 @@ describe("skillrt chat against a model that streams forever", () => {
       { text: "Rambling", endless: true },
       { text: "Short one." },
     ]);
-    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => {} });
-    const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 100 });
-    let out = "";
-    stdout.on("data", (d) => {
-      out += String(d);
-    });
-    const waitFor = async (check: () => boolean): Promise<void> => {
-      for (let i = 0; i < 1000 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-    };
-    const done = main(["chat", "--root", examples, "--turn-timeout", "1"], {
-      stdin,
-      stdout,
-      stderr: stdout,
+    const { stdin, output, waitFor, done } = startTerminalChat(["--root", examples, "--turn-timeout", "1"], {
       cwd,
       env: { ...env(server), HOME: cwd, NO_COLOR: "1" },
     });
-    await waitFor(() => out.includes("/help for commands"));
+    await waitFor(() => output().includes("/help for commands"));
     stdin.write("ramble\r");
-    await waitFor(() => out.includes("ran past its deadline"));
-    expect(out).toContain("Rambling and more");
-    expect(out).toContain("the turn ran past its deadline of 1 s and was stopped");
+    await waitFor(() => output().includes("ran past its deadline"));
+    expect(output()).toContain("Rambling and more");
+    expect(output()).toContain("the turn ran past its deadline of 1 s and was stopped");
     stdin.write("be brief\r");
-    await waitFor(() => out.includes("Short one."));
+    await waitFor(() => output().includes("Short one."));
     stdin.write("/exit\r");
     await done;
     expect(JSON.stringify(server.requests[1]?.body.messages)).toContain("Rambling and more");
