@@ -9,7 +9,7 @@
  * nothing and its `` !`cmd` `` not run, in this process too.
  */
 import path from "node:path";
-import { isTrusted } from "./is-trusted.js";
+import { isTrusted, trustRecordOf } from "./is-trusted.js";
 import { digestRoot, rootPrint } from "./root-digest.js";
 import type { SkillTrust, TrustPin } from "./skill-trust.js";
 import { readTrustFile, recordTrust } from "./trust-file.js";
@@ -94,18 +94,23 @@ export async function openRecordedTrust(options: RecordedTrustOptions): Promise<
         trusted.add(root.path);
         pins.set(root.path, seen.digest);
         prints.set(root.path, seen.print);
-      }
+      } else if (seen !== undefined)
+        // Trust lapses on any change, the user's own edits too: said, so it never lapses silently.
+        options.warn?.(
+          `${root.display} changed since you trusted it: its scripts, allowed-tools and !\`cmd\` stay off until you review it and run skillrt trust ${root.display} again (skillrt trust --list shows what changed).`,
+        );
     }),
   );
-  const trustedServers = new Set(
-    (options.servers ?? [])
-      .filter(
-        (server) =>
-          given.has(`mcp:${server.name}`) ||
-          isTrusted({ kind: "mcp", id: server.name }, server.digest, records),
-      )
-      .map((server) => server.name),
-  );
+  const trustedServers = new Set<string>();
+  for (const server of options.servers ?? []) {
+    const origin = { kind: "mcp", id: server.name };
+    if (given.has(`mcp:${server.name}`) || isTrusted(origin, server.digest, records))
+      trustedServers.add(server.name);
+    else if (trustRecordOf(origin, records) !== undefined)
+      options.warn?.(
+        `the entry of MCP server '${server.name}' changed since you trusted it: its skills' allowed-tools and !\`cmd\` stay off until you run skillrt trust mcp:${server.name} again.`,
+      );
+  }
   const asked = new Map<string, Promise<boolean>>();
   const rootOf = (record: SkillRecord): UntrustedRoot | undefined => byPath.get(path.resolve(record.source));
   /**

@@ -86,7 +86,7 @@ async function projectConfigTrusted(
       return true;
   }
   // Loaded only when the project has a config file (the trust records' schema needs zod).
-  const [{ isTrusted }, { defaultStateDir, readTrustFile }] = await Promise.all([
+  const [{ isTrusted, trustRecordOf }, { defaultStateDir, readTrustFile }] = await Promise.all([
     import("../catalog/is-trusted.js"),
     import("../catalog/trust-file.js"),
   ]);
@@ -94,7 +94,11 @@ async function projectConfigTrusted(
   if (stateDir === undefined) return false;
   const trust = readTrustFile(stateDir);
   if (trust.problem !== undefined) warn(trust.problem);
-  return isTrusted(configOrigin(file), digest, trust.records);
+  if (isTrusted(configOrigin(file), digest, trust.records)) return true;
+  // Trust lapses on any edit, the user's own too: said, so it never lapses silently.
+  if (trustRecordOf(configOrigin(file), trust.records) !== undefined)
+    warn(`${file} changed since you trusted it (skillrt trust --list shows it as changed).`);
+  return false;
 }
 
 /**

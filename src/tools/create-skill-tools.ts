@@ -355,22 +355,36 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
     });
   };
 
-  // A bare `allowed-tools` entry of an active skill pre-approves the tool (Claude Code's meaning).
-  const skillGrants = (tool: RegisteredTool): string | undefined => {
+  /**
+   * The first active skill, among the trusted or the untrusted ones as `trusted` says, whose bare
+   * `allowed-tools` entry names `tool`.
+   */
+  const grantOf = (tool: RegisteredTool, trusted: boolean) => {
     for (const name of activeSkills()) {
       const record = session.loadedSkill(name)?.record ?? session.catalog.get(name);
-      // An untrusted skill's allowed-tools grant nothing without asking.
-      if (record !== undefined && !mayNow(trust, record, "pre-approve-tools")) continue;
-      for (const raw of record?.allowedTools ?? []) {
+      if (record === undefined || mayNow(trust, record, "pre-approve-tools") !== trusted) continue;
+      for (const raw of record.allowedTools ?? []) {
         const entry = parseAllowedTool(raw);
         if (entry !== undefined && entry.pattern === undefined && matchesAllowedTool(entry, tool))
-          return `in the allowed-tools of active skill '${name}' (${entry.raw})`;
+          return { name, record, entry };
       }
     }
     return undefined;
   };
+  // A bare `allowed-tools` entry of an active, trusted skill pre-approves the tool (Claude Code's meaning).
+  const skillGrants = (tool: RegisteredTool): string | undefined => {
+    const grant = grantOf(tool, true);
+    return grant && `in the allowed-tools of active skill '${grant.name}' (${grant.entry.raw})`;
+  };
+  // An untrusted skill's allowed-tools grant nothing without asking; the question or refusal says how to trust it.
+  const untrustedGrant = (tool: RegisteredTool): { skill: string; howToTrust: string } | undefined => {
+    const grant = grantOf(tool, false);
+    return grant && { skill: grant.name, howToTrust: trust.howToTrust(grant.record) };
+  };
   const approvals =
-    options.approval === undefined ? undefined : createToolApprovals(options.approval, skillGrants);
+    options.approval === undefined
+      ? undefined
+      : createToolApprovals(options.approval, skillGrants, untrustedGrant);
 
   return {
     profile: profileName,

@@ -31,6 +31,11 @@ export interface ToolApprovalRequest {
   server?: string;
   /** The subagent whose call it is (absent for the agent's own calls). */
   agent?: string;
+  /**
+   * Set when an active skill names the tool in its `allowed-tools` but is not trusted, so it pre-approves
+   * nothing: which skill, and the command that trusts it (for the user's question or refusal).
+   */
+  untrustedGrant?: { skill: string; howToTrust: string };
 }
 
 /** An answer: run it, refuse it (optionally saying why), or run it and every later call of this tool. */
@@ -80,6 +85,7 @@ export interface ToolApprovals {
 export function createToolApprovals(
   options: ToolApprovalOptions,
   skillGrants: PreapprovalCheck,
+  untrustedGrant?: (tool: RegisteredTool) => ToolApprovalRequest["untrustedGrant"],
 ): ToolApprovals {
   const mode = options.mode ?? "unlisted";
   const allow = (options.allow ?? [])
@@ -123,11 +129,13 @@ export function createToolApprovals(
           if (preapproval(registered) === undefined) {
             let answer: ToolApprovalAnswer;
             try {
+              const grant = untrustedGrant?.(registered);
               answer = await ask({
                 toolName: registered.name,
                 toolCallId: callOptions.toolCallId,
                 input,
                 ...(registered.server === undefined ? {} : { server: registered.server }),
+                ...(grant === undefined ? {} : { untrustedGrant: grant }),
               });
             } catch (error) {
               answer = {

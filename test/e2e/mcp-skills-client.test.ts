@@ -260,6 +260,9 @@ describe("skillrt ask with a Hugging Face skills server", { timeout: 180_000 }, 
     expect(loaded).not.toContain("PRE-42");
     // The granted tool is offered, but not pre-approved: without --yes the call is refused.
     expect(untrusted.stderr).toMatch(/refused mcp__tracker__create_issue .*--yes/);
+    expect(untrusted.stderr).toContain(
+      "skill 'triage' names it in allowed-tools but is not trusted, so it pre-approves nothing: trust it with skillrt trust mcp:hf",
+    );
     expect(await calls()).toEqual([]);
     await provider.close();
 

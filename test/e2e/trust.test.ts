@@ -112,6 +112,10 @@ describe("trust of project-scope skills", () => {
     expect(edited.load).not.toContain("PRE-42");
     expect(edited.run).not.toContain("HELLO-FROM-SCRIPT");
     expect(edited.run).toContain("skillrt trust");
+    // The lapse is said, not silent: the user's own edit needs their trust again.
+    expect(edited.stderr).toContain(
+      `${path.join(project, ".agents", "skills")} changed since you trusted it: its scripts, allowed-tools and !\`cmd\` stay off`,
+    );
   });
 
   it("ask --trust runs them for one run without recording; --revoke removes a recorded trust", async () => {

@@ -181,6 +181,7 @@ describe("a cloned repository's config", { timeout: 180_000 }, () => {
     const list = await runCli(["trust", "--list"], { cwd: repo, env: env() });
     expect(list.stdout).toMatch(/skillrt\.config\.json\s+changed since it was trusted/);
     const edited = await runCli(["list", "--root", path.join(base, "mine")], { cwd: repo, env: env() });
+    expect(edited.stderr).toContain(`${path.join(repo, "skillrt.config.json")} changed since you trusted it`);
     expect(edited.stderr).toContain("exec.executor (would weaken the sandbox)");
   });
 });

@@ -64,7 +64,12 @@ export const askCommand: Command = defineCommand({
       values,
       io,
       (request) => {
-        const how = `rerun with --yes to approve tool calls, or add "${request.toolName}" to tools.allow in skillrt.config.json`;
+        const grant = request.untrustedGrant;
+        const how =
+          (grant === undefined
+            ? ""
+            : `skill '${grant.skill}' names it in allowed-tools but is not trusted, so it pre-approves nothing: trust it with ${grant.howToTrust}, or `) +
+          `rerun with --yes to approve tool calls, or add "${request.toolName}" to tools.allow in skillrt.config.json`;
         io.stderr.write(`skillrt ask: refused ${request.toolName} (it needs approval): ${how}\n`);
         return { deny: `skillrt ask cannot ask the user for approval; ${how}` };
       },

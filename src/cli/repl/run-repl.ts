@@ -159,6 +159,12 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     options.setApprovalPrompt?.(async (request) => {
       spinner.stop();
       const args = JSON.stringify(request.input ?? {});
+      const grant = request.untrustedGrant;
+      // Said once per question: the skill that names the tool would pre-approve it if it were trusted.
+      if (grant !== undefined)
+        out.write(
+          `${style.dim(`(skill '${grant.skill}' names it in allowed-tools but is not trusted; ${grant.howToTrust} would pre-approve it)`)}\n`,
+        );
       for (;;) {
         out.write(
           `${style.yellow(`${request.agent === undefined ? "" : `[agent ${request.agent}] `}Allow ${request.toolName} ${args.length > 200 ? `${args.slice(0, 199)}…` : args}?`)} [y]es / [n]o / [a]lways: `,
