@@ -51,7 +51,7 @@ describe("README install path and CLI table", () => {
     const readme = await fs.readFile(path.join(repo, "README.md"), "utf8");
     const docs = await Promise.all(
       (await fs.readdir(path.join(repo, "docs")))
-        .filter((f) => f.endsWith(".md") && f !== "mcp.md" && f !== "architecture.md")
+        .filter((f) => f.endsWith(".md") && f !== "architecture.md")
         .map(async (f) => [f, await fs.readFile(path.join(repo, "docs", f), "utf8")] as const),
     );
     // The one place that names them says they do not work yet.
