@@ -23,7 +23,7 @@ import { ensurePrivateDir, ensureRemoteCache } from "./private-dir.js";
 import { redactUrl } from "./redact-url.js";
 import { RemoteRootError } from "./remote-root-error.js";
 import type { RootSpec } from "./root-spec.js";
-import { type TransferLimits, transferLimitsFromEnv } from "./transfer-limits.js";
+import { defaultTransferLimits, type TransferLimits, transferLimitsFromEnv } from "./transfer-limits.js";
 
 /** Options of {@link materializeRoot}. */
 export interface MaterializeRootOptions {
@@ -38,12 +38,12 @@ export interface MaterializeRootOptions {
   /** Most bytes downloaded (for git: the objects fetched). Default 64 MiB. */
   maxDownloadBytes?: number;
   /**
-   * Deadline and minimum rate of each root's fetch. Default: from `env` ({@link transferLimitsFromEnv}:
-   * `SKILLRT_REMOTE_TIMEOUT`, `SKILLRT_REMOTE_LOW_SPEED_LIMIT`, `SKILLRT_REMOTE_LOW_SPEED_TIME`), else
-   * 120 s and 1 KiB/s over 30 s.
+   * Deadline and minimum rate of each root's fetch. Default: from `env` when given
+   * ({@link transferLimitsFromEnv}: `SKILLRT_REMOTE_TIMEOUT`, `SKILLRT_REMOTE_LOW_SPEED_LIMIT`,
+   * `SKILLRT_REMOTE_LOW_SPEED_TIME`), else 120 s and 1 KiB/s over 30 s.
    */
   transfer?: TransferLimits;
-  /** Where the transfer limits are read from. Default `process.env`. */
+  /** The environment the transfer limits are read from (the caller's preset passes it; never read here). */
   env?: Record<string, string | undefined>;
   abortSignal?: AbortSignal;
 }
@@ -114,7 +114,9 @@ export async function materializeRoot(
     if (cached !== undefined) return { path: cached, digest: pointer.digest, fromCache: true };
   }
 
-  const transfer = options.transfer ?? transferLimitsFromEnv(options.env ?? process.env);
+  const transfer =
+    options.transfer ??
+    (options.env === undefined ? defaultTransferLimits : transferLimitsFromEnv(options.env));
   try {
     if (spec.kind === "git") {
       const fetch = startGitFetch({
