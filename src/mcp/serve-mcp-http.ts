@@ -17,13 +17,17 @@
  * idle {@link DEFAULT_EVICT_IDLE_AFTER_MS}; only when every session is in use does it refuse, with 503 (429
  * for one client's cap) and `Retry-After`, so clients that never send `DELETE` cannot lock others out.
  */
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
+import { createHttpGuard } from "./http-guard.js";
+import { createSessionTable } from "./session-table.js";
+
+export { isLoopbackHost, MIN_MCP_TOKEN_LENGTH } from "./http-guard.js";
 
 /** Default ms a session may go without a request before it is closed: 5 minutes. */
 export const DEFAULT_SESSION_IDLE_MS = 5 * 60 * 1000;
@@ -98,52 +102,22 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  server: McpServer;
-  /** When its last request started or ended (its last event stream closed). */
-  lastSeen: number;
-  /** Its requests in flight and open event streams: while any is, the session is in use, never idle. */
-  busy: number;
-  /** The credential that opened it (a token's index, or the remote address without auth). */
-  client: string;
-}
-
-/** Shortest token accepted: a guessable token over loopback is no credential. */
-export const MIN_MCP_TOKEN_LENGTH = 32;
-
-/** True for a host name that only this machine reaches. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
-  return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
-
 /**
  * Starts the server; resolves once it listens. Throws for a non-loopback host without auth, and for a
  * token shorter than {@link MIN_MCP_TOKEN_LENGTH}. Pure: writes no file (the CLI keeps the token file).
  */
 export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServer> {
   const host = options.host ?? "127.0.0.1";
-  const loopback = isLoopbackHost(host);
-  const tokens =
-    options.auth === false ? [] : "tokens" in options.auth ? [...options.auth.tokens] : [options.auth.token];
-  if (options.auth !== false && tokens.length === 0)
-    throw new SkillrtError({
-      code: "invalid-argument",
-      message:
-        "auth.tokens is empty: give at least one token, or auth: false for no credential (loopback only)",
-    });
-  if (tokens.some((t) => t.length < MIN_MCP_TOKEN_LENGTH))
-    throw new SkillrtError({
-      code: "invalid-argument",
-      message: `A bearer token must be at least ${MIN_MCP_TOKEN_LENGTH} characters (e.g. 32 random bytes, base64url)`,
-    });
-  if (!loopback && options.auth === false) {
-    throw new SkillrtError({
-      code: "invalid-argument",
-      message: `Refusing to serve MCP on ${host} without a bearer token: anyone who reaches it could read the skills and run their scripts. Give a token, or listen on 127.0.0.1.`,
-    });
-  }
+  const guard = createHttpGuard({
+    host,
+    tokens:
+      options.auth === false
+        ? undefined
+        : "tokens" in options.auth
+          ? options.auth.tokens
+          : [options.auth.token],
+    allowedHosts: options.allowedHosts,
+  });
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const maxSessions = options.maxSessions ?? 1000;
   const perClient = options.maxSessionsPerClient ?? 32;
@@ -165,112 +139,22 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
       message: `evictIdleAfterMs must be 0 or more, got ${options.evictIdleAfterMs}`,
     });
   const now = options.now ?? Date.now;
-  const tokenHashes = tokens.map(sha256);
   const report = (error: unknown): void =>
     options.onError?.(error instanceof Error ? error : new Error(String(error)));
-  const sessions = new Map<string, Session>();
-  const wildcard = host === "0.0.0.0" || host === "::";
-  const allowed = new Set(
-    [
-      ...(loopback ? ["localhost", "127.0.0.1", "::1"] : wildcard ? [] : [host]),
-      ...(options.allowedHosts ?? []),
-    ].map((h) => h.replace(/^\[|\]$/g, "").toLowerCase()),
-  );
   let port = 0;
-
-  /** Why `Host`/`Origin` do not name this server, or undefined when they do. */
-  const rebinding = (req: http.IncomingMessage): string | undefined => {
-    const hostHeader = req.headers.host;
-    if (hostHeader === undefined) return "a Host header is required";
-    const named = hostOf(hostHeader);
-    if (named === undefined) return "the Host header is not a host name";
-    if (!wildcard || allowed.size > 0) {
-      if (!allowed.has(named.name)) return `Host '${hostHeader}' is not this server`;
-      if (named.port !== undefined && named.port !== port)
-        return `Host '${hostHeader}' is not this server's port`;
-    }
-    const origin = req.headers.origin;
-    if (origin !== undefined && origin !== "null") {
-      let originHost: string;
-      try {
-        originHost = new URL(origin).hostname.replace(/^\[|\]$/g, "").toLowerCase();
-      } catch {
-        return "the Origin header is not a URL";
-      }
-      if (!allowed.has(originHost) && originHost !== named.name) return `Origin '${origin}' is not allowed`;
-    }
-    return undefined;
-  };
-
-  /**
-   * The credential of `req` (`token:<index>`; `address:<ip>` without auth), or why it has none: `missing`
-   * (no bearer token sent) or `invalid`. Every token is compared, in constant time, whatever matches.
-   */
-  const credential = (req: http.IncomingMessage): string | "missing" | "invalid" => {
-    if (options.auth === false) return `address:${req.socket.remoteAddress ?? "?"}`;
-    const header = req.headers.authorization;
-    const match = header === undefined ? null : /^Bearer +([\x21-\x7e]+) *$/i.exec(header);
-    if (match === null) return "missing";
-    const sent = sha256(match[1]!);
-    let found = -1;
-    for (const [index, hash] of tokenHashes.entries()) if (timingSafeEqual(sent, hash)) found = index;
-    return found === -1 ? "invalid" : `token:${found}`;
-  };
-  const perClientCount = new Map<string, number>();
-
-  const closeSession = (id: string): void => {
-    const session = sessions.get(id);
-    if (session === undefined) return;
-    sessions.delete(id);
-    const left = (perClientCount.get(session.client) ?? 1) - 1;
-    if (left <= 0) perClientCount.delete(session.client);
-    else perClientCount.set(session.client, left);
-    void session.transport.close().catch(report);
-    void session.server.close().catch(report);
-  };
-
-  /** How long `session` has been idle: 0 while a request or event stream of it is open. */
-  const idleFor = (session: Session, at: number): number => (session.busy > 0 ? 0 : at - session.lastSeen);
-
-  /** Closes every session idle past the timeout (the sweep, and before a new session is counted). */
-  const expire = (): void => {
-    const at = now();
-    for (const [id, session] of sessions) if (idleFor(session, at) > idleMs) closeSession(id);
-  };
-
-  /**
-   * Closes the session (of `client`, when given) idle longest, if it has been idle at least `evictAfterMs`;
-   * else returns the seconds until one may be (for `Retry-After`).
-   */
-  const evictOldestIdle = (client?: string): { evicted: true } | { evicted: false; retryAfter: number } => {
-    const at = now();
-    let oldest: { id: string; idle: number } | undefined;
-    let soonest = evictAfterMs;
-    for (const [id, session] of sessions) {
-      if (client !== undefined && session.client !== client) continue;
-      if (session.busy > 0) continue;
-      const idle = idleFor(session, at);
-      if (idle >= evictAfterMs && (oldest === undefined || idle > oldest.idle)) oldest = { id, idle };
-      soonest = Math.min(soonest, evictAfterMs - idle);
-    }
-    if (oldest !== undefined) {
-      closeSession(oldest.id);
-      return { evicted: true };
-    }
-    return { evicted: false, retryAfter: Math.max(1, Math.ceil(soonest / 1000)) };
-  };
+  const table = createSessionTable({ idleMs, evictAfterMs, now, report });
   /** Sessions whose initialize is being answered: counted against `maxSessions` before they exist. */
   let opening = 0;
   const seconds = (ms: number): string =>
     ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 100) / 10} s`;
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    const refused = rebinding(req);
+    const refused = guard.rebinding(req, port);
     if (refused !== undefined) return reply(res, 403, -32000, `Forbidden: ${refused}`);
     const url = new URL(req.url ?? "/", "http://x");
     if (url.pathname !== MCP_HTTP_PATH)
       return reply(res, 404, -32000, `Not found: MCP is served at ${MCP_HTTP_PATH}`);
-    const client = credential(req);
+    const client = guard.credential(req);
     if (client === "missing" || client === "invalid") {
       // RFC 6750 section 3: no error code when no credential was sent, invalid_token for a wrong one.
       res.setHeader(
@@ -306,7 +190,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
         return reply(res, 405, -32000, "Method not allowed: this server is stateless (POST only)");
       }
       // Each request here is a server of its own until it is answered: the same cap, on requests in flight.
-      const running = perClientCount.get(client) ?? 0;
+      const running = table.held(client);
       if (running >= perClient)
         return reply(
           res,
@@ -314,15 +198,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
           -32000,
           `Too many requests in flight for this client: ${running} are running, the limit per ${options.auth === false ? "address" : "credential"} is ${perClient}. Wait for one to finish`,
         );
-      perClientCount.set(client, running + 1);
-      let released = false;
-      const release = (): void => {
-        if (released) return;
-        released = true;
-        const left = (perClientCount.get(client) ?? 1) - 1;
-        if (left <= 0) perClientCount.delete(client);
-        else perClientCount.set(client, left);
-      };
+      const release = table.hold(client);
       res.on("close", release);
       let server: McpServer;
       try {
@@ -345,7 +221,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     const id = req.headers["mcp-session-id"];
     const sessionId = Array.isArray(id) ? id[0] : id;
     if (sessionId !== undefined) {
-      const session = sessions.get(sessionId);
+      const session = table.get(sessionId);
       // A session answers only the credential that opened it: another token holding its id gets nothing.
       if (session === undefined || (options.auth !== false && session.client !== client))
         return reply(
@@ -367,22 +243,22 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     const initializing = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
     if (method !== "POST" || !initializing)
       return reply(res, 400, -32000, "Bad request: no Mcp-Session-Id; start with an initialize request");
-    expire();
+    table.expire();
     // Loops: sessions still being opened count too, so one closed session may not be enough room.
-    while ((perClientCount.get(client) ?? 0) >= perClient) {
-      const room = evictOldestIdle(client);
+    while (table.held(client) >= perClient) {
+      const room = table.evictOldestIdle(client);
       if (!room.evicted) {
         res.setHeader("Retry-After", String(room.retryAfter));
         return reply(
           res,
           429,
           -32000,
-          `Too many sessions for this client: ${perClientCount.get(client) ?? 0} are open, the limit per ${options.auth === false ? "address" : "credential"} is ${perClient}, and none has been idle ${seconds(evictAfterMs)} to be closed for a new one. Close one (DELETE ${MCP_HTTP_PATH} with its Mcp-Session-Id), or retry after ${room.retryAfter} s; unused sessions expire after ${seconds(idleMs)}`,
+          `Too many sessions for this client: ${table.held(client)} are open, the limit per ${options.auth === false ? "address" : "credential"} is ${perClient}, and none has been idle ${seconds(evictAfterMs)} to be closed for a new one. Close one (DELETE ${MCP_HTTP_PATH} with its Mcp-Session-Id), or retry after ${room.retryAfter} s; unused sessions expire after ${seconds(idleMs)}`,
         );
       }
     }
-    while (sessions.size + opening >= maxSessions) {
-      const room = evictOldestIdle();
+    while (table.size + opening >= maxSessions) {
+      const room = table.evictOldestIdle();
       if (!room.evicted) {
         res.setHeader("Retry-After", String(room.retryAfter));
         return reply(
@@ -393,43 +269,37 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
         );
       }
     }
-    const opened = perClientCount.get(client) ?? 0;
     // Counted now, not when the SDK reports the session: concurrent initializes cannot overshoot the cap.
-    perClientCount.set(client, opened + 1);
+    const release = table.hold(client);
     opening++;
-    let counted = true;
-    const uncount = (): void => {
-      if (!counted) return;
-      counted = false;
-      opening--;
-      const left = (perClientCount.get(client) ?? 1) - 1;
-      if (left <= 0) perClientCount.delete(client);
-      else perClientCount.set(client, left);
-    };
+    let added = false;
     try {
       const server = await options.createServer();
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (newId) => {
-          // From here the session holds the count, and closeSession gives it back.
-          counted = false;
+          // From here the session holds the count, and closing it gives the count back.
+          added = true;
           opening--;
-          sessions.set(newId, { transport, server, lastSeen: now(), busy: 0, client });
+          table.add(newId, { transport, server, lastSeen: now(), busy: 0, client }, release);
         },
       });
       transport.onerror = report;
       transport.onclose = () => {
-        if (transport.sessionId !== undefined) closeSession(transport.sessionId);
+        if (transport.sessionId !== undefined) table.close(transport.sessionId);
       };
       await server.connect(transport);
       await transport.handleRequest(req, res, body);
       // An initialize the transport refused opened no session: nothing else will close this server.
-      if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) {
+      if (transport.sessionId === undefined || table.get(transport.sessionId) === undefined) {
         void transport.close().catch(report);
         void server.close().catch(report);
       }
     } finally {
-      uncount();
+      if (!added) {
+        opening--;
+        release();
+      }
     }
   };
 
@@ -449,40 +319,20 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
   });
   port = (httpServer.address() as AddressInfo).port;
   // A session is closed at most a quarter of the timeout late (and at most 30 s late).
-  const sweep = setInterval(expire, Math.min(Math.max(idleMs / 4, 100), 30_000));
+  const sweep = setInterval(table.expire, Math.min(Math.max(idleMs / 4, 100), 30_000));
   sweep.unref();
   const shown = host.includes(":") ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}${MCP_HTTP_PATH}`,
-    sessionCount: () => sessions.size,
+    sessionCount: () => table.size,
     async close() {
       clearInterval(sweep);
       const closing = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-      const open = [...sessions.values()];
-      sessions.clear();
-      perClientCount.clear();
-      await Promise.all(
-        open.map(async (s) => {
-          await s.transport.close().catch(report);
-          await s.server.close().catch(report);
-        }),
-      );
+      await table.closeAll();
       httpServer.closeAllConnections();
       await closing;
     },
   };
-}
-
-function sha256(text: string): Buffer {
-  return createHash("sha256").update(text, "utf8").digest();
-}
-
-/** `name[:port]` of a Host header (IPv6 in brackets), lower-cased, brackets removed. */
-function hostOf(header: string): { name: string; port?: number } | undefined {
-  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(header.trim());
-  if (match === null) return undefined;
-  const name = match[1]!.replace(/^\[|\]$/g, "").toLowerCase();
-  return match[2] === undefined ? { name } : { name, port: Number(match[2]) };
 }
 
 async function readBody(req: http.IncomingMessage, max: number): Promise<Buffer | "too-large"> {
