@@ -133,7 +133,7 @@ async function targetRoots(
 ): Promise<UntrustedRoot[] | string> {
   if (target?.startsWith("mcp:") === true) {
     const name = target.slice("mcp:".length);
-    const config = await loadCliConfig({ cwd: io.cwd, env: io.env, warn: () => undefined });
+    const config = await configOf(io);
     if (revoking || config.file.mcpServers?.[name] !== undefined)
       return [{ path: name, origin: { kind: "mcp", id: name }, display: target }];
     return `no MCP server '${name}' in the config (a server of a project's untrusted skillrt.config.json needs the project trusted first: skillrt trust PROJECT).`;
@@ -176,6 +176,17 @@ async function localRootsOf(configFile: string): Promise<string[]> {
   return (roots ?? []).filter((spec) => path.isAbsolute(spec));
 }
 
+/** The run's config (for its MCP server entries), read once however many records ask. */
+const configs = new WeakMap<CliIo, ReturnType<typeof loadCliConfig>>();
+function configOf(io: CliIo): ReturnType<typeof loadCliConfig> {
+  let config = configs.get(io);
+  if (config === undefined) {
+    config = loadCliConfig({ cwd: io.cwd, env: io.env, warn: () => undefined });
+    configs.set(io, config);
+  }
+  return config;
+}
+
 /**
  * The digest `origin` has now: a root's content, a config file's bytes, an MCP server's entry as configured;
  * undefined when it is gone. Throws for a root that cannot be read.
@@ -186,8 +197,7 @@ async function currentDigest(origin: TrustOrigin, location: string, io: CliIo): 
     return text === undefined ? undefined : configDigest(text);
   }
   if (origin.kind === "mcp") {
-    const config = await loadCliConfig({ cwd: io.cwd, env: io.env, warn: () => undefined });
-    const entry = config.file.mcpServers?.[origin.id];
+    const entry = (await configOf(io)).file.mcpServers?.[origin.id];
     return entry === undefined ? undefined : mcpServerDigest(entry);
   }
   return digestRoot(location);
