@@ -1,3 +1,4 @@
+import { type CheckedBlobs, checkDigest, checkPutBlobs, missingBlobError } from "./check-put-blobs.js";
 import { nextVersion } from "./next-version.js";
 import { pollLock } from "./poll-lock.js";
 import { SessionBusyError } from "./session-busy-error.js";
@@ -37,6 +38,9 @@ interface Row {
 export function createMemoryStore(options: MemoryStoreOptions = {}): SessionStore {
   const now = options.now ?? (() => new Date());
   const rows = new Map<string, Row>();
+  /** Content-addressed blobs, and the digests each session (by key) refers to. */
+  const blobs = new Map<string, Uint8Array>();
+  const refs = new Map<string, Set<string>>();
   /** Held session locks: key → release of the holder. */
   const locks = new Map<string, () => void>();
   let seq = 0;
@@ -44,6 +48,24 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): SessionStor
   const key = (namespace: string, id: string) => `${namespace}\u0000${id}`;
   const open = () => {
     if (closed) throw storeClosedError("(memory)");
+  };
+  /** Deletes those of `digests` no session refers to any more. */
+  const collect = (digests: Iterable<string>): void => {
+    for (const digest of digests) {
+      if (![...refs.values()].some((set) => set.has(digest))) blobs.delete(digest);
+    }
+  };
+  /** Sets the session's references (after checking every one is held or brought). */
+  const setRefs = (k: string, id: string, namespace: string, checked: CheckedBlobs): void => {
+    for (const digest of checked.refs) {
+      if (!blobs.has(digest) && !checked.add.has(digest))
+        throw missingBlobError(id, namespace, digest, "the memory store");
+    }
+    for (const [digest, bytes] of checked.add)
+      if (!blobs.has(digest)) blobs.set(digest, Uint8Array.from(bytes));
+    const before = refs.get(k) ?? new Set<string>();
+    refs.set(k, new Set(checked.refs));
+    collect([...before].filter((d) => !checked.refs.includes(d)));
   };
 
   return {
@@ -67,6 +89,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): SessionStor
       const { namespace, json } = prepareWrite(id, data, putOptions.namespace);
       const existing = rows.get(key(namespace, id));
       const version = nextVersion(id, namespace, existing?.version ?? 0, putOptions.expectedVersion);
+      if (putOptions.blobs !== undefined)
+        setRefs(key(namespace, id), id, namespace, checkPutBlobs(id, putOptions.blobs));
       const at = now().toISOString();
       seq += 1;
       rows.set(key(namespace, id), {
@@ -100,7 +124,22 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): SessionStor
 
     async delete(id: string, namespace = DEFAULT_NAMESPACE): Promise<boolean> {
       open();
-      return rows.delete(key(checkKey("namespace", namespace), checkKey("id", id)));
+      const k = key(checkKey("namespace", namespace), checkKey("id", id));
+      const held = refs.get(k);
+      refs.delete(k);
+      if (held !== undefined) collect(held);
+      return rows.delete(k);
+    },
+
+    async missingBlobs(digests: readonly string[]): Promise<string[]> {
+      open();
+      return [...new Set(digests.map(checkDigest))].filter((digest) => !blobs.has(digest));
+    },
+
+    async getBlob(digest: string): Promise<Uint8Array | undefined> {
+      open();
+      const bytes = blobs.get(checkDigest(digest));
+      return bytes === undefined ? undefined : Uint8Array.from(bytes);
     },
 
     async lockSession(id: string, lockOptions: LockSessionOptions = {}): Promise<SessionLock> {
@@ -132,6 +171,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): SessionStor
       closed = true;
       rows.clear();
       locks.clear();
+      blobs.clear();
+      refs.clear();
     },
   };
 }

@@ -1,6 +1,7 @@
 import os from "node:os";
 import type pg from "pg";
 import { SkillrtError } from "../errors/skillrt-error.js";
+import { type CheckedBlobs, checkDigest, checkPutBlobs, missingBlobError } from "./check-put-blobs.js";
 import { migratePostgresSchema, quoteSchema } from "./postgres-schema.js";
 import { type PostgresTarget, postgresConnectError, postgresTarget } from "./postgres-target.js";
 import { withoutStoreSecrets } from "./redact-store-url.js";
@@ -84,6 +85,16 @@ export function createPostgresStore(options: PostgresStoreOptions): SessionStore
     list: `SELECT id, namespace, version, created_at, updated_at FROM ${s}.sessions WHERE namespace = $1 ORDER BY seq DESC LIMIT $2`,
     listAll: `SELECT id, namespace, version, created_at, updated_at FROM ${s}.sessions ORDER BY seq DESC LIMIT $1`,
     delete: `DELETE FROM ${s}.sessions WHERE namespace = $1 AND id = $2`,
+    addBlob: `INSERT INTO ${s}.blobs (digest, size, data) VALUES ($1, $2, $3) ON CONFLICT (digest) DO NOTHING`,
+    // Locks the held blobs a write refers to, so no concurrent delete removes one before the write commits.
+    heldBlobs: `SELECT digest FROM ${s}.blobs WHERE digest = ANY($1::text[]) FOR KEY SHARE`,
+    dropRefs: `DELETE FROM ${s}.session_blobs WHERE namespace = $1 AND id = $2 RETURNING digest`,
+    addRefs: `INSERT INTO ${s}.session_blobs (namespace, id, digest) SELECT $1, $2, unnest($3::text[])`,
+    collect: `DELETE FROM ${s}.blobs b WHERE b.digest = ANY($1::text[])
+              AND NOT EXISTS (SELECT 1 FROM ${s}.session_blobs r WHERE r.digest = b.digest)`,
+    missing: `SELECT d AS digest FROM unnest($1::text[]) AS d
+              WHERE NOT EXISTS (SELECT 1 FROM ${s}.blobs b WHERE b.digest = d)`,
+    getBlob: `SELECT data FROM ${s}.blobs WHERE digest = $1`,
   };
 
   async function prepare(): Promise<void> {
@@ -125,6 +136,108 @@ export function createPostgresStore(options: PostgresStoreOptions): SessionStore
     }
   }
 
+  /** Runs `work` in one transaction on a pooled connection (rolled back when it throws). */
+  async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    await prepare();
+    if (pool === undefined) throw storeClosedError(where);
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      if (closed) throw storeClosedError(where);
+      throw failure(error, target, where, options.url);
+    }
+    try {
+      await client.query("BEGIN");
+      const result = await work(client);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      if (closed) throw storeClosedError(where);
+      throw failure(error, target, where, options.url);
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * Deletes those of `digests` no session refers to. A write that took a reference to one meanwhile makes
+   * the delete fail on the foreign key: that blob is kept (it is referred to again), the others are still
+   * tried one by one.
+   */
+  async function collect(client: pg.PoolClient, digests: string[]): Promise<void> {
+    if (digests.length === 0) return;
+    const attempt = async (batch: string[]): Promise<boolean> => {
+      await client.query("SAVEPOINT collect");
+      try {
+        await client.query(sql.collect, [batch]);
+        await client.query("RELEASE SAVEPOINT collect");
+        return true;
+      } catch (error) {
+        if ((error as { code?: string }).code !== "23503") throw error;
+        await client.query("ROLLBACK TO SAVEPOINT collect");
+        return false;
+      }
+    };
+    if (await attempt(digests)) return;
+    for (const digest of digests) await attempt([digest]);
+  }
+
+  /** Replaces the session's references inside the caller's transaction; its old blobs left unreferred go. */
+  async function setRefs(client: pg.PoolClient, namespace: string, id: string, blobs: CheckedBlobs) {
+    for (const [digest, bytes] of blobs.add) {
+      await client.query(sql.addBlob, [
+        digest,
+        bytes.byteLength,
+        Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      ]);
+    }
+    const held = new Set(
+      (await client.query<{ digest: string }>(sql.heldBlobs, [blobs.refs])).rows.map((r) => r.digest),
+    );
+    const missing = blobs.refs.find((digest) => !held.has(digest));
+    if (missing !== undefined) throw missingBlobError(id, namespace, missing, where);
+    const before = (await client.query<{ digest: string }>(sql.dropRefs, [namespace, id])).rows;
+    await client.query(sql.addRefs, [namespace, id, blobs.refs]);
+    const kept = new Set(blobs.refs);
+    await collect(
+      client,
+      before.map((r) => r.digest).filter((d) => !kept.has(d)),
+    );
+  }
+
+  /** A write with blobs: the blobs, the snapshot and the references in one transaction. */
+  async function putWithBlobs(
+    id: string,
+    namespace: string,
+    json: string,
+    at: string,
+    expected: number | undefined,
+    blobs: CheckedBlobs,
+  ): Promise<number> {
+    return transaction(async (client) => {
+      const result =
+        expected === undefined
+          ? await client.query<{ version: number }>(sql.upsert, [namespace, id, json, at])
+          : expected === 0
+            ? await client.query<{ version: number }>(sql.create, [namespace, id, json, at])
+            : await client.query<{ version: number }>(sql.update, [namespace, id, json, at, expected]);
+      const version = result.rows[0]?.version;
+      if (version === undefined) {
+        const current = await client.query<{ version: number }>(sql.version, [namespace, id]);
+        throw new StoreConflictError({
+          id,
+          namespace,
+          expectedVersion: expected ?? 0,
+          actualVersion: current.rows[0]?.version ?? 0,
+        });
+      }
+      await setRefs(client, namespace, id, blobs);
+      return version;
+    });
+  }
+
   return {
     async get(id: string, namespace = DEFAULT_NAMESPACE): Promise<StoredSession | undefined> {
       const ns = checkKey("namespace", namespace);
@@ -138,6 +251,8 @@ export function createPostgresStore(options: PostgresStoreOptions): SessionStore
       const { namespace, json } = prepareWrite(id, data, putOptions.namespace);
       const at = now().toISOString();
       const expected = putOptions.expectedVersion;
+      if (putOptions.blobs !== undefined)
+        return putWithBlobs(id, namespace, json, at, expected, checkPutBlobs(id, putOptions.blobs));
       const result =
         expected === undefined
           ? await query<{ version: number }>(sql.upsert, [namespace, id, json, at])
@@ -168,8 +283,33 @@ export function createPostgresStore(options: PostgresStoreOptions): SessionStore
     },
 
     async delete(id: string, namespace = DEFAULT_NAMESPACE): Promise<boolean> {
-      const result = await query(sql.delete, [checkKey("namespace", namespace), checkKey("id", id)]);
-      return (result.rowCount ?? 0) > 0;
+      const ns = checkKey("namespace", namespace);
+      checkKey("id", id);
+      // The session, its references and the blobs only it referred to go in one transaction.
+      return transaction(async (client) => {
+        const result = await client.query(sql.delete, [ns, id]);
+        const before = await client.query<{ digest: string }>(sql.dropRefs, [ns, id]);
+        await collect(
+          client,
+          before.rows.map((r) => r.digest),
+        );
+        return (result.rowCount ?? 0) > 0;
+      });
+    },
+
+    async missingBlobs(digests: readonly string[]): Promise<string[]> {
+      const unique = [...new Set(digests.map(checkDigest))];
+      if (unique.length === 0) return [];
+      const missing = new Set(
+        (await query<{ digest: string }>(sql.missing, [unique])).rows.map((r) => r.digest),
+      );
+      return unique.filter((digest) => missing.has(digest));
+    },
+
+    async getBlob(digest: string): Promise<Uint8Array | undefined> {
+      const result = await query<{ data: Buffer }>(sql.getBlob, [checkDigest(digest)]);
+      const data = result.rows[0]?.data;
+      return data === undefined ? undefined : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     },
 
     async lockSession(id: string, lockOptions: LockSessionOptions = {}): Promise<SessionLock> {

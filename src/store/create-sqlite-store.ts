@@ -3,6 +3,7 @@ import path from "node:path";
 import type { DatabaseSync, SQLOutputValue } from "node:sqlite";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import { loadNodeSqlite } from "../errors/sqlite-unavailable-error.js";
+import { type CheckedBlobs, checkDigest, checkPutBlobs, missingBlobError } from "./check-put-blobs.js";
 import { nextVersion } from "./next-version.js";
 import type {
   ListOptions,
@@ -66,6 +67,29 @@ export function createSqliteStore(options: SqliteStoreOptions): SessionStore {
     ),
     listAll: db.prepare(`SELECT ${META}, json_valid(data) AS ok FROM sessions ORDER BY seq DESC LIMIT ?`),
     delete: db.prepare("DELETE FROM sessions WHERE namespace = ? AND id = ?"),
+    refs: db.prepare("SELECT digest FROM session_blobs WHERE namespace = ? AND id = ?"),
+    dropRefs: db.prepare("DELETE FROM session_blobs WHERE namespace = ? AND id = ?"),
+    addRef: db.prepare("INSERT OR IGNORE INTO session_blobs (namespace, id, digest) VALUES (?, ?, ?)"),
+    hasBlob: db.prepare("SELECT 1 AS ok FROM blobs WHERE digest = ?"),
+    addBlob: db.prepare("INSERT OR IGNORE INTO blobs (digest, size, data) VALUES (?, ?, ?)"),
+    getBlob: db.prepare("SELECT data FROM blobs WHERE digest = ?"),
+    collect: db.prepare(
+      "DELETE FROM blobs WHERE digest = ? AND NOT EXISTS (SELECT 1 FROM session_blobs WHERE digest = blobs.digest)",
+    ),
+  };
+  /** Digests the session refers to now. */
+  const refsOf = (namespace: string, id: string): string[] =>
+    stmt.refs.all(namespace, id).map((row) => String(row["digest"]));
+  /** Replaces the session's references (inside the caller's write transaction), deleting blobs left unreferred. */
+  const setRefs = (namespace: string, id: string, checked: CheckedBlobs): void => {
+    for (const [digest, bytes] of checked.add) stmt.addBlob.run(digest, bytes.byteLength, bytes);
+    for (const digest of checked.refs) {
+      if (stmt.hasBlob.get(digest) === undefined) throw missingBlobError(id, namespace, digest, where);
+    }
+    const before = refsOf(namespace, id);
+    stmt.dropRefs.run(namespace, id);
+    for (const digest of checked.refs) stmt.addRef.run(namespace, id, digest);
+    for (const digest of before) stmt.collect.run(digest);
   };
   const locks = createSqliteSessionLocks(db, options.lockLeaseMs);
   let closed = false;
@@ -85,6 +109,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SessionStore {
     async put(id: string, data: unknown, putOptions: PutOptions = {}): Promise<number> {
       open();
       const { namespace, json } = prepareWrite(id, data, putOptions.namespace);
+      const blobs = putOptions.blobs === undefined ? undefined : checkPutBlobs(id, putOptions.blobs);
       const at = now().toISOString();
       // IMMEDIATE takes the write lock up front, so the version check and the write see the same state
       // even with several processes writing the same file.
@@ -94,6 +119,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SessionStore {
         const current = typeof row?.["version"] === "number" ? row["version"] : 0;
         const version = nextVersion(id, namespace, current, putOptions.expectedVersion);
         stmt.upsert.run(namespace, id, version, json, at, at);
+        if (blobs !== undefined) setRefs(namespace, id, blobs);
         db.exec("COMMIT");
         return version;
       } catch (error) {
@@ -118,8 +144,32 @@ export function createSqliteStore(options: SqliteStoreOptions): SessionStore {
 
     async delete(id: string, namespace = DEFAULT_NAMESPACE): Promise<boolean> {
       open();
-      const result = stmt.delete.run(checkKey("namespace", namespace), checkKey("id", id));
-      return Number(result.changes) > 0;
+      const ns = checkKey("namespace", namespace);
+      checkKey("id", id);
+      // The session, its references and the blobs only it referred to go in one transaction.
+      db.exec("BEGIN IMMEDIATE");
+      try {
+        const result = stmt.delete.run(ns, id);
+        const before = refsOf(ns, id);
+        stmt.dropRefs.run(ns, id);
+        for (const digest of before) stmt.collect.run(digest);
+        db.exec("COMMIT");
+        return Number(result.changes) > 0;
+      } catch (error) {
+        if (db.isTransaction) db.exec("ROLLBACK");
+        throw wrap(error, `delete session '${id}' (namespace '${ns}') from`, where);
+      }
+    },
+
+    async missingBlobs(digests: readonly string[]): Promise<string[]> {
+      open();
+      return [...new Set(digests.map(checkDigest))].filter((d) => stmt.hasBlob.get(d) === undefined);
+    },
+
+    async getBlob(digest: string): Promise<Uint8Array | undefined> {
+      open();
+      const data = stmt.getBlob.get(checkDigest(digest))?.["data"];
+      return data instanceof Uint8Array ? data : undefined;
     },
 
     async lockSession(id: string, lockOptions: LockSessionOptions = {}): Promise<SessionLock> {

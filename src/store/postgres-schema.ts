@@ -33,6 +33,26 @@ const migrations: Migration[] = [
       CREATE INDEX sessions_by_seq ON $schema.sessions (seq);
     `,
   },
+  {
+    version: 2,
+    // Content-addressed files of sessions (a conversation's workspace): each distinct content once. The
+    // foreign key makes a write that refers to a blob a concurrent delete just removed fail (and be retried)
+    // instead of committing a reference to nothing.
+    sql: `
+      CREATE TABLE $schema.blobs (
+        digest text   PRIMARY KEY,
+        size   bigint NOT NULL,
+        data   bytea  NOT NULL
+      );
+      CREATE TABLE $schema.session_blobs (
+        namespace text NOT NULL,
+        id        text NOT NULL,
+        digest    text NOT NULL REFERENCES $schema.blobs (digest),
+        PRIMARY KEY (namespace, id, digest)
+      );
+      CREATE INDEX session_blobs_by_digest ON $schema.session_blobs (digest);
+    `,
+  },
 ];
 
 /** The schema version this build of skillrt writes. */

@@ -28,6 +28,31 @@ export type StoredSessionInfo = Omit<StoredSession, "data"> & {
   corrupt?: string;
 };
 
+/** The bytes of one file in a store's content-addressed blob table, named by their digest. */
+export interface SessionBlob {
+  /** sha256 of `bytes`, 64 lower-case hex digits. */
+  digest: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * The content-addressed files a write's snapshot refers to (a conversation's workspace files). Stored in the
+ * same transaction as the snapshot: a snapshot is never saved without its blobs, and a failed write adds none.
+ */
+export interface PutBlobs {
+  /**
+   * Digests of every blob the snapshot refers to. They replace the ones the session's previous write
+   * referred to; a blob no session refers to any more is deleted.
+   */
+  refs: string[];
+  /**
+   * Bytes of the referred blobs the store does not hold yet (ask {@link SessionStore.missingBlobs}); each is
+   * checked against its digest. A referred blob the store lacks and `add` does not bring fails the write
+   * (`store-error`, nothing written): ask again and retry.
+   */
+  add?: SessionBlob[];
+}
+
 /** Options of {@link SessionStore.put}. */
 export interface PutOptions {
   /** Default `default`. */
@@ -37,6 +62,11 @@ export interface PutOptions {
    * write is refused with a {@link StoreConflictError}. Omitted: the write always succeeds (last writer wins).
    */
   expectedVersion?: number;
+  /**
+   * The files the snapshot refers to, on a store with blobs ({@link SessionStore.missingBlobs}). Omitted:
+   * the session's references stay as the previous write left them.
+   */
+  blobs?: PutBlobs;
 }
 
 /** Options of {@link SessionStore.list}. */
@@ -83,8 +113,19 @@ export interface SessionStore {
   put(id: string, data: unknown, options?: PutOptions): Promise<number>;
   /** Sessions without their data, most recently written first. Never fails because of one corrupt row. */
   list(options?: ListOptions): Promise<StoredSessionInfo[]>;
-  /** True when a session was deleted. */
+  /**
+   * True when a session was deleted. Its blob references go with it, and the blobs no other session refers
+   * to are deleted.
+   */
   delete(id: string, namespace?: string): Promise<boolean>;
+  /**
+   * Which of `digests` the store holds no blob for (in the order given, without repeats). The three stores
+   * skillrt ships have blobs; a store of your own without `missingBlobs` and `getBlob` keeps no files
+   * (a conversation's workspace then lasts as long as its process).
+   */
+  missingBlobs?(digests: readonly string[]): Promise<string[]>;
+  /** The bytes of the blob `digest`, or undefined when the store has none. */
+  getBlob?(digest: string): Promise<Uint8Array | undefined>;
   /**
    * Takes the session's exclusive lock, for one engine's turn: read, run, write. Waits while another holder
    * (any process or replica sharing the store) has it, up to `timeoutMs`, then rejects with a

@@ -45,6 +45,25 @@ const migrations: Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    // Content-addressed files of sessions (a conversation's workspace): each distinct content once, and
+    // which session refers to which blob (a blob no session refers to is deleted).
+    version: 3,
+    sql: `
+      CREATE TABLE blobs (
+        digest TEXT    NOT NULL PRIMARY KEY,
+        size   INTEGER NOT NULL,
+        data   BLOB    NOT NULL
+      ) STRICT;
+      CREATE TABLE session_blobs (
+        namespace TEXT NOT NULL,
+        id        TEXT NOT NULL,
+        digest    TEXT NOT NULL,
+        PRIMARY KEY (namespace, id, digest)
+      ) STRICT;
+      CREATE INDEX session_blobs_digest ON session_blobs (digest);
+    `,
+  },
 ];
 
 /** The schema version this build of skillrt writes. */
