@@ -11,7 +11,8 @@ import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import { UnsavedTurnError } from "../errors/unsaved-turn-error.js";
 import type { Workspace } from "../exec/workspace.js";
-import type { SessionStore } from "../store/session-store.js";
+import type { NotKeptFile } from "../exec/workspace-files.js";
+import type { PutBlobs, SessionStore } from "../store/session-store.js";
 import { StoreConflictError } from "../store/store-conflict-error.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import { declaredMcpServers } from "../tools/declared-mcp-servers.js";
@@ -19,6 +20,16 @@ import type { ToolProgress } from "../tools/tool-progress.js";
 import { type AgentTurn, startAgentTurn } from "./agent-turn.js";
 import { attachFiles } from "./attach-files.js";
 import { agentDefinitions, checkParts } from "./check-agent-options.js";
+import {
+  blobsToPut,
+  type CapturedWorkspace,
+  captureWorkspace,
+  keepsFiles,
+  notKeptText,
+  restoreConversationFiles,
+  type SavedWorkspace,
+  workspaceFileLimits,
+} from "./conversation-files.js";
 import { createDelegator } from "./delegate-to-agent.js";
 import { createDelegationTool } from "./delegation-tool.js";
 import { type EngineEvent, innermostEvent } from "./engine-event.js";
@@ -52,6 +63,10 @@ interface Conversation {
   session: SkillSession;
   skillTools: SkillTools;
   workspace: Workspace | undefined;
+  /** The workspace files as last saved or restored (carried as they are when this agent keeps none). */
+  files: SavedWorkspace | undefined;
+  /** Files not kept or not restored, for a note on the model's next message. */
+  notKept: NotKeptFile[];
   dispose(): Promise<void>;
 }
 
@@ -145,7 +160,17 @@ async function composeAgent(
     Object.keys(delegationTools).length === 0 ? options.tools : { ...options.tools, ...delegationTools };
   let delegations = 0;
 
-  const open = async (id: string, snapshot: unknown, history: ModelMessage[]): Promise<Conversation> => {
+  // Workspace files are kept with a store that has blobs, unless `workspaceFiles: false`.
+  const fileLimits =
+    options.workspaceFiles === false ? undefined : workspaceFileLimits(options.workspaceFiles);
+  const filesStore = fileLimits !== undefined && keepsFiles(store) ? store : undefined;
+
+  const open = async (
+    id: string,
+    snapshot: unknown,
+    history: ModelMessage[],
+    files?: SavedWorkspace,
+  ): Promise<Conversation> => {
     const layerOptions = {
       ...options,
       // host:// inputs only from a directory the caller named.
@@ -164,13 +189,32 @@ async function composeAgent(
       onProgress: emitProgress,
     });
     forkOnLoad(layer.skillTools, { delegator, catalog, session: layer.session });
-    return { id, history, ...layer };
+    // The files an earlier turn left, back in this (fresh) workspace; what could not be is said at the next turn.
+    const notKept = [...(files?.notKept ?? [])];
+    if (files !== undefined && filesStore !== undefined && layer.workspace !== undefined) {
+      const problems = await restoreConversationFiles(filesStore, layer.workspace, files).catch(
+        async (error: unknown) => {
+          await layer.dispose();
+          throw error;
+        },
+      );
+      if (problems.length > 0) {
+        notKept.push(...problems);
+        pending.push({
+          type: "files-not-kept",
+          step: 0,
+          files: problems,
+          message: `workspace files of the conversation not restored: ${notKeptText(problems)}`,
+        });
+      }
+    }
+    return { id, history, ...layer, files, notKept };
   };
 
   const firstId = options.sessionId ?? randomUUID();
   const saved =
     store === undefined ? undefined : await loadConversation(store, firstId, CONVERSATION_NAMESPACE);
-  let conversation = await open(firstId, saved?.skills, saved?.messages ?? []);
+  let conversation = await open(firstId, saved?.skills, saved?.messages ?? [], saved?.workspace);
   owned.push(() => conversation.dispose());
   /** Store version of the conversation as this agent last read or wrote it (0: never saved). */
   let savedVersion = saved?.version ?? 0;
@@ -192,15 +236,50 @@ async function composeAgent(
 
   // Saves refuse to overwrite a conversation another engine saved meanwhile (StoreConflictError).
   const currentForm = () =>
-    savedForm({ messages: conversation.history, skills: conversation.session.snapshot(), model: modelInfo });
+    savedForm({
+      messages: conversation.history,
+      skills: conversation.session.snapshot(),
+      model: modelInfo,
+      workspace: conversation.files,
+    });
+  /**
+   * Reads the workspace's files into the conversation, when this agent keeps them; returns their contents
+   * (undefined: the saved files are carried as they are, and the store's references left alone).
+   */
+  const captureFiles = async (): Promise<CapturedWorkspace["contents"] | undefined> => {
+    const current = conversation;
+    if (filesStore === undefined || fileLimits === undefined || current.workspace === undefined)
+      return undefined;
+    try {
+      const captured = await captureWorkspace(current.workspace, fileLimits);
+      current.files = captured.saved;
+      current.notKept = [...captured.saved.notKept];
+      return captured.contents;
+    } catch (error) {
+      // The conversation is still saved, with the files as they were last saved.
+      current.notKept = [{ path: "work/, out/", reason: `could not be read (${errorText(error)})` }];
+      return undefined;
+    }
+  };
+  /** The blobs a write of `data` refers to and the ones the store lacks, when this agent keeps files. */
+  const blobsFor = async (
+    data: SavedConversation,
+    contents: CapturedWorkspace["contents"] | undefined,
+  ): Promise<PutBlobs | undefined> =>
+    contents === undefined || filesStore === undefined || data.workspace === undefined
+      ? undefined
+      : blobsToPut(filesStore, data.workspace, contents);
   const save = async (): Promise<void> => {
     if (store === undefined) return;
+    const contents = await captureFiles();
+    const data = currentForm();
     savedVersion = await saveConversation(
       store,
       conversation.id,
-      currentForm(),
+      data,
       CONVERSATION_NAMESPACE,
       savedVersion,
+      await blobsFor(data, contents),
     );
   };
   /** The version of `id` in the store when what is stored there is `data` (same stamp, same history). */
@@ -233,7 +312,7 @@ async function composeAgent(
       if ((stored?.version ?? 0) !== savedVersion) {
         const fresh = await loadConversation(store, conversation.id, CONVERSATION_NAMESPACE);
         await conversation.dispose();
-        conversation = await open(conversation.id, fresh?.skills, fresh?.messages ?? []);
+        conversation = await open(conversation.id, fresh?.skills, fresh?.messages ?? [], fresh?.workspace);
         savedVersion = fresh?.version ?? 0;
       }
     } catch (error) {
@@ -291,6 +370,11 @@ async function composeAgent(
           sendOptions.files === undefined || sendOptions.files.length === 0
             ? ""
             : await attachFiles(conversation.workspace, sendOptions.files, options.cwd);
+        // Files the last save left out (or that could not be restored), told to the model once.
+        const filesNote =
+          conversation.notKept.length === 0
+            ? ""
+            : `\n\nWorkspace files not kept from earlier turns: ${notKeptText(conversation.notKept.splice(0))}`;
         started = true;
         // Subagents started during this turn (across all nesting) count from zero.
         delegator.beginTurn();
@@ -300,7 +384,7 @@ async function composeAgent(
         for (const event of pending.splice(0)) emit(event);
         turnEmit = emit;
         return await runTurn({
-          input: input + attached,
+          input: input + attached + filesNote,
           conversation,
           model,
           contextWindow,
@@ -308,7 +392,17 @@ async function composeAgent(
           save: async () => {
             if (store === undefined) return;
             // What the turn ends with, fixed now: every attempt writes the same, and a give-up hands it over.
+            const contents = await captureFiles();
             const data = currentForm();
+            const { notKept } = conversation;
+            if (notKept.length > 0) {
+              emit({
+                type: "files-not-kept",
+                step: currentStep,
+                files: [...notKept],
+                message: `workspace files not kept with the conversation: ${notKeptText(notKept)}`,
+              });
+            }
             const expected = savedVersion;
             const { id } = conversation;
             let attempts = 0;
@@ -320,7 +414,14 @@ async function composeAgent(
                   unlock = () => lock.release();
                 }
                 try {
-                  savedVersion = await saveConversation(store, id, data, CONVERSATION_NAMESPACE, expected);
+                  savedVersion = await saveConversation(
+                    store,
+                    id,
+                    data,
+                    CONVERSATION_NAMESPACE,
+                    expected,
+                    await blobsFor(data, contents),
+                  );
                 } catch (error) {
                   // A retry after a commit whose answer was lost (the server went down right after it)
                   // meets its own write: that is this save done, not a conflict.

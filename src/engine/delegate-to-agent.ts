@@ -350,6 +350,7 @@ function inherited(options: SkillAgentOptions): Partial<SkillAgentOptions> {
     "maxOutputTokens",
     "turnTimeoutMs",
     "saveRetryMs",
+    "workspaceFiles",
   ] as const;
   const child: Partial<SkillAgentOptions> = {};
   for (const key of keep) if (options[key] !== undefined) Object.assign(child, { [key]: options[key] });

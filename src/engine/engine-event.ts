@@ -139,6 +139,13 @@ export type EngineEvent =
    * backoff for up to `retryMs`; the turn then ends saved, or fails with an `UnsavedTurnError`.
    */
   | { type: "save-retry"; step: number; message: string; retryMs: number }
+  /**
+   * Workspace files of the conversation that were not kept: the turn's save left them out (over a cap of
+   * `workspaceFiles`, or not a regular file: a symlink, a FIFO), or files saved by an earlier turn could not
+   * be restored when the conversation was opened. The turn itself is not affected; the model is told in a
+   * note on its next message. `message` says which files, and why.
+   */
+  | { type: "files-not-kept"; step: number; files: Array<{ path: string; reason: string }>; message: string }
   /** Something failed; `fatal` errors end the run. */
   | { type: "error"; step: number; message: string; fatal: boolean }
   /**

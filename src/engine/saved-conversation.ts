@@ -5,7 +5,8 @@
 import { type ModelMessage, modelMessageSchema } from "ai";
 import { z } from "zod";
 import { SkillrtError } from "../errors/skillrt-error.js";
-import type { SessionStore } from "../store/session-store.js";
+import type { PutBlobs, SessionStore } from "../store/session-store.js";
+import { SavedWorkspace } from "./conversation-files.js";
 
 /** Saved form of a conversation (version 1). */
 export const SavedConversation = z.object({
@@ -14,6 +15,8 @@ export const SavedConversation = z.object({
   /** The skill session's snapshot (its own versioned shape), or null without a skill layer. */
   skills: z.unknown(),
   model: z.object({ provider: z.string(), modelId: z.string(), baseURL: z.string().optional() }).optional(),
+  /** The workspace files the conversation keeps (their contents are the store's blobs). */
+  workspace: SavedWorkspace.optional(),
   updatedAt: z.string(),
 });
 /** Saved form of a conversation (version 1). */
@@ -24,6 +27,8 @@ export interface LoadedConversation {
   messages: ModelMessage[];
   skills: unknown;
   model: SavedConversation["model"];
+  /** The workspace files saved with it, when any were. */
+  workspace: SavedWorkspace | undefined;
   /** The store version read (pass as `expectedVersion` to the next save). */
   version: number;
 }
@@ -31,7 +36,7 @@ export interface LoadedConversation {
 /**
  * Writes a conversation under `id` and returns the store's new version. With `expectedVersion` a write over
  * a conversation someone else saved meanwhile fails with a `StoreConflictError`; without it the last writer
- * wins.
+ * wins. `blobs` are the workspace files' contents the write refers to (written in the same transaction).
  */
 export async function saveConversation(
   store: SessionStore,
@@ -41,10 +46,12 @@ export async function saveConversation(
     | SavedConversation,
   namespace?: string,
   expectedVersion?: number,
+  blobs?: PutBlobs,
 ): Promise<number> {
   return store.put(id, "version" in value ? value : savedForm(value), {
     ...(namespace === undefined ? {} : { namespace }),
     ...(expectedVersion === undefined ? {} : { expectedVersion }),
+    ...(blobs === undefined ? {} : { blobs }),
   });
 }
 
@@ -56,12 +63,14 @@ export function savedForm(value: {
   messages: ModelMessage[];
   skills: unknown;
   model?: SavedConversation["model"];
+  workspace?: SavedWorkspace | undefined;
 }): SavedConversation {
   const data: SavedConversation = {
     version: 1,
     messages: value.messages,
     skills: value.skills ?? null,
     ...(value.model === undefined ? {} : { model: value.model }),
+    ...(value.workspace === undefined ? {} : { workspace: value.workspace }),
     updatedAt: new Date().toISOString(),
   };
   return JSON.parse(JSON.stringify(data)) as SavedConversation;
@@ -90,6 +99,7 @@ export async function loadConversation(
     messages: messages.data,
     skills: parsed.data.skills,
     model: parsed.data.model,
+    workspace: parsed.data.workspace,
     version: stored.version,
   };
 }

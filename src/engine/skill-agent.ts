@@ -10,6 +10,7 @@ import type { ModelConfig } from "../config/model-config.js";
 import type { UserLoadOutcome } from "../context/load-for-user.js";
 import type { SkillSession } from "../context/skill-session.js";
 import type { Workspace } from "../exec/workspace.js";
+import type { WorkspaceFileLimits } from "../exec/workspace-files.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import type { AgentTurn } from "./agent-turn.js";
@@ -80,6 +81,16 @@ export interface SkillAgentOptions
    * conflict or a busy session is not retried. Default 30,000; `0` tries once.
    */
   saveRetryMs?: number;
+  /**
+   * What a conversation keeps of its workspace with the `store`: the regular files a turn leaves in
+   * `work/` (with the staged `work/inputs/`) and `out/`, saved at the end of each turn (and by `save()`) as
+   * content-addressed blobs, and written back into the workspace when the conversation is opened again, in
+   * any process sharing the store. The caps: `maxFileBytes` (default 16 MiB a file), `maxTotalBytes`
+   * (64 MiB a conversation) and `maxFiles` (1,000); a file past one is not kept (the turn is not affected),
+   * a `files-not-kept` event says which and why, and the model is told with its next message. `false`
+   * keeps no files (the workspace lasts as long as the agent). Needs a store with blobs (the shipped ones).
+   */
+  workspaceFiles?: Partial<WorkspaceFileLimits> | false;
   /** The selection pre-pass loading fitting skills before each turn. Default off. */
   select?: { mode: AutoSelectMode; maxActive?: number };
   /** Most model calls per turn. Default 20. Reaching it emits `step-limit`. */

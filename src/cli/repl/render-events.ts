@@ -208,7 +208,8 @@ export function createHumanRenderer(options: HumanRendererOptions): EventRendere
         case "error":
           spinner.stop();
           break;
-        case "save-retry": {
+        case "save-retry":
+        case "files-not-kept": {
           // After the answer: on its own stream, the answer's line is left for finish() to end.
           const notice = style.yellow(`skillrt: ${event.message}`);
           if (sameStream) line(notice);

@@ -1,0 +1,95 @@
+/**
+ * A conversation's workspace files as part of the conversation (DESIGN decision 24): what a turn leaves in
+ * `work/` and `out/` is saved with the conversation, its contents as content-addressed blobs of the store
+ * (an unchanged file is stored once), and written back into the fresh workspace wherever the conversation
+ * is opened next: another process, another machine sharing the store.
+ */
+import { z } from "zod";
+import type { Workspace } from "../exec/workspace.js";
+import {
+  type CollectedFiles,
+  collectWorkspaceFiles,
+  DEFAULT_WORKSPACE_FILE_LIMITS,
+  type NotKeptFile,
+  restoreWorkspaceFiles,
+  type WorkspaceFileLimits,
+} from "../exec/workspace-files.js";
+import type { PutBlobs, SessionStore } from "../store/session-store.js";
+
+/** The saved form of a conversation's workspace files (inside its `SavedConversation`). */
+export const SavedWorkspace = z.object({
+  files: z.array(
+    z.object({
+      path: z.string().min(1).max(4096),
+      digest: z.string().regex(/^[0-9a-f]{64}$/),
+      size: z.number().int().min(0),
+      mode: z.number().int(),
+    }),
+  ),
+  /** Files the save left out (over a cap, not a regular file), told to the model at the next turn. */
+  notKept: z.array(z.object({ path: z.string(), reason: z.string() })),
+});
+/** The saved form of a conversation's workspace files. */
+export type SavedWorkspace = z.infer<typeof SavedWorkspace>;
+
+/** What a save writes: the files' saved form and their contents by digest. */
+export interface CapturedWorkspace {
+  saved: SavedWorkspace;
+  contents: CollectedFiles["contents"];
+}
+
+/** The caps of `option` (`createSkillAgent`'s `workspaceFiles`): the defaults for what it does not set. */
+export function workspaceFileLimits(option: Partial<WorkspaceFileLimits> | undefined): WorkspaceFileLimits {
+  return { ...DEFAULT_WORKSPACE_FILE_LIMITS, ...option };
+}
+
+/** Whether `store` keeps blobs (the shipped stores do; one of your own may not). */
+export function keepsFiles(
+  store: SessionStore | undefined,
+): store is SessionStore & Required<Pick<SessionStore, "missingBlobs" | "getBlob">> {
+  return typeof store?.missingBlobs === "function" && typeof store.getBlob === "function";
+}
+
+/** Reads the workspace's kept folders, within `limits`. */
+export async function captureWorkspace(
+  workspace: Workspace,
+  limits: WorkspaceFileLimits,
+): Promise<CapturedWorkspace> {
+  const collected = await collectWorkspaceFiles(workspace.root, limits);
+  return { saved: { files: collected.files, notKept: collected.notKept }, contents: collected.contents };
+}
+
+/**
+ * The blobs a save of `saved` writes: every digest it refers to, and the bytes of those `store` lacks
+ * (asked on every attempt, so a retry after a blob was deleted meanwhile sends it again).
+ */
+export async function blobsToPut(
+  store: SessionStore & Required<Pick<SessionStore, "missingBlobs">>,
+  saved: SavedWorkspace,
+  contents: CapturedWorkspace["contents"] | undefined,
+): Promise<PutBlobs> {
+  const refs = [...new Set(saved.files.map((f) => f.digest))];
+  const missing = await store.missingBlobs(refs);
+  const add = missing.flatMap((digest) => {
+    const bytes = contents?.get(digest);
+    return bytes === undefined ? [] : [{ digest, bytes }];
+  });
+  return { refs, add };
+}
+
+/**
+ * Writes the saved files into `workspace` (a fresh one), each checked against its digest. Returns the
+ * files that could not be restored, and why.
+ */
+export function restoreConversationFiles(
+  store: SessionStore & Required<Pick<SessionStore, "getBlob">>,
+  workspace: Workspace,
+  saved: SavedWorkspace,
+): Promise<NotKeptFile[]> {
+  return restoreWorkspaceFiles(workspace.root, saved.files, (digest) => store.getBlob(digest));
+}
+
+/** One line per file, for the user (an event) and the model (a note on its next message). */
+export function notKeptText(files: readonly NotKeptFile[]): string {
+  return files.map((f) => `${f.path}: ${f.reason}`).join("; ");
+}
