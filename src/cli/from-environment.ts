@@ -227,6 +227,7 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     env,
     config,
     ...(store === undefined ? {} : { store, closeStore: true, onEvent: turnRecorder({ store, env }) }),
+    ...workspaceFilesFrom(store === undefined ? undefined : config.file),
     ...(toolSources === undefined ? {} : { toolSources, closeToolSources: true }),
     executor,
     trust: skillTrust,
@@ -295,6 +296,20 @@ export function openEnvironmentStore(
   cwd: string,
 ): SessionStore {
   return openSessionStore(storeLocation(flag, env, config, cwd));
+}
+
+/** The `store.files` caps of the highest-precedence file that sets them, as `createSkillAgent`'s option. */
+function workspaceFilesFrom(config: SkillrtConfig | undefined): Pick<SkillAgentOptions, "workspaceFiles"> {
+  const files = [...(config?.sources ?? [])].reverse().find((s) => s.config.store?.files !== undefined)
+    ?.config.store?.files;
+  if (files === undefined) return {};
+  if (files === false) return { workspaceFiles: false };
+  const caps: NonNullable<Exclude<SkillAgentOptions["workspaceFiles"], false>> = {};
+  for (const key of ["maxFileBytes", "maxTotalBytes", "maxFiles"] as const) {
+    const value = files[key];
+    if (value !== undefined) caps[key] = value;
+  }
+  return { workspaceFiles: caps };
 }
 
 /** The config's `delegation` limits as `createSkillAgent`'s option (only the limits a file sets). */

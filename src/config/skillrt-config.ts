@@ -143,6 +143,33 @@ export const StoreConfigFile = z
       .string()
       .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case SQL identifier")
       .optional(),
+    /**
+     * What a conversation keeps of its workspace (`work/`, `out/`) between turns: caps on one file's bytes
+     * (default 16 MiB, at most 256 MiB), a conversation's bytes (default 64 MiB, at most 1 GiB) and files
+     * (default 1,000, at most 10,000); `false` keeps none. See docs/workspaces.md.
+     */
+    files: z
+      .union([
+        z.literal(false),
+        z
+          .object({
+            maxFileBytes: z
+              .number()
+              .int()
+              .min(0)
+              .max(256 * 1024 ** 2)
+              .optional(),
+            maxTotalBytes: z
+              .number()
+              .int()
+              .min(0)
+              .max(1024 ** 3)
+              .optional(),
+            maxFiles: z.number().int().min(0).max(10_000).optional(),
+          })
+          .strict(),
+      ])
+      .optional(),
   })
   .strict();
 /** The `store` section. */
