@@ -37,5 +37,6 @@ export {
 } from "./exec/sandbox-session-executor.js";
 export { listScriptTools, runScriptTool, type ScriptTool } from "./exec/script-tools.js";
 export type { Workspace } from "./exec/workspace.js";
+export type { NotKeptFile, WorkspaceFileLimits } from "./exec/workspace-files.js";
 export { SkillRunInput } from "./tools/skill-run-input.js";
 export { SkillRunOutput, SkillRunOutputFile } from "./tools/skill-run-output-schema.js";

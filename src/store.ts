@@ -12,7 +12,9 @@ export { SessionBusyError } from "./store/session-busy-error.js";
 export type {
   ListOptions,
   LockSessionOptions,
+  PutBlobs,
   PutOptions,
+  SessionBlob,
   SessionLock,
   SessionStore,
   StoredSession,
