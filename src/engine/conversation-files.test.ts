@@ -4,13 +4,14 @@
  * new process has) finds the file back in its fresh workspace — on every executor that runs here. Caps,
  * the model's note and deletion with the conversation.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCatalog } from "../catalog/create-catalog.js";
 import type { Catalog } from "../catalog/types.js";
+import { createWorkspace } from "../exec/create-workspace.js";
 import { probeSandbox } from "../exec/sandbox-executor.js";
 import { createBubblewrapSandboxSession } from "../exec/sandbox-session-bubblewrap.js";
 import { fileDigest } from "../exec/workspace-files.js";
@@ -152,6 +153,39 @@ describe("caps and deletion", () => {
       );
     } finally {
       await b.close();
+    }
+  }, 60_000);
+
+  it("a workspace the caller gave is saved from but never written over on resume", async () => {
+    const file = path.join(dir, "sessions.db");
+    const a = await createSkillAgent({
+      model: scriptedModel([load, run('echo saved > "$OUTPUT_DIR/note.txt"'), { text: "ok" }]),
+      catalog,
+      store: createSqliteStore({ path: file }),
+      closeStore: true,
+      executor: "local",
+      sessionId: "given",
+    });
+    await a.send("save a note");
+    await a.close();
+    const workspace = await createWorkspace({ baseDir: dir });
+    try {
+      await writeFile(path.join(workspace.outDir, "note.txt"), "the caller's newer note\n");
+      const b = await createSkillAgent({
+        model: scriptedModel([{ text: "ok" }]),
+        catalog,
+        store: createSqliteStore({ path: file }),
+        closeStore: true,
+        executor: "local",
+        sessionId: "given",
+        run: { environment: { workspace } },
+      });
+      await b.close();
+      expect(await readFile(path.join(workspace.outDir, "note.txt"), "utf8")).toBe(
+        "the caller's newer note\n",
+      );
+    } finally {
+      await workspace.dispose();
     }
   }, 60_000);
 

@@ -164,6 +164,8 @@ async function composeAgent(
   const fileLimits =
     options.workspaceFiles === false ? undefined : workspaceFileLimits(options.workspaceFiles);
   const filesStore = fileLimits !== undefined && keepsFiles(store) ? store : undefined;
+  // A workspace the caller gave (`run.environment.workspace`) is the caller's to keep: saved, never written over.
+  const givenWorkspace = runSettingsWith(options.run, []).environment?.workspace !== undefined;
 
   const open = async (
     id: string,
@@ -191,7 +193,7 @@ async function composeAgent(
     forkOnLoad(layer.skillTools, { delegator, catalog, session: layer.session });
     // The files an earlier turn left, back in this (fresh) workspace; what could not be is said at the next turn.
     const notKept = [...(files?.notKept ?? [])];
-    if (files !== undefined && filesStore !== undefined && layer.workspace !== undefined) {
+    if (files !== undefined && filesStore !== undefined && layer.workspace !== undefined && !givenWorkspace) {
       const problems = await restoreConversationFiles(filesStore, layer.workspace, files).catch(
         async (error: unknown) => {
           await layer.dispose();

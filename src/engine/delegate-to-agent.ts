@@ -256,6 +256,9 @@ export function createDelegator(parent: DelegationParent): Delegator {
         : { maxSteps: definition.maxSteps ?? parentOptions.maxSteps }),
       agents: parent.definitions,
       delegation: { ...delegation, depth: depth + 1, turn: childTurn },
+      // A child's conversation is never resumed; the files it made are copied into the parent's workspace,
+      // which keeps them.
+      workspaceFiles: false,
       onEvent: (event) => {
         if (event.type === "skill-load") skillsLoaded.push(event.name);
         if (event.type === "step-start") step = event.step;
@@ -350,7 +353,6 @@ function inherited(options: SkillAgentOptions): Partial<SkillAgentOptions> {
     "maxOutputTokens",
     "turnTimeoutMs",
     "saveRetryMs",
-    "workspaceFiles",
   ] as const;
   const child: Partial<SkillAgentOptions> = {};
   for (const key of keep) if (options[key] !== undefined) Object.assign(child, { [key]: options[key] });
