@@ -10,6 +10,7 @@ import {
   type CollectedFiles,
   collectWorkspaceFiles,
   DEFAULT_WORKSPACE_FILE_LIMITS,
+  type KnownFiles,
   type NotKeptFile,
   restoreWorkspaceFiles,
   type WorkspaceFileLimits,
@@ -32,10 +33,12 @@ export const SavedWorkspace = z.object({
 /** The saved form of a conversation's workspace files. */
 export type SavedWorkspace = z.infer<typeof SavedWorkspace>;
 
-/** What a save writes: the files' saved form and their contents by digest. */
+/** What a save writes: the files' saved form and the contents read (not those known unchanged). */
 export interface CapturedWorkspace {
   saved: SavedWorkspace;
   contents: CollectedFiles["contents"];
+  /** The files as seen now, for the next capture. */
+  known: KnownFiles;
 }
 
 /** The caps of `option` (`createSkillAgent`'s `workspaceFiles`): the defaults for what it does not set. */
@@ -50,28 +53,37 @@ export function keepsFiles(
   return typeof store?.missingBlobs === "function" && typeof store.getBlob === "function";
 }
 
-/** Reads the workspace's kept folders, within `limits`. */
+/** Reads the workspace's kept folders, within `limits`; files `known` vouches for are not read again. */
 export async function captureWorkspace(
   workspace: Workspace,
   limits: WorkspaceFileLimits,
+  known?: KnownFiles,
 ): Promise<CapturedWorkspace> {
-  const collected = await collectWorkspaceFiles(workspace.root, limits);
-  return { saved: { files: collected.files, notKept: collected.notKept }, contents: collected.contents };
+  const collected = await collectWorkspaceFiles(workspace.root, limits, known);
+  return {
+    saved: { files: collected.files, notKept: collected.notKept },
+    contents: collected.contents,
+    known: collected.known,
+  };
 }
 
 /**
  * The blobs a save of `saved` writes: every digest it refers to, and the bytes of those `store` lacks
- * (asked on every attempt, so a retry after a blob was deleted meanwhile sends it again).
+ * (asked on every attempt, so a retry after a blob was deleted meanwhile sends it again). A lacking blob
+ * whose bytes were not read (its file was known unchanged) is read with `readAll`.
  */
 export async function blobsToPut(
   store: SessionStore & Required<Pick<SessionStore, "missingBlobs">>,
   saved: SavedWorkspace,
-  contents: CapturedWorkspace["contents"] | undefined,
+  contents: CapturedWorkspace["contents"],
+  readAll: () => Promise<CapturedWorkspace["contents"]>,
 ): Promise<PutBlobs> {
   const refs = [...new Set(saved.files.map((f) => f.digest))];
   const missing = await store.missingBlobs(refs);
+  let all = contents;
+  if (missing.some((digest) => !all.has(digest))) all = new Map([...(await readAll()), ...contents]);
   const add = missing.flatMap((digest) => {
-    const bytes = contents?.get(digest);
+    const bytes = all.get(digest);
     return bytes === undefined ? [] : [{ digest, bytes }];
   });
   return { refs, add };
@@ -85,8 +97,9 @@ export function restoreConversationFiles(
   store: SessionStore & Required<Pick<SessionStore, "getBlob">>,
   workspace: Workspace,
   saved: SavedWorkspace,
+  known: KnownFiles,
 ): Promise<NotKeptFile[]> {
-  return restoreWorkspaceFiles(workspace.root, saved.files, (digest) => store.getBlob(digest));
+  return restoreWorkspaceFiles(workspace.root, saved.files, (digest) => store.getBlob(digest), known);
 }
 
 /** One line per file, for the user (an event) and the model (a note on its next message). */

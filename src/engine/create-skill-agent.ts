@@ -11,7 +11,7 @@ import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import { UnsavedTurnError } from "../errors/unsaved-turn-error.js";
 import type { Workspace } from "../exec/workspace.js";
-import type { NotKeptFile } from "../exec/workspace-files.js";
+import type { KnownFiles, NotKeptFile } from "../exec/workspace-files.js";
 import type { PutBlobs, SessionStore } from "../store/session-store.js";
 import { StoreConflictError } from "../store/store-conflict-error.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
@@ -67,6 +67,8 @@ interface Conversation {
   files: SavedWorkspace | undefined;
   /** Files not kept or not restored, for a note on the model's next message. */
   notKept: NotKeptFile[];
+  /** The kept files as last captured or restored: unchanged ones are not read again. */
+  known: KnownFiles;
   dispose(): Promise<void>;
 }
 
@@ -193,8 +195,9 @@ async function composeAgent(
     forkOnLoad(layer.skillTools, { delegator, catalog, session: layer.session });
     // The files an earlier turn left, back in this (fresh) workspace; what could not be is said at the next turn.
     const notKept = [...(files?.notKept ?? [])];
+    const known: KnownFiles = new Map();
     if (files !== undefined && filesStore !== undefined && layer.workspace !== undefined && !givenWorkspace) {
-      const problems = await restoreConversationFiles(filesStore, layer.workspace, files).catch(
+      const problems = await restoreConversationFiles(filesStore, layer.workspace, files, known).catch(
         async (error: unknown) => {
           await layer.dispose();
           throw error;
@@ -210,7 +213,7 @@ async function composeAgent(
         });
       }
     }
-    return { id, history, ...layer, files, notKept };
+    return { id, history, ...layer, files, notKept, known };
   };
 
   const firstId = options.sessionId ?? randomUUID();
@@ -253,9 +256,10 @@ async function composeAgent(
     if (filesStore === undefined || fileLimits === undefined || current.workspace === undefined)
       return undefined;
     try {
-      const captured = await captureWorkspace(current.workspace, fileLimits);
+      const captured = await captureWorkspace(current.workspace, fileLimits, current.known);
       current.files = captured.saved;
       current.notKept = [...captured.saved.notKept];
+      current.known = captured.known;
       return captured.contents;
     } catch (error) {
       // The conversation is still saved, with the files as they were last saved.
@@ -267,10 +271,16 @@ async function composeAgent(
   const blobsFor = async (
     data: SavedConversation,
     contents: CapturedWorkspace["contents"] | undefined,
-  ): Promise<PutBlobs | undefined> =>
-    contents === undefined || filesStore === undefined || data.workspace === undefined
-      ? undefined
-      : blobsToPut(filesStore, data.workspace, contents);
+  ): Promise<PutBlobs | undefined> => {
+    const { workspace } = conversation;
+    if (contents === undefined || filesStore === undefined || data.workspace === undefined) return undefined;
+    // Files known unchanged are read again only if the store lacks their content (it should not: it is referred to).
+    const readAll = async () =>
+      workspace === undefined || fileLimits === undefined
+        ? new Map<string, Uint8Array>()
+        : (await captureWorkspace(workspace, fileLimits)).contents;
+    return blobsToPut(filesStore, data.workspace, contents, readAll);
+  };
   const save = async (): Promise<void> => {
     if (store === undefined) return;
     const contents = await captureFiles();

@@ -105,6 +105,39 @@ describe("collectWorkspaceFiles", () => {
   });
 });
 
+describe("files known unchanged", () => {
+  it("are not read again; a file written since (same size) is", async () => {
+    await writeFile(path.join(ws.outDir, "same.txt"), "unchanged");
+    await writeFile(path.join(ws.outDir, "edited.txt"), "version 1");
+    const first = await collectWorkspaceFiles(ws.root);
+    expect(first.contents.size).toBe(2);
+    await writeFile(path.join(ws.outDir, "edited.txt"), "version 2");
+    const second = await collectWorkspaceFiles(ws.root, DEFAULT_WORKSPACE_FILE_LIMITS, first.known);
+    expect(second.files.map((f) => [f.path, f.digest])).toEqual([
+      ["out/edited.txt", fileDigest(new TextEncoder().encode("version 2"))],
+      ["out/same.txt", fileDigest(new TextEncoder().encode("unchanged"))],
+    ]);
+    // Only the edited file was read.
+    expect([...second.contents.keys()]).toEqual([fileDigest(new TextEncoder().encode("version 2"))]);
+  });
+
+  it("include the files a restore wrote", async () => {
+    const bytes = new TextEncoder().encode("restored");
+    const digest = fileDigest(bytes);
+    const known = new Map();
+    const problems = await restoreWorkspaceFiles(
+      fresh.root,
+      [{ path: "out/r.txt", digest, size: bytes.length, mode: 0o644 }],
+      async () => bytes,
+      known,
+    );
+    expect(problems).toEqual([]);
+    const collected = await collectWorkspaceFiles(fresh.root, DEFAULT_WORKSPACE_FILE_LIMITS, known);
+    expect(collected.files.map((f) => f.digest)).toEqual([digest]);
+    expect(collected.contents.size).toBe(0);
+  });
+});
+
 describe("restoreWorkspaceFiles", () => {
   const content = (text: string) => new TextEncoder().encode(text);
   const entry = (p: string, text: string, mode = 0o644): WorkspaceFile => ({

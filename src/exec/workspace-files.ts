@@ -10,6 +10,7 @@
  * its bytes (they must hash to the digest they were saved under).
  */
 import { createHash } from "node:crypto";
+import type { Stats } from "node:fs";
 import path from "node:path";
 import {
   BeneathError,
@@ -67,10 +68,27 @@ const MAX_DEPTH = 32;
 export interface CollectedFiles {
   /** Kept files, by path. */
   files: WorkspaceFile[];
-  /** Their contents, by digest (each distinct content once). */
+  /** Contents read, by digest (each distinct content once); not those of files {@link KnownFiles} vouched for. */
   contents: Map<string, Uint8Array>;
   /** Files left out: over a cap, or not a regular file. */
   notKept: NotKeptFile[];
+  /** What the kept files were seen as now, for the next collection. */
+  known: KnownFiles;
+}
+
+/**
+ * Kept files as last collected or restored, by path: a file whose inode, size, modification and change
+ * times are still these holds the same content (the change time moves with every write and cannot be set
+ * back), so it is not read and hashed again. Its content is then not in {@link CollectedFiles.contents}:
+ * the store holds it already, since the conversation refers to it.
+ */
+export type KnownFiles = Map<
+  string,
+  { digest: string; ino: number; size: number; mtimeMs: number; ctimeMs: number }
+>;
+
+function knownEntry(digest: string, stat: Stats) {
+  return { digest, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs };
 }
 
 /** sha256 of `bytes` in hex. */
@@ -94,12 +112,14 @@ export function sizeText(bytes: number): string {
 /**
  * Reads the kept folders of the workspace at `root` (files in path order; caps applied in that order: a
  * file past a cap is left out and named with the cap, the files after it are still kept while they fit).
+ * A file `known` vouches for is not read again.
  */
 export async function collectWorkspaceFiles(
   root: string,
   limits: WorkspaceFileLimits = DEFAULT_WORKSPACE_FILE_LIMITS,
+  known?: KnownFiles,
 ): Promise<CollectedFiles> {
-  const result: CollectedFiles = { files: [], contents: new Map(), notKept: [] };
+  const result: CollectedFiles = { files: [], contents: new Map(), notKept: [], known: new Map() };
   let total = 0;
   const handle = await openDirHandle(root);
 
@@ -151,6 +171,21 @@ export async function collectWorkspaceFiles(
         });
         continue;
       }
+      const mode = (stat.mode & 0o111) === 0 ? 0o644 : 0o755;
+      const prior = known?.get(file);
+      if (
+        prior !== undefined &&
+        prior.ino === stat.ino &&
+        prior.size === stat.size &&
+        prior.mtimeMs === stat.mtimeMs &&
+        prior.ctimeMs === stat.ctimeMs &&
+        total + stat.size <= limits.maxTotalBytes
+      ) {
+        total += stat.size;
+        result.files.push({ path: file, digest: prior.digest, size: stat.size, mode });
+        result.known.set(file, prior);
+        continue;
+      }
       // Read one byte past the cap: a file that grew since the lstat is caught here.
       let read: Awaited<ReturnType<typeof readFileIn>>;
       try {
@@ -180,12 +215,9 @@ export async function collectWorkspaceFiles(
       total += read.bytes.length;
       const digest = fileDigest(read.bytes);
       result.contents.set(digest, read.bytes);
-      result.files.push({
-        path: file,
-        digest,
-        size: read.bytes.length,
-        mode: (stat.mode & 0o111) === 0 ? 0o644 : 0o755,
-      });
+      result.files.push({ path: file, digest, size: read.bytes.length, mode });
+      // The stat from before the read: a write since then changes the times, and the next collection reads.
+      if (read.bytes.length === stat.size) result.known.set(file, knownEntry(digest, stat));
     }
   };
 
@@ -228,13 +260,14 @@ export function restoredPathProblem(file: string): string | undefined {
 
 /**
  * Writes `files` into the workspace at `root` (a fresh one: its `work/` and `out/` hold nothing to keep),
- * each read with `read(digest)` and checked against its digest. Returns the files that could not be
- * restored, and why; the others are in place.
+ * each read with `read(digest)` and checked against its digest, and notes each written file in `known`.
+ * Returns the files that could not be restored, and why; the others are in place.
  */
 export async function restoreWorkspaceFiles(
   root: string,
   files: readonly WorkspaceFile[],
   read: (digest: string) => Promise<Uint8Array | undefined>,
+  known?: KnownFiles,
 ): Promise<NotKeptFile[]> {
   const problems: NotKeptFile[] = [];
   const handle = await openDirHandle(root);
@@ -260,7 +293,10 @@ export async function restoreWorkspaceFiles(
       try {
         const dir = await openSubpath(handle, path.posix.dirname(file.path), { create: true });
         try {
-          await writeFileIn(dir, path.posix.basename(file.path), bytes, file.mode === 0o755 ? 0o755 : 0o644);
+          const name = path.posix.basename(file.path);
+          await writeFileIn(dir, name, bytes, file.mode === 0o755 ? 0o755 : 0o644);
+          const stat = await lstatIn(dir, name);
+          if (stat?.isFile() === true) known?.set(file.path, knownEntry(file.digest, stat));
         } finally {
           await dir.close();
         }
