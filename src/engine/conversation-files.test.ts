@@ -11,6 +11,7 @@ import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCatalog } from "../catalog/create-catalog.js";
 import type { Catalog } from "../catalog/types.js";
+import { probeContainerEngine } from "../exec/container-executor.js";
 import { createWorkspace } from "../exec/create-workspace.js";
 import { probeSandbox } from "../exec/sandbox-executor.js";
 import { createBubblewrapSandboxSession } from "../exec/sandbox-session-bubblewrap.js";
@@ -56,7 +57,10 @@ if (sandbox.ok) {
       return { executor: session, stop: () => session.stop() };
     },
   ]);
-} else console.log(`only the local executor: ${sandbox.reason}`);
+} else console.log(`no bubblewrap executors: ${sandbox.reason}`);
+const engine = probeContainerEngine();
+if (engine.ok) executors.push(["container", async () => ({ executor: "container" })]);
+else console.log(`no container executor: ${engine.reason}`);
 
 describe.each(executors)("workspace files across agents (%s executor)", (_label, make) => {
   it("turn 2 in a new agent on the same store reads the file turn 1 wrote to $OUTPUT_DIR", async () => {
