@@ -20,6 +20,7 @@ import { createSqliteStore } from "../store/create-sqlite-store.js";
 import type { SessionStore } from "../store/session-store.js";
 import { scriptedModel } from "../test-kit.js";
 import { examples } from "./__fixtures__/load-read-run.js";
+import { notKeptText } from "./conversation-files.js";
 import { CONVERSATION_NAMESPACE, createSkillAgent } from "./create-skill-agent.js";
 import type { EngineEvent } from "./engine-event.js";
 import type { SkillAgentOptions } from "./skill-agent.js";
@@ -107,6 +108,15 @@ describe.each(executors)("workspace files across agents (%s executor)", (_label,
       await second.stop?.();
     }
   }, 60_000);
+});
+
+describe("what the user and the model are told", () => {
+  it("shows control characters of a script's file names escaped, never as they are", () => {
+    const text = notKeptText([
+      { path: "out/\u001b[2Jevil\nname", reason: "a symlink; only regular files are kept" },
+    ]);
+    expect(text).toBe("out/\\x1b[2Jevil\\x0aname: a symlink; only regular files are kept");
+  });
 });
 
 describe("caps and deletion", () => {

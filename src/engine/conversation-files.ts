@@ -102,7 +102,13 @@ export function restoreConversationFiles(
   return restoreWorkspaceFiles(workspace.root, saved.files, (digest) => store.getBlob(digest), known);
 }
 
-/** One line per file, for the user (an event) and the model (a note on its next message). */
+/**
+ * One line for the files, for the user (an event) and the model (a note on its next message). Names come
+ * from scripts: control characters (a terminal escape, a line break) are shown as `\xNN`, never passed on.
+ */
 export function notKeptText(files: readonly NotKeptFile[]): string {
-  return files.map((f) => `${f.path}: ${f.reason}`).join("; ");
+  return files
+    .map((f) => `${f.path}: ${f.reason}`)
+    .join("; ")
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }

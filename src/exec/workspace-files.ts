@@ -63,6 +63,8 @@ export const DEFAULT_WORKSPACE_FILE_LIMITS: WorkspaceFileLimits = {
 
 /** Deepest folder nesting walked below a kept folder (deeper folders are reported, not kept). */
 const MAX_DEPTH = 32;
+/** Most entries (files and folders) looked at in one collection: a script making millions of files does not stall the save. */
+const MAX_ENTRIES = 100_000;
 
 /** What {@link collectWorkspaceFiles} found. */
 export interface CollectedFiles {
@@ -121,12 +123,22 @@ export async function collectWorkspaceFiles(
 ): Promise<CollectedFiles> {
   const result: CollectedFiles = { files: [], contents: new Map(), notKept: [], known: new Map() };
   let total = 0;
+  let seen = 0;
   const handle = await openDirHandle(root);
 
   const walk = async (dir: DirHandle, rel: string, depth: number): Promise<void> => {
     const entries = (await listDir(dir)).map((e) => e.name).sort();
     for (const name of entries) {
       const file = `${rel}/${name}`;
+      seen += 1;
+      if (seen > MAX_ENTRIES) {
+        if (seen === MAX_ENTRIES + 1)
+          result.notKept.push({
+            path: file,
+            reason: `more than ${MAX_ENTRIES.toLocaleString("en")} files and folders in the workspace; from here on nothing is kept`,
+          });
+        return;
+      }
       const stat = await lstatIn(dir, name);
       if (stat === undefined) continue;
       if (stat.isDirectory()) {
