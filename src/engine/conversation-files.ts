@@ -89,17 +89,30 @@ export async function blobsToPut(
   return { refs, add };
 }
 
+/** Blobs fetched at once while restoring (a remote store answers each in a round trip). */
+const FETCH_CONCURRENCY = 8;
+
 /**
- * Writes the saved files into `workspace` (a fresh one), each checked against its digest. Returns the
- * files that could not be restored, and why.
+ * Writes the saved files into `workspace` (a fresh one), each checked against its digest. Each distinct
+ * content is fetched once, several at a time. Returns the files that could not be restored, and why.
  */
-export function restoreConversationFiles(
+export async function restoreConversationFiles(
   store: SessionStore & Required<Pick<SessionStore, "getBlob">>,
   workspace: Workspace,
   saved: SavedWorkspace,
   known: KnownFiles,
 ): Promise<NotKeptFile[]> {
-  return restoreWorkspaceFiles(workspace.root, saved.files, (digest) => store.getBlob(digest), known);
+  const digests = [...new Set(saved.files.map((f) => f.digest))];
+  const fetched = new Map<string, Uint8Array | undefined>();
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < digests.length) {
+      const digest = digests[next++] as string;
+      fetched.set(digest, await store.getBlob(digest));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FETCH_CONCURRENCY, digests.length) }, worker));
+  return restoreWorkspaceFiles(workspace.root, saved.files, async (digest) => fetched.get(digest), known);
 }
 
 /**
