@@ -120,8 +120,9 @@ export async function restoreConversationFiles(
  * from scripts: control characters (a terminal escape, a line break) are shown as `\xNN`, never passed on.
  */
 export function notKeptText(files: readonly NotKeptFile[]): string {
-  return files
-    .map((f) => `${f.path}: ${f.reason}`)
+  const shown = files.slice(0, 20).map((f) => `${f.path}: ${f.reason}`);
+  if (files.length > shown.length) shown.push(`and ${files.length - shown.length} more`);
+  return shown
     .join("; ")
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }

@@ -105,6 +105,20 @@ describe("collectWorkspaceFiles", () => {
   });
 });
 
+describe("many files left out", () => {
+  it("are named up to 20, the rest counted", async () => {
+    for (let i = 0; i < 30; i++) await writeFile(path.join(ws.outDir, `f${String(i).padStart(2, "0")}`), "x");
+    const collected = await collectWorkspaceFiles(ws.root, { ...DEFAULT_WORKSPACE_FILE_LIMITS, maxFiles: 5 });
+    expect(collected.files).toHaveLength(5);
+    expect(collected.notKept).toHaveLength(21);
+    expect(collected.notKept[0]).toEqual({
+      path: "out/f05",
+      reason: "over the cap of 5 files a conversation",
+    });
+    expect(collected.notKept.at(-1)).toEqual({ path: "…", reason: "and 5 more files not kept" });
+  });
+});
+
 describe("files known unchanged", () => {
   it("are not read again; a file written since (same size) is", async () => {
     await writeFile(path.join(ws.outDir, "same.txt"), "unchanged");

@@ -63,6 +63,8 @@ export const DEFAULT_WORKSPACE_FILE_LIMITS: WorkspaceFileLimits = {
 
 /** Deepest folder nesting walked below a kept folder (deeper folders are reported, not kept). */
 const MAX_DEPTH = 32;
+/** Most files left out that are named one by one (the rest are counted). */
+const MAX_NOT_KEPT = 20;
 /** Most entries (files and folders) looked at in one collection: a script making millions of files does not stall the save. */
 const MAX_ENTRIES = 100_000;
 
@@ -124,6 +126,12 @@ export async function collectWorkspaceFiles(
   const result: CollectedFiles = { files: [], contents: new Map(), notKept: [], known: new Map() };
   let total = 0;
   let seen = 0;
+  let untold = 0;
+  /** Notes a file left out; past {@link MAX_NOT_KEPT} they are only counted. */
+  const leaveOut = (entry: NotKeptFile): void => {
+    if (result.notKept.length < MAX_NOT_KEPT) result.notKept.push(entry);
+    else untold += 1;
+  };
   const handle = await openDirHandle(root);
 
   const walk = async (dir: DirHandle, rel: string, depth: number): Promise<void> => {
@@ -133,7 +141,7 @@ export async function collectWorkspaceFiles(
       seen += 1;
       if (seen > MAX_ENTRIES) {
         if (seen === MAX_ENTRIES + 1)
-          result.notKept.push({
+          leaveOut({
             path: file,
             reason: `more than ${MAX_ENTRIES.toLocaleString("en")} files and folders in the workspace; from here on nothing is kept`,
           });
@@ -143,7 +151,7 @@ export async function collectWorkspaceFiles(
       if (stat === undefined) continue;
       if (stat.isDirectory()) {
         if (depth >= MAX_DEPTH) {
-          result.notKept.push({ path: `${file}/`, reason: `nested deeper than ${MAX_DEPTH} folders` });
+          leaveOut({ path: `${file}/`, reason: `nested deeper than ${MAX_DEPTH} folders` });
           continue;
         }
         let sub: DirHandle;
@@ -153,7 +161,7 @@ export async function collectWorkspaceFiles(
           // Replaced meanwhile (no longer a folder to walk) is skipped; one that cannot be opened is said.
           if (!BeneathError.isInstance(error)) {
             const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-            result.notKept.push({ path: `${file}/`, reason: `could not be read (${code})` });
+            leaveOut({ path: `${file}/`, reason: `could not be read (${code})` });
           }
           continue;
         }
@@ -166,18 +174,18 @@ export async function collectWorkspaceFiles(
       }
       if (!stat.isFile()) {
         const kind = stat.isSymbolicLink() ? "a symlink" : "not a regular file (a FIFO, socket or device)";
-        result.notKept.push({ path: file, reason: `${kind}; only regular files are kept` });
+        leaveOut({ path: file, reason: `${kind}; only regular files are kept` });
         continue;
       }
       if (stat.size > limits.maxFileBytes) {
-        result.notKept.push({
+        leaveOut({
           path: file,
           reason: `${sizeText(stat.size)} is over the per-file cap of ${sizeText(limits.maxFileBytes)}`,
         });
         continue;
       }
       if (result.files.length >= limits.maxFiles) {
-        result.notKept.push({
+        leaveOut({
           path: file,
           reason: `over the cap of ${limits.maxFiles} files a conversation`,
         });
@@ -204,19 +212,19 @@ export async function collectWorkspaceFiles(
         read = await readFileIn(dir, name, limits.maxFileBytes + 1);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-        result.notKept.push({ path: file, reason: `could not be read (${code})` });
+        leaveOut({ path: file, reason: `could not be read (${code})` });
         continue;
       }
       if (read === undefined) continue; // gone or replaced by something else meanwhile
       if (read.bytes.length > limits.maxFileBytes) {
-        result.notKept.push({
+        leaveOut({
           path: file,
           reason: `over the per-file cap of ${sizeText(limits.maxFileBytes)}`,
         });
         continue;
       }
       if (total + read.bytes.length > limits.maxTotalBytes) {
-        result.notKept.push({
+        leaveOut({
           path: file,
           reason:
             `${sizeText(read.bytes.length)} would take the conversation past its cap of ` +
@@ -238,7 +246,7 @@ export async function collectWorkspaceFiles(
       const stat = await lstatIn(handle, folder);
       if (stat === undefined) continue;
       if (!stat.isDirectory()) {
-        result.notKept.push({
+        leaveOut({
           path: `${folder}/`,
           reason: "replaced by a symlink or a file; nothing under it is kept",
         });
@@ -254,6 +262,7 @@ export async function collectWorkspaceFiles(
   } finally {
     await handle.close();
   }
+  if (untold > 0) result.notKept.push({ path: "…", reason: `and ${untold} more files not kept` });
   return result;
 }
 
