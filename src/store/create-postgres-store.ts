@@ -87,11 +87,14 @@ export function createPostgresStore(options: PostgresStoreOptions): SessionStore
     delete: `DELETE FROM ${s}.sessions WHERE namespace = $1 AND id = $2`,
     addBlob: `INSERT INTO ${s}.blobs (digest, size, data) VALUES ($1, $2, $3) ON CONFLICT (digest) DO NOTHING`,
     // Locks the held blobs a write refers to, so no concurrent delete removes one before the write commits.
-    heldBlobs: `SELECT digest FROM ${s}.blobs WHERE digest = ANY($1::text[]) FOR KEY SHARE`,
+    // Row locks are taken in digest order here and in `collect`, so a save and a delete never deadlock.
+    heldBlobs: `SELECT digest FROM ${s}.blobs WHERE digest = ANY($1::text[]) ORDER BY digest FOR KEY SHARE`,
     dropRefs: `DELETE FROM ${s}.session_blobs WHERE namespace = $1 AND id = $2 RETURNING digest`,
     addRefs: `INSERT INTO ${s}.session_blobs (namespace, id, digest) SELECT $1, $2, unnest($3::text[])`,
-    collect: `DELETE FROM ${s}.blobs b WHERE b.digest = ANY($1::text[])
-              AND NOT EXISTS (SELECT 1 FROM ${s}.session_blobs r WHERE r.digest = b.digest)`,
+    collect: `DELETE FROM ${s}.blobs WHERE digest IN (
+                SELECT b.digest FROM ${s}.blobs b WHERE b.digest = ANY($1::text[])
+                  AND NOT EXISTS (SELECT 1 FROM ${s}.session_blobs r WHERE r.digest = b.digest)
+                ORDER BY b.digest FOR UPDATE)`,
     missing: `SELECT d AS digest FROM unnest($1::text[]) AS d
               WHERE NOT EXISTS (SELECT 1 FROM ${s}.blobs b WHERE b.digest = d)`,
     getBlob: `SELECT data FROM ${s}.blobs WHERE digest = $1`,

@@ -122,3 +122,51 @@ describe.each(implementations)("session blobs: %s", (label, factory) => {
     expect(await store.missingBlobs?.([a.digest])).toEqual([a.digest]);
   });
 });
+
+describe("session blobs under concurrency (postgres)", () => {
+  it("saves and deletes racing on shared content leave no reference to a missing blob", async (context) => {
+    const server = await testPostgres();
+    if ("skip" in server) return context.skip();
+    schemaCount += 1;
+    const store = createPostgresStore({
+      url: server.url,
+      schema: `blobs_race_${process.pid}_${schemaCount}`,
+    });
+    try {
+      const shared = blob("shared by everyone");
+      /** A save as the engine makes it: ask what is missing, send that, retry when a blob vanished meanwhile. */
+      const save = async (id: string, own: SessionBlob): Promise<void> => {
+        for (let attempt = 0; ; attempt++) {
+          const refs = [shared.digest, own.digest];
+          const missing = new Set(await store.missingBlobs?.(refs));
+          const add = [shared, own].filter((b) => missing.has(b.digest));
+          try {
+            await store.put(id, { id }, { blobs: { refs, add } });
+            return;
+          } catch (error) {
+            if (attempt > 20 || !(error as Error).message.includes("refers to blob")) throw error;
+          }
+        }
+      };
+      for (let round = 0; round < 5; round++) {
+        await Promise.all(
+          Array.from({ length: 12 }, (_v, i) =>
+            i % 3 === 0 ? store.delete(`s${i - 1}`) : save(`s${i}`, blob(`own ${i} ${round}`)),
+          ),
+        );
+      }
+      const sessions = await store.list();
+      expect(sessions.length).toBeGreaterThan(0);
+      for (const session of sessions) {
+        const id = session.id;
+        const i = Number(id.slice(1));
+        expect(text(await store.getBlob?.(shared.digest))).toBe("shared by everyone");
+        expect(text(await store.getBlob?.(blob(`own ${i} 4`).digest))).toBe(`own ${i} 4`);
+      }
+      for (const session of sessions) await store.delete(session.id);
+      expect(await store.missingBlobs?.([shared.digest])).toEqual([shared.digest]);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+});
