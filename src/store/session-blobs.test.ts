@@ -170,3 +170,33 @@ describe("session blobs under concurrency (postgres)", () => {
     }
   }, 120_000);
 });
+
+describe("a SQLite file from before blobs (schema version 2)", () => {
+  it("is migrated on open: its sessions stay, and their files can be kept", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "skillrt-blobs-migrate-"));
+    try {
+      const file = path.join(dir, "s.db");
+      const before = createSqliteStore({ path: file });
+      await before.put("old", { kept: true });
+      await before.close();
+      // Back to version 2: what a file written by the previous release looks like.
+      const db = new DatabaseSync(file);
+      db.exec("DROP TABLE session_blobs; DROP TABLE blobs; DELETE FROM skillrt_schema WHERE version = 3");
+      db.close();
+      const store = createSqliteStore({ path: file });
+      try {
+        expect((await store.get("old"))?.data).toEqual({ kept: true });
+        const a = blob("after the upgrade");
+        await store.put("old", { kept: true }, { blobs: { refs: [a.digest], add: [a] } });
+        expect(text(await store.getBlob?.(a.digest))).toBe("after the upgrade");
+      } finally {
+        await store.close();
+      }
+      const check = new DatabaseSync(file);
+      expect(check.prepare("SELECT MAX(version) AS v FROM skillrt_schema").get()).toEqual({ v: 3 });
+      check.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
