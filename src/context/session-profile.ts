@@ -94,7 +94,7 @@ const PROFILES: Record<ProfileName, ProfileVocabulary> = {
     },
     catalogFormat: "markdown",
     isDoc: isOmniReference,
-    loadInput: (name) => ({ skill_name: name }),
+    loadInput: (name) => ({ name }),
   },
   aworld: {
     toolNames: {
