@@ -196,6 +196,7 @@ export function createSessionRenderer(input: SessionRendererInput): SessionRende
     refreshCatalog() {
       epoch += 1;
     },
+    request: () => request,
     setRequest(text) {
       request = text;
     },
