@@ -63,7 +63,9 @@ export type DiagnosticCode =
   // requirements (warnings)
   | "requirements-unmet"
   // lock files
-  | "lock-drift";
+  | "lock-drift"
+  // agent files
+  | "agent-field-ignored";
 
 /** One finding about a skill, in both parsing modes and in discovery. */
 export interface Diagnostic {
