@@ -274,7 +274,14 @@ export async function openSkillLayer(
     ...options.session,
     ...(options.shellPreRender === false
       ? {}
-      : { preRender: createShellPreRender({ run: runLayer?.run, trust, stage: stageServedSkill(catalog) }) }),
+      : {
+          preRender: createShellPreRender({
+            run: runLayer?.run,
+            trust,
+            stage: stageServedSkill(catalog),
+            projectDir: cwd,
+          }),
+        }),
   };
   let session: SkillSession;
   try {
