@@ -77,7 +77,8 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
         description:
           "Load a skill's full instructions into the context. Use it when a task matches a skill in the list.",
         inputSchema: nameInput,
-        execute: async (input, { toolCallId }) => {
+        execute: async (given, { toolCallId }) => {
+          const input = asNamed(given);
           if (input.name.trim() === "") return toolFailure("Skill name is required");
           const result = await session.load(input.name, { toolCallId });
           if (!result.ok)
@@ -116,7 +117,9 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
             ref_path: z.string().describe("Reference path, as listed by load_skill (e.g. reference.md)."),
           }),
         ),
-        execute: async (input, { toolCallId }) => {
+        execute: async (given, { toolCallId }) => {
+          // Called directly (not through the schema), the earlier names are read too.
+          const input = renamed({ reference: "ref_path" })(given) as typeof given;
           const loaded = session.loadedSkill(input.skill_name);
           if (loaded === undefined) {
             const known = session.visibleSkills().some((r) => r.name === input.skill_name);
@@ -147,7 +150,8 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
       unload_skill: tool({
         description: "Unload a skill (and its references) to free context when you are done with it.",
         inputSchema: nameInput,
-        execute: async (input) => {
+        execute: async (given) => {
+          const input = asNamed(given);
           const result = session.unload(input.name);
           if (!result.ok)
             return toolFailure(
@@ -179,6 +183,11 @@ function renamed(names: Record<string, string>): (input: unknown) => unknown {
     }
     return out;
   };
+}
+
+/** `{ name }` of a load or unload input, also when called directly with the earlier `skill_name`. */
+function asNamed(input: { name: string }): { name: string } {
+  return renamed({ skill_name: "name" })(input) as { name: string };
 }
 
 /** How many recent messages the auto-unload heuristic reads. */
