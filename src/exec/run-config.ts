@@ -98,6 +98,11 @@ export interface SkillRunConfig extends RunSetup {
    * skill's folder.
    */
   hostCwd?: string;
+  /**
+   * Stage the skill as trpc-agent-go does: a copy with `out`, `work`, `inputs` and `.venv` links (see
+   * `StageSkillOptions.links`), for the `trpc` profile's tools. Default `false`.
+   */
+  skillLinks?: boolean;
 }
 
 /**

@@ -195,7 +195,7 @@ type StagedSkill = Awaited<ReturnType<Workspace["stageSkill"]>>;
 async function stage(
   input: SkillRunRequest,
   record: SkillRecord,
-  { environment, lookup, trust, hostCwd }: SkillRunConfig,
+  { environment, lookup, trust, hostCwd, skillLinks }: SkillRunConfig,
   redactor: Redactor,
 ): Promise<StagedRun | SkillRunRefused> {
   const { workspace } = environment;
@@ -206,6 +206,7 @@ async function stage(
   // after the check, the copy in the private workspace does not.
   const pin = trust?.pinOf?.(record);
   const options: StageSkillOptions = { copy: environment.executor.kind === "local" };
+  if (skillLinks === true) options.links = true;
   if (pin !== undefined) options.verify = pinnedStaging(pin, record);
   try {
     repairs = await serialised(workspace, () => workspace.repair());
@@ -278,7 +279,7 @@ interface ExecutedRun {
 async function execute(
   input: SkillRunRequest,
   run: StagedRun,
-  { environment, policy }: SkillRunConfig,
+  { environment, policy, skillLinks }: SkillRunConfig,
   redactor: Redactor,
 ): Promise<ExecutedRun> {
   const { workspace, executor } = environment;
@@ -297,6 +298,12 @@ async function execute(
     ...environment.skillEnv?.[input.name],
     ...callerEnv,
   };
+  if (skillLinks === true) {
+    // trpc's exports: the skill's `.venv/bin` first, its `bin/` last; VIRTUAL_ENV unless given.
+    const view = run.staged.viewDir;
+    if (callerEnv["PATH"] === undefined) env["PATH"] = `${view}/.venv/bin:${env["PATH"]}:${view}/bin`;
+    env["VIRTUAL_ENV"] ??= `${view}/.venv`;
+  }
   const mounts: ExecMount[] = [
     // First, so the workspace's own mounts stay on top of it when the folder holds the workspace.
     ...(run.hostCwd === undefined ? [] : [{ source: run.hostCwd, readOnly: true }]),
