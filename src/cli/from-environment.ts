@@ -219,6 +219,7 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     ...(options.trust === undefined ? {} : { trustAll: options.trust }),
     ...(options.askTrust === undefined ? {} : { ask: options.askTrust }),
   });
+  const { profileSettings, ...sessionSettings } = cliSessionSettings(config, options.session);
   return {
     ...modelParts,
     catalog,
@@ -236,14 +237,17 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     ...(Object.keys(agents).length === 0 ? {} : { agents }),
     ...delegationFrom(config.file.delegation),
     run: cliRunSettings(config, { cwd, defaultHostDirs: options.defaultHostDirs ?? [cwd] }),
-    ...cliSessionSettings(config, options.session),
-    // Counts of the catalog and prompts the last run rendered are kept in the cache: a warm start counts
-    // without loading the tokenizer.
-    ...(cacheDir === undefined
+    ...sessionSettings,
+    ...(profileSettings === undefined && cacheDir === undefined
       ? {}
       : {
           session: {
-            tokenCounter: createTokenCounter({ counts: openTokenCountFile(cacheDir, "o200k_base") }),
+            ...profileSettings,
+            // Counts of the catalog and prompts the last run rendered are kept in the cache: a warm start
+            // counts without loading the tokenizer.
+            ...(cacheDir === undefined
+              ? {}
+              : { tokenCounter: createTokenCounter({ counts: openTokenCountFile(cacheDir, "o200k_base") }) }),
           },
         }),
     ...selectFromEnv(env),

@@ -109,4 +109,46 @@ describe("loadCliConfig", () => {
     expect((await run.environment?.artifactStore?.get("a.txt"))?.version).toBe(1);
     expect(await readdir(path.join(tmp.dir, ".skillrt", "artifacts"))).toEqual(["a%2Etxt"]);
   });
+
+  it("reads the profile settings of the session section (also from an untrusted project file); flags win", async () => {
+    await writeFile(
+      path.join(tmp.dir, "skillrt.config.json"),
+      JSON.stringify({
+        session: {
+          loadMode: "once",
+          maxOverviewSkills: 5,
+          maxLoadedSkills: 2,
+          skillTools: ["skill_load"],
+          preamble: false,
+        },
+      }),
+    );
+    const config = await loadCliConfig({ cwd: tmp.dir, env: { HOME: tmp.dir }, warn: () => {} });
+    expect(cliSessionSettings(config)).toEqual({
+      profileSettings: {
+        loadMode: "once",
+        maxOverviewSkills: 5,
+        maxLoadedSkills: 2,
+        skillTools: ["skill_load"],
+        preamble: "",
+      },
+    });
+    expect(
+      cliSessionSettings(config, { loadMode: "session", maxLoadedSkills: 3, skillTools: ["skill_run"] })
+        .profileSettings,
+    ).toEqual({
+      loadMode: "session",
+      maxOverviewSkills: 5,
+      maxLoadedSkills: 3,
+      skillTools: ["skill_run"],
+      preamble: "",
+    });
+    await writeFile(
+      path.join(tmp.dir, "skillrt.config.json"),
+      JSON.stringify({ session: { loadMode: "forever" } }),
+    );
+    await expect(loadCliConfig({ cwd: tmp.dir, env: { HOME: tmp.dir }, warn: () => {} })).rejects.toThrow(
+      /loadMode/,
+    );
+  });
 });

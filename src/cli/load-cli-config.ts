@@ -31,6 +31,18 @@ export interface CliSessionSettings {
   forcedSkills?: string[];
   allow?: string[];
   deny?: string[];
+  /** The profile settings of the session (`loadMode`, `maxOverviewSkills`, `maxLoadedSkills`, `skillTools`, `preamble`). */
+  profileSettings?: CliProfileSettings;
+}
+
+/** Profile settings of a CLI session, from flags or the `session` section. */
+export interface CliProfileSettings {
+  loadMode?: "session" | "turn" | "once";
+  maxOverviewSkills?: number;
+  maxLoadedSkills?: number;
+  skillTools?: string[];
+  /** `""`: no preamble (trpc: no guidance blocks). */
+  preamble?: string;
 }
 
 /** A CLI run's configuration. */
@@ -121,6 +133,12 @@ export interface SessionFlags {
   skill?: string[] | undefined;
   allow?: string[] | undefined;
   deny?: string[] | undefined;
+  /** `--load-mode`, `--max-overview-skills`, `--max-loaded-skills`, `--skill-tools`, `--no-preamble` (checked). */
+  loadMode?: "session" | "turn" | "once" | undefined;
+  maxOverviewSkills?: number | undefined;
+  maxLoadedSkills?: number | undefined;
+  skillTools?: string[] | undefined;
+  noPreamble?: boolean | undefined;
 }
 
 /**
@@ -137,11 +155,24 @@ export function cliSessionSettings(config: CliConfig, flags: SessionFlags = {}):
   const allow = pick(flags.allow, session.allow);
   const deny = pick(flags.deny, session.deny);
   const forcedSkills = pick(flags.skill, undefined);
+  const loadMode = flags.loadMode ?? session.loadMode;
+  const maxOverviewSkills = flags.maxOverviewSkills ?? session.maxOverviewSkills;
+  const maxLoadedSkills = flags.maxLoadedSkills ?? session.maxLoadedSkills;
+  const skillTools = flags.skillTools ?? session.skillTools;
+  const noPreamble = flags.noPreamble === true || session.preamble === false;
+  const profileSettings: CliProfileSettings = {
+    ...(loadMode === undefined ? {} : { loadMode }),
+    ...(maxOverviewSkills === undefined ? {} : { maxOverviewSkills }),
+    ...(maxLoadedSkills === undefined ? {} : { maxLoadedSkills }),
+    ...(skillTools === undefined ? {} : { skillTools }),
+    ...(noPreamble ? { preamble: "" } : {}),
+  };
   return {
     ...(activeSkills === undefined ? {} : { activeSkills }),
     ...(forcedSkills === undefined ? {} : { forcedSkills }),
     ...(allow === undefined ? {} : { allow }),
     ...(deny === undefined ? {} : { deny }),
+    ...(Object.keys(profileSettings).length === 0 ? {} : { profileSettings }),
   };
 }
 

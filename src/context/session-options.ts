@@ -118,6 +118,10 @@ export interface SkillSessionOptions {
   preRender?: (record: SkillRecord, body: string) => Promise<string>;
   /** Receives every event. */
   onEvent?: (event: SessionEvent) => void;
-  /** Custom preamble (replaces the default text); `""` renders the catalog without one. */
+  /**
+   * Custom preamble (replaces the default text); `""` renders the catalog without one. Under the `trpc`
+   * profile it is trpc's guidance switch: `""` leaves the guidance blocks out of the overview
+   * (`WithSkillsToolingGuidance("")`), a text replaces them and comes before it (`WithSkillsProtocolGuidance`).
+   */
   preamble?: string;
 }

@@ -98,12 +98,19 @@ export interface SkillLayerOptions extends ToolSourceOptions {
   /**
    * Further session settings: the profile tools offered (`skillTools`), the `trpc` profile's overview cap
    * (`maxOverviewSkills`), how long loads stay (`loadMode`), the LRU limit (`maxLoadedSkills`) and the
-   * token counter of budgets and the ledger (`tokenCounter`; default o200k_base) and the host variables
-   * skills' requirements are checked against (`requirementsEnv`).
+   * token counter of budgets and the ledger (`tokenCounter`; default o200k_base), the host variables
+   * skills' requirements are checked against (`requirementsEnv`) and the preamble (`preamble`; `""`: none,
+   * under `trpc` no guidance blocks).
    */
   session?: Pick<
     SkillSessionOptions,
-    "skillTools" | "maxOverviewSkills" | "loadMode" | "maxLoadedSkills" | "tokenCounter" | "requirementsEnv"
+    | "skillTools"
+    | "maxOverviewSkills"
+    | "loadMode"
+    | "maxLoadedSkills"
+    | "tokenCounter"
+    | "requirementsEnv"
+    | "preamble"
   >;
   /**
    * Which skills may run commands, pre-approve tools through `allowed-tools` and pre-render
@@ -113,8 +120,8 @@ export interface SkillLayerOptions extends ToolSourceOptions {
    */
   trust?: TrustOption;
   /**
-   * Run a trusted skill's `` !`command` `` and ```` ```! ```` blocks when it loads, in its directory in the
-   * session workspace with the run limits, output (capped, redacted) in place; an untrusted skill's are
+   * Run a trusted skill's `` !`command` `` and ```` ```! ```` blocks when it loads, in the project directory
+   * (`cwd`, read-only in a sandbox) with the run limits, output (capped, redacted) in place; an untrusted skill's are
    * replaced by a note. `false` leaves them as written, everywhere (config `exec.shellPreRender`). Default true.
    */
   shellPreRender?: boolean;
