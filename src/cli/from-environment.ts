@@ -42,6 +42,7 @@ import { openCliTrust } from "./cli-trust.js";
 import {
   type CliConfig,
   cliExecutorChoice,
+  cliProfileSettings,
   cliRunSettings,
   cliSessionSettings,
   loadCliConfig,
@@ -219,7 +220,7 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     ...(options.trust === undefined ? {} : { trustAll: options.trust }),
     ...(options.askTrust === undefined ? {} : { ask: options.askTrust }),
   });
-  const { profileSettings, ...sessionSettings } = cliSessionSettings(config, options.session);
+  const profileSettings = cliProfileSettings(config, options.session);
   return {
     ...modelParts,
     catalog,
@@ -237,7 +238,7 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     ...(Object.keys(agents).length === 0 ? {} : { agents }),
     ...delegationFrom(config.file.delegation),
     run: cliRunSettings(config, { cwd, defaultHostDirs: options.defaultHostDirs ?? [cwd] }),
-    ...sessionSettings,
+    ...cliSessionSettings(config, options.session),
     ...(profileSettings === undefined && cacheDir === undefined
       ? {}
       : {

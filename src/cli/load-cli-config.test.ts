@@ -2,7 +2,13 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "./__fixtures__/skill-tree.js";
-import { cliExecutorChoice, cliRunSettings, cliSessionSettings, loadCliConfig } from "./load-cli-config.js";
+import {
+  cliExecutorChoice,
+  cliProfileSettings,
+  cliRunSettings,
+  cliSessionSettings,
+  loadCliConfig,
+} from "./load-cli-config.js";
 
 let tmp: { dir: string; cleanup: () => Promise<void> };
 beforeEach(async () => {
@@ -124,18 +130,16 @@ describe("loadCliConfig", () => {
       }),
     );
     const config = await loadCliConfig({ cwd: tmp.dir, env: { HOME: tmp.dir }, warn: () => {} });
-    expect(cliSessionSettings(config)).toEqual({
-      profileSettings: {
-        loadMode: "once",
-        maxOverviewSkills: 5,
-        maxLoadedSkills: 2,
-        skillTools: ["skill_load"],
-        preamble: "",
-      },
+    expect(cliSessionSettings(config)).toEqual({});
+    expect(cliProfileSettings(config)).toEqual({
+      loadMode: "once",
+      maxOverviewSkills: 5,
+      maxLoadedSkills: 2,
+      skillTools: ["skill_load"],
+      preamble: "",
     });
     expect(
-      cliSessionSettings(config, { loadMode: "session", maxLoadedSkills: 3, skillTools: ["skill_run"] })
-        .profileSettings,
+      cliProfileSettings(config, { loadMode: "session", maxLoadedSkills: 3, skillTools: ["skill_run"] }),
     ).toEqual({
       loadMode: "session",
       maxOverviewSkills: 5,

@@ -31,8 +31,6 @@ export interface CliSessionSettings {
   forcedSkills?: string[];
   allow?: string[];
   deny?: string[];
-  /** The profile settings of the session (`loadMode`, `maxOverviewSkills`, `maxLoadedSkills`, `skillTools`, `preamble`). */
-  profileSettings?: CliProfileSettings;
 }
 
 /** Profile settings of a CLI session, from flags or the `session` section. */
@@ -155,6 +153,24 @@ export function cliSessionSettings(config: CliConfig, flags: SessionFlags = {}):
   const allow = pick(flags.allow, session.allow);
   const deny = pick(flags.deny, session.deny);
   const forcedSkills = pick(flags.skill, undefined);
+  return {
+    ...(activeSkills === undefined ? {} : { activeSkills }),
+    ...(forcedSkills === undefined ? {} : { forcedSkills }),
+    ...(allow === undefined ? {} : { allow }),
+    ...(deny === undefined ? {} : { deny }),
+  };
+}
+
+/**
+ * The session's profile settings (`loadMode`, `maxOverviewSkills`, `maxLoadedSkills`, `skillTools`, the
+ * preamble switch) for `createSkillAgent({ session })`: each from its flag when given, else from the
+ * `session` section; undefined when none is set.
+ */
+export function cliProfileSettings(
+  config: CliConfig,
+  flags: SessionFlags = {},
+): CliProfileSettings | undefined {
+  const { session } = config.file;
   const loadMode = flags.loadMode ?? session.loadMode;
   const maxOverviewSkills = flags.maxOverviewSkills ?? session.maxOverviewSkills;
   const maxLoadedSkills = flags.maxLoadedSkills ?? session.maxLoadedSkills;
@@ -167,13 +183,7 @@ export function cliSessionSettings(config: CliConfig, flags: SessionFlags = {}):
     ...(skillTools === undefined ? {} : { skillTools }),
     ...(noPreamble ? { preamble: "" } : {}),
   };
-  return {
-    ...(activeSkills === undefined ? {} : { activeSkills }),
-    ...(forcedSkills === undefined ? {} : { forcedSkills }),
-    ...(allow === undefined ? {} : { allow }),
-    ...(deny === undefined ? {} : { deny }),
-    ...(Object.keys(profileSettings).length === 0 ? {} : { profileSettings }),
-  };
+  return Object.keys(profileSettings).length === 0 ? undefined : profileSettings;
 }
 
 /** The executor: the `--executor` flag (already validated), else `exec.executor`, else `auto`. */
