@@ -23,7 +23,7 @@ import type { Executor } from "../exec/executor.js";
 import { type RunSettings, type RunSetup, type SkillRunContext, toRunSettings } from "../exec/run-config.js";
 import { createSandboxSessionExecutor } from "../exec/sandbox-session-executor.js";
 import { createShellPreRender } from "../exec/shell-pre-render.js";
-import type { Workspace } from "../exec/workspace.js";
+import { sanitizeName, type Workspace } from "../exec/workspace.js";
 import { createSkillTools, type SkillTools } from "../tools/create-skill-tools.js";
 import type { McpSkillRuns } from "../tools/mcp-client/prepare-mcp-skill-run.js";
 import type { ProfileName } from "../tools/profile-types.js";
@@ -288,6 +288,13 @@ export async function openSkillLayer(
             stage: stageServedSkill(catalog),
             projectDir: cwd,
           }),
+        }),
+    // Where commands see a skill's folder: its view in the workspace (the host folder is not mounted).
+    ...(runLayer === undefined
+      ? {}
+      : {
+          skillRunDir: (name: string) =>
+            path.join(runLayer.run.environment.workspace.skillsDir, sanitizeName(name)),
         }),
   };
   let session: SkillSession;

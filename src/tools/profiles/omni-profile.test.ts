@@ -9,7 +9,7 @@ import { makeSkillTree, type SkillTree } from "../../context/__fixtures__/skill-
 import { createSkillAgent } from "../../engine/create-skill-agent.js";
 import type { EngineEvent } from "../../engine/engine-event.js";
 import { probeSandbox } from "../../exec/sandbox-executor.js";
-import { type ScriptedStep, scriptedModel } from "../../test-kit.js";
+import { type ScriptedStep, scriptedModel, systemOf } from "../../test-kit.js";
 
 const probe = probeSandbox();
 let tree: SkillTree | undefined;
@@ -257,6 +257,41 @@ describe("omni profile, system placement (OmniEmployee's context manager)", () =
       expect(system(2)).toContain(
         "## Loaded Skill References\n\n### weather - references/api.md\n# API\nGET /forecast\n",
       );
+    } finally {
+      await agent.close();
+    }
+  });
+});
+
+describe.skipIf(!probe.ok)("omni profile, system placement with an executor", () => {
+  it("the system prompt's uv run hint names the folder run_command sees, and runs there", async () => {
+    tree = await makeSkillTree([
+      {
+        name: "weather",
+        description: "Forecasts for a city.",
+        body: "Run the forecast script.",
+        files: { "scripts/forecast.py": "print('sunny')\n" },
+      },
+    ]);
+    const steps: ScriptedStep[] = [call("load_skill", { name: "weather" }), { text: "loaded" }];
+    const model = scriptedModel(steps);
+    const agent = await createSkillAgent({
+      model,
+      catalog: tree.catalog,
+      cwd: tree.root,
+      profile: "omni",
+      placement: "system",
+      executor: "sandbox",
+    });
+    try {
+      await agent.send("weather?");
+      const system = systemOf(model.calls[1]!);
+      const hint = system.match(/\(run with: `uv run (\S+forecast\.py)`\)/)?.[1];
+      expect(hint).toMatch(/\/skillrt-ws-[^/]+\/skills\/weather\/scripts\/forecast\.py$/);
+      expect(system).not.toContain(path.join(tree.root, "skills", "weather", "scripts"));
+      steps.push(call("run_command", { command: `python3 ${hint}` }), { text: "done" });
+      const run = await agent.send("run it");
+      expect(String(run.toolCalls[0]?.output)).toBe(`$ python3 ${hint}\n\nsunny`);
     } finally {
       await agent.close();
     }
