@@ -14,9 +14,9 @@
  * ```
  *
  * A script walking its skill folder (`zip -r x .`, `os.walk(".")`) sees exactly the skill's files: no
- * links to other folders are added to it — except where a profile asks for trpc's staged layout
- * (`StageSkillOptions.links`: `out`, `work`, `inputs` and `.venv` links in a copy of the skill). `skills/` itself is read-only in the sandbox; the rest of the
- * workspace is writable.
+ * links to other folders are added to it, unless a profile asks for trpc's staged layout
+ * (`StageSkillOptions.links`: `out`, `work` and `inputs` links and a writable `.venv` in a copy of the
+ * skill). `skills/` itself is read-only in the sandbox; the rest of the workspace is writable.
  *
  * Workspaces are private: a fresh unpredictable directory (mkdtemp, 0700) under a per-user base that
  * is checked before use; an existing one is re-used only through `openWorkspace`, which checks it
@@ -214,9 +214,9 @@ export function workspaceAt(root: string): Workspace {
     try {
       const mode = (await lstatIn(skills, name))?.mode ?? 0o555;
       chmodSync(view.at, (mode & 0o7777) | 0o700);
-      for (const [entry] of [...STAGED_LINKS, [STAGED_VENV]]) {
-        await unlockIn(view, entry as string);
-        await removeIn(view, entry as string);
+      for (const entry of [...STAGED_LINKS.map(([link]) => link), STAGED_VENV]) {
+        await unlockIn(view, entry);
+        await removeIn(view, entry);
       }
       for (const [entry, target] of STAGED_LINKS) await symlinkIn(view, entry, target);
       await (await openSubdir(view, STAGED_VENV, { create: true })).close();
