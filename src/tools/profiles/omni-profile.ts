@@ -8,8 +8,8 @@
  * (`skill_name` for load and unload, `reference`) are still accepted. A load answers with
  * `Skill.get_full_instructions` (`# Skill:`, `## Skill Context`, the `uv run` hints of its scripts); with an
  * executor the hints name the skill's folder as `run_command` sees it (`<workspace>/skills/<name>`), not
- * the host folder the sandbox does not mount. Once the conversation is longer than 10 messages, a loaded skill whose
- * name none of the last 10 mentions is unloaded (Omni's heuristic). Markdown catalog with `[✓]` / `[○]`.
+ * the host folder the sandbox does not mount. Once the conversation is longer than 10 messages, a loaded
+ * skill whose name none of the last 10 mentions is unloaded (Omni's heuristic). Markdown catalog with `[✓]` / `[○]`.
  * Messages are OmniEmployee's, word for word (see `omni-skill-text.ts`).
  */
 import { tool } from "ai";
