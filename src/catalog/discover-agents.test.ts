@@ -30,8 +30,53 @@ describe("parseAgentFile", () => {
       model: "inherit",
       tools: ["Read", "Grep", "Glob"],
       skills: ["lint-*", "style-guide"],
+      // Claude Code preloads the skills the file names; the glob only bounds the catalog.
+      preload: ["style-guide"],
       source: "/p/.claude/agents/code-reviewer.md",
     });
+  });
+
+  it("a Claude Code agent file: skills preloaded, maxTurns as maxSteps, disallowedTools, other fields named as ignored", () => {
+    const text = [
+      "---",
+      "name: planner",
+      "description: Plans work.",
+      "skills:",
+      "  - style-guide",
+      "  - notes",
+      "maxTurns: 1",
+      "tools: Read, Bash",
+      "disallowedTools: Bash",
+      "model: small",
+      "permissionMode: plan",
+      "color: blue",
+      "favourite-food: soup",
+      "---",
+      "Plan it.",
+      "",
+    ].join("\n");
+    const { agent, diagnostics } = parseAgentFile(text, "/p/.claude/agents/planner.md");
+    expect(agent).toMatchObject({
+      name: "planner",
+      skills: ["style-guide", "notes"],
+      preload: ["style-guide", "notes"],
+      maxSteps: 1,
+      tools: ["Read", "Bash"],
+      disallowedTools: ["Bash"],
+      model: "small",
+    });
+    expect(diagnostics.map((d) => [d.code, d.severity])).toEqual([
+      ["agent-field-ignored", "warning"],
+      ["agent-field-ignored", "warning"],
+      ["agent-field-ignored", "warning"],
+    ]);
+    expect(diagnostics[0]?.message).toContain(
+      "Agent 'planner': field 'permissionMode' (Claude Code) has no equivalent",
+    );
+    expect(diagnostics[1]?.message).toContain("field 'color' (Claude Code)");
+    expect(diagnostics[2]?.message).toBe(
+      "Agent 'planner': field 'favourite-food' is not an agent field skillrt knows; it is ignored.",
+    );
   });
 
   it("takes a model id, max-steps and preload, and the file name when name is missing", () => {

@@ -10,7 +10,14 @@ import type { DiscoveredSkill, SkillRecord } from "./types.js";
  */
 export type RecordFields = Pick<
   ParsedSkill,
-  "name" | "description" | "extras" | "license" | "compatibility" | "allowedTools" | "metadata"
+  | "name"
+  | "description"
+  | "extras"
+  | "license"
+  | "compatibility"
+  | "allowedTools"
+  | "metadata"
+  | "metadataTree"
 > &
   Partial<BodyOpening>;
 
@@ -41,6 +48,7 @@ export function toSkillRecord(
   if (parsed.compatibility !== undefined) record.compatibility = parsed.compatibility;
   if (parsed.allowedTools !== undefined) record.allowedTools = parsed.allowedTools;
   if (parsed.metadata !== undefined) record.metadata = parsed.metadata;
+  if (parsed.metadataTree !== undefined) record.metadataTree = parsed.metadataTree;
   if (parsed.opening) record.opening = parsed.opening;
   if (parsed.headings) record.headings = parsed.headings;
   return record;

@@ -37,6 +37,8 @@ export interface SkillRecord {
   compatibility?: string;
   allowedTools?: string[];
   metadata?: Record<string, string>;
+  /** `metadata` as written when a value is a nested map or list (see `ParsedSkill.metadataTree`). */
+  metadataTree?: Record<string, FrontmatterValue>;
   /**
    * The body's first prose as plain text (at most 600 characters); for search. Memory skills carry it;
    * records of skill files leave it out (listing never reads a body) and search reads it from the file.

@@ -42,6 +42,7 @@ import { openCliTrust } from "./cli-trust.js";
 import {
   type CliConfig,
   cliExecutorChoice,
+  cliProfileSettings,
   cliRunSettings,
   cliSessionSettings,
   loadCliConfig,
@@ -219,6 +220,7 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     ...(options.trust === undefined ? {} : { trustAll: options.trust }),
     ...(options.askTrust === undefined ? {} : { ask: options.askTrust }),
   });
+  const profileSettings = cliProfileSettings(config, options.session);
   return {
     ...modelParts,
     catalog,
@@ -238,13 +240,16 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
     ...delegationFrom(config.file.delegation),
     run: cliRunSettings(config, { cwd, defaultHostDirs: options.defaultHostDirs ?? [cwd] }),
     ...cliSessionSettings(config, options.session),
-    // Counts of the catalog and prompts the last run rendered are kept in the cache: a warm start counts
-    // without loading the tokenizer.
-    ...(cacheDir === undefined
+    ...(profileSettings === undefined && cacheDir === undefined
       ? {}
       : {
           session: {
-            tokenCounter: createTokenCounter({ counts: openTokenCountFile(cacheDir, "o200k_base") }),
+            ...profileSettings,
+            // Counts of the catalog and prompts the last run rendered are kept in the cache: a warm start
+            // counts without loading the tokenizer.
+            ...(cacheDir === undefined
+              ? {}
+              : { tokenCounter: createTokenCounter({ counts: openTokenCountFile(cacheDir, "o200k_base") }) }),
           },
         }),
     ...selectFromEnv(env),

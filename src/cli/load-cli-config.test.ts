@@ -2,7 +2,13 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "./__fixtures__/skill-tree.js";
-import { cliExecutorChoice, cliRunSettings, cliSessionSettings, loadCliConfig } from "./load-cli-config.js";
+import {
+  cliExecutorChoice,
+  cliProfileSettings,
+  cliRunSettings,
+  cliSessionSettings,
+  loadCliConfig,
+} from "./load-cli-config.js";
 
 let tmp: { dir: string; cleanup: () => Promise<void> };
 beforeEach(async () => {
@@ -108,5 +114,45 @@ describe("loadCliConfig", () => {
     await run.environment?.artifactStore?.save("a.txt", new TextEncoder().encode("hi"), "text/plain");
     expect((await run.environment?.artifactStore?.get("a.txt"))?.version).toBe(1);
     expect(await readdir(path.join(tmp.dir, ".skillrt", "artifacts"))).toEqual(["a%2Etxt"]);
+  });
+
+  it("reads the profile settings of the session section (also from an untrusted project file); flags win", async () => {
+    await writeFile(
+      path.join(tmp.dir, "skillrt.config.json"),
+      JSON.stringify({
+        session: {
+          loadMode: "once",
+          maxOverviewSkills: 5,
+          maxLoadedSkills: 2,
+          skillTools: ["skill_load"],
+          preamble: false,
+        },
+      }),
+    );
+    const config = await loadCliConfig({ cwd: tmp.dir, env: { HOME: tmp.dir }, warn: () => {} });
+    expect(cliSessionSettings(config)).toEqual({});
+    expect(cliProfileSettings(config)).toEqual({
+      loadMode: "once",
+      maxOverviewSkills: 5,
+      maxLoadedSkills: 2,
+      skillTools: ["skill_load"],
+      preamble: "",
+    });
+    expect(
+      cliProfileSettings(config, { loadMode: "session", maxLoadedSkills: 3, skillTools: ["skill_run"] }),
+    ).toEqual({
+      loadMode: "session",
+      maxOverviewSkills: 5,
+      maxLoadedSkills: 3,
+      skillTools: ["skill_run"],
+      preamble: "",
+    });
+    await writeFile(
+      path.join(tmp.dir, "skillrt.config.json"),
+      JSON.stringify({ session: { loadMode: "forever" } }),
+    );
+    await expect(loadCliConfig({ cwd: tmp.dir, env: { HOME: tmp.dir }, warn: () => {} })).rejects.toThrow(
+      /loadMode/,
+    );
   });
 });

@@ -33,6 +33,16 @@ export interface CliSessionSettings {
   deny?: string[];
 }
 
+/** Profile settings of a CLI session, from flags or the `session` section. */
+export interface CliProfileSettings {
+  loadMode?: "session" | "turn" | "once";
+  maxOverviewSkills?: number;
+  maxLoadedSkills?: number;
+  skillTools?: string[];
+  /** `""`: no preamble (trpc: no guidance blocks). */
+  preamble?: string;
+}
+
 /** A CLI run's configuration. */
 export interface CliConfig {
   /** The merged file contents (pass as `loadModelConfig({ config })`). */
@@ -121,6 +131,12 @@ export interface SessionFlags {
   skill?: string[] | undefined;
   allow?: string[] | undefined;
   deny?: string[] | undefined;
+  /** `--load-mode`, `--max-overview-skills`, `--max-loaded-skills`, `--skill-tools`, `--no-preamble` (checked). */
+  loadMode?: "session" | "turn" | "once" | undefined;
+  maxOverviewSkills?: number | undefined;
+  maxLoadedSkills?: number | undefined;
+  skillTools?: string[] | undefined;
+  noPreamble?: boolean | undefined;
 }
 
 /**
@@ -143,6 +159,31 @@ export function cliSessionSettings(config: CliConfig, flags: SessionFlags = {}):
     ...(allow === undefined ? {} : { allow }),
     ...(deny === undefined ? {} : { deny }),
   };
+}
+
+/**
+ * The session's profile settings (`loadMode`, `maxOverviewSkills`, `maxLoadedSkills`, `skillTools`, the
+ * preamble switch) for `createSkillAgent({ session })`: each from its flag when given, else from the
+ * `session` section; undefined when none is set.
+ */
+export function cliProfileSettings(
+  config: CliConfig,
+  flags: SessionFlags = {},
+): CliProfileSettings | undefined {
+  const { session } = config.file;
+  const loadMode = flags.loadMode ?? session.loadMode;
+  const maxOverviewSkills = flags.maxOverviewSkills ?? session.maxOverviewSkills;
+  const maxLoadedSkills = flags.maxLoadedSkills ?? session.maxLoadedSkills;
+  const skillTools = flags.skillTools ?? session.skillTools;
+  const noPreamble = flags.noPreamble === true || session.preamble === false;
+  const profileSettings: CliProfileSettings = {
+    ...(loadMode === undefined ? {} : { loadMode }),
+    ...(maxOverviewSkills === undefined ? {} : { maxOverviewSkills }),
+    ...(maxLoadedSkills === undefined ? {} : { maxLoadedSkills }),
+    ...(skillTools === undefined ? {} : { skillTools }),
+    ...(noPreamble ? { preamble: "" } : {}),
+  };
+  return Object.keys(profileSettings).length === 0 ? undefined : profileSettings;
 }
 
 /** The executor: the `--executor` flag (already validated), else `exec.executor`, else `auto`. */

@@ -41,6 +41,8 @@ function agentSpecSchema() {
       preload: NameList.optional(),
       /** Host/MCP tool names (or globs) the agent may be offered, within its parent's. Unset: the parent's. */
       tools: NameList.optional(),
+      /** Host/MCP tool names (or globs) the agent is never offered, even when `tools` names them (Claude Code's `disallowedTools`). */
+      disallowedTools: NameList.optional(),
       /** Most model calls per delegated task. Default: the parent's step limit. */
       maxSteps: z.number().int().positive().optional(),
       /**
@@ -82,6 +84,7 @@ export interface AgentDefinition {
   skills?: string[];
   preload?: string[];
   tools?: string[];
+  disallowedTools?: string[];
   maxSteps?: number;
   /** The approval mode it asks for (narrowed to no looser than its parent's). */
   approval?: (typeof APPROVAL_MODES)[number];
@@ -107,6 +110,7 @@ export function toAgentDefinition(name: string, spec: AgentSpec, source: string)
     ...(parsed.skills === undefined ? {} : { skills: parsed.skills }),
     ...(parsed.preload === undefined ? {} : { preload: parsed.preload }),
     ...(parsed.tools === undefined ? {} : { tools: parsed.tools }),
+    ...(parsed.disallowedTools === undefined ? {} : { disallowedTools: parsed.disallowedTools }),
     ...(parsed.maxSteps === undefined ? {} : { maxSteps: parsed.maxSteps }),
     ...(parsed.approval === undefined ? {} : { approval: parsed.approval }),
     ...(parsed.executor === undefined ? {} : { executor: parsed.executor }),

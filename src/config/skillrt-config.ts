@@ -82,6 +82,22 @@ export const SessionConfigFile = z
     allow: z.array(NameGlob).optional(),
     /** Name globs hidden from the model and from slash commands; wins over `allow`. */
     deny: z.array(NameGlob).optional(),
+    /**
+     * How long loaded skills stay: `session`, `turn` (unloaded when the next user turn starts) or `once`
+     * (after the one request that showed them). Default `turn` under the trpc profile, else `session`.
+     */
+    loadMode: z.enum(["session", "turn", "once"]).optional(),
+    /** trpc profile: most skills its overview lists with descriptions (trpc's `WithMaxOverviewSkills`). */
+    maxOverviewSkills: z.number().int().positive().optional(),
+    /** trpc profile: most skills loaded at once; past it the least recently used is unloaded. */
+    maxLoadedSkills: z.number().int().positive().optional(),
+    /** The profile's tools offered to the model, by name (trpc's `WithAllowedSkillTools`). Default: all. */
+    skillTools: z.array(z.string().min(1)).optional(),
+    /**
+     * `false`: no preamble before the catalog (under the trpc profile: no guidance blocks after its
+     * overview, trpc's `WithSkillsToolingGuidance("")`). Default true.
+     */
+    preamble: z.boolean().optional(),
   })
   .strict();
 /** The `session` section. */

@@ -44,6 +44,7 @@ export async function buildSkillEntry(
             record,
             body,
             files.map((f) => f.path),
+            core.skillRunDir?.(record.name),
           ),
         )
       : skillItemText(core, record, body, files);

@@ -130,9 +130,11 @@ export function createSessionRenderer(input: SessionRendererInput): SessionRende
   ): CatalogMemo => {
     let cap = input.maxOverviewSkills;
     if (cap === undefined) {
-      let spent = counter.count(
-        `Available skills:\n${trpcCapabilityGuidance(flags)}${trpcToolingGuidance(flags)}`,
-      );
+      const guidance =
+        input.preamble === undefined
+          ? `${trpcCapabilityGuidance(flags)}${trpcToolingGuidance(flags)}`
+          : `${input.preamble}\n\n`;
+      let spent = counter.count(`Available skills:\n${guidance}`);
       cap = 0;
       for (const r of records) {
         spent += counter.count(`- ${r.name}: ${r.description}\n`);
@@ -142,7 +144,14 @@ export function createSessionRenderer(input: SessionRendererInput): SessionRende
       if (cap === records.length) cap = 0;
       else cap = Math.max(cap, 1);
     }
-    const overview = renderTrpcOverview({ records, request, cap, flags });
+    // The session's preamble is trpc's guidance switch: "" leaves the guidance out, a text replaces it.
+    const overview = renderTrpcOverview({
+      records,
+      request,
+      cap,
+      flags,
+      ...(input.preamble === undefined ? {} : { guidance: input.preamble }),
+    });
     const tokens = counter.count(overview.text);
     const searchOffered = overview.truncated > 0 || records.length > input.searchThreshold;
     return {
@@ -196,6 +205,7 @@ export function createSessionRenderer(input: SessionRendererInput): SessionRende
     refreshCatalog() {
       epoch += 1;
     },
+    request: () => request,
     setRequest(text) {
       request = text;
     },

@@ -343,7 +343,7 @@ describe("profile", () => {
     expect(prompt).toContain("call load_skill with its name first");
     expect(prompt).not.toContain("skill_run");
     expect(prompt).toContain("[○]");
-    expect(omni.history.loadCall("pdf")).toEqual({ toolName: "load_skill", input: { skill_name: "pdf" } });
+    expect(omni.history.loadCall("pdf")).toEqual({ toolName: "load_skill", input: { name: "pdf" } });
     const missing = await omni.selectDocs("pdf", [], "add");
     expect(missing.ok ? "" : missing.message).toBe(
       "Skill 'pdf' is not loaded. Call load_skill first (it accepts docs too).",

@@ -97,6 +97,7 @@ export function openSkillSession(
     ...(options.skillEnv === undefined ? {} : { skillEnv: options.skillEnv }),
     ...(options.requirementsEnv === undefined ? {} : { requirementsEnv: options.requirementsEnv }),
     ...(options.preRender === undefined ? {} : { preRender: options.preRender }),
+    ...(options.skillRunDir === undefined ? {} : { skillRunDir: options.skillRunDir }),
     contextWindow,
     contextWindowKnown,
     catalogBudget,

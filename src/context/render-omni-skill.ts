@@ -62,6 +62,8 @@ export async function omniFullInstructions(
   record: Pick<SkillRecord, "name" | "description" | "dir" | "extras">,
   body: string,
   paths: readonly string[],
+  /** The folder the hints name (default `record.dir`): where the skill's commands see it. */
+  runDir: string = record.dir,
 ): Promise<string> {
   const whenToUse = typeof record.extras.when_to_use === "string" ? record.extras.when_to_use : undefined;
   const scripts = paths.filter((p) => /^scripts\/[^/]+$/.test(p)).map((p) => p.slice("scripts/".length));
@@ -75,7 +77,7 @@ export async function omniFullInstructions(
     name: record.name,
     description: record.description,
     whenToUse,
-    dir: record.dir,
+    dir: runDir,
     scripts,
     body: body.trim(),
     docs,

@@ -26,7 +26,7 @@ export function renderPreamble(names: SkillToolNames, options: PreambleOptions):
     "## Skills",
     "",
     "Skills are folders of instructions, scripts and reference files for specialised tasks. The catalog below lists them by name and description.",
-    `- When a task matches a skill, call ${names.load} with its name first, then follow the instructions it returns.`,
+    `- When a task matches a skill, call ${names.load} with ${names.loadArgument ?? "its name"} first, then follow the instructions it returns.`,
   ];
   if (names.read !== undefined) {
     lines.push(

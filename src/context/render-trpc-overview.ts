@@ -66,6 +66,12 @@ export interface TrpcOverviewInput {
   /** Most skills listed with their description (trpc's `WithMaxOverviewSkills`); 0 or undefined: all. */
   cap?: number;
   flags: TrpcToolFlags;
+  /**
+   * trpc's guidance switches: `undefined` renders the guidance blocks for the tools; `""` none
+   * (`WithSkillsToolingGuidance("")`); other text replaces them and is put before the overview
+   * (`WithSkillsProtocolGuidance`).
+   */
+  guidance?: string;
 }
 
 /** The overview text and how many skills it lists in full / by name only. */
@@ -84,7 +90,8 @@ export function renderTrpcOverview(input: TrpcOverviewInput): TrpcOverview {
   const all = ranked.records;
   const rendered = cap > 0 && all.length > cap ? all.slice(0, cap) : all;
   const truncated = all.slice(rendered.length);
-  let text = "Available skills:";
+  let text = input.guidance === undefined || input.guidance === "" ? "" : `${input.guidance}\n\n`;
+  text += "Available skills:";
   if (truncated.length > 0)
     text += ` (showing ${rendered.length} of ${all.length}; remaining names listed below)`;
   text += "\n";
@@ -99,6 +106,6 @@ export function renderTrpcOverview(input: TrpcOverviewInput): TrpcOverview {
   if (truncated.length > 0) {
     text += `Additional skills (use skill_load by name to access): ${truncated.map((r) => r.name).join(", ")}\n`;
   }
-  text += trpcCapabilityGuidance(flags) + trpcToolingGuidance(flags);
+  if (input.guidance === undefined) text += trpcCapabilityGuidance(flags) + trpcToolingGuidance(flags);
   return { text, listed: rendered.length, truncated: truncated.length };
 }

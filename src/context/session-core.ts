@@ -41,6 +41,8 @@ export interface SessionCore {
   requirementsEnv?: Record<string, string | undefined> | false;
   /** See `SkillSessionOptions.preRender`. */
   preRender?: (record: SkillRecord, body: string) => Promise<string>;
+  /** See `SkillSessionOptions.skillRunDir`. */
+  skillRunDir?: (name: string) => string;
   /** Skills `init()` loads besides `active: true` ones. */
   activeSkills: readonly string[];
   /** Set once `init()` ran (or the session was restored). */

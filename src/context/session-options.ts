@@ -116,8 +116,17 @@ export interface SkillSessionOptions {
    * pre-render (`` !`cmd` `` and ```` ```! ```` blocks of trusted skills). Default: the body as written.
    */
   preRender?: (record: SkillRecord, body: string) => Promise<string>;
+  /**
+   * Where the session's commands see a skill's folder (e.g. `<workspace>/skills/<name>` in the sandbox), for
+   * renderings that name it for commands (OmniEmployee's `uv run` hints). Default: the skill's own folder.
+   */
+  skillRunDir?: (name: string) => string;
   /** Receives every event. */
   onEvent?: (event: SessionEvent) => void;
-  /** Custom preamble (replaces the default text); `""` renders the catalog without one. */
+  /**
+   * Custom preamble (replaces the default text); `""` renders the catalog without one. Under the `trpc`
+   * profile it is trpc's guidance switch: `""` leaves the guidance blocks out of the overview
+   * (`WithSkillsToolingGuidance("")`), a text replaces them and comes before it (`WithSkillsProtocolGuidance`).
+   */
   preamble?: string;
 }

@@ -75,7 +75,12 @@ const PROFILES: Record<ProfileName, ProfileVocabulary> = {
     systemLayout: "trpc",
   },
   agentscope: {
-    toolNames: { load: "load_skill_through_path", search: "skill_search", run: "skill_run" },
+    toolNames: {
+      load: "load_skill_through_path",
+      search: "skill_search",
+      run: "skill_run",
+      loadArgument: 'its skill id (the <skill-id> of its entry) and path "SKILL.md"',
+    },
     catalogFormat: "skillbox",
     loadInput: (name) => ({ skillId: name, path: "SKILL.md" }),
   },
@@ -89,7 +94,7 @@ const PROFILES: Record<ProfileName, ProfileVocabulary> = {
     },
     catalogFormat: "markdown",
     isDoc: isOmniReference,
-    loadInput: (name) => ({ skill_name: name }),
+    loadInput: (name) => ({ name }),
   },
   aworld: {
     toolNames: {

@@ -26,4 +26,6 @@ export interface SessionRenderer {
    * recommended skill for this request" line). The loop sets it before each step; other profiles ignore it.
    */
   setRequest(text: string): void;
+  /** The text {@link setRequest} set last ("" before any request): what an AWorld agent skill is handed. */
+  request(): string;
 }

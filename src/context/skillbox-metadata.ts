@@ -61,7 +61,8 @@ export function skillboxMetadata(
     ["license", record.license],
     ["compatibility", record.compatibility],
     ["allowed-tools", record.allowedTools === undefined ? undefined : record.allowedTools.join(" ")],
-    ["metadata", record.metadata],
+    // Nested maps and lists as AgentScope writes them (nested elements, `<item>`s), not as coerced strings.
+    ["metadata", record.metadataTree ?? record.metadata],
     ...Object.entries(record.extras),
   ];
 }

@@ -23,4 +23,9 @@ export interface SkillToolNames {
   /** Always `skill_search` in every profile. */
   search?: string;
   run?: string;
+  /**
+   * What the preamble tells the model to give the load tool: default `its name`; AgentScope loads by the
+   * skill id its catalog lists (`<skill-id>`), not by the name.
+   */
+  loadArgument?: string;
 }

@@ -83,14 +83,31 @@ export function narrowCatalog(catalog: Catalog, skills: readonly string[] | unde
   return skills === undefined ? catalog : filterCatalog(catalog, skills);
 }
 
-/** The parent's host tools the definition's `tools` names (all of them when it names none). */
+/**
+ * Whether a tool name is offered to a child: named by `allow` (every name when it is undefined) and not by
+ * `deny` (Claude Code's `disallowedTools`, which wins).
+ */
+function toolFilter(
+  allow: readonly string[] | undefined,
+  deny: readonly string[] | undefined,
+): (name: string) => boolean {
+  const allowed = allow === undefined ? () => true : allow.length === 0 ? () => false : picomatch([...allow]);
+  const denied = deny === undefined || deny.length === 0 ? () => false : picomatch([...deny]);
+  return (name) => allowed(name) && !denied(name);
+}
+
+/**
+ * The parent's host tools the definition's `tools` names (all of them when it names none), without those
+ * its `disallowedTools` names.
+ */
 export function narrowTools(
   tools: ToolSet | undefined,
   names: readonly string[] | undefined,
+  denied?: readonly string[],
 ): { tools: ToolSet } | undefined {
   if (tools === undefined) return undefined;
-  if (names === undefined) return { tools };
-  const matches = names.length === 0 ? () => false : picomatch([...names]);
+  if (names === undefined && denied === undefined) return { tools };
+  const matches = toolFilter(names, denied);
   return { tools: Object.fromEntries(Object.entries(tools).filter(([name]) => matches(name))) };
 }
 
@@ -104,8 +121,7 @@ export function childToolSources(
   definition: AgentDefinition,
   mode?: ApprovalMode,
 ): ToolSources {
-  const names = definition.tools;
-  const matches = names === undefined ? () => true : names.length === 0 ? () => false : picomatch([...names]);
+  const matches = toolFilter(definition.tools, definition.disallowedTools);
   const { onApproval } = parent.approval;
   const registry = parent.registry;
   return {

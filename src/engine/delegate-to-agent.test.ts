@@ -1,9 +1,11 @@
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { generateText } from "ai";
+import { generateText, tool } from "ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { createCatalog } from "../catalog/create-catalog.js";
+import { discoverAgents } from "../catalog/discover-agents.js";
 import type { Catalog } from "../catalog/types.js";
 import { createExecutor } from "../exec/create-executor.js";
 import { createMemoryStore } from "../store/create-memory-store.js";
@@ -39,6 +41,67 @@ afterEach(async () => {
 });
 
 describe("delegation to a subagent", () => {
+  it("a Claude Code agent file: its skills are preloaded, maxTurns: 1 is one step, disallowedTools withheld", async () => {
+    await mkdir(path.join(dir, "agents"));
+    await writeFile(
+      path.join(dir, "agents", "toc-writer.md"),
+      [
+        "---",
+        "name: toc-writer",
+        "description: Writes tables of contents.",
+        "skills:",
+        "  - markdown-toc",
+        "maxTurns: 1",
+        "model: child-model",
+        "tools: Read, Bash",
+        "disallowedTools: Bash",
+        "color: green",
+        "---",
+        "You write tables of contents.",
+        "",
+      ].join("\n"),
+    );
+    const found = await discoverAgents([path.join(dir, "skills")]);
+    expect(found.diagnostics.map((d) => d.code)).toEqual(["agent-field-ignored"]);
+    const parentModel = scriptedModel([
+      {
+        toolCalls: [
+          { name: "agent_run", input: JSON.stringify({ agent: "toc-writer", task: "TOC of README" }) },
+        ],
+      },
+      { text: "Done." },
+    ]);
+    // The child would go on calling tools; one turn is all its file allows.
+    const childModel = scriptedModel([
+      { toolCalls: [{ name: "Read", input: '{"path":"README.md"}' }] },
+      { text: "never reached" },
+    ]);
+    const noop = (name: string) =>
+      tool({ description: name, inputSchema: z.object({ path: z.string() }), execute: async () => name });
+    const agent = await createSkillAgent({
+      model: parentModel,
+      catalog,
+      executor: false,
+      tools: { Read: noop("Read"), Bash: noop("Bash") },
+      agents: found.agents,
+      delegation: { models: { "child-model": childModel } },
+    });
+    const events: EngineEvent[] = [];
+    try {
+      await agent.send("Make a TOC", { onEvent: (e) => events.push(e) });
+      const childCalls = childModel.calls;
+      expect(childCalls).toHaveLength(1);
+      // Preloaded: the skill's body is in the child's context from its first request.
+      expect(JSON.stringify(childCalls[0]!.prompt)).toContain("# Markdown table of contents");
+      expect(toolNamesOf(childCalls[0]!)).toContain("Read");
+      expect(toolNamesOf(childCalls[0]!)).not.toContain("Bash");
+      const end = events.find((e) => e.type === "agent-end");
+      expect(end).toMatchObject({ steps: 1 });
+    } finally {
+      await agent.close();
+    }
+  });
+
   it("the child sees only its allowlist, loads and runs a skill; the parent sees only its answer", async () => {
     expect(catalog.list()).toHaveLength(50);
     const parentModel = scriptedModel([

@@ -250,7 +250,7 @@ export function createDelegator(parent: DelegationParent): Delegator {
       sessionId,
       toolSources: childToolSources(parent.toolSources, definition, settings.approval),
       ...(definition.preload === undefined ? {} : { activeSkills: definition.preload }),
-      ...(narrowTools(parentOptions.tools, definition.tools) ?? {}),
+      ...(narrowTools(parentOptions.tools, definition.tools, definition.disallowedTools) ?? {}),
       ...((definition.maxSteps ?? parentOptions.maxSteps) === undefined
         ? {}
         : { maxSteps: definition.maxSteps ?? parentOptions.maxSteps }),

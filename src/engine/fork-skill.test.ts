@@ -156,6 +156,31 @@ describe("context: fork skills", () => {
     }
   });
 
+  it("an aworld type: agent skill's child gets the user's request with the body (a handoff), also from /skill", async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ name: "active_skill", input: '{"skill_name":"helper"}' }] },
+      { text: "helped with the invoice." },
+      { text: "Done." },
+      { text: "helped again." },
+    ]);
+    const agent = await createSkillAgent({ model, catalog, executor: false, profile: "aworld" });
+    try {
+      await agent.send("Please check invoice 4711 for errors");
+      const child = model.calls[1]!.prompt.filter((m) => m.role === "user");
+      const task = JSON.stringify(child);
+      expect(task).toContain("You are the helper agent. Answer: helped.");
+      expect(task).toContain("The user's request:\\nPlease check invoice 4711 for errors");
+      // A person's `/helper args`: the arguments are the request handed over.
+      const loaded = await agent.loadSkill("helper", { args: "summarise the contract" });
+      expect(loaded.ok).toBe(true);
+      const userTask = JSON.stringify(model.calls[3]!.prompt.filter((m) => m.role === "user"));
+      expect(userTask).toContain("The user's request:\\nsummarise the contract");
+      expect(userTask).not.toContain("invoice 4711");
+    } finally {
+      await agent.close();
+    }
+  });
+
   it("a fork skill's child counts toward delegation.maxPerTurn and has its parent's shellPreRender", async () => {
     const marker = path.join(dir, "pre-rendered");
     await skill("probe", "context: fork\nmodel: probe\n", `Probe: !\`touch ${marker}\``);

@@ -3,7 +3,8 @@
  * aworld profile (AWorld's agent skills). Loading one — by the model's load tool or by `/skill NAME args` —
  * does not put its body in the conversation: a child agent gets the body (arguments substituted) as its
  * task, in the agent its `agent:` names (the default general agent otherwise), on its `model:` when set,
- * and the conversation gets the child's answer.
+ * and the conversation gets the child's answer. An AWorld agent skill is a handoff: its child gets the
+ * user's request after the body (AWorld's sub-agent has the body as its prompt and the user's message).
  */
 import type { Tool } from "ai";
 import type { Catalog, SkillRecord } from "../catalog/types.js";
@@ -17,25 +18,30 @@ import { toolFailure } from "../tools/skill-tool-result.js";
 import { type DelegationResult, type Delegator, GENERAL_AGENT } from "./delegate-to-agent.js";
 import { answerText, type DelegationToolResult } from "./delegation-tool.js";
 
+/** True for an AWorld agent skill (`type: agent` under the aworld profile). */
+function isAgentSkill(record: Pick<SkillRecord, "extras">, profile: ProfileName): boolean {
+  const { type } = record.extras;
+  return profile === "aworld" && typeof type === "string" && type.trim() === "agent";
+}
+
 /** True when loading `record` runs it in a child agent rather than in the conversation. */
 export function isForkSkill(record: Pick<SkillRecord, "extras">, profile: ProfileName): boolean {
-  const { context, type } = record.extras;
-  return (
-    (typeof context === "string" && context.trim() === "fork") ||
-    (profile === "aworld" && typeof type === "string" && type.trim() === "agent")
-  );
+  const { context } = record.extras;
+  return (typeof context === "string" && context.trim() === "fork") || isAgentSkill(record, profile);
 }
 
 /**
- * Runs the skill `name` as a child: its body with `args` substituted is the task. Throws `SkillrtError`
- * (`invalid-argument`) when its `agent:` names no known agent or delegation is past its depth limit.
+ * Runs the skill `name` as a child: its body with `args` substituted is the task (for an AWorld agent
+ * skill, followed by the user's request: `options.request`, else the session's latest request). Throws
+ * `SkillrtError` (`invalid-argument`) when its `agent:` names no known agent or delegation is past its
+ * depth limit.
  */
 export async function runForkSkill(
   parts: { delegator: Delegator; catalog: Catalog; session: SkillSession },
   name: string,
   args: string | undefined,
   parentCallId: string,
-  options: { abortSignal?: AbortSignal } = {},
+  options: { abortSignal?: AbortSignal; request?: string } = {},
 ): Promise<DelegationResult> {
   const { delegator, catalog, session } = parts;
   const loaded = await catalog.load(name);
@@ -51,11 +57,16 @@ export async function runForkSkill(
         `${delegator.agents.map((a) => a.name).join(", ") || "none"} (agents/*.md next to the skills, or the agents option).`,
     });
   }
-  const task = substituteArguments(loaded.body, {
+  const body = substituteArguments(loaded.body, {
     ...(args === undefined || args === "" ? {} : { args }),
     skillDir: loaded.record.dir,
     sessionId: session.id,
   });
+  const request = (options.request ?? session.renderer.request()).trim();
+  const task =
+    isAgentSkill(loaded.record, session.profile.name) && request !== ""
+      ? `${body.trimEnd()}\n\n---\n\nThe user's request:\n${request}`
+      : body;
   const model =
     typeof extras.model === "string" && extras.model.trim() !== "" ? extras.model.trim() : undefined;
   return delegator.runDefinition(definition, task, parentCallId, {

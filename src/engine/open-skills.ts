@@ -23,7 +23,7 @@ import type { Executor } from "../exec/executor.js";
 import { type RunSettings, type RunSetup, type SkillRunContext, toRunSettings } from "../exec/run-config.js";
 import { createSandboxSessionExecutor } from "../exec/sandbox-session-executor.js";
 import { createShellPreRender } from "../exec/shell-pre-render.js";
-import type { Workspace } from "../exec/workspace.js";
+import { sanitizeName, type Workspace } from "../exec/workspace.js";
 import { createSkillTools, type SkillTools } from "../tools/create-skill-tools.js";
 import type { McpSkillRuns } from "../tools/mcp-client/prepare-mcp-skill-run.js";
 import type { ProfileName } from "../tools/profile-types.js";
@@ -98,12 +98,19 @@ export interface SkillLayerOptions extends ToolSourceOptions {
   /**
    * Further session settings: the profile tools offered (`skillTools`), the `trpc` profile's overview cap
    * (`maxOverviewSkills`), how long loads stay (`loadMode`), the LRU limit (`maxLoadedSkills`) and the
-   * token counter of budgets and the ledger (`tokenCounter`; default o200k_base) and the host variables
-   * skills' requirements are checked against (`requirementsEnv`).
+   * token counter of budgets and the ledger (`tokenCounter`; default o200k_base), the host variables
+   * skills' requirements are checked against (`requirementsEnv`) and the preamble (`preamble`; `""`: none,
+   * under `trpc` no guidance blocks).
    */
   session?: Pick<
     SkillSessionOptions,
-    "skillTools" | "maxOverviewSkills" | "loadMode" | "maxLoadedSkills" | "tokenCounter" | "requirementsEnv"
+    | "skillTools"
+    | "maxOverviewSkills"
+    | "loadMode"
+    | "maxLoadedSkills"
+    | "tokenCounter"
+    | "requirementsEnv"
+    | "preamble"
   >;
   /**
    * Which skills may run commands, pre-approve tools through `allowed-tools` and pre-render
@@ -113,8 +120,8 @@ export interface SkillLayerOptions extends ToolSourceOptions {
    */
   trust?: TrustOption;
   /**
-   * Run a trusted skill's `` !`command` `` and ```` ```! ```` blocks when it loads, in its directory in the
-   * session workspace with the run limits, output (capped, redacted) in place; an untrusted skill's are
+   * Run a trusted skill's `` !`command` `` and ```` ```! ```` blocks when it loads, in the project directory
+   * (`cwd`, read-only in a sandbox) with the run limits, output (capped, redacted) in place; an untrusted skill's are
    * replaced by a note. `false` leaves them as written, everywhere (config `exec.shellPreRender`). Default true.
    */
   shellPreRender?: boolean;
@@ -274,7 +281,21 @@ export async function openSkillLayer(
     ...options.session,
     ...(options.shellPreRender === false
       ? {}
-      : { preRender: createShellPreRender({ run: runLayer?.run, trust, stage: stageServedSkill(catalog) }) }),
+      : {
+          preRender: createShellPreRender({
+            run: runLayer?.run,
+            trust,
+            stage: stageServedSkill(catalog),
+            projectDir: cwd,
+          }),
+        }),
+    // Where commands see a skill's folder: its view in the workspace (the host folder is not mounted).
+    ...(runLayer === undefined
+      ? {}
+      : {
+          skillRunDir: (name: string) =>
+            path.join(runLayer.run.environment.workspace.skillsDir, sanitizeName(name)),
+        }),
   };
   let session: SkillSession;
   try {

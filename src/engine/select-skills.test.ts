@@ -60,6 +60,37 @@ describe("selectSkills", () => {
     expect(parseSelection("pdf, pdf, none", known)).toEqual(["pdf"]);
   });
 
+  it("never offers or loads a disable-model-invocation skill (only a person starts it)", async () => {
+    const catalog = await createCatalog({
+      roots: [],
+      memory: [
+        { name: "csv", description: "about csv files", body: "C" },
+        {
+          name: "deploy-prod",
+          description: "deploys csv reports to production",
+          body: "D",
+          extras: { "disable-model-invocation": "true" },
+        },
+      ],
+    });
+    const session = createSkillSession({ catalog });
+    expect((await selectionCandidates(session, "deploy my csv")).map((s) => s.name)).toEqual(["csv"]);
+    // A model naming it anyway does not load it.
+    const model = scriptedModel([{ text: '{"skills": ["deploy-prod", "csv"]}' }]);
+    const result = await selectSkills({ mode: "llm", session, model, message: "deploy my csv" });
+    expect(JSON.stringify(model.calls[0]!.prompt)).not.toContain("deploy-prod");
+    expect(result.selected).toEqual(["csv"]);
+    expect(session.loadedSkills()).toEqual(["csv"]);
+    const lexical = createSkillSession({ catalog });
+    const picked = await selectSkills({
+      mode: "lexical",
+      session: lexical,
+      message: "deploy production reports",
+    });
+    expect(picked.selected).not.toContain("deploy-prod");
+    expect(lexical.loadedSkills()).not.toContain("deploy-prod");
+  });
+
   it("llm: loads the skills of a comma-separated answer", async () => {
     const model = scriptedModel([{ text: "chart, csv" }]);
     const { session } = await tinySession(skills);

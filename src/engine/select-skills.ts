@@ -109,15 +109,17 @@ export const DEFAULT_CANDIDATE_TOKENS = 1000;
 const MAX_CANDIDATES = 50;
 
 /**
- * The skills the `llm` pre-pass shows the model: every skill not loaded when their catalog lines fit the
- * budget, else the search's best hits for the message that fit (none when nothing matches).
+ * The skills the `llm` pre-pass shows the model: every skill the model may see (never one with
+ * `disable-model-invocation`, which only a person starts) and that is not loaded, when their catalog
+ * lines fit the budget, else the search's best hits for the message that fit (none when nothing matches).
  */
 export async function selectionCandidates(
   session: SkillSession,
   message: string,
   budget = DEFAULT_CANDIDATE_TOKENS,
 ): Promise<SkillListing[]> {
-  const skills = listSkills(session).filter((s) => !s.loaded);
+  const forModel = new Set(session.visibleSkills().map((r) => r.name));
+  const skills = listSkills(session).filter((s) => !s.loaded && forModel.has(s.name));
   let total = 0;
   for (const s of skills) total += s.tokens;
   if (total <= budget) return skills;
@@ -192,6 +194,9 @@ export async function selectSkills(options: SelectSkillsOptions): Promise<Select
   } catch {
     return { selected: [], loads: [] };
   }
+  // The pre-pass chooses for the model, so it never starts a skill the model may not see.
+  const forModel = new Set(options.session.visibleSkills().map((r) => r.name));
+  selected = selected.filter((name) => forModel.has(name));
   const loads: UserLoadOutcome[] = [];
   for (const name of selected) loads.push(await loadForUser(options.session, name, { by: "select" }));
   return { selected, loads };

@@ -206,7 +206,7 @@ describe("synthetic load calls use the profile's load tool and input shape", () 
     claude: { toolName: "Skill", input: { skill: "alpha", args: "x y" } },
     trpc: { toolName: "skill_load", input: { skill: "alpha" } },
     agentscope: { toolName: "load_skill_through_path", input: { skillId: "alpha", path: "SKILL.md" } },
-    omni: { toolName: "load_skill", input: { skill_name: "alpha" } },
+    omni: { toolName: "load_skill", input: { name: "alpha" } },
     aworld: { toolName: "active_skill", input: { skill_name: "alpha" } },
   };
 

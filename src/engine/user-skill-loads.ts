@@ -56,6 +56,8 @@ export function userSkillLoads(parts: UserLoadParts): UserSkillLoads {
         name,
         args,
         toolCallId,
+        // A person's `/skill NAME args`: the arguments are their request (not the previous turn's message).
+        { request: args ?? "" },
       );
       const { toolName, input } = session.history.loadCall(name, args);
       const value = answerText(result);

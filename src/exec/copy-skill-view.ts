@@ -31,15 +31,24 @@ function describe(rel: string, stat: Stats, withTimes: boolean): string {
 
 /**
  * One line per entry below `dir` (kind, relative path, size, mtime; with `withModes`, also the mode),
- * never following a symlink; `undefined` when `dir` is missing or not a directory.
+ * never following a symlink; `undefined` when `dir` is missing or not a directory. The folders `skip`
+ * names directly below `dir` count as entries, but what they hold does not.
  */
-export function treeFingerprint(dir: string, withModes = true): string | undefined {
+export function treeFingerprint(
+  dir: string,
+  withModes = true,
+  skip?: ReadonlySet<string>,
+): string | undefined {
   const lines: string[] = [];
   const walk = (abs: string, rel: string): void => {
     for (const name of readdirSync(abs).sort()) {
       const child = path.join(abs, name);
       const childRel = rel === "" ? name : `${rel}/${name}`;
       const stat = lstatSync(child);
+      if (rel === "" && skip?.has(name) === true) {
+        lines.push(`${stat.isDirectory() ? "d" : "o"}|${childRel}`);
+        continue;
+      }
       lines.push(describe(childRel, stat, withModes));
       if (stat.isDirectory()) walk(child, childRel);
     }

@@ -91,6 +91,18 @@ export interface SkillRunConfig extends RunSetup {
    * staged as it is.
    */
   trust?: SkillTrust;
+  /**
+   * A host folder the command runs in instead of the skill's folder, mounted read-only (shell
+   * pre-render's project directory: Claude Code runs `` !`cmd` `` where the session runs). Set only by
+   * skillrt itself for a trusted skill, never from a model's request. Default: the request's `cwd` in the
+   * skill's folder.
+   */
+  hostCwd?: string;
+  /**
+   * Stage the skill as trpc-agent-go does: a copy with `out`, `work`, `inputs` and `.venv` links (see
+   * `StageSkillOptions.links`), for the `trpc` profile's tools. Default `false`.
+   */
+  skillLinks?: boolean;
 }
 
 /**

@@ -5,6 +5,7 @@
  * the skill's secrets) and collect (outputs), with secrets redacted from everything returned. Every
  * expected failure is a `refused` result with a message for the model.
  */
+import { realpath } from "node:fs/promises";
 import path from "node:path";
 import type { SkillRecord } from "../catalog/types.js";
 import { SkillChangedError } from "../errors/skill-changed-error.js";
@@ -179,6 +180,8 @@ interface StagedRun {
   links: ReadonlySet<string>;
   /** What repairing the workspace did. */
   repairs: string[];
+  /** The host folder the command runs in (real path), mounted read-only; see `SkillRunConfig.hostCwd`. */
+  hostCwd?: string;
 }
 
 type StagedSkill = Awaited<ReturnType<Workspace["stageSkill"]>>;
@@ -192,7 +195,7 @@ type StagedSkill = Awaited<ReturnType<Workspace["stageSkill"]>>;
 async function stage(
   input: SkillRunRequest,
   record: SkillRecord,
-  { environment, lookup, trust }: SkillRunConfig,
+  { environment, lookup, trust, hostCwd, skillLinks }: SkillRunConfig,
   redactor: Redactor,
 ): Promise<StagedRun | SkillRunRefused> {
   const { workspace } = environment;
@@ -203,6 +206,7 @@ async function stage(
   // after the check, the copy in the private workspace does not.
   const pin = trust?.pinOf?.(record);
   const options: StageSkillOptions = { copy: environment.executor.kind === "local" };
+  if (skillLinks === true) options.links = true;
   if (pin !== undefined) options.verify = pinnedStaging(pin, record);
   try {
     repairs = await serialised(workspace, () => workspace.repair());
@@ -214,7 +218,13 @@ async function stage(
       redactor.redact(`Cannot run skill '${input.name}': ${(error as Error).message}`),
     );
   }
-  const cwd = await workspace.resolveCwd(staged, input.cwd);
+  const cwd =
+    hostCwd === undefined
+      ? await workspace.resolveCwd(staged, input.cwd)
+      : await realpath(hostCwd).then(
+          (dir) => ({ cwd: dir }),
+          () => ({ error: `the folder to run in (${hostCwd}) does not exist` }),
+        );
   if ("error" in cwd) return refuse(input.name, cwd.error);
 
   const stagedInputs: StagedInput[] = [];
@@ -241,7 +251,15 @@ async function stage(
   const links = linkedMounts.get(workspace) ?? new Set<string>();
   linkedMounts.set(workspace, links);
   for (const s of stagedInputs) if (s.linkedPath !== undefined) links.add(s.linkedPath);
-  return { staged, cwd: cwd.cwd, runDir: prepared.runDir, stagedInputs, links, repairs };
+  return {
+    staged,
+    cwd: cwd.cwd,
+    runDir: prepared.runDir,
+    stagedInputs,
+    links,
+    repairs,
+    ...(hostCwd === undefined ? {} : { hostCwd: cwd.cwd }),
+  };
 }
 
 /** What executing a staged run gave: the executor's result, the limits it hit and the warnings so far. */
@@ -261,7 +279,7 @@ interface ExecutedRun {
 async function execute(
   input: SkillRunRequest,
   run: StagedRun,
-  { environment, policy }: SkillRunConfig,
+  { environment, policy, skillLinks }: SkillRunConfig,
   redactor: Redactor,
 ): Promise<ExecutedRun> {
   const { workspace, executor } = environment;
@@ -280,7 +298,15 @@ async function execute(
     ...environment.skillEnv?.[input.name],
     ...callerEnv,
   };
+  if (skillLinks === true) {
+    // trpc's exports: the skill's `.venv/bin` first, its `bin/` last; VIRTUAL_ENV unless given.
+    const view = run.staged.viewDir;
+    if (callerEnv["PATH"] === undefined) env["PATH"] = `${view}/.venv/bin:${env["PATH"]}:${view}/bin`;
+    env["VIRTUAL_ENV"] ??= `${view}/.venv`;
+  }
   const mounts: ExecMount[] = [
+    // First, so the workspace's own mounts stay on top of it when the folder holds the workspace.
+    ...(run.hostCwd === undefined ? [] : [{ source: run.hostCwd, readOnly: true }]),
     ...workspace.mounts(run.staged),
     ...[...run.links].map((source) => ({ source, readOnly: true })),
   ];

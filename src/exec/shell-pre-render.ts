@@ -1,7 +1,10 @@
 /**
  * Shell pre-render (Claude Code's `` !`command` ``): when a trusted skill loads, each `` !`command` `` in
- * its body and each ```` ```! ```` block runs in the skill's directory inside the session workspace, with
- * the run limits, and its output (capped, secrets redacted) takes the directive's place. An untrusted
+ * its body and each ```` ```! ```` block runs — as in Claude Code — in the project directory (the
+ * session's working directory, mounted read-only in the sandbox or a container; the skill's directory
+ * inside the session workspace when no project directory is given or the executor copies its files into a
+ * remote sandbox), with the run limits, and its output (capped, secrets redacted) takes the directive's
+ * place. An untrusted
  * skill's directives are replaced by a note and never run. For a skill trusted by its digest, the body's
  * commands run only when the body is the one in the checked copy of the skill (a SKILL.md rewritten
  * after the trust was opened does not choose what runs).
@@ -88,6 +91,11 @@ export interface ShellPreRenderOptions {
   stage?: (
     record: SkillRecord,
   ) => Promise<{ ok: true; record: SkillRecord } | { ok: false; message: string }>;
+  /**
+   * The project directory directives run in (Claude Code runs them where the session runs), mounted
+   * read-only for executors that mount. Unset: the skill's directory in the workspace.
+   */
+  projectDir?: string;
 }
 
 /**
@@ -123,7 +131,14 @@ export function createShellPreRender(
       if (note !== undefined) out += `[\`${shown}\` ${note}]`;
       else if (index >= PRE_RENDER_MAX_DIRECTIVES)
         out += `[\`${shown}\` not run: more than ${PRE_RENDER_MAX_DIRECTIVES} commands in one skill]`;
-      else out += await runDirective(local, directive, options.run as RunSetup, options.trust);
+      else
+        out += await runDirective(
+          local,
+          directive,
+          options.run as RunSetup,
+          options.trust,
+          options.projectDir,
+        );
     }
     return out + body.slice(at);
   };
@@ -160,7 +175,10 @@ async function runDirective(
   directive: ShellDirective,
   run: RunSetup,
   trust: SkillTrust,
+  projectDir: string | undefined,
 ): Promise<string> {
+  // A remote sandbox gets its files copied in: a whole project is not sent there.
+  const inProject = projectDir !== undefined && run.environment.executor.kind !== "sandbox-session";
   const result = await runSkillCommand(
     { name: record.name, command: directive.command, timeout: PRE_RENDER_TIMEOUT_SECONDS },
     {
@@ -168,6 +186,7 @@ async function runDirective(
       policy: { ...run.policy, maxOutputBytes: PRE_RENDER_MAX_CHARS * 4 },
       lookup: { getSkill: (name) => (name === record.name ? record : undefined), isLoaded: () => true },
       trust,
+      ...(inProject ? { hostCwd: projectDir } : {}),
     },
   );
   const shown = oneLine(directive.command);

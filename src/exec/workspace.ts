@@ -14,14 +14,16 @@
  * ```
  *
  * A script walking its skill folder (`zip -r x .`, `os.walk(".")`) sees exactly the skill's files: no
- * links to other folders are added to it. `skills/` itself is read-only in the sandbox; the rest of the
- * workspace is writable.
+ * links to other folders are added to it, unless a profile asks for trpc's staged layout
+ * (`StageSkillOptions.links`: `out`, `work` and `inputs` links and a writable `.venv` in a copy of the
+ * skill). `skills/` itself is read-only in the sandbox; the rest of the workspace is writable.
  *
  * Workspaces are private: a fresh unpredictable directory (mkdtemp, 0700) under a per-user base that
  * is checked before use; an existing one is re-used only through `openWorkspace`, which checks it
  * again. Every host-side change inside (the view, run folders, removal) goes through held directory
  * descriptors (`dir-handle.ts`), so a symlink a script planted is never followed by the host.
  */
+import { chmodSync } from "node:fs";
 import { mkdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import type { SkillRecord } from "../catalog/types.js";
@@ -35,6 +37,7 @@ import {
   openSubdir,
   openSubpath,
   removeIn,
+  symlinkIn,
 } from "./dir-handle.js";
 import type { ExecMount } from "./executor.js";
 import { ownerMarkName } from "./workspace-owner.js";
@@ -52,6 +55,8 @@ export interface StagedSkill {
    * point the executor mounts the real directory on.
    */
   copied: boolean;
+  /** Folders inside `viewDir` runs may write (trpc's `.venv`, see `StageSkillOptions.links`). */
+  writable?: string[];
 }
 
 /** Options of `Workspace.stageSkill`. */
@@ -68,7 +73,26 @@ export interface StageSkillOptions {
    * it was checked against, e.g. a trusted digest) is the same.
    */
   verify?: { key: string; check: (viewDir: string) => Promise<void> };
+  /**
+   * trpc-agent-go's staged skill folder (implies `copy`): in the copy, `out → ../../out`,
+   * `work → ../../work` and `inputs → ../../work/inputs` link to the workspace's folders, and `.venv` is an
+   * empty folder runs may write (mounted read-write over the read-only copy; kept while the skill does not
+   * change), so trpc's commands (`python3 scripts/x.py > out/x.txt`, `python3 -m venv .venv`) work in the
+   * skill folder. What the skill itself holds under those four names is left out of the copy (trpc removes
+   * it too). Added after `verify` checked the copy. Default `false`.
+   */
+  links?: boolean;
 }
+
+/** The links trpc's stager puts in a staged skill folder, and where they lead (from `skills/<name>`). */
+const STAGED_LINKS: ReadonlyArray<[string, string]> = [
+  ["out", "../../out"],
+  ["work", "../../work"],
+  ["inputs", "../../work/inputs"],
+];
+
+/** The folder of a staged skill runs may write (trpc's virtualenv). */
+const STAGED_VENV = ".venv";
 
 /** The per-session workspace. */
 export interface Workspace {
@@ -158,7 +182,10 @@ export function workspaceAt(root: string): Workspace {
     homeDir: path.join(root, "home"),
     tmpDir: path.join(root, "tmp"),
   };
-  const staged = new Map<string, StagedSkill & { fingerprint: string; verified: string | undefined }>();
+  const staged = new Map<
+    string,
+    StagedSkill & { fingerprint: string; verified: string | undefined; links: boolean }
+  >();
   const serial = serialiser();
   let lastStamp = "";
   let sameStampCount = 0;
@@ -175,6 +202,27 @@ export function workspaceAt(root: string): Workspace {
       }
     } finally {
       await handle.close();
+    }
+  }
+
+  /**
+   * Puts trpc's links and its empty `.venv` folder into the (locked) copy `skills/<name>`, by descriptor:
+   * whatever the copy holds under their names is removed first; the copy is locked again, `.venv` aside.
+   */
+  async function linkStagedFolders(skills: DirHandle, name: string): Promise<void> {
+    const view = await openSubdir(skills, name);
+    try {
+      const mode = (await lstatIn(skills, name))?.mode ?? 0o555;
+      chmodSync(view.at, (mode & 0o7777) | 0o700);
+      for (const entry of [...STAGED_LINKS.map(([link]) => link), STAGED_VENV]) {
+        await unlockIn(view, entry);
+        await removeIn(view, entry);
+      }
+      for (const [entry, target] of STAGED_LINKS) await symlinkIn(view, entry, target);
+      await (await openSubdir(view, STAGED_VENV, { create: true })).close();
+      chmodSync(view.at, mode & 0o7555);
+    } finally {
+      await view.close();
     }
   }
 
@@ -199,18 +247,22 @@ export function workspaceAt(root: string): Workspace {
       const name = sanitizeName(record.name);
       const viewDir = path.join(dirs.skillsDir, name);
       const verify = options.verify;
-      const copied = options.copy === true || verify !== undefined;
+      const links = options.links === true;
+      const copied = options.copy === true || verify !== undefined || links;
       // A copy is kept while neither the skill nor the copy changed; a mount point while it is empty.
       // The real tree's fingerprint is taken before copying: a change made while the copy is made shows
       // as a change at the next staging, which copies (and checks) again.
       const realPrint = copied ? treeFingerprint(realDir) : undefined;
-      const fingerprint = copied ? `${realPrint}\0${treeFingerprint(viewDir, false)}` : "mount";
+      // What runs write in `.venv` is theirs: it does not make the copy stale.
+      const skip = links ? new Set([STAGED_VENV]) : undefined;
+      const fingerprint = copied ? `${realPrint}\0${treeFingerprint(viewDir, false, skip)}` : "mount";
       const cached = staged.get(record.name);
       if (
         cached?.realDir === realDir &&
         cached.copied === copied &&
         cached.fingerprint === fingerprint &&
         cached.verified === verify?.key &&
+        cached.links === links &&
         (copied || treeFingerprint(viewDir) === "")
       )
         return cached;
@@ -228,6 +280,7 @@ export function workspaceAt(root: string): Workspace {
               throw error;
             }
           }
+          if (links) await linkStagedFolders(skills, name);
         } else {
           await unlockIn(skills, name);
           await removeIn(skills, name); // never follows a link planted there
@@ -239,8 +292,10 @@ export function workspaceAt(root: string): Workspace {
         realDir,
         viewDir,
         copied,
-        fingerprint: copied ? `${realPrint}\0${treeFingerprint(viewDir, false)}` : "mount",
+        fingerprint: copied ? `${realPrint}\0${treeFingerprint(viewDir, false, skip)}` : "mount",
         verified: verify?.key,
+        links,
+        ...(links ? { writable: [path.join(viewDir, STAGED_VENV)] } : {}),
       };
       staged.set(record.name, result);
       return result;
@@ -310,6 +365,7 @@ export function workspaceAt(root: string): Workspace {
         { source: root, readOnly: false },
         { source: dirs.skillsDir, readOnly: true },
         ...(skill.copied ? [] : [{ source: skill.realDir, target: skill.viewDir, readOnly: true }]),
+        ...(skill.writable ?? []).map((dir) => ({ source: dir, readOnly: false })),
       ];
     },
     async repair() {

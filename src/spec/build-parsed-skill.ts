@@ -78,5 +78,12 @@ export function buildParsedSkill(fields: SkillFields): ParsedSkill {
   if (allowed !== undefined) skill.allowedTools = allowed.tools;
   const metadata = fm["metadata"] === undefined ? undefined : coerceMetadata(fm["metadata"]);
   if (metadata !== undefined) skill.metadata = metadata;
+  const rawMetadata = fm["metadata"];
+  if (
+    metadata !== undefined &&
+    isMapping(rawMetadata) &&
+    Object.values(rawMetadata).some((v) => typeof v !== "string")
+  )
+    skill.metadataTree = rawMetadata;
   return skill;
 }

@@ -61,4 +61,6 @@ export const describeDiagnosticCodes: Readonly<Record<DiagnosticCode, string>> =
     "A root's content does not have the SHA-256 its `#sha256=` pin names; it was refused.",
   "archive-entry-rejected":
     "An archive entry is unsafe (absolute, `..` or `:` in its name, a link or special file, over a size cap); the archive was refused.",
+  "agent-field-ignored":
+    "An agent file sets a Claude Code field skillrt has no equivalent for (permissionMode, color, hooks, …): it is ignored, and the message names it.",
 };

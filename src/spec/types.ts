@@ -63,7 +63,9 @@ export type DiagnosticCode =
   // requirements (warnings)
   | "requirements-unmet"
   // lock files
-  | "lock-drift";
+  | "lock-drift"
+  // agent files
+  | "agent-field-ignored";
 
 /** One finding about a skill, in both parsing modes and in discovery. */
 export interface Diagnostic {
@@ -96,6 +98,11 @@ export interface ParsedSkill {
   allowedTools?: string[];
   /** `metadata` coerced to string → string. */
   metadata?: Record<string, string>;
+  /**
+   * `metadata` as written, when one of its values is not a string (a nested map or list): what
+   * renderers that show structure (AgentScope's XML, `list --json`) use instead of the coerced strings.
+   */
+  metadataTree?: Record<string, FrontmatterValue>;
   /** Every top-level key outside the six spec fields, as parsed (e.g. `when_to_use`, `tags`, `active`). */
   extras: Record<string, FrontmatterValue>;
   /** The whole frontmatter mapping as parsed. */

@@ -244,13 +244,16 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
       : {
           run: {
             setup: run,
-            execute: async (request, abortSignal) => {
+            execute: async (request, abortSignal, options) => {
               const config = runConfig(abortSignal);
               if (config === undefined)
                 return { status: "refused", name: request.name, message: "no executor" };
               const reason = await untrustedReason(config.lookup.getSkill(request.name));
               if (reason !== undefined) return { status: "refused", name: request.name, message: reason };
-              return runSkillCommand(request, config);
+              return runSkillCommand(
+                request,
+                options?.skillLinks === true ? { ...config, skillLinks: true } : config,
+              );
             },
             viewDir: (name) => path.join(run.environment.workspace.skillsDir, sanitizeName(name)),
             workDir: run.environment.workspace.workDir,

@@ -29,7 +29,12 @@ export interface ProfileRun {
   /** The session's run environment (workspace, executor, secrets, artifacts) and policy. */
   setup: RunSetup;
   /** Runs `request` as `skill_run` would (in the skill's staged folder unless `cwd` says otherwise). */
-  execute(request: SkillRunRequest, abortSignal?: AbortSignal): Promise<SkillRunResult>;
+  execute(
+    request: SkillRunRequest,
+    abortSignal?: AbortSignal,
+    /** `skillLinks`: stage the skill as trpc does (see `SkillRunConfig.skillLinks`). */
+    options?: { skillLinks?: boolean },
+  ): Promise<SkillRunResult>;
   /** Absolute path of a skill's staged folder in the workspace, as commands see it. */
   viewDir(name: string): string;
   /** Absolute path of the workspace's `work/` folder. */

@@ -73,6 +73,27 @@ afterEach(async () => {
 });
 
 describe("skillrt list", () => {
+  it("--json shows nested metadata maps and lists as JSON, not as Python-style strings", async () => {
+    await writeSkill(
+      root,
+      "nested",
+      fm(
+        "nested",
+        "Has nested metadata.",
+        "metadata:\n  owner:\n    team: data\n  tags:\n    - a\n    - b\n  level: basic",
+      ),
+    );
+    const io = captureIo({ cwd: tmp.dir });
+    expect(await main(["list", "--root", "skills", "--json"], io)).toBe(0);
+    const parsed = JSON.parse(io.out()) as { skills: Record<string, unknown>[] };
+    const nested = parsed.skills.find((s) => s["name"] === "nested");
+    expect(nested?.["metadata"]).toEqual({ owner: { team: "data" }, tags: ["a", "b"], level: "basic" });
+    // Warm, from the metadata cache, the same.
+    const warm = captureIo({ cwd: tmp.dir });
+    expect(await main(["list", "--root", "skills", "--json"], warm)).toBe(0);
+    expect(warm.out()).toBe(io.out());
+  });
+
   it("prints every skill as stable JSON with --json", async () => {
     const io = captureIo({ cwd: tmp.dir });
     expect(await main(["list", "--root", "skills", "--json"], io)).toBe(0);

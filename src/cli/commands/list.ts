@@ -4,6 +4,7 @@ import {
   type SkillRequirements,
 } from "../../catalog/skill-requirements.js";
 import type { SkillRecord } from "../../catalog/types.js";
+import type { FrontmatterValue } from "../../spec/types.js";
 import { cliRequirementsChecker } from "../cli-requirements.js";
 import { cliCatalogOptions, rootOption } from "../cli-roots.js";
 import { skillsLockDiagnostics } from "../cli-skills-lock.js";
@@ -24,7 +25,8 @@ export interface ListedSkill {
   license?: string;
   compatibility?: string;
   allowedTools?: string[];
-  metadata?: Record<string, string>;
+  /** `metadata` as written: strings, and nested maps and lists as JSON (never coerced to strings). */
+  metadata?: Record<string, FrontmatterValue>;
   extras: SkillRecord["extras"];
   disableModelInvocation: boolean;
   userInvocable: boolean;
@@ -135,7 +137,7 @@ export function listedSkillFrom(record: SkillRecord, source: string): ListedSkil
     license: record.license,
     compatibility: record.compatibility,
     allowedTools: record.allowedTools,
-    metadata: record.metadata,
+    metadata: record.metadataTree ?? record.metadata,
     extras: record.extras,
     disableModelInvocation: record.disableModelInvocation,
     userInvocable: record.userInvocable,

@@ -84,6 +84,31 @@ describe("skillrt validate", () => {
     expect(broken.out).toMatch(/✖ 1 error, 1 warning in 2 skills\n$/);
   });
 
+  it("reports the Claude Code fields an agent file sets that skillrt ignores, naming each (roots and a file)", async () => {
+    await fs.mkdir(path.join(tmp.dir, "agents"));
+    const file = path.join(tmp.dir, "agents", "planner.md");
+    await fs.writeFile(
+      file,
+      "---\nname: planner\ndescription: Plans.\nskills: [good]\nmaxTurns: 1\npermissionMode: plan\ncolor: blue\n---\nPlan.\n",
+    );
+    const { code, out } = await validate(["--root", "skills"]);
+    expect(code).toBe(0);
+    expect(out).toMatch(
+      /^agents\/planner\.md {2}warning {2}Agent 'planner': field 'permissionMode' \(Claude Code\) has no equivalent in skillrt and is ignored: .+ {2}agent-field-ignored$/m,
+    );
+    expect(out).toMatch(
+      /^agents\/planner\.md {2}warning {2}Agent 'planner': field 'color' \(Claude Code\).+agent-field-ignored$/m,
+    );
+    expect(out).not.toContain("'maxTurns'");
+    expect(out).not.toContain("'skills'");
+    const one = await validate(["agents/planner.md", "--json"]);
+    expect(one.code).toBe(0);
+    const report = JSON.parse(one.out) as Report;
+    expect(report.skills).toEqual([]);
+    expect(report.diagnostics.map((d) => d.code)).toEqual(["agent-field-ignored", "agent-field-ignored"]);
+    expect((await validate(["agents/planner.md"])).out).toMatch(/✔ 1 agent file valid \(2 warnings\)\n$/);
+  });
+
   it("prints a summary with warnings when all skills are valid", async () => {
     const { code, out } = await validate(["skills"]);
     expect(code).toBe(0);

@@ -1,7 +1,11 @@
+import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { discoverAgents } from "../../catalog/discover-agents.js";
+import { parseAgentFile } from "../../catalog/parse-agent-file.js";
 import { describeMissingRequirements, requirementDeclarationsOf } from "../../catalog/skill-requirements.js";
 import { validateSkillDir } from "../../catalog/validate-skill-dir.js";
 import { createDiagnostic } from "../../spec/create-diagnostic.js";
+import type { Diagnostic } from "../../spec/types.js";
 import { cliRequirementsChecker } from "../cli-requirements.js";
 import { cliRoots, rootOption } from "../cli-roots.js";
 import { skillsLockDiagnostics } from "../cli-skills-lock.js";
@@ -24,8 +28,10 @@ export const validateCommand = defineCommand({
 
 Check skills and report problems like a linter: path:line  severity  message  code.
 
-Each PATH is a skill directory, a SKILL.md file, or a directory searched for skills.
-Without PATH, the configured roots are checked (--root DIR, or the default roots).
+Each PATH is a skill directory, a SKILL.md file, a directory searched for skills, or an
+agent file (agents/NAME.md, Claude Code's format). Without PATH, the configured roots are
+checked (--root DIR, or the default roots), with the agent files next to them (agents/*.md
+beside skills/); agent fields skillrt ignores are reported (agent-field-ignored).
 
 Options:
   --strict     Reproduce the agentskills reference validator (skills-ref): strict YAML,
@@ -49,10 +55,12 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
   async run({ values, positionals }, io) {
     let progress: Progress | undefined;
     const check = cliRequirementsChecker(io);
+    const agentFiles = positionals.filter(isAgentFilePath);
+    const skillPaths = positionals.filter((p) => !isAgentFilePath(p));
+    const roots =
+      positionals.length > 0 ? undefined : await cliRoots(values.root, io, values.refresh === true);
     const report = await collectValidation(
-      positionals.length > 0
-        ? { kind: "paths", paths: positionals, cwd: io.cwd }
-        : { kind: "roots", roots: await cliRoots(values.root, io, values.refresh === true) },
+      roots === undefined ? { kind: "paths", paths: skillPaths, cwd: io.cwd } : { kind: "roots", roots },
       {
         mode: values.strict === true ? "strict" : "lenient",
         async validate(dir, options) {
@@ -79,6 +87,7 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
       },
     );
     progress?.clear();
+    report.diagnostics.push(...(await agentDiagnostics(roots, agentFiles, io.cwd)));
     const validated = report.skills.flatMap((s) => (s.name === null ? [] : [{ name: s.name, dir: s.path }]));
     report.diagnostics.push(
       ...(await skillsLockDiagnostics(
@@ -92,17 +101,55 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
     if (values.json === true) {
       await writeJson(io.stdout, report);
     } else {
-      await writeOutput(io.stdout, renderReport(report, io));
+      await writeOutput(io.stdout, renderReport(report, io, agentFiles.length));
     }
     return errors > 0 ? 1 : 0;
   },
 });
 
+/** An agent definition file: a `.md` file other than SKILL.md in a folder named `agents`. */
+function isAgentFilePath(p: string): boolean {
+  return (
+    /\.md$/i.test(p) &&
+    path.basename(p) !== "SKILL.md" &&
+    path.basename(path.dirname(path.resolve(p))) === "agents"
+  );
+}
+
+/** What the agent files next to `roots`, or the agent files given, have wrong. */
+async function agentDiagnostics(
+  roots: Parameters<typeof discoverAgents>[0] | undefined,
+  files: readonly string[],
+  cwd: string,
+): Promise<Diagnostic[]> {
+  if (roots !== undefined) return (await discoverAgents(roots)).diagnostics;
+  const out: Diagnostic[] = [];
+  for (const file of files) {
+    const abs = path.resolve(cwd, file);
+    let text: string;
+    try {
+      text = await readFile(abs, "utf8");
+    } catch (error) {
+      out.push(
+        createDiagnostic(
+          "file-unreadable",
+          "error",
+          `Agent file could not be read: ${(error as Error).message}`,
+          abs,
+        ),
+      );
+      continue;
+    }
+    out.push(...parseAgentFile(text, abs).diagnostics);
+  }
+  return out;
+}
+
 function countErrors(report: ValidationReport): number {
   return countSeverities([...report.diagnostics, ...report.skills.flatMap((s) => s.diagnostics)]).errors;
 }
 
-function renderReport(report: ValidationReport, io: CliIo): string {
+function renderReport(report: ValidationReport, io: CliIo, agentFiles = 0): string {
   const style = createStyle(io.stdout, io.env);
   const all = [...report.diagnostics, ...report.skills.flatMap((s) => s.diagnostics)];
   const lines = all.map((d) => formatDiagnostic(d, io.cwd, style));
@@ -114,6 +161,9 @@ function renderReport(report: ValidationReport, io: CliIo): string {
       ", ",
     );
     lines.push(style.red(`✖ ${counts} in ${plural(skills, "skill")}`));
+  } else if (skills === 0 && agentFiles > 0) {
+    const suffix = warnings > 0 ? ` (${plural(warnings, "warning")})` : "";
+    lines.push(style.green(`✔ ${plural(agentFiles, "agent file")} valid${suffix}`));
   } else if (skills === 0) {
     lines.push("No skills found. Give a PATH or use --root DIR.");
   } else {

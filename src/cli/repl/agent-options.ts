@@ -28,6 +28,11 @@ export const agentOptions = {
   allow: { type: "string", multiple: true },
   deny: { type: "string", multiple: true },
   "tool-gating": { type: "string" },
+  "load-mode": { type: "string" },
+  "max-overview-skills": { type: "string" },
+  "max-loaded-skills": { type: "string" },
+  "skill-tools": { type: "string", multiple: true },
+  "no-preamble": { type: "boolean" },
   yes: { type: "boolean" },
   trust: { type: "boolean" },
 } as const;
@@ -73,6 +78,17 @@ export const AGENT_OPTIONS_HELP = `Options:
                          them) or tool-list (AWorld: only servers an active skill's tool_list names are
                          narrowed); default tools.gating, else tool-list for aworld, skill for agentscope,
                          open otherwise
+  --load-mode MODE       how long loaded skills stay: session, turn (until the next user turn) or once (one
+                         model request); default session.loadMode, else turn for trpc and session otherwise
+  --max-overview-skills N
+                         trpc: most skills its overview lists with descriptions, the rest by name
+                         (session.maxOverviewSkills; default as many as the catalog budget holds)
+  --max-loaded-skills N  trpc: most skills loaded at once; past it the least recently used one is unloaded
+                         (session.maxLoadedSkills; default no limit)
+  --skill-tools LIST     the profile's tools offered to the model, comma-separated (repeatable;
+                         session.skillTools; default all), e.g. --skill-tools skill_load,skill_run
+  --no-preamble          no preamble before the catalog; under trpc, no guidance blocks after its overview
+                         (session.preamble: false)
   --yes                  approve every tool call that would need approval (ask cannot ask; chat asks inline)
   --trust                trust every skill root for this run: project and remote skills may run scripts and
                          !\`cmd\` (default: only roots trusted with \`skillrt trust\`; chat asks once per root)
@@ -81,7 +97,8 @@ export const AGENT_OPTIONS_HELP = `Options:
 Environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, ZAI_API_KEY (Z.ai GLM), MOONSHOT_API_KEY (Kimi), AGENT_MODEL,
 SKILLS_DIR, SKILLS_AUTO_SELECT=true|llm|lexical (true = llm), SKILLS_MAX_ACTIVE (most skills active at once;
 the pre-pass loads at most 3 without it), SKILLRT_MAX_ATTEMPTS (default 4).
-Config file: skillrt.config.json, then ~/.skillrt/config.json, with the sections "model", "session" (activeSkills, allow, deny), "exec" (executor, timeoutSeconds, requireLoaded,
+Config file: skillrt.config.json, then ~/.skillrt/config.json, with the sections "model", "session" (activeSkills, allow, deny,
+loadMode, maxOverviewSkills, maxLoadedSkills, skillTools, preamble), "exec" (executor, timeoutSeconds, requireLoaded,
 allowCommands, denyCommands, hostDirs, artifactsDir), "skills" (per-skill env), "mcpServers" (MCP servers
 whose tools the agent offers) and "tools" (gating, approval, allow); see docs/tools.md.
 Conversations are saved in .skillrt/sessions.db and run outputs saved as artifacts in .skillrt/artifacts

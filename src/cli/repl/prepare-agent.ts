@@ -66,6 +66,19 @@ export async function prepareAgent(
     toolGating !== "tool-list"
   )
     return usageError(io, command, `--tool-gating must be open, skill or tool-list, got '${toolGating}'`);
+  const loadMode = values["load-mode"];
+  if (loadMode !== undefined && loadMode !== "session" && loadMode !== "turn" && loadMode !== "once")
+    return usageError(io, command, `--load-mode must be session, turn or once, got '${loadMode}'`);
+  const skillTools = values["skill-tools"]
+    ?.flatMap((list) => list.split(","))
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+  if (values["skill-tools"] !== undefined && skillTools?.length === 0)
+    return usageError(
+      io,
+      command,
+      "--skill-tools expects tool names, e.g. --skill-tools skill_load,skill_run",
+    );
   const ints: Record<string, number | undefined> = {};
   for (const name of [
     "catalog-budget",
@@ -73,6 +86,8 @@ export async function prepareAgent(
     "max-steps",
     "model-timeout",
     "turn-timeout",
+    "max-overview-skills",
+    "max-loaded-skills",
   ] as const) {
     const parsed = intFlag(values[name], name);
     if (typeof parsed === "object") return usageError(io, command, parsed.error);
@@ -113,7 +128,14 @@ export async function prepareAgent(
         );
       },
       executor: executorFlag as ExecutorChoice | undefined,
-      session: values,
+      session: {
+        ...values,
+        loadMode,
+        maxOverviewSkills: ints["max-overview-skills"],
+        maxLoadedSkills: ints["max-loaded-skills"],
+        skillTools,
+        noPreamble: values["no-preamble"],
+      },
       tools: {
         ...(toolGating === undefined ? {} : { toolGating }),
         approval: { onApproval: values.yes === true ? () => "yes" : (onApproval ?? (() => "no")) },

@@ -123,3 +123,45 @@ describe.skipIf(!probe.ok)("agentscope profile end to end (SkillBox, sandboxed s
     }
   });
 });
+
+describe("agentscope profile prompt (no executor)", () => {
+  it("tells the model to load by skill id, and renders nested metadata maps and lists as XML", async () => {
+    tree = await makeSkillTree([
+      {
+        name: "report",
+        description: "Writes reports.",
+        frontmatter: {
+          metadata: "\n  owner:\n    team: data\n    contact: ann\n  tags:\n    - a\n    - b\n  level: basic",
+        },
+      },
+    ]);
+    const model = scriptedModel([{ text: "ok" }]);
+    const agent = await createSkillAgent({ model, catalog: tree.catalog, profile: "agentscope" });
+    try {
+      await agent.send("hi");
+      const system = systemOf(model.calls[0]!);
+      expect(system).toContain(
+        '- When a task matches a skill, call load_skill_through_path with its skill id (the <skill-id> of its entry) and path "SKILL.md" first',
+      );
+      expect(system).not.toContain("with its name first");
+      expect(system).toContain(
+        [
+          "  <metadata>",
+          "    <owner>",
+          "      <team>data</team>",
+          "      <contact>ann</contact>",
+          "    </owner>",
+          "    <tags>",
+          "      <item>a</item>",
+          "      <item>b</item>",
+          "    </tags>",
+          "    <level>basic</level>",
+          "  </metadata>",
+        ].join("\n"),
+      );
+      expect(system).not.toContain("{'team'");
+    } finally {
+      await agent.close();
+    }
+  });
+});

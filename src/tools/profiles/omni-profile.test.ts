@@ -9,7 +9,7 @@ import { makeSkillTree, type SkillTree } from "../../context/__fixtures__/skill-
 import { createSkillAgent } from "../../engine/create-skill-agent.js";
 import type { EngineEvent } from "../../engine/engine-event.js";
 import { probeSandbox } from "../../exec/sandbox-executor.js";
-import { scriptedModel } from "../../test-kit.js";
+import { type ScriptedStep, scriptedModel, systemOf } from "../../test-kit.js";
 
 const probe = probeSandbox();
 let tree: SkillTree | undefined;
@@ -85,13 +85,17 @@ describe.skipIf(!probe.ok)("omni profile end to end (OmniEmployee, sandboxed run
       expect(out[0]).toBe(
         "[○] **notes**: Take notes.\n[○] **weather**: Forecasts for a city.\n  - When to use: The user asks about the weather\n  - References: references/api.md",
       );
-      // Skill.get_full_instructions.
+      // Skill.get_full_instructions. With an executor, the folder it names is the skill's folder as
+      // run_command sees it in the sandbox (the workspace's skills/weather), not the host folder.
+      const view = out[1]?.match(/- \*\*Skill Directory\*\*: `([^`]+)`/)?.[1] ?? "";
+      expect(view).toMatch(/\/skillrt-ws-[^/]+\/skills\/weather$/);
+      expect(view).not.toBe(dir);
       expect(out[1]).toBe(
         [
           "Skill 'weather' loaded successfully. Available references: ['references/api.md']",
           "Currently loaded skills: ['weather']",
           "",
-          ...weatherInstructions(dir),
+          ...weatherInstructions(view),
           "",
           "## guide",
           "Read the guide.",
@@ -131,6 +135,77 @@ describe.skipIf(!probe.ok)("omni profile end to end (OmniEmployee, sandboxed run
     }
   });
 });
+
+describe.skipIf(!probe.ok)(
+  "omni profile: OmniEmployee's own parameter names, and hints run_command can follow",
+  () => {
+    it("load_skill(name), load_skill_reference(skill_name, ref_path), unload_skill(name); the uv run path runs in the sandbox", async () => {
+      tree = await makeSkillTree([
+        {
+          name: "weather",
+          description: "Forecasts for a city.",
+          body: "Run the forecast script.",
+          files: { "scripts/forecast.py": "print('sunny')\n", "reference.md": "# Cities\nParis\n" },
+        },
+        { name: "notes", description: "Take notes.", files: { "scripts/note.py": "print('noted')\n" } },
+      ]);
+      const steps: ScriptedStep[] = [
+        call("load_skill", { name: "weather" }),
+        call("load_skill", { name: "notes" }),
+        call("load_skill_reference", { skill_name: "weather", ref_path: "reference.md" }),
+        { text: "next" },
+      ];
+      const model = scriptedModel(steps);
+      const agent = await createSkillAgent({
+        model,
+        catalog: tree.catalog,
+        cwd: tree.root,
+        profile: "omni",
+        executor: "sandbox",
+      });
+      try {
+        const first = await agent.send("weather in Paris?");
+        const out = first.toolCalls.map((c) => String(c.output));
+        expect(first.toolCalls.map((c) => c.isError === true)).toEqual([false, false, false]);
+        expect(out[0]).toContain("Skill 'weather' loaded successfully.");
+        expect(out[2]).toMatch(/^Reference 'reference\.md' loaded:\n\n[\s\S]*# Cities\nParis/);
+        // The schemas the model sees carry Omni's names (loop.py), not skillrt's earlier ones.
+        const tools = (model.calls[0]?.tools ?? []) as Array<{
+          name: string;
+          inputSchema?: { properties?: object };
+        }>;
+        const params = (name: string): string[] =>
+          Object.keys(tools.find((t) => t.name === name)?.inputSchema?.properties ?? {});
+        expect(params("load_skill")).toEqual(["name"]);
+        expect(params("unload_skill")).toEqual(["name"]);
+        expect(params("load_skill_reference")).toEqual(["skill_name", "ref_path"]);
+        // The hint names the skill's folder where run_command sees it (not the host folder, not mounted).
+        const hint = out[0]?.match(/\(run with: `uv run (\S+forecast\.py)`\)/)?.[1];
+        expect(hint).toBeDefined();
+        expect(hint).not.toContain(path.join(tree.root, "skills"));
+        expect(out[0]).toContain(`- **Skill Directory**: \`${path.dirname(path.dirname(hint!))}\``);
+        // uv is not installed here: the same path through python3. "notes" was loaded last; the command
+        // names weather's folder, so weather's folder is the one mounted.
+        steps.push(
+          call("run_command", { command: `python3 ${hint}` }),
+          call("unload_skill", { name: "weather" }),
+          call("unload_skill", { skill_name: "notes" }),
+          { text: "done" },
+        );
+        const second = await agent.send("run it");
+        const next = second.toolCalls.map((c) => String(c.output));
+        expect(next[0]).toBe(`$ python3 ${hint}\n\nsunny`);
+        expect(next[1]).toMatch(
+          /^Skill 'weather' unloaded successfully\.\nCurrently loaded skills: \['notes'\]/,
+        );
+        // The earlier name is still understood.
+        expect(next[2]).toMatch(/^Skill 'notes' unloaded successfully\./);
+      } finally {
+        await agent.close();
+      }
+    });
+  },
+);
 
 describe("omni profile, system placement (OmniEmployee's context manager)", () => {
   it("a loaded skill and reference are sections of the system prompt; the tool results only say so", async () => {
@@ -182,6 +257,41 @@ describe("omni profile, system placement (OmniEmployee's context manager)", () =
       expect(system(2)).toContain(
         "## Loaded Skill References\n\n### weather - references/api.md\n# API\nGET /forecast\n",
       );
+    } finally {
+      await agent.close();
+    }
+  });
+});
+
+describe.skipIf(!probe.ok)("omni profile, system placement with an executor", () => {
+  it("the system prompt's uv run hint names the folder run_command sees, and runs there", async () => {
+    tree = await makeSkillTree([
+      {
+        name: "weather",
+        description: "Forecasts for a city.",
+        body: "Run the forecast script.",
+        files: { "scripts/forecast.py": "print('sunny')\n" },
+      },
+    ]);
+    const steps: ScriptedStep[] = [call("load_skill", { name: "weather" }), { text: "loaded" }];
+    const model = scriptedModel(steps);
+    const agent = await createSkillAgent({
+      model,
+      catalog: tree.catalog,
+      cwd: tree.root,
+      profile: "omni",
+      placement: "system",
+      executor: "sandbox",
+    });
+    try {
+      await agent.send("weather?");
+      const system = systemOf(model.calls[1]!);
+      const hint = system.match(/\(run with: `uv run (\S+forecast\.py)`\)/)?.[1];
+      expect(hint).toMatch(/\/skillrt-ws-[^/]+\/skills\/weather\/scripts\/forecast\.py$/);
+      expect(system).not.toContain(path.join(tree.root, "skills", "weather", "scripts"));
+      steps.push(call("run_command", { command: `python3 ${hint}` }), { text: "done" });
+      const run = await agent.send("run it");
+      expect(String(run.toolCalls[0]?.output)).toBe(`$ python3 ${hint}\n\nsunny`);
     } finally {
       await agent.close();
     }

@@ -1,12 +1,15 @@
 /**
- * The `omni` profile (OmniEmployee): `load_skill { skill_name }`, `load_skill_reference { skill_name,
- * reference }` (the skill must be loaded; references are `forms.md`, `reference.md` and
- * `references/*.{md,txt,yaml,yml,json}`) and `unload_skill { skill_name }`, which drops the skill's
- * references too, `list_skills { verbose? }` (the `[✓]` / `[○]` summary) and, with an executor,
+ * The `omni` profile (OmniEmployee, `src/omniemployee/core/loop.py`): `load_skill { name }`,
+ * `load_skill_reference { skill_name, ref_path }` (the skill must be loaded; references are `forms.md`,
+ * `reference.md` and `references/*.{md,txt,yaml,yml,json}`) and `unload_skill { name }`, which drops the
+ * skill's references too, `list_skills { verbose? }` (the `[✓]` / `[○]` summary) and, with an executor,
  * `run_command { command, working_dir?, timeout = 120, env? }` in the workspace sandbox with Omni's
- * `$ cmd` output. A load answers with `Skill.get_full_instructions` (`# Skill:`, `## Skill Context`, the
- * `uv run` hints of its scripts). Once the conversation is longer than 10 messages, a loaded skill whose
- * name none of the last 10 mentions is unloaded (Omni's heuristic). Markdown catalog with `[✓]` / `[○]`.
+ * `$ cmd` output. The schemas carry Omni's parameter names; the names earlier skillrt versions used
+ * (`skill_name` for load and unload, `reference`) are still accepted. A load answers with
+ * `Skill.get_full_instructions` (`# Skill:`, `## Skill Context`, the `uv run` hints of its scripts); with an
+ * executor the hints name the skill's folder as `run_command` sees it (`<workspace>/skills/<name>`), not
+ * the host folder the sandbox does not mount. Once the conversation is longer than 10 messages, a loaded
+ * skill whose name none of the last 10 mentions is unloaded (Omni's heuristic). Markdown catalog with `[✓]` / `[○]`.
  * Messages are OmniEmployee's, word for word (see `omni-skill-text.ts`).
  */
 import { tool } from "ai";
@@ -23,6 +26,7 @@ import { omniCommandOutput, omniSummaryLine, unmentionedSkills } from "./omni-sk
 export function omniProfile(ctx: ProfileContext): ProfileTools {
   const { session } = ctx;
   const skillName = ctx.nameSchema("Name of the skill.");
+  const nameInput = z.preprocess(renamed({ skill_name: "name" }), z.object({ name: skillName }));
   const usage = (): string => {
     const ledger = session.ledger();
     return `${Math.round((ledger.total / ledger.contextWindow) * 100)}%`;
@@ -72,13 +76,14 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
       load_skill: tool({
         description:
           "Load a skill's full instructions into the context. Use it when a task matches a skill in the list.",
-        inputSchema: z.object({ skill_name: skillName }),
-        execute: async (input, { toolCallId }) => {
-          if (input.skill_name.trim() === "") return toolFailure("Skill name is required");
-          const result = await session.load(input.skill_name, { toolCallId });
+        inputSchema: nameInput,
+        execute: async (given, { toolCallId }) => {
+          const input = asNamed(given);
+          if (input.name.trim() === "") return toolFailure("Skill name is required");
+          const result = await session.load(input.name, { toolCallId });
           if (!result.ok)
             return toolFailure(
-              `Failed to load skill '${input.skill_name}'. It may not exist or exceed token budget. (${result.message})`,
+              `Failed to load skill '${input.name}'. It may not exist or exceed token budget. (${result.message})`,
             );
           if (!result.alreadyLoaded) await ctx.afterLoad(result.name);
           const refs = result.files.map((f) => f.path).filter(isOmniReference);
@@ -96,6 +101,7 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
                     },
                   result.body,
                   result.files.map((f) => f.path),
+                  ctx.run?.viewDir(result.name),
                 )
               : "";
           return toolSuccess(paragraphs(head, content, result.notice));
@@ -104,11 +110,16 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
       load_skill_reference: tool({
         description:
           "Load a reference file of a loaded skill (e.g. references/api.md) when its instructions call for it.",
-        inputSchema: z.object({
-          skill_name: skillName,
-          reference: z.string().describe("Reference path, as listed by load_skill."),
-        }),
-        execute: async (input, { toolCallId }) => {
+        inputSchema: z.preprocess(
+          renamed({ reference: "ref_path" }),
+          z.object({
+            skill_name: skillName,
+            ref_path: z.string().describe("Reference path, as listed by load_skill (e.g. reference.md)."),
+          }),
+        ),
+        execute: async (given, { toolCallId }) => {
+          // Called directly (not through the schema), the earlier names are read too.
+          const input = renamed({ reference: "ref_path" })(given) as typeof given;
           const loaded = session.loadedSkill(input.skill_name);
           if (loaded === undefined) {
             const known = session.visibleSkills().some((r) => r.name === input.skill_name);
@@ -119,32 +130,33 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
             );
           }
           const refs = loaded.files.map((f) => f.path).filter(isOmniReference);
-          if (!refs.includes(input.reference))
+          if (!refs.includes(input.ref_path))
             return toolFailure(
-              `Reference '${input.reference}' not found. Available references: ${pyList(refs)}`,
+              `Reference '${input.ref_path}' not found. Available references: ${pyList(refs)}`,
             );
-          const result = await session.selectDocs(input.skill_name, [input.reference], "add", { toolCallId });
+          const result = await session.selectDocs(input.skill_name, [input.ref_path], "add", { toolCallId });
           if (!result.ok) return toolFailure(result.message);
-          if (!result.docs.includes(input.reference))
+          if (!result.docs.includes(input.ref_path))
             return toolFailure(
-              paragraphs(`Reference '${input.reference}' could not be loaded.`, result.notice),
+              paragraphs(`Reference '${input.ref_path}' could not be loaded.`, result.notice),
             );
           const content =
             result.content !== ""
               ? result.content
               : "(now in the system prompt under Loaded Skill References)";
-          return toolSuccess(paragraphs(`Reference '${input.reference}' loaded:`, content, result.notice));
+          return toolSuccess(paragraphs(`Reference '${input.ref_path}' loaded:`, content, result.notice));
         },
       }),
       unload_skill: tool({
         description: "Unload a skill (and its references) to free context when you are done with it.",
-        inputSchema: z.object({ skill_name: skillName }),
-        execute: async (input) => {
-          const result = session.unload(input.skill_name);
+        inputSchema: nameInput,
+        execute: async (given) => {
+          const input = asNamed(given);
+          const result = session.unload(input.name);
           if (!result.ok)
             return toolFailure(
               result.code === "not-loaded"
-                ? `Skill '${input.skill_name}' is not currently loaded.`
+                ? `Skill '${input.name}' is not currently loaded.`
                 : result.message,
             );
           return toolSuccess(
@@ -155,6 +167,27 @@ export function omniProfile(ctx: ProfileContext): ProfileTools {
       ...(ctx.run === undefined ? {} : { run_command: runCommandTool(session, ctx.run) }),
     },
   };
+}
+
+/**
+ * A preprocessor that renames keys of an object input (`from → to`) unless the new name is given too: the
+ * parameter names earlier skillrt versions used, accepted beside Omni's own (which the schema shows).
+ */
+function renamed(names: Record<string, string>): (input: unknown) => unknown {
+  return (input) => {
+    if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
+    const out: Record<string, unknown> = { ...input };
+    for (const [from, to] of Object.entries(names)) {
+      if (from in out && !(to in out)) out[to] = out[from];
+      delete out[from];
+    }
+    return out;
+  };
+}
+
+/** `{ name }` of a load or unload input, also when called directly with the earlier `skill_name`. */
+function asNamed(input: { name: string }): { name: string } {
+  return renamed({ skill_name: "name" })(input) as { name: string };
 }
 
 /** How many recent messages the auto-unload heuristic reads. */
@@ -180,8 +213,14 @@ function runCommandTool(session: SkillSession, run: ProfileRun) {
     }),
     execute: async (input, { abortSignal }) => {
       const timeout = input.timeout ?? 120;
-      // Commands run for a skill (its folder mounted read-only): the last loaded one, else the first listed.
-      const name = session.loadedSkills().at(-1) ?? session.visibleSkills()[0]?.name;
+      // Commands run for a skill (its folder mounted read-only): the loaded one whose folder the command or
+      // working_dir names (as load_skill's `uv run` hints do), else the last loaded one, else the first listed.
+      const loadedNow = session.loadedSkills();
+      const names = (n: string): boolean => {
+        const view = run.viewDir(n);
+        return input.command.includes(`${view}/`) || input.working_dir?.startsWith(view) === true;
+      };
+      const name = loadedNow.find(names) ?? loadedNow.at(-1) ?? session.visibleSkills()[0]?.name;
       if (name === undefined) return toolFailure("Failed to execute command: no skill is available.");
       const cwd =
         input.working_dir === undefined || input.working_dir === ""

@@ -502,3 +502,26 @@ describe("claude profile (Claude Code flow)", () => {
     expect(skills.systemPrompt()).toContain("call Skill with its name first");
   });
 });
+
+describe("trpc profile: the guidance switch (the session's preamble)", () => {
+  it('"" leaves trpc\'s guidance blocks out; a text replaces them, before the overview', async () => {
+    tree = await makeSkillTree(standardSkills());
+    const plain = createSkillSession({ catalog: tree.catalog, profile: "trpc" }).renderer.systemPrompt();
+    expect(plain).toContain("Tooling and workspace guidance:");
+    const none = createSkillSession({
+      catalog: tree.catalog,
+      profile: "trpc",
+      preamble: "",
+    }).renderer.systemPrompt();
+    expect(none).toMatch(/^Available skills:\n- background: /);
+    expect(none).not.toContain("Tooling and workspace guidance:");
+    expect(none).not.toContain("Skill tool availability:");
+    const own = createSkillSession({
+      catalog: tree.catalog,
+      profile: "trpc",
+      preamble: "Team protocol: load a skill before using it.",
+    }).renderer.systemPrompt();
+    expect(own).toMatch(/^Team protocol: load a skill before using it\.\n\nAvailable skills:\n/);
+    expect(own).not.toContain("Tooling and workspace guidance:");
+  });
+});

@@ -110,7 +110,7 @@ export function trpcExecTools(run: ProfileRun): Record<string, Tool> {
           return toolFailure(
             `skill_exec needs the sandbox, local or container executor (this one is ${kind}).`,
           );
-        const started_ = startExecSession(prepared.request, context);
+        const started_ = startExecSession(prepared.request, { ...context, skillLinks: true });
         if ("error" in started_) return toolFailure(started_.error);
         started.set(started_.id, { input, prepared });
         const poll = await started_.poll({

@@ -256,7 +256,8 @@ export function trpcSkillRun(run: ProfileRun): Tool {
     execute: async (input, { abortSignal }): Promise<SkillToolResult> => {
       const prepared = await prepareTrpcRun(input, run.setup);
       if (typeof prepared === "string") return toolFailure(prepared);
-      const result = await run.execute(prepared.request, abortSignal);
+      // Staged as trpc stages it: out/, work/, inputs/ and .venv in the skill folder.
+      const result = await run.execute(prepared.request, abortSignal, { skillLinks: true });
       if (result.status === "refused") return toolFailure(result.message);
       prepared.recordPins(result);
       const output = await finishTrpcRun(result, input, prepared, run.setup);
