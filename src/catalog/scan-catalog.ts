@@ -8,6 +8,7 @@ import { errorCode } from "./fs-diagnostics.js";
 import type { KnownListing } from "./list-dirs.js";
 import { memorySkillRecord } from "./memory-source.js";
 import { MAX_SKILL_FILE_BYTES, parserInput, readSkillFull, readSkillHead } from "./read-skill-head.js";
+import { findPlugins, mayHavePlugins, pluginOf } from "./find-plugins.js";
 import { type RankedRecord, resolveCollisions } from "./resolve-collisions.js";
 import { fsOrigin } from "./skill-origin.js";
 import { toSkillRecord } from "./to-skill-record.js";
@@ -40,6 +41,10 @@ export interface CatalogState {
   /** Winners of name collisions, sorted by name. */
   records: SkillRecord[];
   byName: Map<string, SkillRecord>;
+  /** Plugin skills served under their short names, by qualified name (`plugin:skill` → `skill`). */
+  aliases: Map<string, string>;
+  /** Short names only skills of several plugins claim, with their qualified names. */
+  ambiguous: Map<string, string[]>;
   diagnostics: Diagnostic[];
   /** Memory skills by name (only winners). */
   memory: Map<string, MemorySkill>;
@@ -122,6 +127,9 @@ export function assembleState(input: ScanInput, parts: StateParts): CatalogState
   const rootScope = new Map(input.roots.map((root) => [root.path, root.scope]));
   const candidates: RankedRecord[] = [];
   const diagnostics: Diagnostic[] = [...parts.discoveryDiagnostics];
+  // Plugins are found from the listings already made; a catalog without any pays one scan of the names.
+  const plugins = mayHavePlugins(parts.listings) ? findPlugins(parts.listings) : undefined;
+  if (plugins !== undefined) diagnostics.push(...plugins.diagnostics);
   let i = 0;
   for (const entry of parts.scanned.values()) {
     if ((++i & 1023) === 0) input.abortSignal?.throwIfAborted();
@@ -132,6 +140,9 @@ export function assembleState(input: ScanInput, parts: StateParts): CatalogState
     const scope = rootScope.get(entry.root) ?? entry.record.scope;
     // Records from the metadata cache are stored without their origin (the root's, shared).
     entry.record.origin ??= fsOrigin(entry.root, entry.record.scope);
+    const plugin = plugins === undefined ? undefined : pluginOf(entry.record.dir, entry.root, plugins.byDir);
+    if (plugin !== undefined) entry.record.plugin = plugin.name;
+    else if (entry.record.plugin !== undefined) delete entry.record.plugin;
     candidates.push({
       record: entry.record,
       rank: scopeRank(scope) * 100_000 + (rootIndex.get(entry.root) ?? 0),
@@ -152,6 +163,8 @@ export function assembleState(input: ScanInput, parts: StateParts): CatalogState
   return {
     records: resolved.records,
     byName: resolved.byName,
+    aliases: resolved.aliases,
+    ambiguous: resolved.ambiguous,
     diagnostics,
     memory,
     scanned,

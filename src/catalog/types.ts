@@ -60,6 +60,11 @@ export interface SkillRecord {
    * no scripts, and no command runs in it.
    */
   singleFile?: true;
+  /**
+   * The plugin the skill ships in (a Claude Code or Codex plugin folder above it, see `find-plugins.ts`).
+   * Its name is then `plugin:skill` when another skill claims the same short name.
+   */
+  plugin?: string;
 }
 
 /** L2: a skill with its body. */

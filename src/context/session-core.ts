@@ -106,6 +106,14 @@ export function notFoundFailure(core: SessionCore, name: string): SessionFailure
     })
     .slice(0, 3);
   const names = core.profile.toolNames;
+  // A short name that skills of several plugins share: the catalog offers their qualified names.
+  if (closest.length > 1 && closest.every((n) => n.endsWith(`:${name}`)))
+    return {
+      ok: false,
+      code: "unknown-skill",
+      message: `Skill '${name}' is ambiguous: skills of several plugins have that name. Use one of: ${closest.join(", ")}.`,
+      closest,
+    };
   const hint = closest.length > 0 ? ` Closest names: ${closest.join(", ")}.` : "";
   const search =
     core.renderer.searchOffered() && names.search !== undefined

@@ -5,9 +5,15 @@ export class SkillNotFoundError extends SkillrtError {
   readonly skillName: string;
   readonly closest: string[];
 
-  constructor({ name, closest = [] }: { name: string; closest?: string[] }) {
-    const hint = closest.length > 0 ? ` Closest: ${closest.join(", ")}.` : "";
-    super({ code: "skill-not-found", message: `Skill '${name}' not found.${hint}` });
+  /** True when `name` is a short name several plugins' skills share: `closest` holds their qualified names. */
+  readonly ambiguous: boolean;
+
+  constructor({ name, closest = [], ambiguous = false }: { name: string; closest?: string[]; ambiguous?: boolean }) {
+    const message = ambiguous
+      ? `Skill '${name}' is ambiguous: skills of several plugins have that name. Use one of: ${closest.join(", ")}.`
+      : `Skill '${name}' not found.${closest.length > 0 ? ` Closest: ${closest.join(", ")}.` : ""}`;
+    super({ code: "skill-not-found", message });
+    this.ambiguous = ambiguous;
     this.name = "SkillNotFoundError";
     this.skillName = name;
     this.closest = closest;

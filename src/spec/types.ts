@@ -56,6 +56,8 @@ export type DiagnosticCode =
   | "scan-limit"
   | "name-shadowed"
   | "name-duplicate"
+  | "plugin-manifest-invalid"
+  | "skill-name-ambiguous"
   | "root-fetch-failed"
   | "root-digest-mismatch"
   | "archive-entry-rejected"
