@@ -22,6 +22,8 @@ const PLUGIN_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
 
 /** One plugin folder. */
 export interface PluginDir {
+  /** The plugin's folder (real path). */
+  dir: string;
   /** The plugin's name (the manifest's `name`, else the marketplace entry's, else the folder's). */
   name: string;
   /** The manifest that made the folder a plugin. */
@@ -70,7 +72,12 @@ export function findPlugins(listings: readonly ReadonlyMap<string, KnownListing>
         const file = path.join(dir, kind.folder, kind.file);
         const manifest = readManifest(file, diagnostics);
         if (manifest === undefined || byDir.has(dir)) continue;
-        byDir.set(dir, { name: pluginName(manifest, path.basename(dir)), manifest: file, format: kind.format });
+        byDir.set(dir, {
+          dir,
+          name: pluginName(manifest, path.basename(dir)),
+          manifest: file,
+          format: kind.format,
+        });
       }
       for (const kind of MARKETPLACES) {
         if (!listing.names.includes(kind.folder)) continue;
@@ -167,11 +174,12 @@ function marketplacePlugins(
       if ((s.source === "local" || s.type === "local") && typeof s.path === "string") local = s.path;
     }
     if (local === undefined || /^[a-z][a-z0-9+.-]*:/i.test(local)) continue;
-    const relative = pluginRoot !== undefined && !local.startsWith(".") ? path.join(pluginRoot, local) : local;
+    const relative =
+      pluginRoot !== undefined && !local.startsWith(".") ? path.join(pluginRoot, local) : local;
     const dir = path.resolve(base, relative);
     // A marketplace names folders of its own tree only.
     if (dir !== base && !dir.startsWith(base + path.sep)) continue;
-    found.push([dir, { name, manifest: file, format: "marketplace" }]);
+    found.push([dir, { dir, name, manifest: file, format: "marketplace" }]);
   }
   return found;
 }

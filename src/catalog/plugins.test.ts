@@ -20,7 +20,10 @@ async function write(file: string, text: string): Promise<void> {
 }
 
 async function skill(dir: string, body: string, name = path.basename(dir)): Promise<void> {
-  await write(path.join(dir, "SKILL.md"), `---\nname: ${name}\ndescription: Skill ${name}.\n---\n\n${body}\n`);
+  await write(
+    path.join(dir, "SKILL.md"),
+    `---\nname: ${name}\ndescription: Skill ${name}.\n---\n\n${body}\n`,
+  );
 }
 
 /**
@@ -43,9 +46,15 @@ async function marketplace(root: string): Promise<void> {
   );
   await write(
     `${root}/.agents/plugins/marketplace.json`,
-    JSON.stringify({ name: "team", plugins: [{ name: "c", source: { source: "local", path: "./plugins/c" } }] }),
+    JSON.stringify({
+      name: "team",
+      plugins: [{ name: "c", source: { source: "local", path: "./plugins/c" } }],
+    }),
   );
-  await write(`${root}/plugins/a/.claude-plugin/plugin.json`, JSON.stringify({ name: "a", version: "1.0.0" }));
+  await write(
+    `${root}/plugins/a/.claude-plugin/plugin.json`,
+    JSON.stringify({ name: "a", version: "1.0.0" }),
+  );
   await skill(`${root}/plugins/a/skills/review`, "Review as plugin A does.");
   await skill(`${root}/plugins/a/skills/lint`, "Lint as plugin A does.");
   await write(`${root}/plugins/b/.codex-plugin/plugin.json`, JSON.stringify({ name: "b" }));
@@ -63,9 +72,9 @@ describe("plugins in a skill root", () => {
       ["format", "c"],
       ["lint", "a"],
     ]);
-    expect(catalog.diagnostics().filter((d) => d.code === "name-duplicate" || d.code === "name-shadowed")).toEqual(
-      [],
-    );
+    expect(
+      catalog.diagnostics().filter((d) => d.code === "name-duplicate" || d.code === "name-shadowed"),
+    ).toEqual([]);
     expect((await catalog.load("a:review")).body).toBe("Review as plugin A does.");
     expect((await catalog.load("b:review")).body).toBe("Review as plugin B does.");
     // The short name of a unique plugin skill works, and so does its qualified name.

@@ -4,11 +4,11 @@ import type { Diagnostic, ParseMode } from "../spec/types.js";
 import { scopeRank } from "./default-roots.js";
 import { discoverSkillsSync, type PrefetchedSkill, SINGLE_FILE_SUFFIX } from "./discover-skills.js";
 import { type FileIdentity, fileIdentity, unchangedSince } from "./file-identity.js";
+import { findPlugins, mayHavePlugins, pluginOf } from "./find-plugins.js";
 import { errorCode } from "./fs-diagnostics.js";
 import type { KnownListing } from "./list-dirs.js";
 import { memorySkillRecord } from "./memory-source.js";
 import { MAX_SKILL_FILE_BYTES, parserInput, readSkillFull, readSkillHead } from "./read-skill-head.js";
-import { findPlugins, mayHavePlugins, pluginOf } from "./find-plugins.js";
 import { type RankedRecord, resolveCollisions } from "./resolve-collisions.js";
 import { fsOrigin } from "./skill-origin.js";
 import { toSkillRecord } from "./to-skill-record.js";
@@ -141,8 +141,13 @@ export function assembleState(input: ScanInput, parts: StateParts): CatalogState
     // Records from the metadata cache are stored without their origin (the root's, shared).
     entry.record.origin ??= fsOrigin(entry.root, entry.record.scope);
     const plugin = plugins === undefined ? undefined : pluginOf(entry.record.dir, entry.root, plugins.byDir);
-    if (plugin !== undefined) entry.record.plugin = plugin.name;
-    else if (entry.record.plugin !== undefined) delete entry.record.plugin;
+    if (plugin !== undefined) {
+      entry.record.plugin = plugin.name;
+      entry.record.pluginDir = plugin.dir;
+    } else if (entry.record.plugin !== undefined) {
+      delete entry.record.plugin;
+      delete entry.record.pluginDir;
+    }
     candidates.push({
       record: entry.record,
       rank: scopeRank(scope) * 100_000 + (rootIndex.get(entry.root) ?? 0),

@@ -65,6 +65,8 @@ export interface SkillRecord {
    * Its name is then `plugin:skill` when another skill claims the same short name.
    */
   plugin?: string;
+  /** The plugin's folder (absolute real path), with {@link plugin}: its `agents/` are the plugin's agents. */
+  pluginDir?: string;
 }
 
 /** L2: a skill with its body. */

@@ -8,9 +8,13 @@ export class SkillNotFoundError extends SkillrtError {
   /** True when `name` is a short name several plugins' skills share: `closest` holds their qualified names. */
   readonly ambiguous: boolean;
 
-  constructor({ name, closest = [], ambiguous = false }: { name: string; closest?: string[]; ambiguous?: boolean }) {
+  constructor({
+    name,
+    closest = [],
+    ambiguous = false,
+  }: { name: string; closest?: string[]; ambiguous?: boolean }) {
     const message = ambiguous
-      ? `Skill '${name}' is ambiguous: skills of several plugins have that name. Use one of: ${closest.join(", ")}.`
+      ? ambiguousSkillMessage(name, closest)
       : `Skill '${name}' not found.${closest.length > 0 ? ` Closest: ${closest.join(", ")}.` : ""}`;
     super({ code: "skill-not-found", message });
     this.ambiguous = ambiguous;
@@ -22,4 +26,17 @@ export class SkillNotFoundError extends SkillrtError {
   static override isInstance(error: unknown): error is SkillNotFoundError {
     return SkillrtError.isInstance(error) && error.code === "skill-not-found";
   }
+}
+
+/**
+ * True when `closest` is what a catalog offers for a short name several plugins' skills share: only
+ * their qualified names (`a:review`, `b:review` for `review`).
+ */
+export function offersQualifiedNames(name: string, closest: readonly string[]): boolean {
+  return closest.length > 1 && closest.every((n) => n.endsWith(`:${name}`));
+}
+
+/** The refusal of a short name several plugins' skills share, offering their qualified names. */
+export function ambiguousSkillMessage(name: string, qualified: readonly string[]): string {
+  return `Skill '${name}' is ambiguous: skills of several plugins have that name. Use one of: ${qualified.join(", ")}.`;
 }
