@@ -57,8 +57,6 @@ export const describeDiagnosticCodes: Readonly<Record<DiagnosticCode, string>> =
   "name-duplicate": "Two skills in the same scope have the same name; the first found wins.",
   "plugin-manifest-invalid":
     "A plugin or marketplace manifest (plugin.json, marketplace.json) could not be read or is not a JSON object; the skills below it keep their own names.",
-  "skill-name-ambiguous":
-    "Skills of several plugins share this short name; use the qualified name (plugin:skill).",
   "root-fetch-failed":
     "A remote or archive root could not be fetched (the URL and HTTP status, a git error, a size cap); the other roots are still read.",
   "root-digest-mismatch":

@@ -57,7 +57,6 @@ export type DiagnosticCode =
   | "name-shadowed"
   | "name-duplicate"
   | "plugin-manifest-invalid"
-  | "skill-name-ambiguous"
   | "root-fetch-failed"
   | "root-digest-mismatch"
   | "archive-entry-rejected"
