@@ -1,7 +1,8 @@
 /**
  * Plugins inside a skill root, the way Claude Code and Codex ship skills: a folder holding a plugin
- * manifest (`.claude-plugin/plugin.json` or `.codex-plugin/plugin.json`) is a plugin, and every skill
- * below it belongs to it (`plugin:skill`). A marketplace manifest (`.claude-plugin/marketplace.json`,
+ * manifest (`.claude-plugin/plugin.json` or `.codex-plugin/plugin.json`) is a plugin, and the skills in
+ * its skill folders (`skills/`, and the `skills` paths its manifest names) belong to it (`plugin:skill`);
+ * other folders of the plugin (drafts, variants) hold plain skills, as Claude Code and Codex load only those. A marketplace manifest (`.claude-plugin/marketplace.json`,
  * Codex's `.agents/plugins/marketplace.json`) names the plugins of its local entries, so a plugin listed
  * there with no manifest of its own (`strict: false`) is still one.
  *
@@ -24,6 +25,11 @@ const PLUGIN_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
 export interface PluginDir {
   /** The plugin's folder (real path). */
   dir: string;
+  /**
+   * The folders its skills are in: `skills/` and the paths its manifest's (or marketplace entry's)
+   * `skills` names, each inside the plugin. A skill elsewhere in the plugin's folder is not the plugin's.
+   */
+  skillDirs: string[];
   /** The plugin's name (the manifest's `name`, else the marketplace entry's, else the folder's). */
   name: string;
   /** The manifest that made the folder a plugin. */
@@ -74,6 +80,7 @@ export function findPlugins(listings: readonly ReadonlyMap<string, KnownListing>
         if (manifest === undefined || byDir.has(dir)) continue;
         byDir.set(dir, {
           dir,
+          skillDirs: skillDirsOf(dir, manifest.skills),
           name: pluginName(manifest, path.basename(dir)),
           manifest: file,
           format: kind.format,
@@ -93,8 +100,8 @@ export function findPlugins(listings: readonly ReadonlyMap<string, KnownListing>
 }
 
 /**
- * The plugin a skill folder belongs to: the nearest plugin folder at or above `dir`, no higher than
- * `root`.
+ * The plugin a skill folder belongs to: the nearest plugin folder at or above `dir` (no higher than
+ * `root`) that has `dir` in one of its skill folders.
  */
 export function pluginOf(
   dir: string,
@@ -103,7 +110,7 @@ export function pluginOf(
 ): PluginDir | undefined {
   for (let at = dir; ; ) {
     const plugin = plugins.get(at);
-    if (plugin !== undefined) return plugin;
+    if (plugin?.skillDirs.some((d) => dir === d || dir.startsWith(d + path.sep)) === true) return plugin;
     if (at === root) return undefined;
     const up = path.dirname(at);
     if (up === at || !at.startsWith(root)) return undefined;
@@ -164,7 +171,7 @@ function marketplacePlugins(
   const found: [string, PluginDir][] = [];
   for (const entry of entries) {
     if (entry === null || typeof entry !== "object") continue;
-    const { name, source } = entry as Record<string, unknown>;
+    const { name, source, skills } = entry as Record<string, unknown>;
     if (typeof name !== "string" || !PLUGIN_NAME.test(name)) continue;
     // Claude Code: "./plugins/x" (or a bare name under metadata.pluginRoot); Codex: { source: "local", path }.
     let local: string | undefined;
@@ -179,7 +186,23 @@ function marketplacePlugins(
     const dir = path.resolve(base, relative);
     // A marketplace names folders of its own tree only.
     if (dir !== base && !dir.startsWith(base + path.sep)) continue;
-    found.push([dir, { dir, name, manifest: file, format: "marketplace" }]);
+    found.push([
+      dir,
+      { dir, skillDirs: skillDirsOf(dir, skills), name, manifest: file, format: "marketplace" },
+    ]);
   }
   return found;
+}
+
+/** `<plugin>/skills` and the `skills` paths (a string or a list) a manifest names inside the plugin. */
+function skillDirsOf(dir: string, declared: unknown): string[] {
+  const dirs = [path.join(dir, "skills")];
+  const paths = typeof declared === "string" ? [declared] : Array.isArray(declared) ? declared : [];
+  for (const p of paths) {
+    if (typeof p !== "string" || p === "" || path.isAbsolute(p)) continue;
+    const resolved = path.resolve(dir, p);
+    // A path leaving the plugin names nothing of it.
+    if (resolved === dir || resolved.startsWith(dir + path.sep)) dirs.push(resolved);
+  }
+  return dirs;
 }

@@ -158,4 +158,37 @@ describe("plugins in a skill root", () => {
     expect(catalog.list().map((r) => r.name)).toEqual(["kit:review", "review"]);
     expect((await catalog.load("kit:review")).body).toBe("Kit review.");
   });
+
+  it("counts as the plugin's only the skills in its skill folders (skills/ and the paths its manifest names)", async () => {
+    await write(`${tmp}/r/.claude-plugin/plugin.json`, JSON.stringify({ name: "kit", skills: ["./extra/", "../x"] }));
+    await skill(`${tmp}/r/skills/flow`, "Plugin flow.");
+    await skill(`${tmp}/r/extra/more`, "Plugin more.");
+    await skill(`${tmp}/r/preview/flow`, "Preview flow.");
+    await skill(`${tmp}/r/preview/draft`, "A draft.");
+    const catalog = await createCatalog({ roots: [`${tmp}/r`] });
+    expect(catalog.list().map((r) => [r.name, r.plugin])).toEqual([
+      ["draft", undefined],
+      ["flow", undefined],
+      ["kit:flow", "kit"],
+      ["more", "kit"],
+    ]);
+    expect((await catalog.load("flow")).body).toBe("Preview flow.");
+    expect((await catalog.load("kit:flow")).body).toBe("Plugin flow.");
+  });
+
+  it("counts a folder whose SKILL.md links to a skill in its own folder as that skill, not a duplicate", async () => {
+    await write(`${tmp}/r/kit/.claude-plugin/plugin.json`, JSON.stringify({ name: "kit" }));
+    await skill(`${tmp}/r/kit/skills/init`, "Kit init.");
+    await skill(`${tmp}/r/other/.claude-plugin/../skills/init`, "Other init.");
+    await write(`${tmp}/r/other/.claude-plugin/plugin.json`, JSON.stringify({ name: "other" }));
+    // A mirror for another agent: links to the real SKILL.md files.
+    await fs.mkdir(`${tmp}/r/.gemini/skills/init`, { recursive: true });
+    await fs.symlink("../../../kit/skills/init/SKILL.md", `${tmp}/r/.gemini/skills/init/SKILL.md`);
+    const catalog = await createCatalog({ roots: [`${tmp}/r`] });
+    expect(catalog.list().map((r) => [r.name, r.dir])).toEqual([
+      ["kit:init", `${tmp}/r/kit/skills/init`],
+      ["other:init", `${tmp}/r/other/skills/init`],
+    ]);
+    expect(catalog.diagnostics().filter((d) => d.code.startsWith("name-"))).toEqual([]);
+  });
 });

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import { parseSkillMd } from "../spec/parse-skill-md.js";
 import type { Diagnostic, ParseMode } from "../spec/types.js";
 import { scopeRank } from "./default-roots.js";
@@ -130,6 +131,15 @@ export function assembleState(input: ScanInput, parts: StateParts): CatalogState
   // Plugins are found from the listings already made; a catalog without any pays one scan of the names.
   const plugins = mayHavePlugins(parts.listings) ? findPlugins(parts.listings) : undefined;
   if (plugins !== undefined) diagnostics.push(...plugins.diagnostics);
+  // A folder whose SKILL.md is a link to a skill the catalog also has in its own folder (a collection's
+  // mirror for another agent, `.gemini/skills/x/SKILL.md -> ../../../skills/x/SKILL.md`) is that skill
+  // reached twice, not a second one: the skill in its own folder is kept, and no duplicate is reported.
+  const ownFolder = new Set<string>();
+  for (const entry of parts.scanned.values()) {
+    const r = entry.record;
+    if (r !== undefined && r.singleFile !== true && path.dirname(r.location) === r.dir)
+      ownFolder.add(r.location);
+  }
   let i = 0;
   for (const entry of parts.scanned.values()) {
     if ((++i & 1023) === 0) input.abortSignal?.throwIfAborted();
@@ -137,6 +147,8 @@ export function assembleState(input: ScanInput, parts: StateParts): CatalogState
       diagnostics.push(...(entry.broken ?? []));
       continue;
     }
+    if (ownFolder.has(entry.record.location) && path.dirname(entry.record.location) !== entry.record.dir)
+      continue;
     const scope = rootScope.get(entry.root) ?? entry.record.scope;
     // Records from the metadata cache are stored without their origin (the root's, shared).
     entry.record.origin ??= fsOrigin(entry.root, entry.record.scope);
