@@ -59,7 +59,12 @@ afterEach(async () => {
 
 /** `npx skills add SOURCE -y` in `project` (no telemetry, its own HOME). */
 function skillsAdd(project: string, source: string): void {
-  const run = spawnSync(process.execPath, [skillsCli, "add", source, "-y"], {
+  skills(project, ["add", source, "-y"]);
+}
+
+/** `npx skills ARGS` in `project` (no telemetry, its own HOME); fails the test when it fails. */
+function skills(project: string, args: string[]): void {
+  const run = spawnSync(process.execPath, [skillsCli, ...args], {
     cwd: project,
     env: {
       PATH: process.env["PATH"] ?? "/usr/bin:/bin",
@@ -110,6 +115,14 @@ describe("skillrt add / install / update / remove and the skills CLI", () => {
       expect(await treeDigest(path.join(ours, ".agents", "skills"))).toEqual(
         await treeDigest(path.join(theirs, ".agents", "skills")),
       );
+      // The skills CLI restores from the lock skillrt wrote, and leaves it as it was.
+      const restored = await project(`restored-${source.length}`);
+      await cp(path.join(ours, "skills-lock.json"), path.join(restored, "skills-lock.json"));
+      skills(restored, ["experimental_install", "-y"]);
+      expect(await treeDigest(path.join(restored, ".agents", "skills"))).toEqual(
+        await treeDigest(path.join(ours, ".agents", "skills")),
+      );
+      expect(await readFile(path.join(restored, "skills-lock.json"), "utf8")).toBe(expected);
     }
   });
 
