@@ -227,16 +227,28 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
     return running;
   };
 
-  const mustGet = (name: string): SkillRecord => {
+  // A plugin skill served under its short name is found by its qualified name too (`plugin:skill`).
+  const lookup = (name: string): SkillRecord | undefined => {
     const record = state.byName.get(name);
-    if (record === undefined)
-      throw new SkillNotFoundError({ name, closest: closestNames(name, state.byName.keys()) });
+    if (record !== undefined || state.aliases.size === 0) return record;
+    const short = state.aliases.get(name);
+    return short === undefined ? undefined : state.byName.get(short);
+  };
+  // A short name only skills of several plugins claim offers their qualified names, not guesses.
+  const closestTo = (name: string, limit?: number): string[] =>
+    state.ambiguous.get(name) ?? closestNames(name, state.byName.keys(), limit);
+  const notFound = (name: string): SkillNotFoundError =>
+    new SkillNotFoundError({ name, closest: closestTo(name), ambiguous: state.ambiguous.has(name) });
+
+  const mustGet = (name: string): SkillRecord => {
+    const record = lookup(name);
+    if (record === undefined) throw notFound(name);
     return record;
   };
 
   const files = async (name: string): Promise<SkillFile[]> => {
     const record = mustGet(name);
-    const memory = state.memory.get(name);
+    const memory = state.memory.get(record.name);
     if (memory !== undefined) return memorySkillFiles(memory);
     if (record.singleFile === true) return singleFileSkillFiles(record);
     // A SKILL.md linked from elsewhere keeps its own name in the index.
@@ -247,12 +259,12 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
 
   return {
     list: () => [...state.records],
-    get: (name) => state.byName.get(name),
+    get: lookup,
     revision: () => revision,
     diagnostics: () => [...state.diagnostics, ...watchDiagnostics],
     async load(name): Promise<LoadedSkill> {
       const record = mustGet(name);
-      const memory = state.memory.get(name);
+      const memory = state.memory.get(record.name);
       if (memory !== undefined) {
         return { record, body: memory.body.trim(), bodyLine: renderMemorySkillMd(memory).bodyLine };
       }
@@ -280,13 +292,14 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
     },
     files,
     async readFile(name, requested, range) {
-      const record = state.byName.get(name);
-      if (record === undefined)
-        return { kind: "unknown-skill", name, closest: closestNames(name, state.byName.keys()) };
-      const memory = state.memory.get(name);
+      const record = lookup(name);
+      if (record === undefined) return { kind: "unknown-skill", name, closest: closestTo(name) };
+      const memory = state.memory.get(record.name);
       if (memory !== undefined) return readMemorySkillFile(memory, requested, range);
       if (record.singleFile === true) return readSingleFileSkill(record, requested, range);
-      return readSkillFile(record.dir, requested, range, async () => (await files(name)).map((f) => f.path));
+      return readSkillFile(record.dir, requested, range, async () =>
+        (await files(record.name)).map((f) => f.path),
+      );
     },
     async search(query, limit = 10) {
       let opening = index;
@@ -301,7 +314,7 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<Catal
       const { index: built, searchable } = await opening;
       return built.search(query, limit).map((hit) => searchable.hit(hit));
     },
-    closest: (name, limit = 3) => closestNames(name, state.byName.keys(), limit),
+    closest: (name, limit = 3) => closestTo(name, limit),
     refresh: () => refresh(),
     watch(listener) {
       listeners.add(listener);

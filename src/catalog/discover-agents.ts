@@ -29,16 +29,28 @@ export function agentsDirOf(root: string): string {
 /**
  * Reads `agents/*.md` next to each of `roots` (a missing folder is silently empty; each folder is read
  * once even when several roots share it). A name already defined by an earlier root is skipped with a
- * `name-shadowed` warning; unreadable or invalid files are diagnostics, never exceptions.
+ * `name-shadowed` warning; unreadable or invalid files are diagnostics, never exceptions. A plugin's agents
+ * (`<plugin>/agents/*.md`, see `find-plugins.ts`) are named `plugin:agent`.
  */
 export async function discoverAgents(
   roots: ReadonlyArray<string | SkillRoot>,
-  options: { abortSignal?: AbortSignal } = {},
+  options: {
+    abortSignal?: AbortSignal;
+    /** Plugins whose `agents/*.md` are theirs, named `plugin:agent` (after the roots' agents). */
+    plugins?: ReadonlyArray<{ name: string; dir: string }>;
+  } = {},
 ): Promise<DiscoveredAgents> {
   const agents: Record<string, AgentDefinition> = {};
   const diagnostics: Diagnostic[] = [];
-  const dirs = [...new Set(roots.map((root) => agentsDirOf(typeof root === "string" ? root : root.path)))];
-  for (const dir of dirs) {
+  const folders: { dir: string; prefix: string }[] = [];
+  for (const root of roots)
+    folders.push({ dir: agentsDirOf(typeof root === "string" ? root : root.path), prefix: "" });
+  for (const plugin of options.plugins ?? [])
+    folders.push({ dir: path.join(plugin.dir, "agents"), prefix: `${plugin.name}:` });
+  const seen = new Set<string>();
+  for (const { dir, prefix } of folders) {
+    if (seen.has(dir)) continue;
+    seen.add(dir);
     options.abortSignal?.throwIfAborted();
     let names: string[];
     try {
@@ -58,7 +70,8 @@ export async function discoverAgents(
       }
       const parsed = parseAgentFile(read, file);
       diagnostics.push(...parsed.diagnostics);
-      const agent = parsed.agent;
+      const agent =
+        parsed.agent === undefined ? undefined : { ...parsed.agent, name: prefix + parsed.agent.name };
       if (agent === undefined) continue;
       const first = agents[agent.name];
       if (first !== undefined) {

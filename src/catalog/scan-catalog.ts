@@ -1,9 +1,11 @@
 import fs from "node:fs";
+import path from "node:path";
 import { parseSkillMd } from "../spec/parse-skill-md.js";
 import type { Diagnostic, ParseMode } from "../spec/types.js";
 import { scopeRank } from "./default-roots.js";
 import { discoverSkillsSync, type PrefetchedSkill, SINGLE_FILE_SUFFIX } from "./discover-skills.js";
 import { type FileIdentity, fileIdentity, unchangedSince } from "./file-identity.js";
+import { findPlugins, mayHavePlugins, pluginOf } from "./find-plugins.js";
 import { errorCode } from "./fs-diagnostics.js";
 import type { KnownListing } from "./list-dirs.js";
 import { memorySkillRecord } from "./memory-source.js";
@@ -40,6 +42,10 @@ export interface CatalogState {
   /** Winners of name collisions, sorted by name. */
   records: SkillRecord[];
   byName: Map<string, SkillRecord>;
+  /** Plugin skills served under their short names, by qualified name (`plugin:skill` → `skill`). */
+  aliases: Map<string, string>;
+  /** Short names only skills of several plugins claim, with their qualified names. */
+  ambiguous: Map<string, string[]>;
   diagnostics: Diagnostic[];
   /** Memory skills by name (only winners). */
   memory: Map<string, MemorySkill>;
@@ -122,6 +128,18 @@ export function assembleState(input: ScanInput, parts: StateParts): CatalogState
   const rootScope = new Map(input.roots.map((root) => [root.path, root.scope]));
   const candidates: RankedRecord[] = [];
   const diagnostics: Diagnostic[] = [...parts.discoveryDiagnostics];
+  // Plugins are found from the listings already made; a catalog without any pays one scan of the names.
+  const plugins = mayHavePlugins(parts.listings) ? findPlugins(parts.listings) : undefined;
+  if (plugins !== undefined) diagnostics.push(...plugins.diagnostics);
+  // A folder whose SKILL.md is a link to a skill the catalog also has in its own folder (a collection's
+  // mirror for another agent, `.gemini/skills/x/SKILL.md -> ../../../skills/x/SKILL.md`) is that skill
+  // reached twice, not a second one: the skill in its own folder is kept, and no duplicate is reported.
+  const ownFolder = new Set<string>();
+  for (const entry of parts.scanned.values()) {
+    const r = entry.record;
+    if (r !== undefined && r.singleFile !== true && path.dirname(r.location) === r.dir)
+      ownFolder.add(r.location);
+  }
   let i = 0;
   for (const entry of parts.scanned.values()) {
     if ((++i & 1023) === 0) input.abortSignal?.throwIfAborted();
@@ -129,9 +147,19 @@ export function assembleState(input: ScanInput, parts: StateParts): CatalogState
       diagnostics.push(...(entry.broken ?? []));
       continue;
     }
+    if (ownFolder.has(entry.record.location) && path.dirname(entry.record.location) !== entry.record.dir)
+      continue;
     const scope = rootScope.get(entry.root) ?? entry.record.scope;
     // Records from the metadata cache are stored without their origin (the root's, shared).
     entry.record.origin ??= fsOrigin(entry.root, entry.record.scope);
+    const plugin = plugins === undefined ? undefined : pluginOf(entry.record.dir, entry.root, plugins.byDir);
+    if (plugin !== undefined) {
+      entry.record.plugin = plugin.name;
+      entry.record.pluginDir = plugin.dir;
+    } else if (entry.record.plugin !== undefined) {
+      delete entry.record.plugin;
+      delete entry.record.pluginDir;
+    }
     candidates.push({
       record: entry.record,
       rank: scopeRank(scope) * 100_000 + (rootIndex.get(entry.root) ?? 0),
@@ -152,6 +180,8 @@ export function assembleState(input: ScanInput, parts: StateParts): CatalogState
   return {
     records: resolved.records,
     byName: resolved.byName,
+    aliases: resolved.aliases,
+    ambiguous: resolved.ambiguous,
     diagnostics,
     memory,
     scanned,

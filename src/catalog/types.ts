@@ -62,6 +62,13 @@ export interface SkillRecord {
    * no scripts, and no command runs in it.
    */
   singleFile?: true;
+  /**
+   * The plugin the skill ships in (a Claude Code or Codex plugin folder above it, see `find-plugins.ts`).
+   * Its name is then `plugin:skill` when another skill claims the same short name.
+   */
+  plugin?: string;
+  /** The plugin's folder (absolute real path), with {@link plugin}: its `agents/` are the plugin's agents. */
+  pluginDir?: string;
 }
 
 /** L2: a skill with its body. */

@@ -25,6 +25,8 @@ export function updateSkillFiles(
     if (after === before) continue;
     if (before.record === undefined || after.record === undefined) return false;
     if (after.record.name !== before.record.name) return false;
+    // A plugin's skill may be served under its qualified name: assembling afresh names it again.
+    if (before.record.plugin !== undefined) return false;
     updates.push([dir, before, after]);
   }
   const changed: string[] = [];

@@ -15,7 +15,7 @@ import { createCatalog } from "../catalog/create-catalog.js";
 import { discoverAgents } from "../catalog/discover-agents.js";
 import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
 import type { UntrustedRoot } from "../catalog/recorded-trust.js";
-import type { Catalog, SkillRoot } from "../catalog/types.js";
+import type { Catalog, SkillRecord, SkillRoot } from "../catalog/types.js";
 import { type AgentDefinition, mergeAgents } from "../config/agent-definition.js";
 import { loadModelConfig, type ModelFlags } from "../config/load-model-config.js";
 import type { SkillrtConfig } from "../config/load-skillrt-config.js";
@@ -49,16 +49,26 @@ import {
   type SessionFlags,
 } from "./load-cli-config.js";
 
+/** The plugins the catalog's skills ship in (a plugin's agents are its `agents/*.md`). */
+function catalogPlugins(records: readonly SkillRecord[]): { name: string; dir: string }[] {
+  const byDir = new Map<string, string>();
+  for (const r of records)
+    if (r.plugin !== undefined && r.pluginDir !== undefined) byDir.set(r.pluginDir, r.plugin);
+  return [...byDir].map(([dir, name]) => ({ name, dir }));
+}
+
 /**
- * The subagents of the environment: `agents/*.md` next to each skills root (project before user), then the
+ * The subagents of the environment: `agents/*.md` next to each skills root (project before user), each
+ * plugin's `agents/*.md` as `plugin:agent`, then the
  * config files' `agents` sections on top (the project file's last, so it wins). Problems are warnings.
  */
 async function environmentAgents(
   roots: readonly SkillRoot[],
   config: SkillrtConfig,
   warn: (message: string) => void,
+  plugins: { name: string; dir: string }[],
 ): Promise<Record<string, AgentDefinition>> {
-  const found = await discoverAgents(roots);
+  const found = await discoverAgents(roots, { plugins });
   for (const d of found.diagnostics) warn(`${d.path}: ${d.message}`);
   let agents = found.agents;
   for (const source of config.sources)
@@ -198,7 +208,7 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
   });
   // Skills that drifted from the project's skills-lock.json (edited after `npx skills add`) are warned about.
   for (const d of await skillsLockDiagnostics(cwd, localCatalog.list(), "warning")) warn(d.message);
-  const agents = await environmentAgents(roots, config.file, warn);
+  const agents = await environmentAgents(roots, config.file, warn, catalogPlugins(localCatalog.list()));
   const store =
     options.store === false ? undefined : openEnvironmentStore(options.store, env, config.file, cwd);
   const toolSources: ToolSources | undefined =

@@ -3,6 +3,7 @@
  * visibility, the renderer, the event emitter and the ledger total. Internal to `context/`.
  */
 import type { Catalog, SkillFile, SkillRecord } from "../catalog/types.js";
+import { ambiguousSkillMessage, offersQualifiedNames } from "../errors/skill-not-found-error.js";
 import { isDefaultDoc } from "./doc-rules.js";
 import type { MeasuredBlock } from "./render-session-context.js";
 import type { SessionEvent } from "./session-event.js";
@@ -108,6 +109,9 @@ export function notFoundFailure(core: SessionCore, name: string): SessionFailure
     })
     .slice(0, 3);
   const names = core.profile.toolNames;
+  // A short name that skills of several plugins share: the catalog offers their qualified names.
+  if (offersQualifiedNames(name, closest))
+    return { ok: false, code: "unknown-skill", message: ambiguousSkillMessage(name, closest), closest };
   const hint = closest.length > 0 ? ` Closest names: ${closest.join(", ")}.` : "";
   const search =
     core.renderer.searchOffered() && names.search !== undefined

@@ -3,7 +3,7 @@
  * map from path to skill, each skill's files (listed once, on first use) and its nested skills. Built
  * once per catalog state; the server drops it when a watched catalog changes.
  *
- * A skill's path is its name (`skill://pdf/SKILL.md`), or, for a skill nested in another served skill's
+ * A skill's path is its name (`skill://pdf/SKILL.md`; a plugin's `plugin:skill` is `plugin/skill`), or, for a skill nested in another served skill's
  * directory whose folder is named as the skill, the enclosing skill's path and the folders between
  * (`skill://toolkit/extras/pdf/SKILL.md`), so the final segment is always the skill's name (SEP-2640).
  */
@@ -92,7 +92,9 @@ export function createServedSkillIndex(
   const tops: ServedSkill[] = [];
   const all: ServedSkill[] = [];
   for (const record of [...records].sort((a, b) => compare(a.dir, b.dir))) {
-    const skill: ServedSkill = { record, path: record.name, nested: [] };
+    // A plugin skill served as `plugin:skill` is `skill://plugin/skill/…`: a URI's authority cannot hold
+    // the colon, and the last segment stays the skill's own name.
+    const skill: ServedSkill = { record, path: record.name.replace(":", "/"), nested: [] };
     const parent = record.dir.startsWith("memory:") ? undefined : enclosing(byDir, record.dir);
     if (parent !== undefined) {
       parent.nested.push(skill);

@@ -55,6 +55,8 @@ export const describeDiagnosticCodes: Readonly<Record<DiagnosticCode, string>> =
   "scan-limit": "Discovery stopped after scanning the maximum number of directories.",
   "name-shadowed": "A skill with the same name in a higher-precedence scope hides this one.",
   "name-duplicate": "Two skills in the same scope have the same name; the first found wins.",
+  "plugin-manifest-invalid":
+    "A plugin or marketplace manifest (plugin.json, marketplace.json) could not be read or is not a JSON object; the skills below it keep their own names.",
   "root-fetch-failed":
     "A remote or archive root could not be fetched (the URL and HTTP status, a git error, a size cap); the other roots are still read.",
   "root-digest-mismatch":

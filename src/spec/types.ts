@@ -56,6 +56,7 @@ export type DiagnosticCode =
   | "scan-limit"
   | "name-shadowed"
   | "name-duplicate"
+  | "plugin-manifest-invalid"
   | "root-fetch-failed"
   | "root-digest-mismatch"
   | "archive-entry-rejected"

@@ -17,13 +17,14 @@ import { hostTag } from "../../util/host-tag.js";
 import { removeDeadPidLeftovers } from "../../util/remove-dead-pid-leftovers.js";
 import type { ArchiveLimits } from "./archive-entry.js";
 import { extractArchive } from "./extract-archive.js";
-import { fetchCapped } from "./fetch-capped.js";
+import { fetchCapped, MAX_DOWNLOAD_BYTES } from "./fetch-capped.js";
 import { checkoutGitCommit, resolveGitRef, startGitFetch } from "./git-checkout.js";
 import { ensurePrivateDir, ensureRemoteCache } from "./private-dir.js";
 import { redactUrl } from "./redact-url.js";
 import { RemoteRootError } from "./remote-root-error.js";
 import type { RootSpec } from "./root-spec.js";
 import { defaultTransferLimits, type TransferLimits, transferLimitsFromEnv } from "./transfer-limits.js";
+import { fillFromIndex, MAX_INDEX_BYTES, parseDiscoveryIndex } from "./well-known-index.js";
 
 /** Options of {@link materializeRoot}. */
 export interface MaterializeRootOptions {
@@ -145,7 +146,11 @@ export async function materializeRoot(
     }
     const bytes = await fetchCapped(spec.location, {
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-      ...(options.maxDownloadBytes === undefined ? {} : { maxBytes: options.maxDownloadBytes }),
+      ...(spec.kind === "well-known"
+        ? { maxBytes: Math.min(MAX_INDEX_BYTES, options.maxDownloadBytes ?? MAX_INDEX_BYTES) }
+        : options.maxDownloadBytes === undefined
+          ? {}
+          : { maxBytes: options.maxDownloadBytes }),
       ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
       transfer,
     });
@@ -154,6 +159,25 @@ export async function materializeRoot(
     if (cached !== undefined) {
       await writePointer(base, pointerFile, { source: spec.source, digest, dir: contentDir(digest) });
       return { path: cached, digest, fromCache: true };
+    }
+    if (spec.kind === "well-known") {
+      // Parsed before anything is fetched: a broken index costs one request.
+      const index = parseDiscoveryIndex(bytes, spec.location);
+      const published = await publish(base, contentDir(digest), pointerFile, spec, digest, (tree) =>
+        fillFromIndex(index, tree, {
+          transfer,
+          maxBytes: options.maxDownloadBytes ?? MAX_DOWNLOAD_BYTES,
+          ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+          ...limitsOf(options),
+          ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+        }),
+      );
+      return index.unverified === true
+        ? {
+            ...published,
+            warning: `${redactUrl(spec.location)} is a v0.1.0 agent skills index: it gives no digests, so its skills could not be verified.`,
+          }
+        : published;
     }
     return await publish(base, contentDir(digest), pointerFile, spec, digest, (tree) =>
       spec.kind === "skill-md-url"

@@ -1,13 +1,17 @@
 /**
- * The root specs that name something to fetch rather than a folder: archive URLs, a bare SKILL.md URL,
- * git repositories and local archive files, each with an optional `#sha256=<hex>` pin.
+ * The root specs that name something to fetch rather than a folder: archive URLs, a bare SKILL.md URL, a
+ * site's agent skills index (`https://example.com/`, or the index URL itself), git repositories and local
+ * archive files, each with an optional `#sha256=<hex>` pin (of the archive, SKILL.md or index bytes).
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { RemoteRootError } from "./remote-root-error.js";
 
 /** How a root's content is obtained. */
-export type RootSpecKind = "archive-url" | "skill-md-url" | "git" | "local-archive";
+export type RootSpecKind = "archive-url" | "skill-md-url" | "well-known" | "git" | "local-archive";
+
+/** The index path below a site (Agent Skills Discovery RFC v0.2.0). */
+export const WELL_KNOWN_INDEX = ".well-known/agent-skills/index.json";
 
 /** Archive formats read by the module (chosen by extension, else by magic bytes). */
 export type ArchiveFormat = "zip" | "tar" | "tar.gz";
@@ -17,7 +21,10 @@ export interface RootSpec {
   kind: RootSpecKind;
   /** The spec as the user wrote it, without the `#sha256=` pin: the cache key and the source shown. */
   source: string;
-  /** What is fetched: an http(s) URL, a git URL (without `git+` and the ref), or an absolute file path. */
+  /**
+   * What is fetched: an http(s) URL (for `well-known`, the index's), a git URL (without `git+` and the
+   * ref), or an absolute file path.
+   */
   location: string;
   /** The archive format the extension names, when it names one. */
   format?: ArchiveFormat;
@@ -80,6 +87,16 @@ export function parseRootSpec(spec: string, cwd: string = process.cwd()): RootSp
       return { kind: "archive-url", source: rest, location: url.href, format, ...pin };
     if (path.posix.basename(url.pathname) === "SKILL.md")
       return { kind: "skill-md-url", source: rest, location: url.href, ...pin };
+    // A site's agent skills index, named or implied by a site URL ending in `/` (`https://example.com`).
+    if (/\/\.well-known\/(?:agent-skills|skills)\/index\.json$/.test(url.pathname))
+      return { kind: "well-known", source: rest, location: url.href, ...pin };
+    if (url.pathname.endsWith("/") && url.search === "")
+      return {
+        kind: "well-known",
+        source: rest,
+        location: new URL(`${url.pathname}${WELL_KNOWN_INDEX}`, url).href,
+        ...pin,
+      };
     // Neither: the payload's magic bytes decide (a zip or a gzip stream), as trpc-agent-go does.
     return { kind: "archive-url", source: rest, location: url.href, ...pin };
   }

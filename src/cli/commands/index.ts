@@ -46,6 +46,22 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     summary: "Check which skills load for a set of requests (trigger evals)",
     load: async () => (await import("./eval.js")).evalCommand,
   },
+  add: {
+    summary: "Install skills from a folder, git, GitHub or a site (skills-lock.json)",
+    load: async () => (await import("./add.js")).addCommand,
+  },
+  remove: {
+    summary: "Uninstall skills (.agents/skills and skills-lock.json)",
+    load: async () => (await import("./remove.js")).removeCommand,
+  },
+  install: {
+    summary: "Restore the skills skills-lock.json records",
+    load: async () => (await import("./install.js")).installCommand,
+  },
+  update: {
+    summary: "Take upstream changes of the skills in skills-lock.json",
+    load: async () => (await import("./update.js")).updateCommand,
+  },
   lock: {
     summary: "Pin every remote root to its resolved commit or digest (skillrt.lock.json)",
     load: async () => (await import("./lock.js")).lockCommand,

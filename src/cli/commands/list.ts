@@ -37,6 +37,8 @@ export interface ListedSkill {
   errors: number;
   /** Declared requirements checked here (names only); absent when the skill declares none. */
   requirements?: SkillRequirements;
+  /** The plugin the skill ships in (its name is `plugin:skill` when another skill has the same short name). */
+  plugin?: string;
 }
 
 /** `skillrt list`: every visible skill of the configured roots. */
@@ -145,5 +147,6 @@ export function listedSkillFrom(record: SkillRecord, source: string): ListedSkil
     warnings,
     errors,
     requirements: undefined,
+    plugin: record.plugin,
   };
 }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Catalog, LineRange } from "../../catalog/types.js";
 import { type CaseFallbackResult, readFileCaseFallback } from "../../context/read-with-case-fallback.js";
+import { ambiguousSkillMessage, offersQualifiedNames } from "../../errors/skill-not-found-error.js";
 import { SkillrtError } from "../../errors/skillrt-error.js";
 import { rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
@@ -121,6 +122,11 @@ async function printFile(
 }
 
 function unknownSkill(name: string, closest: readonly string[], io: CliIo): number {
+  // A short name several plugins' skills share: the catalog offers exactly their qualified names.
+  if (offersQualifiedNames(name, closest)) {
+    io.stderr.write(`skillrt show: ${ambiguousSkillMessage(name, closest)}\n`);
+    return 1;
+  }
   const hint =
     closest.length > 0 ? ` Did you mean: ${closest.join(", ")}?` : " Run 'skillrt list' to see the skills.";
   io.stderr.write(`skillrt show: no skill named '${name}'.${hint}\n`);
