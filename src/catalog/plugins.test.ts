@@ -160,7 +160,10 @@ describe("plugins in a skill root", () => {
   });
 
   it("counts as the plugin's only the skills in its skill folders (skills/ and the paths its manifest names)", async () => {
-    await write(`${tmp}/r/.claude-plugin/plugin.json`, JSON.stringify({ name: "kit", skills: ["./extra/", "../x"] }));
+    await write(
+      `${tmp}/r/.claude-plugin/plugin.json`,
+      JSON.stringify({ name: "kit", skills: ["./extra/", "../x"] }),
+    );
     await skill(`${tmp}/r/skills/flow`, "Plugin flow.");
     await skill(`${tmp}/r/extra/more`, "Plugin more.");
     await skill(`${tmp}/r/preview/flow`, "Preview flow.");
