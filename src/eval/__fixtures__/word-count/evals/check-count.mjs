@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 
 const count = JSON.parse(readFileSync("out/count.json", "utf8"));
 if (count.words !== 10) {
-  console.error(`expected 10 words, found ${count.words}`);
+  process.stderr.write(`expected 10 words, found ${count.words}\n`);
   process.exit(1);
 }
-console.log("count is right");
+process.stdout.write("count is right\n");

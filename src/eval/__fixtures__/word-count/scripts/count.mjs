@@ -8,4 +8,4 @@ writeFileSync(
   path.join(process.env.OUTPUT_DIR ?? ".", "count.json"),
   JSON.stringify({ file: path.basename(file), words }),
 );
-console.log(`${words} words`);
+process.stdout.write(`${words} words\n`);
