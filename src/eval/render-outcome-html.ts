@@ -117,7 +117,7 @@ body{font:14px/1.45 system-ui,sans-serif;margin:1.5rem auto;max-width:1100px;pad
 table{border-collapse:collapse;margin:.5rem 0}th,td{padding:.3rem .6rem;border-bottom:1px solid #d5d9de;text-align:left}
 .rate{font-weight:600}small{color:#57606a;font-weight:normal}blockquote{margin:.5rem 0;padding:.4rem .8rem;background:#f3f5f7;border-left:3px solid #8c959f}
 details.trial{border:1px solid #d5d9de;border-radius:6px;margin:.4rem 0;padding:.3rem .6rem}details.trial>summary{cursor:pointer}
-details.pass>summary b,.pass{color:#1a7f37}details.fail>summary b,.fail,.error{color:#cf222e}
+details.pass>summary b,li.pass,p.pass{color:#1a7f37}details.fail>summary b,li.fail,p.fail,.error{color:#cf222e}
 pre{white-space:pre-wrap;word-break:break-word;background:#f6f8fa;padding:.4rem;margin:.2rem 0;border-radius:4px}
 .msg{margin:.4rem 0}.role{font-weight:600;text-transform:uppercase;font-size:11px;color:#57606a}
 .headline{font-size:1.2rem}
