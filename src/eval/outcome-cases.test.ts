@@ -57,6 +57,9 @@ describe("parseOutcomeCases", () => {
         { script: "evals/check-count.mjs" },
         { contains: "10 words" },
       ],
+      expect: [],
+      forbid: [],
+      turns: [],
       extra: { difficulty: "easy" },
     });
     expect(parsed.unknownFields).toEqual(["evals.0.difficulty"]);
@@ -90,13 +93,29 @@ describe("parseOutcomeCases", () => {
     });
   });
 
+  it("reads trigger checks: the cases.yaml skillrt init writes, and skill-creator's should_trigger", async () => {
+    const { skillTemplate } = await import("../cli/skill-template.js");
+    const template = skillTemplate("pdf-tools", "Works with PDF files.")["evals/cases.yaml"]!;
+    const parsed = parseOutcomeCases(template);
+    expect(parsed).toMatchObject({
+      ok: true,
+      cases: [
+        { id: "a request this skill is for", expect: ["pdf-tools"], forbid: [] },
+        { id: "a nearby request it is not for", expect: [], forbid: ["pdf-tools"] },
+      ],
+    });
+    expect(
+      parseOutcomeCases('{"evals": [{"prompt": "x", "should_trigger": false, "turns": ["and then?"]}]}'),
+    ).toMatchObject({ ok: true, cases: [{ forbid: ["$skill"], turns: ["and then?"] }], unknownFields: [] });
+  });
+
   it("says what is wrong and where", () => {
     expect(messageOf("evals: [unclosed")).toMatch(/^not valid YAML or JSON/);
     expect(messageOf('{"skill": "x"}')).toMatch(/expected \{ evals: \[\.\.\.\] \}/);
     expect(messageOf('{"evals": [{"id": 1}]}')).toMatch(/^case at evals\.0\.prompt: /);
     expect(messageOf('{"evals": []}')).toBe("the file has no cases");
     expect(messageOf("- prompt: hi")).toBe(
-      "case '1' has nothing to grade: give it expected_output, expectations, a rubric or assertions",
+      "case '1' has nothing to grade: give it expected_output, expectations, a rubric, assertions, or skills to expect or forbid",
     );
     expect(messageOf("- {id: a, prompt: x, rubric: r}\n- {id: a, prompt: y, rubric: r}")).toBe(
       "two cases have the id 'a'",

@@ -2,8 +2,9 @@
  * Cases of an outcome eval (`skillrt eval --outcome`): a task, its input files, and how to grade what the
  * agent did. Read from where authors keep them — skill-creator's `evals/evals.json`
  * (`{ skill_name, evals: [{ id, prompt, expected_output, files, expectations }] }`), skillrt's own
- * `evals/cases.yaml` (a list, or `{ cases: [...] }`, of the same fields) — and fields skillrt does not use
- * are kept on the case and reported, never dropped.
+ * `evals/cases.yaml` (a list, or `{ cases: [...] }`, of the same fields, plus the trigger evals' `expect`,
+ * `forbid` and `turns`, so the file `skillrt init` writes works here too) — and fields skillrt does not
+ * use are kept on the case and reported, never dropped.
  */
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
@@ -74,6 +75,11 @@ const CaseInput = z.object({
   expectations: z.array(z.string().min(1)).default([]),
   assertions: z.array(z.union([z.string().min(1), OutcomeAssertion])).default([]),
   rubric: z.string().optional(),
+  // Trigger checks, as in the trigger evals' cases.yaml, and skill-creator's should_trigger.
+  expect: z.array(z.string().min(1)).default([]),
+  forbid: z.array(z.string().min(1)).default([]),
+  should_trigger: z.boolean().optional(),
+  turns: z.array(z.string().min(1)).default([]),
 });
 const KNOWN_CASE_FIELDS = new Set(Object.keys(CaseInput.shape));
 
@@ -92,9 +98,20 @@ export interface OutcomeCase {
   rubric?: string;
   /** Deterministic checks, run first. */
   assertions: OutcomeAssertion[];
+  /**
+   * Trigger checks: skills that must load in a trial, and skills that must not (`should_trigger: true`
+   * or `false` names the skill under test, {@link SKILL_UNDER_TEST}).
+   */
+  expect: string[];
+  forbid: string[];
+  /** Follow-up user messages, sent in order after `prompt` in the same conversation. */
+  turns: string[];
   /** Fields skillrt does not use, as written (kept in the report). */
   extra: Record<string, unknown>;
 }
+
+/** Stands for the skill under test in {@link OutcomeCase.expect} and `forbid` (from `should_trigger`). */
+export const SKILL_UNDER_TEST = "$skill";
 
 /** Whether a case has anything for the model grader (then it is asked; otherwise only the assertions count). */
 export function needsGrader(evalCase: OutcomeCase): boolean {
@@ -157,7 +174,7 @@ export function parseOutcomeCases(text: string): ParseOutcomeCasesResult {
       const at = [where(i), ...(issue?.path ?? [])].join(".");
       return {
         ok: false,
-        message: `case at ${at}: ${issue?.message ?? "invalid"} (a case has prompt, and optionally id, files, expected_output, expectations, assertions, rubric)`,
+        message: `case at ${at}: ${issue?.message ?? "invalid"} (a case has prompt, and optionally id, name, files, expected_output, expectations, assertions, rubric, expect, forbid, should_trigger, turns)`,
       };
     }
     const extra: Record<string, unknown> = {};
@@ -174,14 +191,22 @@ export function parseOutcomeCases(text: string): ParseOutcomeCasesResult {
       files: c.files,
       expectations: [...c.expectations, ...statements],
       assertions: c.assertions.filter((a): a is OutcomeAssertion => typeof a !== "string"),
+      expect: [...c.expect, ...(c.should_trigger === true ? [SKILL_UNDER_TEST] : [])],
+      forbid: [...c.forbid, ...(c.should_trigger === false ? [SKILL_UNDER_TEST] : [])],
+      turns: c.turns,
       extra,
       ...(c.expected_output === undefined ? {} : { expectedOutput: c.expected_output }),
       ...(c.rubric === undefined ? {} : { rubric: c.rubric }),
     };
-    if (!needsGrader(evalCase) && evalCase.assertions.length === 0)
+    if (
+      !needsGrader(evalCase) &&
+      evalCase.assertions.length === 0 &&
+      evalCase.expect.length === 0 &&
+      evalCase.forbid.length === 0
+    )
       return {
         ok: false,
-        message: `case '${evalCase.id}' has nothing to grade: give it expected_output, expectations, a rubric or assertions`,
+        message: `case '${evalCase.id}' has nothing to grade: give it expected_output, expectations, a rubric, assertions, or skills to expect or forbid`,
       };
     if (cases.some((other) => other.id === evalCase.id))
       return { ok: false, message: `two cases have the id '${evalCase.id}'` };

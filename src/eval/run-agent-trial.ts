@@ -60,28 +60,45 @@ export async function runAgentTrial(options: {
   let run: TrialRun;
   try {
     const files = options.evalCase.files.map((file) => path.resolve(options.skillDir, file));
-    const result = await agent.send(options.evalCase.prompt, {
-      ...(files.length === 0 ? {} : { files }),
-      ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
-    });
     const tools: Record<string, number> = {};
-    for (const call of result.toolCalls) tools[call.toolName] = (tools[call.toolName] ?? 0) + 1;
-    const limit =
-      result.limitReached?.message ?? (result.stepLimitReached ? "the step limit was reached" : undefined);
+    const tokens = { input: 0, output: 0, total: 0 };
+    const transcript: ModelMessage[] = [];
+    let answer = "";
+    let toolCalls = 0;
+    let steps = 0;
+    let limit: string | undefined;
+    let aborted = false;
+    // The prompt, then the follow-up turns, in one conversation; the answer is the last turn's.
+    for (const [i, message] of [options.evalCase.prompt, ...options.evalCase.turns].entries()) {
+      const result = await agent.send(message, {
+        ...(i > 0 || files.length === 0 ? {} : { files }),
+        ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+      });
+      for (const call of result.toolCalls) tools[call.toolName] = (tools[call.toolName] ?? 0) + 1;
+      tokens.input += result.usage.inputTokens;
+      tokens.output += result.usage.outputTokens;
+      tokens.total += result.usage.totalTokens;
+      transcript.push(...result.messages);
+      answer = result.text;
+      toolCalls += result.toolCalls.length;
+      steps += result.steps;
+      limit ??=
+        result.limitReached?.message ?? (result.stepLimitReached ? "the step limit was reached" : undefined);
+      if (result.aborted) {
+        aborted = true;
+        break;
+      }
+    }
     run = {
-      answer: result.text,
-      tokens: {
-        input: result.usage.inputTokens,
-        output: result.usage.outputTokens,
-        total: result.usage.totalTokens,
-      },
+      answer,
+      tokens,
       durationMs: Math.round(performance.now() - started),
-      toolCalls: result.toolCalls.length,
+      toolCalls,
       tools,
-      steps: result.steps,
+      steps,
       loaded,
-      transcript: result.messages,
-      ...(result.aborted ? { error: "the trial was cancelled" } : {}),
+      transcript,
+      ...(aborted ? { error: "the trial was cancelled" } : {}),
       ...(limit === undefined ? {} : { limit }),
     };
   } catch (error) {

@@ -173,6 +173,85 @@ describe("runOutcomeEval", () => {
     });
     expect(other.resumedTrials).toBe(0);
   });
+
+  it("trigger checks: a skill that must load, one that must not (a negative control), over follow-up turns", async () => {
+    const model = wordCountModel();
+    const parsed = parseOutcomeCases(
+      [
+        "- {id: loads, prompt: How many words are in poem.txt?, should_trigger: true, turns: [thanks]}",
+        "- {id: negative, prompt: Tell me a joke, forbid: [word-count]}",
+      ].join("\n"),
+    );
+    if (!parsed.ok) throw new Error(parsed.message);
+    const report = await runOutcomeEval({
+      cases: parsed.cases,
+      arms: await arms(model),
+      skill: { name: "word-count", dir: wordCountSkill },
+      resultsDir: results,
+      modelId: "mock",
+      trials: 1,
+      concurrency: 1,
+    });
+    const byCase = Object.fromEntries(
+      report.cases.map((c) => [
+        c.id,
+        c.trials.map((t) => [t.arm, t.passed, t.assertions.map((a) => a.text)]),
+      ]),
+    );
+    // The mock model loads the skill whenever it is offered: right for one case, wrong for the other.
+    expect(byCase).toEqual({
+      loads: [
+        ["with-skill", true, ["word-count loaded"]],
+        ["baseline", false, ["word-count loaded"]],
+      ],
+      negative: [
+        ["with-skill", false, ["word-count not loaded"]],
+        ["baseline", true, ["word-count not loaded"]],
+      ],
+    });
+    const followed = report.cases[0]!.trials[0]!.run.transcript.filter((m) => m.role === "user");
+    expect(followed.map((m) => (typeof m.content === "string" ? m.content : ""))).toContain("thanks");
+    expect(report.arms[0]?.passRate.rate).toBe(0.5);
+  });
+
+  it("runs at most `concurrency` trials at once", async () => {
+    const model = wordCountModel();
+    let inFlight = 0;
+    let most = 0;
+    const counted = (await arms(model)).map((arm) => ({
+      ...arm,
+      createAgent: async () => {
+        const agent = await arm.createAgent();
+        inFlight++;
+        most = Math.max(most, inFlight);
+        return {
+          ...agent,
+          send: agent.send,
+          subscribe: agent.subscribe,
+          get workspace() {
+            return agent.workspace;
+          },
+          history: agent.history,
+          close: async () => {
+            inFlight--;
+            await agent.close();
+          },
+        } as typeof agent;
+      },
+    }));
+    const report = await runOutcomeEval({
+      cases: await fixtureCases(),
+      arms: counted,
+      skill: { name: "word-count", dir: wordCountSkill },
+      resultsDir: results,
+      modelId: "mock",
+      grader: { model: graderModel(), id: "g" },
+      trials: 3,
+      concurrency: 2,
+    });
+    expect(most).toBe(2);
+    expect(report.arms.map((a) => a.passRate.total)).toEqual([3, 3]);
+  });
 });
 
 describe("wilsonInterval", () => {

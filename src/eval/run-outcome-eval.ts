@@ -13,7 +13,7 @@ import type { LanguageModel } from "ai";
 import type { SkillAgent } from "../engine/skill-agent.js";
 import { type AssertionResult, checkAssertion } from "./check-assertion.js";
 import { type GradedFile, type GraderVerdict, gradeTrial } from "./grade-trial.js";
-import { needsGrader, type OutcomeCase } from "./outcome-cases.js";
+import { needsGrader, type OutcomeCase, SKILL_UNDER_TEST } from "./outcome-cases.js";
 import { runAgentTrial, type TrialFile, type TrialRun } from "./run-agent-trial.js";
 import { type RateInterval, wilsonInterval } from "./wilson-interval.js";
 
@@ -315,6 +315,21 @@ async function grade(
   const filesDir = path.join(dir, "files");
   const outputs = { filesDir, answer: record.run.answer, answerFile: path.join(dir, "answer.md") };
   const assertions: AssertionResult[] = [];
+  const named = (name: string) => (name === SKILL_UNDER_TEST ? options.skill.name : name);
+  for (const name of evalCase.expect.map(named))
+    assertions.push({
+      text: `${name} loaded`,
+      passed: record.run.loaded.includes(name),
+      ...(record.run.loaded.includes(name)
+        ? {}
+        : { detail: `loaded: ${record.run.loaded.join(", ") || "none"}` }),
+    });
+  for (const name of evalCase.forbid.map(named))
+    assertions.push({
+      text: `${name} not loaded`,
+      passed: !record.run.loaded.includes(name),
+      ...(record.run.loaded.includes(name) ? { detail: `${name} loaded` } : {}),
+    });
   for (const a of evalCase.assertions)
     assertions.push(await checkAssertion(a, outputs, options.skill.dir, options.scriptPath));
   const asserted = assertions.every((a) => a.passed);
