@@ -51,7 +51,26 @@ export async function runAgentTrial(options: {
   filesDir: string;
   abortSignal?: AbortSignal;
 }): Promise<{ run: TrialRun; files: TrialFile[] }> {
-  const agent = await options.createAgent();
+  let agent: SkillAgent;
+  try {
+    agent = await options.createAgent();
+  } catch (error) {
+    // The agent could not be made (an executor that will not start, a store): a trial that did not run.
+    return {
+      run: {
+        answer: "",
+        tokens: { input: 0, output: 0, total: 0 },
+        durationMs: 0,
+        toolCalls: 0,
+        tools: {},
+        steps: 0,
+        loaded: [],
+        transcript: [],
+        error: `the agent could not be started: ${error instanceof Error ? error.message : String(error)}`,
+      },
+      files: [],
+    };
+  }
   const loaded: string[] = [];
   const unsubscribe = agent.subscribe((event) => {
     if (event.type === "skill-load" && !loaded.includes(event.name)) loaded.push(event.name);

@@ -254,6 +254,78 @@ describe("runOutcomeEval", () => {
   });
 });
 
+describe("runOutcomeEval, interrupted", () => {
+  it("a cancelled eval starts nothing more and throws; trials that did not run (or could not start) run again next time", async () => {
+    const model = wordCountModel();
+    const grader = { model: graderModel(), id: "g" };
+    const stop = new AbortController();
+    let starts = 0;
+    const flaky = (await arms(model)).map((arm) => ({
+      ...arm,
+      createAgent: async () => {
+        if (arm.id === "baseline" && ++starts === 1) throw new Error("no executor today");
+        return arm.createAgent();
+      },
+    }));
+    const options = {
+      cases: await fixtureCases(),
+      skill: { name: "word-count", dir: wordCountSkill },
+      resultsDir: results,
+      modelId: "mock",
+      grader,
+      trials: 2,
+      concurrency: 1,
+    };
+    const seen: string[] = [];
+    await expect(
+      runOutcomeEval({
+        ...options,
+        arms: flaky,
+        abortSignal: stop.signal,
+        onProgress: (p) => {
+          seen.push(`${p.arm} ${p.trial} ${p.passed}`);
+          if (p.done === 3) stop.abort(new Error("stopped by the user"));
+        },
+      }),
+    ).rejects.toThrow("stopped by the user");
+    expect(seen).toEqual(["with-skill 1 true", "with-skill 2 true", "baseline 1 false"]);
+
+    const again = await runOutcomeEval({ ...options, arms: flaky });
+    // The two finished trials come from the first run; the one that could not start, and the one never
+    // started, run now.
+    expect(again.resumedTrials).toBe(2);
+    const baseline = again.cases[0]!.trials.filter((t) => t.arm === "baseline");
+    expect(baseline.map((t) => t.run.error)).toEqual([undefined, undefined]);
+    expect(again.arms.map((a) => a.passRate.rate)).toEqual([1, 0]);
+  });
+
+  it("a trial whose agent cannot start fails with the reason, counted as an error", async () => {
+    const broken = (await arms(wordCountModel())).map((arm) => ({
+      ...arm,
+      createAgent: async () => {
+        throw new Error("the sandbox is missing");
+      },
+    }));
+    const report = await runOutcomeEval({
+      cases: await fixtureCases(),
+      arms: broken,
+      skill: { name: "word-count", dir: wordCountSkill },
+      resultsDir: results,
+      modelId: "mock",
+      trials: 1,
+    });
+    expect(report.arms.map((a) => [a.passRate.rate, a.errors])).toEqual([
+      [0, 1],
+      [0, 1],
+    ]);
+    expect(report.cases[0]!.trials[0]).toMatchObject({
+      passed: false,
+      run: { error: "the agent could not be started: the sandbox is missing" },
+      grader: { skipped: "the trial failed" },
+    });
+  });
+});
+
 describe("wilsonInterval", () => {
   it("is the Wilson score interval, sane at 0, 1 and no trials", () => {
     expect(wilsonInterval(0, 0)).toEqual({ passed: 0, total: 0, rate: 0, low: 0, high: 1 });

@@ -1,9 +1,10 @@
 /**
  * Outcome evals: does a task come out better with a skill than without it, and at what cost? Every case
  * runs N trials per arm (with the skill; a baseline without it or with a previous version), each in a
- * fresh workspace, at most `concurrency` at once. A trial is graded by the case's deterministic
- * assertions first, then by a model grader with the case's rubric. Every finished trial is saved under
- * `resultsDir`, and a run over the same results skips it (resumable); the report gives per case and overall
+ * fresh workspace, at most `concurrency` at once. A trial is graded by the case's trigger checks and
+ * deterministic assertions first, then by a model grader with the case's rubric. Every finished trial is
+ * saved under `resultsDir`, and a run over the same results skips it (resumable; a trial that failed to
+ * run is run again, one whose grader failed is graded again); the report gives per case and overall
  * the pass rate of each arm with its Wilson interval, the difference, and tokens, time and tool calls.
  */
 import { createHash } from "node:crypto";
@@ -73,6 +74,7 @@ export interface OutcomeEvalOptions {
   /** Fields of the cases file skillrt kept without using them (reported). */
   unknownFields?: readonly string[];
   onProgress?: (progress: OutcomeProgress) => void;
+  /** Stops the eval: trials in flight are cancelled (and run again next time), then it throws the reason. */
   abortSignal?: AbortSignal;
 }
 
@@ -151,8 +153,8 @@ export async function runOutcomeEval(options: OutcomeEvalOptions): Promise<Outco
   let done = 0;
   let resumed = 0;
   const worker = async (): Promise<void> => {
-    while (next < jobs.length) {
-      options.abortSignal?.throwIfAborted();
+    // Cancelled: start nothing more, let trials in flight end (they stop at once), then throw.
+    while (next < jobs.length && options.abortSignal?.aborted !== true) {
       const job = jobs[next++]!;
       const started = performance.now();
       const { record, reused } = await runJob(options, job.evalCase, job.arm, job.trial);
@@ -173,6 +175,7 @@ export async function runOutcomeEval(options: OutcomeEvalOptions): Promise<Outco
   };
   const width = Math.max(1, Math.min(options.concurrency ?? 2, jobs.length));
   await Promise.all(Array.from({ length: width }, worker));
+  options.abortSignal?.throwIfAborted();
 
   const cases = options.cases.map((evalCase): OutcomeCaseReport => {
     const all = options.arms.flatMap((arm) =>
@@ -256,7 +259,8 @@ async function runJob(
     .update(JSON.stringify({ evalCase, arm: arm.id, fingerprint: arm.fingerprint, model: options.modelId }))
     .digest("hex");
   const saved = await readRecord(recordFile);
-  if (saved?.key === key) {
+  // A trial that did not complete (a provider outage, a cancelled run) is not finished: it runs again.
+  if (saved?.key === key && saved.run.error === undefined) {
     // A trial whose grader failed is graded again (the run itself is not repeated).
     if (saved.grader === undefined || !("error" in saved.grader))
       return { record: { ...saved, dir }, reused: true };

@@ -5,6 +5,7 @@
  * the model calls: with the skill the model loads it, runs its script in the sandbox and answers, and the
  * grader (the same model) gives a verdict; without it the model guesses. Then the HTML report in Chromium.
  */
+import { spawn } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -139,6 +140,61 @@ describe("skillrt eval --outcome", () => {
     expect(run.stderr).toContain("skillrt eval: pass rate with the skill 0% is below --min-pass 50%\n");
     expect(run.stderr).toContain("skillrt eval: the skill's delta 0 pts is below --min-delta +20 pts\n");
   }, 120_000);
+
+  it("Ctrl-C stops the eval (exit 130) keeping finished trials; the same command goes on from there", async () => {
+    server = await startLoopbackProvider("openai", [...solved, { text: "slow", delayMs: 30_000 }]);
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(repo, "bin/skillrt.js"),
+        "eval",
+        "--outcome",
+        "word-count",
+        "--concurrency",
+        "1",
+        "--trials",
+        "2",
+      ],
+      {
+        cwd,
+        env: {
+          PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+          HOME: cwd,
+          NO_COLOR: "1",
+          ...loopbackEnv(server),
+        },
+      },
+    );
+    let stderr = "";
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    await new Promise<void>((resolve) =>
+      child.stderr.on("data", (chunk) => {
+        stderr += String(chunk);
+        if (stderr.includes("[1/4]")) resolve();
+      }),
+    );
+    // The second trial is waiting on the model now.
+    while (server.requests.length < 5) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    expect(stderr).toContain("skillrt eval: cancelled; finished trials are kept in");
+    await server.close();
+
+    server = await startLoopbackProvider("openai", [...solved, guessed, guessed]);
+    const again = await runCli(
+      ["eval", "--outcome", "word-count", "--concurrency", "1", "--trials", "2", "--json"],
+      {
+        cwd,
+        env: loopbackEnv(server),
+        timeoutMs: 120_000,
+      },
+    );
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain("[1/4] case 1 · with-skill · trial 1: pass (from an earlier run)");
+    expect(again.stderr).toMatch(/\[2\/4\] case 1 · with-skill · trial 2: pass \(\d/);
+    expect(JSON.parse(again.stdout)).toMatchObject({ resumedTrials: 1, delta: 1 });
+    expect(server.requests).toHaveLength(6);
+  }, 180_000);
 
   it("says what is wrong: no cases, bad flags, a baseline that is neither a folder nor a revision", async () => {
     await rm(path.join(cwd, "word-count", "evals", "evals.json"));

@@ -29,6 +29,7 @@ import type { CliIo } from "../command.js";
 import { usageError } from "../define-command.js";
 import { fromEnvironment } from "../from-environment.js";
 import { intFlag } from "../int-flag.js";
+import { listenForInterrupt } from "../listen-for-interrupt.js";
 import { writeOutput } from "../write-output.js";
 
 /** The flags `eval --outcome` reads. */
@@ -252,23 +253,60 @@ export async function runOutcomeCommand(
         `skillrt eval: warning: ${casesFile} names skill '${parsed.skillName}', the folder holds '${skillName}'\n`,
       );
     const resultsDir = path.resolve(io.cwd, values.out ?? path.join(".skillrt", "evals", skillName));
-    const report = await runOutcomeEval({
-      cases: parsed.cases,
-      arms,
-      skill: { name: skillName, dir: skillDir },
-      resultsDir,
-      modelId,
-      grader,
-      unknownFields: parsed.unknownFields,
-      ...(ints["trials"] === undefined ? {} : { trials: ints["trials"] }),
-      ...(ints["concurrency"] === undefined ? {} : { concurrency: ints["concurrency"] }),
-      ...(seed === undefined ? {} : { seed }),
-      ...(io.env["PATH"] === undefined ? {} : { scriptPath: io.env["PATH"] }),
-      onProgress: (p) =>
-        io.stderr.write(
-          `skillrt eval: [${p.done}/${p.total}] case ${p.caseId} · ${p.arm} · trial ${p.trial}: ${p.passed ? "pass" : "fail"}${p.resumed ? " (from an earlier run)" : ` (${(p.durationMs / 1000).toFixed(1)} s)`}\n`,
-        ),
-    });
+    // Ctrl-C or SIGTERM: trials in flight stop, finished ones stay in the results for the next run.
+    const interrupt = new AbortController();
+    let signalled: NodeJS.Signals | undefined;
+    const releases = (["SIGINT", "SIGTERM"] as const).map((signal) =>
+      listenForInterrupt(
+        io,
+        () => {
+          signalled ??= signal;
+          interrupt.abort();
+        },
+        { signals: [signal] },
+      ),
+    );
+    let report: OutcomeReport;
+    try {
+      report = await runOutcomeEval({
+        cases: parsed.cases,
+        arms,
+        skill: { name: skillName, dir: skillDir },
+        resultsDir,
+        modelId,
+        grader,
+        unknownFields: parsed.unknownFields,
+        ...(ints["trials"] === undefined ? {} : { trials: ints["trials"] }),
+        ...(ints["concurrency"] === undefined ? {} : { concurrency: ints["concurrency"] }),
+        ...(seed === undefined ? {} : { seed }),
+        ...(io.env["PATH"] === undefined ? {} : { scriptPath: io.env["PATH"] }),
+        onProgress: (p) =>
+          io.stderr.write(
+            `skillrt eval: [${p.done}/${p.total}] case ${p.caseId} · ${p.arm} · trial ${p.trial}: ${p.passed ? "pass" : "fail"}${p.resumed ? " (from an earlier run)" : ` (${(p.durationMs / 1000).toFixed(1)} s)`}\n`,
+          ),
+        abortSignal: interrupt.signal,
+      });
+    } catch (error) {
+      if (!interrupt.signal.aborted) throw error;
+      io.stderr.write(
+        `skillrt eval: ${signalled === "SIGTERM" ? "terminated" : "cancelled"}; finished trials are kept in ${resultsDir}: run the same command again to go on.\n`,
+      );
+      return signalled === "SIGTERM" ? 143 : 130;
+    } finally {
+      for (const release of releases) release();
+    }
+    const failedRuns = report.cases.flatMap((c) => c.trials.filter((t) => t.run.error !== undefined));
+    if (failedRuns.length > 0)
+      io.stderr.write(
+        `skillrt eval: ${failedRuns.length} trial${failedRuns.length === 1 ? "" : "s"} did not complete (they count as failed and run again next time); the first: ${failedRuns[0]!.run.error}\n`,
+      );
+    const graderFailures = report.cases.flatMap((c) =>
+      c.trials.flatMap((t) => (t.grader !== undefined && "error" in t.grader ? [t.grader.error] : [])),
+    );
+    if (graderFailures.length > 0)
+      io.stderr.write(
+        `skillrt eval: the grader failed on ${graderFailures.length} trial${graderFailures.length === 1 ? "" : "s"} (not counted as passes; graded again next time); the first: ${graderFailures[0]}\n`,
+      );
     const htmlFile = path.join(resultsDir, "report.html");
     await writeFile(htmlFile, renderOutcomeHtml(report));
     await writeOutput(

@@ -94,7 +94,8 @@ are kept in --out and not run again (resumable). See docs/evals.md.
 
 Exit codes: 0 evaluated (and at or above --min-pass and --min-delta), 1 below --min-pass or
 --min-delta, a case file that cannot be read, a missing --root or a broken model
-configuration, 2 usage error.
+configuration, 2 usage error; with --outcome, 130 cancelled (Ctrl-C: finished trials are
+kept, run again to go on), 143 terminated.
 `,
   options: {
     ...rootOption,
