@@ -6,6 +6,7 @@ import { execFile } from "node:child_process";
 import { readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
+import type { Executor } from "../exec/executor.js";
 import type { OutcomeAssertion } from "./outcome-cases.js";
 
 /** What one check found. */
@@ -19,6 +20,8 @@ export interface AssertionResult {
 
 /** Where a trial's results are. */
 export interface TrialOutputs {
+  /** The trial's folder (holding {@link filesDir} and {@link answerFile}). */
+  trialDir: string;
   /** The folder holding what the trial's workspace left (`out/`, `work/`). */
   filesDir: string;
   /** The agent's final answer. */
@@ -43,20 +46,31 @@ export function describeAssertion(a: OutcomeAssertion): string {
   return `${subject} ${parts.length === 0 ? "exists" : parts.join(", ")}`;
 }
 
+/** How `evals/` scripts run. */
+export interface ScriptOptions {
+  /**
+   * The executor that runs them (the sandbox: the skill folder mounted read-only, the trial's folder
+   * read-write, nothing else of the host). Default: a plain child process on the host.
+   */
+  executor?: Executor;
+  /** Their `PATH`. Default `/usr/local/bin:/usr/bin:/bin`. */
+  searchPath?: string;
+}
+
 /**
  * Runs one check against a trial's outputs; `skillDir` holds the scripts it may name, which run with
- * `searchPath` as their `PATH` (default `/usr/local/bin:/usr/bin:/bin`) and nothing else of the environment.
+ * only `PATH`, `HOME` (the trial's files folder), `ANSWER_FILE` and `SKILL_DIR` in their environment.
  */
 export async function checkAssertion(
   a: OutcomeAssertion,
   outputs: TrialOutputs,
   skillDir: string,
-  searchPath = "/usr/local/bin:/usr/bin:/bin",
+  options: ScriptOptions = {},
 ): Promise<AssertionResult> {
   const text = describeAssertion(a);
   const fail = (detail: string): AssertionResult => ({ text, passed: false, detail });
   if (a.script !== undefined)
-    return { text, ...(await runScript(a.script, a.args ?? [], outputs, skillDir, searchPath)) };
+    return { text, ...(await runScript(a.script, a.args ?? [], outputs, skillDir, options)) };
   let content = outputs.answer;
   if (a.file !== undefined) {
     const file = path.resolve(outputs.filesDir, a.file);
@@ -99,11 +113,11 @@ function isInside(dir: string, file: string): boolean {
   return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
 }
 
-/** Interpreters by extension; anything else runs as an executable. */
+/** Interpreters by extension (looked up on `PATH`); anything else runs as an executable. */
 const INTERPRETERS: Record<string, string> = {
-  ".js": process.execPath,
-  ".mjs": process.execPath,
-  ".cjs": process.execPath,
+  ".js": "node",
+  ".mjs": "node",
+  ".cjs": "node",
   ".py": "python3",
   ".sh": "sh",
 };
@@ -113,46 +127,66 @@ async function runScript(
   args: readonly string[],
   outputs: TrialOutputs,
   skillDir: string,
-  searchPath: string,
+  options: ScriptOptions,
 ): Promise<{ passed: boolean; detail?: string }> {
   // The script must be the skill's own file, not a link out of its folder.
   let real: string;
+  let root: string;
   try {
-    const root = await realpath(skillDir);
+    root = await realpath(skillDir);
     real = await realpath(path.resolve(skillDir, script));
     if (!isInside(root, real)) return { passed: false, detail: `${script} is outside the skill folder` };
   } catch {
     return { passed: false, detail: `${script} does not exist in the skill folder` };
   }
   const interpreter = INTERPRETERS[path.extname(real)];
-  const [command, argv] = interpreter === undefined ? [real, [...args]] : [interpreter, [real, ...args]];
-  return await new Promise((resolve) => {
+  const argv = interpreter === undefined ? [real, ...args] : [interpreter, real, ...args];
+  const env = {
+    PATH: options.searchPath ?? "/usr/local/bin:/usr/bin:/bin",
+    HOME: outputs.filesDir,
+    ANSWER_FILE: outputs.answerFile,
+    SKILL_DIR: root,
+  };
+  const result =
+    options.executor === undefined
+      ? await runOnHost(argv, outputs.filesDir, env)
+      : await options.executor.run({
+          command: argv,
+          cwd: outputs.filesDir,
+          env,
+          timeoutMs: SCRIPT_TIMEOUT_MS,
+          mounts: [
+            { source: root, readOnly: true },
+            { source: outputs.trialDir, readOnly: false },
+          ],
+        });
+  const said = `${result.stdout}${result.stderr}`.trim().slice(-2000);
+  if (result.exitCode === 0 && !result.timedOut)
+    return { passed: true, ...(said === "" ? {} : { detail: said }) };
+  const why = result.timedOut ? `timed out after ${SCRIPT_TIMEOUT_MS / 1000} s` : `exited ${result.exitCode}`;
+  return { passed: false, detail: said === "" ? why : `${why}: ${said}` };
+}
+
+/** A plain child process (no sandbox), for callers that give no executor. */
+function runOnHost(
+  argv: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ exitCode: number; stdout: string; stderr: string; timedOut: boolean }> {
+  return new Promise((resolve) => {
     execFile(
-      command,
-      argv,
-      {
-        cwd: outputs.filesDir,
-        timeout: SCRIPT_TIMEOUT_MS,
-        maxBuffer: 1024 * 1024,
-        // Only what a check needs: no keys of the user's environment reach it.
-        env: {
-          PATH: searchPath,
-          HOME: outputs.filesDir,
-          ANSWER_FILE: outputs.answerFile,
-          SKILL_DIR: skillDir,
-        },
-      },
+      argv[0]!,
+      argv.slice(1),
+      { cwd, env, timeout: SCRIPT_TIMEOUT_MS, maxBuffer: 1024 * 1024 },
       (error, stdout, stderr) => {
-        const said = `${stdout}${stderr}`.trim().slice(-2000);
-        if (error === null) resolve({ passed: true, ...(said === "" ? {} : { detail: said }) });
-        else {
-          const why = error.killed
-            ? `timed out after ${SCRIPT_TIMEOUT_MS / 1000} s`
-            : typeof error.code === "number"
-              ? `exited ${error.code}`
-              : error.message;
-          resolve({ passed: false, detail: said === "" ? why : `${why}: ${said}` });
-        }
+        if (error === null) resolve({ exitCode: 0, stdout, stderr, timedOut: false });
+        else
+          resolve({
+            exitCode: typeof error.code === "number" ? error.code : -1,
+            stdout,
+            stderr: stderr === "" && typeof error.code !== "number" ? error.message : stderr,
+            timedOut: error.killed === true,
+          });
       },
     );
   });

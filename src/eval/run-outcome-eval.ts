@@ -12,6 +12,7 @@ import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { LanguageModel } from "ai";
 import type { SkillAgent } from "../engine/skill-agent.js";
+import type { Executor } from "../exec/executor.js";
 import { type AssertionResult, checkAssertion } from "./check-assertion.js";
 import { type GradedFile, type GraderVerdict, gradeTrial } from "./grade-trial.js";
 import { needsGrader, type OutcomeCase, SKILL_UNDER_TEST } from "./outcome-cases.js";
@@ -71,6 +72,8 @@ export interface OutcomeEvalOptions {
   seed?: number;
   /** `PATH` of the skill's `evals/` scripts. */
   scriptPath?: string;
+  /** Where the skill's `evals/` scripts run (the sandbox); default a plain child process. */
+  scriptExecutor?: Executor;
   /** Fields of the cases file skillrt kept without using them (reported). */
   unknownFields?: readonly string[];
   onProgress?: (progress: OutcomeProgress) => void;
@@ -317,7 +320,12 @@ async function grade(
   if (record.run.error !== undefined)
     return { ...rest, assertions: [], grader: { skipped: "the trial failed" }, passed: false };
   const filesDir = path.join(dir, "files");
-  const outputs = { filesDir, answer: record.run.answer, answerFile: path.join(dir, "answer.md") };
+  const outputs = {
+    trialDir: dir,
+    filesDir,
+    answer: record.run.answer,
+    answerFile: path.join(dir, "answer.md"),
+  };
   const assertions: AssertionResult[] = [];
   const named = (name: string) => (name === SKILL_UNDER_TEST ? options.skill.name : name);
   for (const name of evalCase.expect.map(named))
@@ -335,7 +343,12 @@ async function grade(
       ...(record.run.loaded.includes(name) ? { detail: `${name} loaded` } : {}),
     });
   for (const a of evalCase.assertions)
-    assertions.push(await checkAssertion(a, outputs, options.skill.dir, options.scriptPath));
+    assertions.push(
+      await checkAssertion(a, outputs, options.skill.dir, {
+        ...(options.scriptPath === undefined ? {} : { searchPath: options.scriptPath }),
+        ...(options.scriptExecutor === undefined ? {} : { executor: options.scriptExecutor }),
+      }),
+    );
   const asserted = assertions.every((a) => a.passed);
   if (!needsGrader(evalCase)) return { ...rest, assertions, passed: asserted };
   if (!asserted) return { ...rest, assertions, grader: { skipped: "an assertion failed" }, passed: false };

@@ -11,6 +11,7 @@ import type { LanguageModel } from "ai";
 import { digestRoot } from "../../catalog/root-digest.js";
 import { loadModelConfig } from "../../config/load-model-config.js";
 import { createSkillAgent } from "../../engine/create-skill-agent.js";
+import { chooseExecutor } from "../../engine/open-skills.js";
 import { resolveModel } from "../../engine/resolve-model.js";
 import { SkillrtError } from "../../errors/skillrt-error.js";
 import { copySkillWithoutEvals } from "../../eval/copy-skill-without-evals.js";
@@ -252,6 +253,7 @@ export async function runOutcomeCommand(
       io.stderr.write(
         `skillrt eval: warning: ${casesFile} names skill '${parsed.skillName}', the folder holds '${skillName}'\n`,
       );
+    const scriptExecutor = chooseExecutor(executor as ExecutorChoice);
     const resultsDir = path.resolve(io.cwd, values.out ?? path.join(".skillrt", "evals", skillName));
     // Ctrl-C or SIGTERM: trials in flight stop, finished ones stay in the results for the next run.
     const interrupt = new AbortController();
@@ -280,6 +282,8 @@ export async function runOutcomeCommand(
         ...(ints["concurrency"] === undefined ? {} : { concurrency: ints["concurrency"] }),
         ...(seed === undefined ? {} : { seed }),
         ...(io.env["PATH"] === undefined ? {} : { scriptPath: io.env["PATH"] }),
+        // The evals/ scripts run where the skill's scripts do (the sandbox under auto).
+        ...(scriptExecutor === undefined ? {} : { scriptExecutor }),
         onProgress: (p) =>
           io.stderr.write(
             `skillrt eval: [${p.done}/${p.total}] case ${p.caseId} · ${p.arm} · trial ${p.trial}: ${p.passed ? "pass" : "fail"}${p.resumed ? " (from an earlier run)" : ` (${(p.durationMs / 1000).toFixed(1)} s)`}\n`,
