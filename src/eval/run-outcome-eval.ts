@@ -8,14 +8,15 @@
  * the pass rate of each arm with its Wilson interval, the difference, and tokens, time and tool calls.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { LanguageModel } from "ai";
 import type { SkillAgent } from "../engine/skill-agent.js";
 import type { Executor } from "../exec/executor.js";
-import { type AssertionResult, checkAssertion } from "./check-assertion.js";
-import { type GradedFile, type GraderVerdict, gradeTrial } from "./grade-trial.js";
-import { needsGrader, type OutcomeCase, SKILL_UNDER_TEST } from "./outcome-cases.js";
+import type { AssertionResult } from "./check-assertion.js";
+import { gradeOutcomeTrial } from "./grade-outcome-trial.js";
+import type { GraderVerdict } from "./grade-trial.js";
+import type { OutcomeCase } from "./outcome-cases.js";
 import { runAgentTrial, type TrialFile, type TrialRun } from "./run-agent-trial.js";
 import { type RateInterval, wilsonInterval } from "./wilson-interval.js";
 
@@ -267,7 +268,7 @@ async function runJob(
     // A trial whose grader failed is graded again (the run itself is not repeated).
     if (saved.grader === undefined || !("error" in saved.grader))
       return { record: { ...saved, dir }, reused: true };
-    const record = await grade(options, evalCase, { ...saved }, dir);
+    const record = await gradeOutcomeTrial(options, evalCase, { ...saved }, dir);
     await writeFile(recordFile, `${JSON.stringify(record, null, 2)}\n`);
     return { record: { ...record, dir }, reused: true };
   }
@@ -281,7 +282,7 @@ async function runJob(
     ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
   });
   await writeFile(path.join(dir, "answer.md"), run.answer);
-  const record = await grade(
+  const record = await gradeOutcomeTrial(
     options,
     evalCase,
     {
@@ -307,89 +308,4 @@ async function readRecord(file: string): Promise<TrialRecord | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/** Grades a trial: its assertions, then (when they pass and the case has a rubric) the model grader. */
-async function grade(
-  options: OutcomeEvalOptions,
-  evalCase: OutcomeCase,
-  record: TrialRecord,
-  dir: string,
-): Promise<TrialRecord> {
-  const { grader: _previous, ...rest } = record;
-  if (record.run.error !== undefined)
-    return { ...rest, assertions: [], grader: { skipped: "the trial failed" }, passed: false };
-  const filesDir = path.join(dir, "files");
-  const outputs = {
-    trialDir: dir,
-    filesDir,
-    answer: record.run.answer,
-    answerFile: path.join(dir, "answer.md"),
-  };
-  const assertions: AssertionResult[] = [];
-  const named = (name: string) => (name === SKILL_UNDER_TEST ? options.skill.name : name);
-  for (const name of evalCase.expect.map(named))
-    assertions.push({
-      text: `${name} loaded`,
-      passed: record.run.loaded.includes(name),
-      ...(record.run.loaded.includes(name)
-        ? {}
-        : { detail: `loaded: ${record.run.loaded.join(", ") || "none"}` }),
-    });
-  for (const name of evalCase.forbid.map(named))
-    assertions.push({
-      text: `${name} not loaded`,
-      passed: !record.run.loaded.includes(name),
-      ...(record.run.loaded.includes(name) ? { detail: `${name} loaded` } : {}),
-    });
-  for (const a of evalCase.assertions)
-    assertions.push(
-      await checkAssertion(a, outputs, options.skill.dir, {
-        ...(options.scriptPath === undefined ? {} : { searchPath: options.scriptPath }),
-        ...(options.scriptExecutor === undefined ? {} : { executor: options.scriptExecutor }),
-      }),
-    );
-  const asserted = assertions.every((a) => a.passed);
-  if (!needsGrader(evalCase)) return { ...rest, assertions, passed: asserted };
-  if (!asserted) return { ...rest, assertions, grader: { skipped: "an assertion failed" }, passed: false };
-  if (options.grader === undefined)
-    return { ...rest, assertions, grader: { error: "no grader model is configured" }, passed: false };
-  const graded = await gradeTrial({
-    model: options.grader.model,
-    evalCase,
-    answer: record.run.answer,
-    files: await gradedFiles(filesDir, record.files),
-    ...(options.seed === undefined ? {} : { seed: options.seed }),
-    ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
-  });
-  if (!graded.ok)
-    return { ...rest, assertions, grader: { error: graded.error, prompt: graded.prompt }, passed: false };
-  return {
-    ...rest,
-    assertions,
-    grader: { verdict: graded.verdict, prompt: graded.prompt },
-    passed: graded.verdict.pass,
-  };
-}
-
-/** The trial's files as the grader sees them: text when it decodes as UTF-8, else only the size. */
-async function gradedFiles(filesDir: string, files: readonly TrialFile[]): Promise<GradedFile[]> {
-  const out: GradedFile[] = [];
-  for (const file of files) {
-    const full = path.join(filesDir, file.path);
-    if ((await stat(full).catch(() => undefined))?.isFile() !== true) continue;
-    const data = await readFile(full);
-    let text: string | undefined;
-    try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(data);
-    } catch {
-      text = undefined;
-    }
-    out.push({
-      path: file.path,
-      bytes: file.bytes,
-      ...(text === undefined || text.includes("\0") ? {} : { text }),
-    });
-  }
-  return out;
 }

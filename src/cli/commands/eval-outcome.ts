@@ -17,17 +17,13 @@ import { SkillrtError } from "../../errors/skillrt-error.js";
 import { copySkillWithoutEvals } from "../../eval/copy-skill-without-evals.js";
 import { parseOutcomeCases } from "../../eval/outcome-cases.js";
 import { renderOutcomeHtml } from "../../eval/render-outcome-html.js";
-import {
-  type ArmFigures,
-  type OutcomeArm,
-  type OutcomeReport,
-  runOutcomeEval,
-} from "../../eval/run-outcome-eval.js";
+import { type OutcomeArm, type OutcomeReport, runOutcomeEval } from "../../eval/run-outcome-eval.js";
 import { skillAtGitRef } from "../../eval/skill-at-git-ref.js";
 import { withSeed } from "../../eval/with-seed.js";
 import type { ExecutorChoice } from "../../exec/create-executor.js";
 import type { CliIo } from "../command.js";
 import { usageError } from "../define-command.js";
+import { formatOutcomeReport, outcomeSummaryJson, percent, points } from "../format-outcome-report.js";
 import { fromEnvironment } from "../from-environment.js";
 import { intFlag } from "../int-flag.js";
 import { listenForInterrupt } from "../listen-for-interrupt.js";
@@ -316,7 +312,7 @@ export async function runOutcomeCommand(
     await writeOutput(
       io.stdout,
       values.json === true
-        ? `${JSON.stringify(summaryJson(report, minPass ?? null, minDelta ?? null), null, 2)}\n`
+        ? `${JSON.stringify(outcomeSummaryJson(report, minPass ?? null, minDelta ?? null), null, 2)}\n`
         : formatOutcomeReport(report, htmlFile),
     );
     let code = 0;
@@ -337,98 +333,4 @@ export async function runOutcomeCommand(
   } finally {
     await rm(temp, { recursive: true, force: true });
   }
-}
-
-/** The JSON on stdout: the report without transcripts and grader prompts (those are in the results folder). */
-function summaryJson(report: OutcomeReport, minPass: number | null, minDelta: number | null) {
-  return {
-    ...report,
-    minPass,
-    minDelta,
-    cases: report.cases.map((c) => ({
-      ...c,
-      trials: c.trials.map((t) => ({
-        arm: t.arm,
-        trial: t.trial,
-        passed: t.passed,
-        triggered: t.triggered,
-        tokens: t.run.tokens.total,
-        durationMs: t.run.durationMs,
-        toolCalls: t.run.toolCalls,
-        loaded: t.run.loaded,
-        answer: t.run.answer,
-        ...(t.run.error === undefined ? {} : { error: t.run.error }),
-        files: t.files,
-        assertions: t.assertions,
-        grader:
-          t.grader === undefined
-            ? null
-            : "verdict" in t.grader
-              ? { verdict: t.grader.verdict }
-              : "error" in t.grader
-                ? { error: t.grader.error }
-                : t.grader,
-        dir: t.dir,
-      })),
-    })),
-  };
-}
-
-function percent(rate: number): string {
-  return `${Math.round(rate * 1000) / 10}%`;
-}
-
-function points(delta: number | null): string {
-  if (delta === null) return "-";
-  const p = Math.round(delta * 1000) / 10;
-  return `${p > 0 ? "+" : ""}${p} pts`;
-}
-
-function rateCell(a: ArmFigures): string {
-  return `${a.passRate.passed}/${a.passRate.total} ${percent(a.passRate.rate)} [${percent(a.passRate.low)}-${percent(a.passRate.high)}]`;
-}
-
-/** The report on a terminal: cases by arm, the arms' figures, the delta, and where the full report is. */
-export function formatOutcomeReport(report: OutcomeReport, htmlFile: string): string {
-  const labels = report.arms.map((a) => a.label);
-  const caseRows = report.cases.map((c) => [c.id, ...c.arms.map(rateCell), points(c.delta)]);
-  const armRows = report.arms.map((a) => [
-    a.label,
-    rateCell(a),
-    percent(a.triggerRate),
-    String(a.tokens.mean),
-    `${(a.durationMs.mean / 1000).toFixed(1)} s`,
-    String(a.toolCalls.mean),
-    a.errors + a.graderErrors === 0 ? "" : `${a.errors} run, ${a.graderErrors} grader`,
-  ]);
-  return [
-    table(["case", ...labels, "delta"], caseRows),
-    "",
-    table(
-      [
-        "arm",
-        "pass rate [95% CI]",
-        "skill loaded",
-        "tokens/trial",
-        "time/trial",
-        "tool calls/trial",
-        "errors",
-      ],
-      armRows,
-    ),
-    "",
-    `Delta ${points(report.delta)} (${report.arms[0]?.label} against ${report.arms[1]?.label}), ${report.trialsPerArm} trial${report.trialsPerArm === 1 ? "" : "s"} per case and arm, model ${report.model}, grader ${report.grader ?? "none"}${report.resumedTrials === 0 ? "" : `, ${report.resumedTrials} trials from an earlier run`}.`,
-    `Report: ${htmlFile} (trials, transcripts: ${path.join(report.resultsDir, "trials")})`,
-    "",
-  ].join("\n");
-}
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-      .join("  ")
-      .trimEnd();
-  return [line(header), ...rows.map(line)].join("\n");
 }
