@@ -5,8 +5,8 @@
  * the model calls: with the skill the model loads it, runs its script in the sandbox and answers, and the
  * grader (the same model) gives a verdict; without it the model guesses. Then the HTML report in Chromium.
  */
-import { spawn } from "node:child_process";
-import { cp, mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { execFileSync, spawn } from "node:child_process";
+import { cp, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -139,6 +139,37 @@ describe("skillrt eval --outcome", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("skillrt eval: pass rate with the skill 0% is below --min-pass 50%\n");
     expect(run.stderr).toContain("skillrt eval: the skill's delta 0 pts is below --min-delta +20 pts\n");
+  }, 120_000);
+
+  it("--baseline REV runs the skill as it was at a git revision", async () => {
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=eval", "-c", "user.email=eval@example.com", ...args], { cwd });
+    const script = path.join(cwd, "word-count", "scripts", "count.mjs");
+    const fixed = await readFile(script, "utf8");
+    // v1 counted lines, not words.
+    await writeFile(script, fixed.replace(".split(/\\s+/)", '.split("\\n")'));
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "v1");
+    git("tag", "v1");
+    await writeFile(script, fixed);
+    git("commit", "-qam", "count words");
+    const run = await outcome(
+      [...solved, ...solved.slice(0, 3)],
+      ["--trials", "1", "--baseline", "v1", "--json"],
+    );
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(
+      report.arms.map((a: { label: string; passRate: { rate: number } }) => [a.label, a.passRate.rate]),
+    ).toEqual([
+      ["with the skill", 1],
+      ["the skill at v1", 0],
+    ]);
+    const old = report.cases[0].trials.find((t: { arm: string }) => t.arm === "baseline");
+    expect(old.loaded).toEqual(["word-count"]);
+    expect(old.assertions[0]).toMatchObject({ passed: false, detail: "words is 3, expected 10" });
+    expect(git("status", "--porcelain", "--", "word-count").toString()).toBe("");
   }, 120_000);
 
   it("Ctrl-C stops the eval (exit 130) keeping finished trials; the same command goes on from there", async () => {
