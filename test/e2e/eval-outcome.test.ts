@@ -241,6 +241,14 @@ describe("skillrt eval --outcome", () => {
     expect(misplaced.code).toBe(2);
     expect(misplaced.stderr).toContain("--trials goes with --outcome");
     await cp(path.join(fixture, "evals", "evals.json"), path.join(cwd, "word-count", "evals", "evals.json"));
+    await rm(path.join(cwd, "word-count", "evals", "files", "poem.txt"));
+    const missing = await runCli(["eval", "--outcome", "word-count"], { cwd, env: {} });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("case '1' names input file 'evals/files/poem.txt', which is not in");
+    await cp(
+      path.join(fixture, "evals", "files", "poem.txt"),
+      path.join(cwd, "word-count", "evals", "files", "poem.txt"),
+    );
     const baseline = await runCli(["eval", "--outcome", "word-count", "--baseline", "v0"], {
       cwd,
       env: { OPENAI_API_KEY: "sk-x", AGENT_MODEL: "m", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" },

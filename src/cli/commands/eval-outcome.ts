@@ -128,6 +128,14 @@ export async function runOutcomeCommand(
     io.stderr.write(`skillrt eval: ${casesFile}: ${parsed.message}\n`);
     return 1;
   }
+  for (const evalCase of parsed.cases)
+    for (const file of evalCase.files)
+      if (!(await exists(path.join(skillDir, file)))) {
+        io.stderr.write(
+          `skillrt eval: ${casesFile}: case '${evalCase.id}' names input file '${file}', which is not in ${skillDir}\n`,
+        );
+        return 1;
+      }
   if (parsed.unknownFields.length > 0)
     io.stderr.write(
       `skillrt eval: ${casesFile}: fields kept in the report but not used: ${parsed.unknownFields.join(", ")}\n`,
