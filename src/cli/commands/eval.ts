@@ -1,4 +1,7 @@
-/** `skillrt eval CASES`: headless trigger evals — do the right skills load for these requests? */
+/**
+ * `skillrt eval CASES`: headless trigger evals — do the right skills load for these requests? With
+ * `--outcome SKILL_DIR`: outcome evals — does the task come out better with the skill than without it?
+ */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { loadModelConfig } from "../../config/load-model-config.js";
@@ -20,16 +23,19 @@ import { defineCommand, usageError } from "../define-command.js";
 import { intFlag } from "../int-flag.js";
 import { openCliCatalog } from "../open-cli-catalog.js";
 import { writeOutput } from "../write-output.js";
+import { runOutcomeCommand } from "./eval-outcome.js";
 
 const SELECTORS = ["model", "lexical"] as const;
 
 /** The `eval` command. */
 export const evalCommand = defineCommand({
   name: "eval",
-  summary: "Check which skills load for a set of requests (trigger evals)",
+  summary: "Check which skills load for requests, or whether a skill improves outcomes (--outcome)",
   usage: `Usage: skillrt eval CASES [--runs N] [--concurrency N] [--min-pass RATE] [--json]
                     [--selector model|lexical] [--root DIR]... [--model ID] [--provider P]
                     [--base-url URL]
+       skillrt eval --outcome [SKILL_DIR] [--cases FILE] [--trials N] [--baseline none|DIR|REV]
+                    [--min-pass RATE] [--min-delta D] [--out DIR] [--json] [options]
 
 Runs each case of the CASES file (YAML or JSON) as a fresh conversation with the configured
 model, N times, and reports per case and per skill: how often the expected skills loaded
@@ -57,8 +63,39 @@ Options:
                     override the configured model (see 'skillrt ask --help')
   -h, --help        show this help
 
-Exit codes: 0 evaluated (and at or above --min-pass), 1 below --min-pass, a case file that
-cannot be read, a missing --root or a broken model configuration, 2 usage error.
+Outcome evals (--outcome): does the task come out better WITH the skill than without it?
+Each case of SKILL_DIR/evals/evals.json (skill-creator's format), SKILL_DIR/evals/cases.yaml
+or --cases FILE runs N times in each arm — with the skill, and a baseline without it (or a
+previous version) — each time in a fresh workspace with the case's files staged, on the same
+model. A trial passes when its assertions hold (files exist, contain, match, JSON fields,
+evals/ scripts exit 0) and then the grader model judges its answer and files against the
+case's expected_output, expectations and rubric. Reported per case and overall: pass rate
+per arm with a 95% Wilson interval, the delta, tokens, time and tool calls. Finished trials
+are kept in --out and not run again (resumable). See docs/evals.md.
+
+  --outcome           run outcome evals of the skill in SKILL_DIR (default: the current folder)
+  --cases FILE        the cases (default SKILL_DIR/evals/evals.json, else evals/cases.yaml)
+  --trials N          trials per case and arm (default 3)
+  --baseline B        none (default: the same agent without the skill), a skill folder (another
+                      version), or a git revision of SKILL_DIR (tag, branch, commit)
+  --root DIR          other skills both arms have (repeatable)
+  --concurrency N     trials in flight at once (default 2)
+  --min-pass RATE     exit 1 when the pass rate with the skill is below RATE (0 to 1)
+  --min-delta D       exit 1 when the pass rate with the skill minus the baseline's is below D
+                      (-1 to 1)
+  --out DIR           where trials, report.json and report.html go
+                      (default .skillrt/evals/<skill name>)
+  --grader-model ID, --grader-provider P, --grader-base-url URL
+                      grade with another model (default: the agent's model)
+  --seed N            sampling seed of every model call, where the provider supports one
+  --max-steps N       most model calls per trial (default 20)
+  --executor E        auto (default), sandbox, local or container: where skill scripts run
+  --json              print the report as JSON on stdout (progress stays on stderr)
+
+Exit codes: 0 evaluated (and at or above --min-pass and --min-delta), 1 below --min-pass or
+--min-delta, a case file that cannot be read, a missing --root or a broken model
+configuration, 2 usage error; with --outcome, 130 cancelled (Ctrl-C: finished trials are
+kept, run again to go on), 143 terminated.
 `,
   options: {
     ...rootOption,
@@ -70,10 +107,35 @@ cannot be read, a missing --root or a broken model configuration, 2 usage error.
     model: { type: "string" },
     provider: { type: "string" },
     "base-url": { type: "string" },
+    outcome: { type: "boolean" },
+    cases: { type: "string" },
+    trials: { type: "string" },
+    baseline: { type: "string" },
+    out: { type: "string" },
+    "min-delta": { type: "string" },
+    seed: { type: "string" },
+    "max-steps": { type: "string" },
+    executor: { type: "string" },
+    "grader-model": { type: "string" },
+    "grader-provider": { type: "string" },
+    "grader-base-url": { type: "string" },
   },
-  minPositionals: 1,
+  minPositionals: 0,
   maxPositionals: 1,
   async run({ values, positionals }, io) {
+    if (values.outcome === true) return await runOutcomeCommand(values, positionals, io);
+    if (positionals.length === 0) return usageError(io, "eval", "name the cases file (or give --outcome)");
+    for (const name of [
+      "cases",
+      "trials",
+      "baseline",
+      "out",
+      "min-delta",
+      "seed",
+      "max-steps",
+      "executor",
+    ] as const)
+      if (values[name] !== undefined) return usageError(io, "eval", `--${name} goes with --outcome`);
     const runs = intFlag(values.runs, "runs");
     if (typeof runs === "object") return usageError(io, "eval", runs.error);
     const concurrency = intFlag(values.concurrency, "concurrency");

@@ -43,7 +43,7 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     load: async () => (await import("./inspect.js")).inspectCommand,
   },
   eval: {
-    summary: "Check which skills load for a set of requests (trigger evals)",
+    summary: "Check which skills load for requests, or whether a skill improves outcomes (--outcome)",
     load: async () => (await import("./eval.js")).evalCommand,
   },
   add: {
