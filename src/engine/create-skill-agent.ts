@@ -301,6 +301,7 @@ async function composeAgent(
         turnEmit = emit;
         return await runTurn({
           input: input + attached,
+          ...(sendOptions.approvals === undefined ? {} : { approvals: sendOptions.approvals }),
           conversation,
           model,
           contextWindow,
