@@ -17,6 +17,7 @@ export const ChatRequest = z.looseObject({
   messages: z
     .array(
       z.looseObject({
+        id: z.string().max(256).optional(),
         role: z.enum(["user", "assistant", "system"]),
         parts: z.array(z.looseObject({ type: z.string() })),
       }),
@@ -27,7 +28,15 @@ export type ChatRequest = z.infer<typeof ChatRequest>;
 
 /** A turn asked for by a chat request: a user message, or answers to calls waiting for approval. */
 export type ChatTurnRequest =
-  | { ok: true; conversationId: string; input: string; approvals?: ToolApprovalResponse[] }
+  | {
+      ok: true;
+      conversationId: string;
+      input: string;
+      /** Answers to calls waiting for approval (then `input` is empty). */
+      approvals?: ToolApprovalResponse[];
+      /** The id of the assistant message the answers continue (its stream goes on in the same message). */
+      messageId?: string;
+    }
   | { ok: false; message: string };
 
 const ApprovalPart = z.looseObject({
@@ -71,7 +80,14 @@ export function readChatRequest(body: unknown): ChatTurnRequest {
         ...(approval.reason === undefined ? {} : { reason: approval.reason }),
       });
     }
-    if (approvals.length > 0) return { ok: true, conversationId: id, input: "", approvals };
+    if (approvals.length > 0)
+      return {
+        ok: true,
+        conversationId: id,
+        input: "",
+        approvals,
+        ...(last.id === undefined ? {} : { messageId: last.id }),
+      };
     return {
       ok: false,
       message: "the last message is the assistant's and answers no approval: send a user message",

@@ -219,6 +219,7 @@ export async function serveChatHttp(options: ChatHttpOptions): Promise<ChatHttpS
     const response = uiTurnResponse(agent, request.input, {
       abortSignal: abort.signal,
       ...(request.approvals === undefined ? {} : { approvals: request.approvals }),
+      ...(request.messageId === undefined ? {} : { messageId: request.messageId }),
       onSettled: async ({ error }) => {
         if (error !== undefined && !abort.signal.aborted) report(error);
         await agent.close().catch(report);
