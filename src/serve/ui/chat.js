@@ -77,7 +77,11 @@ function assistantView() {
           break;
         case "tool-output-available": {
           const tool = tools.get(chunk.toolCallId);
-          if (tool) tool.line.textContent = `✓ ${tool.name} ${short(chunk.output)}`;
+          if (tool) {
+            tool.line.textContent = `✓ ${tool.name} ${short(chunk.output)}`;
+            // The whole output on hover: the line shows its start.
+            tool.line.title = typeof chunk.output === "string" ? chunk.output : JSON.stringify(chunk.output);
+          }
           break;
         }
         case "tool-output-error": {
@@ -96,7 +100,11 @@ function assistantView() {
         case "tool-approval-request": {
           const tool = tools.get(chunk.toolCallId);
           const question = element("div", "approval");
-          question.append(element("span", "", `Run ${tool?.name ?? "a tool"} ${short(tool?.input ?? "")}? `));
+          question.append(
+            "Run ",
+            element("code", "", tool?.name ?? "a tool"),
+            ` ${short(tool?.input ?? "")}? `,
+          );
           const answer = { chunk, tool, approved: undefined };
           approvals.push(answer);
           for (const [label, approved] of [
@@ -138,7 +146,8 @@ function assistantView() {
           );
           break;
         case "data-notice":
-          activity(`ℹ ${chunk.data.message}`);
+          // Which tools are offered is for logs; a person sees the calls themselves.
+          if (chunk.data.kind !== "tools-change") activity(`ℹ ${chunk.data.message}`);
           break;
         case "error":
           activity(`error: ${chunk.errorText}`, "error");
