@@ -195,9 +195,17 @@ export async function serveChatHttp(options: ChatHttpOptions): Promise<ChatHttpS
     let settle!: () => void;
     const turn = { abort, done: new Promise<void>((resolve) => (settle = resolve)) };
     turns.add(turn);
+    // A turn is over when its agent is closed (the turn saved) and its response has ended.
+    let open = 2;
+    const ended = (): void => {
+      if (--open > 0) return;
+      turns.delete(turn);
+      settle();
+    };
     // The client went away before the answer ended: cancel the turn (it is saved as it stands).
     const onClose = (): void => {
       if (!res.writableFinished) abort.abort();
+      ended();
     };
     res.on("close", onClose);
     let agent: SkillAgent;
@@ -223,8 +231,7 @@ export async function serveChatHttp(options: ChatHttpOptions): Promise<ChatHttpS
       onSettled: async ({ error }) => {
         if (error !== undefined && !abort.signal.aborted) report(error);
         await agent.close().catch(report);
-        turns.delete(turn);
-        settle();
+        ended();
       },
     });
     res.writeHead(response.status, Object.fromEntries(response.headers));

@@ -352,4 +352,112 @@ describe("skillrt serve: its guard", { timeout: 60_000 }, () => {
     expect(await served.stop()).toBe(0);
     expect(served.stderr()).not.toContain(TOKEN);
   });
+
+  it("turns per minute per token: past the limit 429 with Retry-After", async () => {
+    provider = await startLoopbackProvider("openai", [{ text: "one" }, { text: "two" }]);
+    const served = await startServe(
+      [
+        "--store",
+        "sqlite:sessions.db",
+        "--token-file",
+        "token",
+        "--root",
+        examples,
+        "--turns-per-minute",
+        "1",
+      ],
+      { cwd, env: loopbackEnv(provider) },
+    );
+    replicas.push(served);
+    expect(textOf(await turn(served.url, "rate", user("first")))).toBe("one");
+    const second = await fetch(`${served.url}/api/chat`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ id: "rate", messages: [user("second")] }),
+    });
+    expect(second.status).toBe(429);
+    expect(Number(second.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(provider.requests).toHaveLength(1);
+  });
+
+  it("SIGTERM lets a running turn finish and be saved, refuses new turns meanwhile, then exits 0", async () => {
+    provider = await startLoopbackProvider("openai", [
+      { text: "Finished despite the SIGTERM.", delayMs: 1500 },
+    ]);
+    const served = await startServe(
+      ["--store", "sqlite:sessions.db", "--token-file", "token", "--root", examples],
+      {
+        cwd,
+        env: loopbackEnv(provider),
+      },
+    );
+    replicas.push(served);
+    const running = turn(served.url, "graceful", user("take your time"));
+    while (provider.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const exited = served.stop();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A new turn meanwhile is not taken: the listener is closed (or, on a kept-alive connection, 503).
+    const refused = await fetch(`${served.url}/api/chat`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ id: "other", messages: [user("late")] }),
+    }).then(
+      (response) => response.status,
+      () => "connection refused",
+    );
+    expect([503, "connection refused"]).toContain(refused);
+    expect(textOf(await running)).toBe("Finished despite the SIGTERM.");
+    expect(await exited).toBe(0);
+    expect(served.stderr()).toContain("stopping: 1 turn(s) running");
+    // Saved: a new server on the same store gives the turn back.
+    const again = await startServe(
+      ["--store", "sqlite:sessions.db", "--token-file", "token", "--root", examples],
+      {
+        cwd,
+        env: loopbackEnv(provider),
+      },
+    );
+    replicas.push(again);
+    const saved = await fetch(`${again.url}/api/chat/graceful`, {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
+    const { messages } = (await saved.json()) as { messages: UIMessage[] };
+    expect(textOf(messages.at(-1)!)).toBe("Finished despite the SIGTERM.");
+  });
+
+  it("a client that goes away mid-turn cancels it: the question is kept, no half answer, the next turn works", async () => {
+    provider = await startLoopbackProvider("openai", [
+      { text: "Half an ans", stall: true },
+      { text: "Whole answer." },
+    ]);
+    const served = await startServe(
+      ["--store", "sqlite:sessions.db", "--token-file", "token", "--root", examples],
+      {
+        cwd,
+        env: loopbackEnv(provider),
+      },
+    );
+    replicas.push(served);
+    const abort = new AbortController();
+    const response = await fetch(`${served.url}/api/chat`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ id: "gone", messages: [user("first question")] }),
+      signal: abort.signal,
+    });
+    const reader = response.body!.getReader();
+    let seen = "";
+    while (!seen.includes("Half an ans")) seen += new TextDecoder().decode((await reader.read()).value);
+    abort.abort();
+    // The turn is cancelled and saved as it stands; then the conversation takes its next turn.
+    for (let i = 0; i < 100; i++) {
+      const health = (await (await fetch(`${served.url}/health`)).json()) as { turns: number };
+      if (health.turns === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(textOf(await turn(served.url, "gone", user("second question")))).toBe("Whole answer.");
+    const prompt = promptOf(provider.requests[1]!);
+    expect(prompt).toContain("first question");
+    expect(prompt).not.toContain("Half an ans");
+  });
 });
