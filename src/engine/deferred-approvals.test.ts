@@ -119,4 +119,42 @@ describe("deferred approvals", () => {
     expect(deployed).toEqual([]);
     expect(JSON.stringify(model.calls[1]!.prompt)).toContain("instead of approving this call");
   });
+
+  it("a subagent's call that needs approval is refused: a subagent cannot pause its parent's turn", async () => {
+    const deployed: string[] = [];
+    const child = scriptedModel([
+      { toolCalls: [{ name: "deploy", input: '{"env":"prod"}' }] },
+      { text: "could not" },
+    ]);
+    const agent = await createSkillAgent({
+      model: scriptedModel([
+        {
+          toolCalls: [
+            { id: "p1", name: "agent_run", input: JSON.stringify({ agent: "worker", task: "deploy" }) },
+          ],
+        },
+        { text: "the worker could not deploy" },
+      ]),
+      catalog: await createMemoryCatalog([]),
+      store: createMemoryStore(),
+      executor: false,
+      toolRegistry: deployRegistry(deployed),
+      approval: { mode: "always", defer: true },
+      agents: { worker: { description: "Works.", model: "child" } },
+      delegation: { models: { child } },
+    });
+    try {
+      const events: EngineEvent[] = [];
+      const result = await agent.send("deploy via the worker", { onEvent: (e) => events.push(e) });
+      expect(result.text).toBe("the worker could not deploy");
+      expect(deployed).toEqual([]);
+      expect(events.some((e) => e.type === "tool-approval-request")).toBe(false);
+      const childResult = events.find(
+        (e) => e.type === "agent-event" && e.event.type === "tool-result" && e.event.toolName === "deploy",
+      );
+      expect(JSON.stringify(childResult)).toContain("was not approved");
+    } finally {
+      await agent.close();
+    }
+  });
 });
