@@ -169,4 +169,61 @@ describe("streamUITurn", () => {
       await agent.close();
     }
   });
+
+  it("a running call's progress goes into its own turn's stream, another conversation's never", async () => {
+    const agent = await createSkillAgent({
+      model: scriptedModel([{ text: "x" }]),
+      catalog: await createMemoryCatalog([]),
+    });
+    // Tool sources shared by the agents of one server report every call's progress to each of them.
+    const progress = (toolCallId: string) =>
+      ({
+        type: "tool-progress",
+        step: 0,
+        toolCallId,
+        toolName: "mcp__a__b",
+        message: `for ${toolCallId}`,
+        elapsedMs: 1,
+      }) as const;
+    const scripted = {
+      ...agent,
+      sessionId: "mine",
+      send: async (_input: string, options: { onEvent?: (e: unknown) => void }) => {
+        options.onEvent?.({
+          type: "tool-call",
+          step: 0,
+          toolCallId: "own",
+          toolName: "mcp__a__b",
+          input: {},
+        });
+        options.onEvent?.(progress("other-conversation"));
+        options.onEvent?.(progress("own"));
+        return {
+          sessionId: "mine",
+          text: "",
+          toolCalls: [],
+          usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+          steps: 1,
+          finishReason: "stop",
+          aborted: false,
+          stepLimitReached: false,
+          messages: [],
+        };
+      },
+    } as never;
+    try {
+      const chunks: Array<{ type: string; data?: { toolCallId?: string } }> = [];
+      const reader = streamUITurn(scripted, "hi").getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks.push(value as never);
+      }
+      expect(chunks.filter((c) => c.type === "data-progress").map((c) => c.data?.toolCallId)).toEqual([
+        "own",
+      ]);
+    } finally {
+      await agent.close();
+    }
+  });
 });

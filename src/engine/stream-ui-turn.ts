@@ -55,6 +55,9 @@ export function streamUITurn(
       const conversationId = agent.sessionId;
       writer.write({ type: "start", messageId, messageMetadata: { conversationId } });
       writer.write({ type: "data-conversation", data: { id: conversationId } });
+      // Tool sources shared by several agents report every call's progress to each of them: only this
+      // turn's own calls' progress goes into its stream, never another conversation's.
+      const calls = new Set<string>();
       let open: { kind: "text" | "reasoning"; id: string } | undefined;
       let parts = 0;
       const close = (): void => {
@@ -82,6 +85,7 @@ export function streamUITurn(
             delta("reasoning", event.text);
             break;
           case "tool-call":
+            calls.add(event.toolCallId);
             close();
             writer.write({
               type: "tool-input-available",
@@ -151,6 +155,7 @@ export function streamUITurn(
             break;
           }
           case "tool-progress": {
+            if (!calls.has(event.toolCallId)) break;
             const { step: _step, ...data } = event;
             writer.write({ type: "data-progress", data, transient: true });
             break;
