@@ -4,9 +4,6 @@
  * Postgres store behind a load balancer. stdout's first line is the URL; logs go to stderr.
  */
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { defaultStateDir } from "../../catalog/trust-file.js";
 import { PROFILE_NAMES, type ProfileName } from "../../context/profile-name.js";
 import type { Placement } from "../../context/session-options.js";
 import { CONVERSATION_NAMESPACE, createSkillAgent } from "../../engine/create-skill-agent.js";
@@ -14,18 +11,11 @@ import { loadConversation } from "../../engine/saved-conversation.js";
 import { SkillrtError } from "../../errors/skillrt-error.js";
 import type { ExecutorChoice } from "../../exec/create-executor.js";
 import { type ChatHttpServer, serveChatHttp } from "../../serve/serve-chat-http.js";
-import { isLoopbackHost, MIN_MCP_TOKEN_LENGTH } from "../../util/http-guard.js";
-import { cliHome } from "../cli-home.js";
+import { keepBearerToken, planBearerToken } from "../bearer-token.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { fromEnvironment, type NodeAgentParts } from "../from-environment.js";
 import { intFlag } from "../int-flag.js";
 import { listenForInterrupt } from "../listen-for-interrupt.js";
-import {
-  createMcpTokenFile,
-  generateMcpToken,
-  readMcpTokenFile,
-  writeStateTokenFile,
-} from "../mcp-token-file.js";
 
 const EXECUTORS: ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
 
@@ -151,43 +141,19 @@ config file.
     );
     if (credentialFlags.length > 1)
       return fail(`--${credentialFlags.join(" and --")} exclude each other: choose one`);
-    const noAuth = values["no-auth"] === true;
-    let token: string | undefined;
-    if (values["token-env"] !== undefined) {
-      token = io.env[values["token-env"]];
-      if (token === undefined || token === "")
-        return fail(`--token-env ${values["token-env"]}: that environment variable is not set`);
-      if (token.length < MIN_MCP_TOKEN_LENGTH)
-        return fail(
-          `--token-env ${values["token-env"]}: the token is shorter than ${MIN_MCP_TOKEN_LENGTH} characters (e.g. openssl rand -base64 32)`,
-        );
-    }
-    if (!isLoopbackHost(host) && token === undefined && values["token-file"] === undefined)
-      return fail(
-        `--host ${host} is reachable from other machines: give the bearer token explicitly with --token-file PATH or --token-env NAME (--no-auth is for loopback only; plain HTTP: put TLS in front)`,
-      );
+    const plan = planBearerToken(
+      {
+        host,
+        tokenEnv: values["token-env"],
+        tokenFile: values["token-file"],
+        noAuth: values["no-auth"] === true,
+      },
+      io,
+    );
+    if ("error" in plan) return fail(plan.error);
     const log = (message: string): void => {
       io.stderr.write(`skillrt serve: ${message}\n`);
     };
-    let tokenFileToWrite: string | undefined;
-    if (values["token-file"] !== undefined) {
-      const file = path.resolve(io.cwd, values["token-file"]);
-      const read = readMcpTokenFile(file);
-      if (read === undefined) {
-        token = generateMcpToken();
-        tokenFileToWrite = file;
-      } else if (!read.ok) return fail(read.message);
-      else token = read.token;
-    }
-    let stateDir: string | undefined;
-    if (!noAuth && token === undefined) {
-      stateDir = defaultStateDir(io.env, cliHome(io.env).home ?? os.homedir());
-      if (stateDir === undefined)
-        return fail(
-          "no place for the bearer token file (set SKILLRT_STATE_DIR or HOME), or give --token-file PATH",
-        );
-      token = generateMcpToken();
-    }
 
     // The Node preset, once: config, catalog, store, model and tool sources are shared by every turn.
     let parts: NodeAgentParts;
@@ -244,7 +210,7 @@ config file.
       served = await serveChatHttp({
         createAgent,
         loadHistory: async (id) => (await loadConversation(store, id, CONVERSATION_NAMESPACE))?.messages,
-        auth: token === undefined ? false : { tokens: [token] },
+        auth: plan.token === undefined ? false : { tokens: [plan.token] },
         host,
         port,
         ...(values["allowed-host"] === undefined ? {} : { allowedHosts: values["allowed-host"] }),
@@ -263,36 +229,15 @@ config file.
       return 1;
     }
     // The token file is written before the URL is printed: a client that sees the URL finds the token.
-    let removeTokenFile: string | undefined;
-    if (tokenFileToWrite !== undefined) {
-      try {
-        createMcpTokenFile(tokenFileToWrite, token!);
-      } catch (error) {
-        await served.close();
-        await parts.close();
-        log(
-          `cannot write the bearer token to ${tokenFileToWrite} (${(error as NodeJS.ErrnoException).code}); give --token-file a path in a directory of yours`,
-        );
-        return 1;
-      }
-      log(
-        `bearer token written to ${tokenFileToWrite} (mode 600); clients send 'Authorization: Bearer <its contents>'`,
-      );
-    } else if (stateDir !== undefined) {
-      const written = writeStateTokenFile(stateDir, Number(new URL(served.url).port), token!, "serve-http");
-      if (!written.ok) {
-        await served.close();
-        await parts.close();
-        log(written.message);
-        return 1;
-      }
-      removeTokenFile = written.file;
-      log(
-        `bearer token in ${written.file} (mode 600, removed at exit); clients send 'Authorization: Bearer <its contents>'`,
-      );
-    } else if (values["token-file"] !== undefined)
-      log(`bearer token from ${path.resolve(io.cwd, values["token-file"])}`);
-    else if (noAuth)
+    const kept = keepBearerToken(plan, Number(new URL(served.url).port), "serve-http");
+    if (!kept.ok) {
+      await served.close();
+      await parts.close();
+      log(kept.message);
+      return 1;
+    }
+    if (kept.note !== undefined) log(kept.note);
+    if (plan.token === undefined)
       log(
         "warning: --no-auth: no credential is required. Every user and process on this machine can chat as you and run the skills' scripts; drop --no-auth to require a token",
       );
@@ -314,7 +259,7 @@ config file.
     log(`stopping: ${served.running()} turn(s) running`);
     await served.close();
     await parts.close();
-    if (removeTokenFile !== undefined) fs.rmSync(removeTokenFile, { force: true });
+    if (kept.removeAtExit !== undefined) fs.rmSync(kept.removeAtExit, { force: true });
     return 0;
   },
 });
