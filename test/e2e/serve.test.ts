@@ -5,7 +5,7 @@
  * pause a turn and are answered by the next request (to the other replica); no token is 401; a replica
  * killed mid-turn loses no saved turn.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -459,5 +459,28 @@ describe("skillrt serve: its guard", { timeout: 60_000 }, () => {
     const prompt = promptOf(provider.requests[1]!);
     expect(prompt).toContain("first question");
     expect(prompt).not.toContain("Half an ans");
+  });
+
+  it("by default a random token is kept in the state directory (mode 600) while it runs, and removed at exit", async () => {
+    provider = await startLoopbackProvider("openai", [{ text: "Hi." }]);
+    const stateDir = path.join(cwd, "state");
+    const served = await startServe(["--store", "sqlite:sessions.db", "--root", examples], {
+      cwd,
+      env: { ...loopbackEnv(provider), SKILLRT_STATE_DIR: stateDir },
+    });
+    replicas.push(served);
+    const file = path.join(stateDir, `serve-http-${new URL(served.url).port}.token`);
+    expect(served.stderr()).toContain(`bearer token in ${file} (mode 600, removed at exit)`);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const token = (await readFile(file, "utf8")).trim();
+    expect(served.stderr()).not.toContain(token);
+    const answer = await fetch(`${served.url}/api/chat`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ id: "default-token", messages: [user("hello")] }),
+    });
+    expect(await answer.text()).toContain('"delta":"Hi."');
+    expect(await served.stop()).toBe(0);
+    await expect(stat(file)).rejects.toThrow(/ENOENT/);
   });
 });
