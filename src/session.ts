@@ -54,6 +54,17 @@ export {
   compactHistory,
 } from "./engine/compact-history.js";
 export { CONVERSATION_NAMESPACE } from "./engine/create-skill-agent.js";
+export {
+  type PendingApproval,
+  pendingApprovals,
+  type ToolApprovalResponse,
+} from "./engine/pending-approvals.js";
+export {
+  ChatRequest,
+  type ChatTurnRequest,
+  CONVERSATION_ID,
+  readChatRequest,
+} from "./engine/read-chat-request.js";
 export { loadConversation, SavedConversation, saveConversation } from "./engine/saved-conversation.js";
 export {
   type AutoSelectMode,
@@ -62,6 +73,12 @@ export {
   selectSkills,
 } from "./engine/select-skills.js";
 export { createSkillStep, type SkillStep, type SkillStepView } from "./engine/skill-step.js";
+export {
+  streamUITurn,
+  type UITurnMetadata,
+  type UITurnOptions,
+  uiTurnResponse,
+} from "./engine/stream-ui-turn.js";
 export {
   type ActiveTools,
   type AllowedToolsPolicy,

@@ -13,7 +13,7 @@ const REPO = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SRC = path.join(REPO, "src");
 const ARCHITECTURE = path.join(REPO, "docs", "architecture.md");
 
-const LEAVES = ["cli", "mcp", "inspect"];
+const LEAVES = ["cli", "mcp", "inspect", "serve"];
 /** Package entry points at the top of src/ (`package.json` "exports"): they re-export, nothing imports them. */
 const ENTRY_POINTS = ["index.ts", "catalog.ts", "session.ts", "exec.ts", "store.ts", "test-kit.ts"];
 
@@ -128,10 +128,10 @@ describe("module boundaries", () => {
     expect(violations).toEqual([]);
   });
 
-  it("nothing imports cli/, mcp/ or inspect/", () => {
+  it("nothing imports cli/, mcp/, inspect/ or serve/", () => {
     const offenders = sourceFiles(SRC)
       .filter((file) => !LEAVES.includes(path.relative(SRC, file).split(path.sep)[0] ?? ""))
-      .filter((file) => relativeImports(file).some((s) => /(^|\/)(cli|mcp|inspect)\//.test(s)));
+      .filter((file) => relativeImports(file).some((s) => /(^|\/)(cli|mcp|inspect|serve)\//.test(s)));
     expect(offenders.map((f) => path.relative(SRC, f))).toEqual([]);
   });
 

@@ -1,12 +1,12 @@
 /**
- * The bearer token of `skillrt mcp --http`, kept in a file only its owner can read: generated at start
+ * The bearer token of `skillrt mcp --http` (and of `skillrt serve`), kept in a file only its owner can read: generated at start
  * (32 random bytes, base64url) into the user's state directory, or read from (or, when missing, created
  * at) the path `--token-file` names. The token itself is never printed: clients read the file.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { MIN_MCP_TOKEN_LENGTH } from "../mcp/serve-mcp-http.js";
+import { MIN_MCP_TOKEN_LENGTH } from "../util/http-guard.js";
 import { checkCacheDir, writeCacheFile } from "../util/trusted-cache.js";
 
 const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
@@ -93,7 +93,7 @@ export function createMcpTokenFile(file: string, token: string): void {
 }
 
 /**
- * Writes `token` to `mcp-http-<port>.token` in `stateDir` (the cache rule: a directory of the user's own
+ * Writes `token` to `<prefix>-<port>.token` in `stateDir` (the cache rule: a directory of the user's own
  * no one else can write, created 0700; the file 0600, written whole) and returns the file's path, or a
  * message saying why it cannot.
  */
@@ -101,6 +101,8 @@ export function writeStateTokenFile(
   stateDir: string,
   port: number,
   token: string,
+  /** The file's name before `-<port>.token` (`serve-http` for `skillrt serve`). Default `mcp-http`. */
+  prefix = "mcp-http",
 ): { ok: true; file: string } | { ok: false; message: string } {
   const trust = checkCacheDir(stateDir, { create: true });
   if (!trust.ok)
@@ -108,7 +110,7 @@ export function writeStateTokenFile(
       ok: false,
       message: `cannot keep the bearer token in ${stateDir}: ${trust.reason}. Fix its owner and mode (0700), set SKILLRT_STATE_DIR, or give --token-file PATH`,
     };
-  const name = `mcp-http-${port}.token`;
+  const name = `${prefix}-${port}.token`;
   try {
     writeCacheFile(stateDir, name, [`${token}\n`]);
   } catch (error) {

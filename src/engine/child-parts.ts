@@ -133,6 +133,9 @@ export function childToolSources(
     gating: parent.gating,
     approval: {
       ...parent.approval,
+      // A subagent cannot pause its parent's turn for the client: its calls that need approval are asked
+      // through `onApproval` when there is one, else refused.
+      defer: false,
       ...(mode === undefined ? {} : { mode }),
       ...(onApproval === undefined
         ? {}

@@ -397,6 +397,7 @@ async function composeAgent(
         turnEmit = emit;
         return await runTurn({
           input: input + attached + filesNote,
+          ...(sendOptions.approvals === undefined ? {} : { approvals: sendOptions.approvals }),
           conversation,
           model,
           contextWindow,

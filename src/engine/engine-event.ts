@@ -34,6 +34,21 @@ export type EngineEvent =
     }
   /** A piece of the answer text, in arrival order. */
   | { type: "text-delta"; step: number; text: string }
+  /** A piece of the model's reasoning (models that stream it), in arrival order. Not part of the answer. */
+  | { type: "reasoning-delta"; step: number; text: string }
+  /**
+   * A call waits for the client's approval (deferred approvals, `approval.defer`): the turn ends after this
+   * step without running it; a later turn sent with the answer (`SendOptions.approvals`, by `approvalId`)
+   * runs it or refuses it.
+   */
+  | {
+      type: "tool-approval-request";
+      step: number;
+      approvalId: string;
+      toolCallId: string;
+      toolName: string;
+      input: unknown;
+    }
   /** The model asked for a tool; `input` is the parsed input (or the raw text when it was not valid JSON). */
   | { type: "tool-call"; step: number; toolCallId: string; toolName: string; input: unknown }
   /**

@@ -132,10 +132,11 @@ function describeModelOf(model: LanguageModel): string {
  */
 export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult> {
   const { session } = options;
+  const skillTools = session === undefined ? undefined : (options.skillTools ?? createSkillTools(session));
   const skills: SkillStep | undefined =
-    session === undefined
+    session === undefined || skillTools === undefined
       ? undefined
-      : createSkillStep(session, options.skillTools ?? createSkillTools(session), {
+      : createSkillStep(session, skillTools, {
           ...(options.system === undefined ? {} : { instructions: options.system }),
         });
   const emit = (event: EngineEvent): void => options.onEvent?.(event);
@@ -312,6 +313,13 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       stopWhen: [stepCountIs(maxSteps), ...extraStops],
       abortSignal,
       ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+      // Deferred approvals: a host tool nothing pre-approves waits for the client (the AI SDK's approval flow).
+      ...(skillTools?.defersApprovals !== true
+        ? {}
+        : {
+            toolApproval: ({ toolCall }: { toolCall: { toolName: string } }) =>
+              skillTools.deferredApproval(toolCall.toolName),
+          }),
       prepareStep: async ({ stepNumber, initialMessages, responseMessages }) => {
         step = stepNumber;
         const history: ModelMessage[] = cappedOnce([...initialMessages, ...responseMessages]);
@@ -359,6 +367,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
           break;
         case "reasoning-delta":
           if (overCap(part.text.length)) return stopped();
+          emit({ type: "reasoning-delta", step, text: part.text });
           break;
         case "tool-input-delta":
           if (overCap(part.delta.length)) return stopped();
@@ -377,6 +386,19 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
           emitToolResult(step, part, seen.output, seen.isError);
           break;
         }
+        case "tool-approval-request":
+          emit({
+            type: "tool-approval-request",
+            step,
+            approvalId: part.approvalId,
+            toolCallId: part.toolCall.toolCallId,
+            toolName: part.toolCall.toolName,
+            input: part.toolCall.input,
+          });
+          break;
+        case "tool-output-denied":
+          emitToolResult(step, part, "The user did not approve this call; it did not run.", true);
+          break;
         case "tool-error":
           emitToolResult(
             step,

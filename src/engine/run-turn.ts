@@ -9,11 +9,18 @@ import { beginTurn } from "../context/load-mode.js";
 import { renderRequestSkills } from "../context/render-catalog.js";
 import type { SkillSession } from "../context/skill-session.js";
 import type { TokenCounter } from "../context/token-counter.js";
+import { SkillrtError } from "../errors/skillrt-error.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import { compactHistory, historyTokens } from "./compact-history.js";
 import type { EngineEvent } from "./engine-event.js";
 import { mentionedSkills } from "./mentioned-skills.js";
 import { messageText } from "./message-text.js";
+import {
+  approvalMessage,
+  pendingApprovals,
+  refusedApprovals,
+  type ToolApprovalResponse,
+} from "./pending-approvals.js";
 import { ProviderError } from "./provider-error.js";
 import { runAgent } from "./run-agent.js";
 import { type AutoSelectMode, selectSkills } from "./select-skills.js";
@@ -27,6 +34,11 @@ const COMPACT_AT = 0.7;
 /** What a turn works on and with. */
 export interface RunTurnOptions {
   input: string;
+  /**
+   * The client's answers to the calls the previous turn left waiting for approval: the turn then runs (or
+   * refuses) them and goes on, with no new user message (`input` must be empty).
+   */
+  approvals?: readonly ToolApprovalResponse[];
   conversation: { id: string; history: ModelMessage[]; session: SkillSession; skillTools: SkillTools };
   model: LanguageModel;
   modelConfig?: ModelConfig;
@@ -127,6 +139,25 @@ async function runTurnWithin(options: RunTurnOptions, abortSignal: AbortSignal):
     }
   };
 
+  const pending = pendingApprovals(conversation.history);
+  if (options.approvals !== undefined) {
+    if (input.trim() !== "")
+      throw new SkillrtError({
+        code: "invalid-argument",
+        message: "A turn answering approvals carries no new message: send the message in the next turn",
+      });
+    const answers = approvalMessage(pending, options.approvals);
+    for (const answer of options.approvals)
+      if (answer.approved) {
+        const call = pending.find((p) => p.approvalId === answer.approvalId);
+        if (call !== undefined) conversation.skillTools.grantApproval(call.toolCallId);
+      }
+    conversation.history.push(answers);
+    return runLoop(options, abortSignal, start);
+  }
+  // Calls left waiting when the user moves on are refused (every call needs its result).
+  if (pending.length > 0) conversation.history.push(refusedApprovals(pending));
+
   // The load mode's turn boundary (trpc's `turn` default unloads what earlier turns loaded).
   beginTurn(session);
 
@@ -197,6 +228,18 @@ async function runTurnWithin(options: RunTurnOptions, abortSignal: AbortSignal):
           ],
         },
   );
+  return runLoop(options, abortSignal, turnStart);
+}
+
+/** The model loop of a turn whose messages are in the history, then the save. */
+async function runLoop(
+  options: RunTurnOptions,
+  abortSignal: AbortSignal,
+  turnStart: number,
+): Promise<TurnResult> {
+  const { conversation, emit } = options;
+  const { session } = conversation;
+  const signal = { abortSignal };
   const toolCalls = new Map<string, TurnToolCall>();
   const track = (event: EngineEvent): void => {
     if (event.type === "tool-call") {

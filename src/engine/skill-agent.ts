@@ -18,6 +18,7 @@ import type { DelegateOptions, DelegationOptions, DelegationResult } from "./del
 import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
 import type { SkillLayerOptions } from "./open-skills.js";
 import type { ToolSources } from "./open-tool-sources.js";
+import type { ToolApprovalResponse } from "./pending-approvals.js";
 import type { AutoSelectMode } from "./select-skills.js";
 import type { TurnLimit } from "./turn-limit-error.js";
 
@@ -140,6 +141,13 @@ export interface SendOptions {
    * message names where. Needs an executor (a workspace).
    */
   files?: ReadonlyArray<string | { name: string; content: string | Uint8Array }>;
+  /**
+   * The client's answers to the calls the previous turn left waiting for approval (deferred approvals,
+   * `approval.defer`; the `tool-approval-request` events had their `approvalId`s). The turn runs the
+   * approved calls, refuses the others and goes on; `input` must then be empty. A turn sent with a message
+   * instead refuses the calls still waiting.
+   */
+  approvals?: readonly ToolApprovalResponse[];
 }
 
 /** A tool call of a turn, with its outcome. */

@@ -24,10 +24,10 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
-import { createHttpGuard } from "./http-guard.js";
+import { createHttpGuard } from "../util/http-guard.js";
 import { createSessionTable } from "./session-table.js";
 
-export { isLoopbackHost, MIN_MCP_TOKEN_LENGTH } from "./http-guard.js";
+export { isLoopbackHost, MIN_MCP_TOKEN_LENGTH } from "../util/http-guard.js";
 
 /** Default ms a session may go without a request before it is closed: 5 minutes. */
 export const DEFAULT_SESSION_IDLE_MS = 5 * 60 * 1000;

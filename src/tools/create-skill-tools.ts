@@ -121,6 +121,16 @@ export interface SkillTools {
   allTools(): Record<string, Tool>;
   /** Why a host tool's call would run without asking now (active skill, `tools.allow`, …); undefined when it would ask. */
   preapproval(name: string): string | undefined;
+  /**
+   * With deferred approvals (`approval.defer`): whether a call of tool `name` waits for the client's answer
+   * (`user-approval`: a host tool nothing pre-approves now) or runs (`not-applicable`). Always
+   * `not-applicable` without deferred approvals.
+   */
+  deferredApproval(name: string): "user-approval" | "not-applicable";
+  /** Whether calls that need approval wait for the client (`approval.defer`) instead of asking `onApproval`. */
+  defersApprovals: boolean;
+  /** With deferred approvals: the client approved call `toolCallId`, which may now run. */
+  grantApproval(toolCallId: string): void;
   /** Names to offer this step (AI SDK `activeTools`): gated host tools, then skill tools. `[]` of skill tools when there are no skills. */
   activeToolNames(): string[];
   /** The full gating decision (preapproved tools, reasons). */
@@ -405,6 +415,18 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
       const registered = options.registry?.get(name);
       if (registered === undefined) return undefined;
       return approvals === undefined ? "approvals are not configured" : approvals.preapproval(registered);
+    },
+    deferredApproval(name) {
+      const registered = options.registry?.get(name);
+      return options.approval?.defer === true &&
+        registered !== undefined &&
+        approvals?.preapproval(registered) === undefined
+        ? "user-approval"
+        : "not-applicable";
+    },
+    defersApprovals: options.approval?.defer === true,
+    grantApproval(toolCallId) {
+      approvals?.grant(toolCallId);
     },
     activeToolNames: () => gating().active,
     gating,

@@ -54,6 +54,14 @@ export interface ToolApprovalOptions {
   allow?: readonly string[];
   /** Asked for every call that needs approval. Without it such calls are refused. */
   onApproval?: OnToolApproval;
+  /**
+   * Put each call that needs approval to the client the AI SDK's way instead of asking `onApproval`: the
+   * turn ends with the call waiting (a `tool-approval-request` event, kept in the saved history), and the
+   * next turn, sent with the client's answer (`SendOptions.approvals`), runs it or refuses it. A call is
+   * never run without that answer. For servers whose turns outlive no request (`skillrt serve`). Default
+   * false.
+   */
+  defer?: boolean;
 }
 
 /** Why a call needs no question, or undefined when it needs one. */
@@ -76,6 +84,8 @@ export interface ToolApprovals {
   wrap(registered: RegisteredTool): Tool;
   /** Why `tool` would run without a question now, or undefined. */
   preapproval(tool: RegisteredTool): string | undefined;
+  /** With `defer`: records that the client approved call `toolCallId`, so its deferred execution may run. */
+  grant(toolCallId: string): void;
 }
 
 /**
@@ -92,6 +102,8 @@ export function createToolApprovals(
     .map(parseAllowedTool)
     .filter((e) => e !== undefined && e.pattern === undefined);
   const always = new Set<string>();
+  // Calls the client approved (deferred approvals): only these run when the tool needs approval.
+  const granted = new Set<string>();
   const wrapped = new WeakMap<RegisteredTool, Tool>();
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -117,6 +129,9 @@ export function createToolApprovals(
 
   return {
     preapproval,
+    grant(toolCallId) {
+      granted.add(toolCallId);
+    },
     wrap(registered) {
       const existing = wrapped.get(registered);
       if (existing !== undefined) return existing;
@@ -126,7 +141,11 @@ export function createToolApprovals(
       const tool: Tool = {
         ...original,
         execute: async (input: unknown, callOptions: Parameters<typeof execute>[1]) => {
-          if (preapproval(registered) === undefined) {
+          if (preapproval(registered) === undefined && options.defer === true) {
+            // The AI SDK ran this call after an approval response; only the client's approval lets it run.
+            if (!granted.has(callOptions.toolCallId))
+              return refusal(registered.name, "the client did not approve it");
+          } else if (preapproval(registered) === undefined) {
             let answer: ToolApprovalAnswer;
             try {
               const grant = untrustedGrant?.(registered);

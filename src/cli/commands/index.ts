@@ -74,4 +74,8 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     summary: "Serve the skills to MCP clients over stdio",
     load: async () => (await import("./mcp.js")).mcpCommand,
   },
+  serve: {
+    summary: "Serve the agent to chat clients (AI SDK useChat) over HTTP, with a chat page",
+    load: async () => (await import("./serve.js")).serveCommand,
+  },
 };

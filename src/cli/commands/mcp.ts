@@ -3,22 +3,15 @@
  * stderr), or with `--http` over Streamable HTTP (stdout's first line is the URL).
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
-import { defaultStateDir } from "../../catalog/trust-file.js";
 import { PROFILE_NAMES, type ProfileName } from "../../context/profile-name.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
 import type { RunSettings } from "../../exec/run-config.js";
 import { createSkillMcpServer } from "../../mcp/create-skill-mcp-server.js";
 import { createStdioTransport } from "../../mcp/create-stdio-transport.js";
-import {
-  isLoopbackHost,
-  type McpHttpServer,
-  MIN_MCP_TOKEN_LENGTH,
-  serveMcpHttp,
-} from "../../mcp/serve-mcp-http.js";
-import { cliHome } from "../cli-home.js";
+import { type McpHttpServer, serveMcpHttp } from "../../mcp/serve-mcp-http.js";
+import { keepBearerToken, planBearerToken } from "../bearer-token.js";
 import { rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { defineCommand, usageError } from "../define-command.js";
@@ -26,12 +19,6 @@ import { fromEnvironment, type NodeParts } from "../from-environment.js";
 import { intFlag } from "../int-flag.js";
 import { listenForInterrupt } from "../listen-for-interrupt.js";
 import { cliExecutorChoice, cliSessionSettings } from "../load-cli-config.js";
-import {
-  createMcpTokenFile,
-  generateMcpToken,
-  readMcpTokenFile,
-  writeStateTokenFile,
-} from "../mcp-token-file.js";
 
 const EXECUTORS: ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
 
@@ -176,56 +163,24 @@ configuration; 2 usage error.
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       return usageError(io, "mcp", "--port must be a whole number from 0 to 65535");
     const host = values.host ?? "127.0.0.1";
-    const noAuth = values["no-auth"] === true;
-    let token: string | undefined;
-    if (values["token-env"] !== undefined) {
-      token = io.env[values["token-env"]];
-      if (token === undefined || token === "")
-        return usageError(
-          io,
-          "mcp",
-          `--token-env ${values["token-env"]}: that environment variable is not set`,
-        );
-      if (token.length < MIN_MCP_TOKEN_LENGTH)
-        return usageError(
-          io,
-          "mcp",
-          `--token-env ${values["token-env"]}: the token is shorter than ${MIN_MCP_TOKEN_LENGTH} characters (e.g. openssl rand -base64 32)`,
-        );
-    }
-    // Off loopback the token crosses the network: the user chooses it (and where it is kept) explicitly.
-    if (http && !isLoopbackHost(host) && token === undefined && values["token-file"] === undefined)
-      return usageError(
-        io,
-        "mcp",
-        `--host ${host} is reachable from other machines: give the bearer token explicitly with --token-file PATH or --token-env NAME (--no-auth is for loopback only; plain HTTP: put TLS in front)`,
-      );
     const log = (message: string): void => {
       io.stderr.write(`skillrt mcp: ${message}\n`);
     };
-    // Where the token lives: a --token-file (read, or created when missing), else a generated token whose
-    // file in the state directory is written once the port is known.
-    let tokenFileToWrite: string | undefined;
-    if (http && values["token-file"] !== undefined) {
-      const file = path.resolve(io.cwd, values["token-file"]);
-      const read = readMcpTokenFile(file);
-      if (read === undefined) {
-        token = generateMcpToken();
-        tokenFileToWrite = file;
-      } else if (!read.ok) return usageError(io, "mcp", read.message);
-      else token = read.token;
-    }
-    let stateDir: string | undefined;
-    if (http && !noAuth && token === undefined) {
-      stateDir = defaultStateDir(io.env, cliHome(io.env).home ?? os.homedir());
-      if (stateDir === undefined)
-        return usageError(
+    // Where the token lives: --token-env, a --token-file (read, or created when missing), else a generated
+    // token whose file in the state directory is written once the port is known.
+    const plan = http
+      ? planBearerToken(
+          {
+            host,
+            tokenEnv: values["token-env"],
+            tokenFile: values["token-file"],
+            noAuth: values["no-auth"] === true,
+          },
           io,
-          "mcp",
-          "no place for the bearer token file (set SKILLRT_STATE_DIR or HOME), or give --token-file PATH",
-        );
-      token = generateMcpToken();
-    }
+        )
+      : { token: undefined };
+    if ("error" in plan) return usageError(io, "mcp", plan.error);
+    const token = plan.token;
     const exec = values["no-exec"] !== true;
 
     // The Node preset: config files, the roots through the metadata cache; no model, store or MCP servers.
@@ -307,35 +262,14 @@ configuration; 2 usage error.
         return 1;
       }
       // The token file is written before the URL is printed: a client that sees the URL finds the token.
-      let removeTokenFile: string | undefined;
-      if (tokenFileToWrite !== undefined) {
-        try {
-          createMcpTokenFile(tokenFileToWrite, token!);
-        } catch (error) {
-          await served.close();
-          log(
-            `cannot write the bearer token to ${tokenFileToWrite} (${(error as NodeJS.ErrnoException).code}); give --token-file a path in a directory of yours`,
-          );
-          return 1;
-        }
-        log(
-          `bearer token written to ${tokenFileToWrite} (mode 600); clients send 'Authorization: Bearer <its contents>'`,
-        );
-      } else if (stateDir !== undefined) {
-        const listening = Number(new URL(served.url).port || 80);
-        const written = writeStateTokenFile(stateDir, listening, token!);
-        if (!written.ok) {
-          await served.close();
-          log(written.message);
-          return 1;
-        }
-        removeTokenFile = written.file;
-        log(
-          `bearer token in ${written.file} (mode 600, removed at exit); clients send 'Authorization: Bearer <its contents>'`,
-        );
-      } else if (values["token-file"] !== undefined)
-        log(`bearer token from ${path.resolve(io.cwd, values["token-file"])}`);
-      else if (noAuth)
+      const kept = keepBearerToken(plan, Number(new URL(served.url).port || 80), "mcp-http");
+      if (!kept.ok) {
+        await served.close();
+        log(kept.message);
+        return 1;
+      }
+      if (kept.note !== undefined) log(kept.note);
+      else if (token === undefined)
         log(
           "warning: --no-auth: no credential is required. Every user and process on this machine can read these skills and run their scripts as you; drop --no-auth to require a token",
         );
@@ -352,7 +286,7 @@ configuration; 2 usage error.
         );
       });
       await served.close();
-      if (removeTokenFile !== undefined) fs.rmSync(removeTokenFile, { force: true });
+      if (kept.removeAtExit !== undefined) fs.rmSync(kept.removeAtExit, { force: true });
       return 0;
     }
 

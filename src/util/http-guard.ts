@@ -1,5 +1,5 @@
 /**
- * Who may talk to `skillrt mcp --http`: a request's `Host` (and `Origin`, when sent) must name this server,
+ * Who may talk to a local HTTP server of skillrt (`skillrt mcp --http`, `skillrt serve`): a request's `Host` (and `Origin`, when sent) must name this server,
  * which defeats DNS rebinding, and it must carry one of the bearer tokens (compared in constant time) —
  * or, with auth off (loopback only), it is known by its remote address.
  */
@@ -35,6 +35,8 @@ export function createHttpGuard(options: {
   host: string;
   tokens: readonly string[] | undefined;
   allowedHosts?: readonly string[] | undefined;
+  /** What the server serves, as refusals name it. Default `MCP`. */
+  service?: string;
 }): HttpGuard {
   const { host, tokens } = options;
   const loopback = isLoopbackHost(host);
@@ -52,7 +54,7 @@ export function createHttpGuard(options: {
   if (!loopback && tokens === undefined)
     throw new SkillrtError({
       code: "invalid-argument",
-      message: `Refusing to serve MCP on ${host} without a bearer token: anyone who reaches it could read the skills and run their scripts. Give a token, or listen on 127.0.0.1.`,
+      message: `Refusing to serve ${options.service ?? "MCP"} on ${host} without a bearer token: anyone who reaches it could read the skills and run their scripts. Give a token, or listen on 127.0.0.1.`,
     });
   const tokenHashes = (tokens ?? []).map(sha256);
   const wildcard = host === "0.0.0.0" || host === "::";
