@@ -10,12 +10,13 @@ import { renderRequestSkills } from "../context/render-catalog.js";
 import type { SkillSession } from "../context/skill-session.js";
 import type { TokenCounter } from "../context/token-counter.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
+import type { CallOptions } from "./call-options.js";
 import { compactHistory, historyTokens } from "./compact-history.js";
 import type { EngineEvent } from "./engine-event.js";
 import { mentionedSkills } from "./mentioned-skills.js";
 import { messageText } from "./message-text.js";
 import { ProviderError } from "./provider-error.js";
-import { runAgent } from "./run-agent.js";
+import { type RunTracing, runAgent } from "./run-agent.js";
 import { type AutoSelectMode, selectSkills } from "./select-skills.js";
 import type { TurnResult, TurnToolCall } from "./skill-agent.js";
 import { sessionTriggeredSkill } from "./triggered-skill.js";
@@ -42,6 +43,13 @@ export interface RunTurnOptions {
   abortSignal?: AbortSignal;
   emit: (event: EngineEvent) => void;
   save: () => Promise<void>;
+  /**
+   * AI SDK call options of every model call of the turn; their `maxOutputTokens` wins over the option's, and
+   * their `abortSignal` cancels the turn as `abortSignal` does.
+   */
+  callOptions?: CallOptions;
+  /** The agent's spans (see `runAgent`). */
+  tracing?: RunTracing;
 }
 
 // Per counter, the tokens each history message counts for (`historyTokens`' per-message term).
@@ -100,12 +108,10 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     Math.min(timeoutMs, 2 ** 31 - 1),
   );
   try {
-    return await runTurnWithin(
-      options,
-      options.abortSignal === undefined
-        ? deadline.signal
-        : AbortSignal.any([options.abortSignal, deadline.signal]),
+    const signals = [options.abortSignal, options.callOptions?.abortSignal, deadline.signal].filter(
+      (signal): signal is AbortSignal => signal !== undefined,
     );
+    return await runTurnWithin(options, signals.length === 1 ? deadline.signal : AbortSignal.any(signals));
   } finally {
     clearTimeout(timer);
   }
@@ -207,9 +213,17 @@ async function runTurnWithin(options: RunTurnOptions, abortSignal: AbortSignal):
     }
     emit(event);
   };
+  const {
+    abortSignal: _signal,
+    maxOutputTokens: callMaxOutputTokens,
+    ...callOptions
+  } = options.callOptions ?? {};
+  const maxOutputTokens = callMaxOutputTokens ?? options.maxOutputTokens;
   try {
     const result = await runAgent({
       model: options.model,
+      ...(options.callOptions === undefined ? {} : { callOptions }),
+      ...(options.tracing === undefined ? {} : { tracing: options.tracing }),
       session,
       skillTools: conversation.skillTools,
       system: options.instructions,
@@ -218,7 +232,7 @@ async function runTurnWithin(options: RunTurnOptions, abortSignal: AbortSignal):
       ...(options.modelConfig === undefined ? {} : { modelLabel: describeModel(options.modelConfig) }),
       ...(options.tools === undefined ? {} : { tools: options.tools }),
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-      ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
       ...signal,
     });
     conversation.history.push(...result.messages);
