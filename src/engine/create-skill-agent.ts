@@ -334,6 +334,7 @@ async function composeAgent(
             input: input + attached,
             ...(callOptions === undefined ? {} : { callOptions }),
             tracing,
+            promptCache: options.promptCache !== false,
             conversation,
             model,
             contextWindow,

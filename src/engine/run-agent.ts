@@ -17,8 +17,9 @@ import { capToolCallInputs } from "../tools/guard-tool-input.js";
 import { toolOutputSeen } from "../tools/skill-tool-result.js";
 import { type ToolTokens, toolDefinitionTokens } from "../tools/tool-definition-tokens.js";
 import type { AgentTelemetry } from "./agent-telemetry.js";
-import type { CallOptions } from "./call-options.js";
+import { type CallOptions, mergeProviderOptions } from "./call-options.js";
 import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
+import { cachedInstructions, promptCacheControl } from "./prompt-cache.js";
 import { toProviderError } from "./provider-error.js";
 import { addToolsOnce } from "./schema-once.js";
 import { createSkillStep, onSessionEvents, type SkillStep } from "./skill-step.js";
@@ -71,6 +72,11 @@ export interface RunAgentOptions {
   callOptions?: Omit<CallOptions, "abortSignal" | "maxOutputTokens">;
   /** The agent's spans: each tool wrapped in its `execute_tool` span, and each model call's `chat` span started. */
   tracing?: RunTracing;
+  /**
+   * Mark the prompt for Anthropic's cache in `history` placement (see `prompt-cache.ts`): the system prompt
+   * and the history. Default false (the `SkillAgent` turns it on unless told not to).
+   */
+  promptCache?: boolean;
 }
 
 /** What {@link runAgent} asks of an agent's spans. */
@@ -316,15 +322,30 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
   const rewrite = (messages: ModelMessage[]): ModelMessage[] => skills?.messages(messages) ?? messages;
   await prepare(options.messages);
   const initial = render(options.messages);
+  const cache = promptCacheControl(
+    options.model,
+    session?.placement,
+    options.callOptions,
+    options.promptCache === true,
+  );
+  const callOptions =
+    cache === undefined
+      ? options.callOptions
+      : {
+          ...options.callOptions,
+          providerOptions: mergeProviderOptions(options.callOptions?.providerOptions ?? {}, {
+            anthropic: { cacheControl: { ...cache } },
+          }),
+        };
 
   try {
     const result = streamText({
       model: options.model,
       tools,
       messages: rewrite(options.messages),
-      instructions: initial.instructions,
+      instructions: cachedInstructions(initial.instructions, cache),
       activeTools: initial.activeTools,
-      ...options.callOptions,
+      ...callOptions,
       maxRetries: 0,
       stopWhen: [stepCountIs(maxSteps), ...extraStops],
       abortSignal,
@@ -341,7 +362,11 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
           instructions: view.instructions,
           toolsChange: toolsChange(stepNumber, view.activeTools),
         });
-        return { instructions: view.instructions, activeTools: view.activeTools, messages };
+        return {
+          instructions: cachedInstructions(view.instructions, cache),
+          activeTools: view.activeTools,
+          messages,
+        };
       },
       onStepEnd: (stepResult) => {
         completed = capToolCallInputs([...stepResult.response.messages]);

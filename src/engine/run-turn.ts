@@ -50,6 +50,8 @@ export interface RunTurnOptions {
   callOptions?: CallOptions;
   /** The agent's spans (see `runAgent`). */
   tracing?: RunTracing;
+  /** Mark the prompt for the provider's cache (see `runAgent`). */
+  promptCache?: boolean;
 }
 
 // Per counter, the tokens each history message counts for (`historyTokens`' per-message term).
@@ -224,6 +226,7 @@ async function runTurnWithin(options: RunTurnOptions, abortSignal: AbortSignal):
       model: options.model,
       ...(options.callOptions === undefined ? {} : { callOptions }),
       ...(options.tracing === undefined ? {} : { tracing: options.tracing }),
+      ...(options.promptCache === undefined ? {} : { promptCache: options.promptCache }),
       session,
       skillTools: conversation.skillTools,
       system: options.instructions,
