@@ -1,4 +1,5 @@
 /** AI SDK call options through `createSkillAgent` to the provider's request, over loopback providers. */
+import { streamText } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCatalog } from "../catalog/create-catalog.js";
 import { defineSkill } from "../catalog/memory-source.js";
@@ -6,6 +7,7 @@ import { loadModelConfig } from "../config/load-model-config.js";
 import { type LoopbackProvider, startLoopbackProvider } from "../testing/start-loopback-provider.js";
 import { mergeCallOptions } from "./call-options.js";
 import { createSkillAgent } from "./create-skill-agent.js";
+import { createSkillToolkit } from "./create-skill-toolkit.js";
 import { resolveModel } from "./resolve-model.js";
 
 let server: LoopbackProvider<Record<string, unknown>> | undefined;
@@ -132,6 +134,26 @@ describe("call options reach the provider", () => {
     } finally {
       await agent.close();
     }
+  });
+
+  it("the toolkit's spread carries its callOptions into the developer's own streamText call", async () => {
+    server = await startLoopbackProvider("anthropic", [{ text: "ok" }]);
+    const toolkit = await createSkillToolkit({
+      catalog: await catalog(),
+      executor: false,
+      callOptions: { temperature: 0.4, headers: { "x-app": "mine" }, maxOutputTokens: 77 },
+    });
+    try {
+      await streamText({
+        model: await anthropicModel(server.baseURL),
+        prompt: "hi",
+        ...toolkit,
+      }).consumeStream();
+    } finally {
+      await toolkit.close();
+    }
+    expect(server.requests[0]?.body).toMatchObject({ temperature: 0.4, max_tokens: 77 });
+    expect(server.requests[0]?.headers["x-app"]).toBe("mine");
   });
 
   it("mergeCallOptions: the turn's value wins, headers and each provider's options merge", () => {
