@@ -83,6 +83,27 @@ describe("call options reach the provider", () => {
     expect(second?.headers["x-run"]).toBe("turn");
   });
 
+  it("the configured model.callOptions reach the request, the agent's own merged over them", async () => {
+    server = await startLoopbackProvider("anthropic", [{ text: "ok" }]);
+    const config = await loadModelConfig({
+      env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: "sk-ant-test" },
+      cwd: "/nonexistent",
+    });
+    const agent = await createSkillAgent({
+      model: resolveModel(config),
+      modelConfig: { ...config, callOptions: { temperature: 0.1, headers: { "x-config": "yes" } } },
+      catalog: await catalog(),
+      callOptions: { maxOutputTokens: 99 },
+    });
+    try {
+      await agent.send("hi");
+    } finally {
+      await agent.close();
+    }
+    expect(server.requests[0]?.body).toMatchObject({ temperature: 0.1, max_tokens: 99 });
+    expect(server.requests[0]?.headers["x-config"]).toBe("yes");
+  });
+
   it("topP and seed reach an OpenAI-compatible request", async () => {
     server = await startLoopbackProvider("openai", [{ text: "ok" }]);
     const config = await loadModelConfig({

@@ -20,7 +20,7 @@ import type { ToolProgress } from "../tools/tool-progress.js";
 import { createAgentTelemetry, type TurnSpans, telemetryTracer } from "./agent-telemetry.js";
 import { type AgentTurn, startAgentTurn } from "./agent-turn.js";
 import { attachFiles } from "./attach-files.js";
-import { mergeCallOptions } from "./call-options.js";
+import { type CallOptions, mergeCallOptions } from "./call-options.js";
 import { agentDefinitions, checkParts } from "./check-agent-options.js";
 import { createDelegator } from "./delegate-to-agent.js";
 import { createDelegationTool } from "./delegation-tool.js";
@@ -313,7 +313,10 @@ async function composeAgent(
           parent: sendOptions.traceContext,
         });
         turnSpans = spans;
-        const callOptions = mergeCallOptions(options.callOptions, sendOptions.callOptions);
+        const callOptions = mergeCallOptions(
+          mergeCallOptions(modelConfig?.callOptions as CallOptions | undefined, options.callOptions),
+          sendOptions.callOptions,
+        );
         emit({
           type: "turn-start",
           step: 0,
