@@ -218,6 +218,38 @@ describe("OpenTelemetry spans of a turn", () => {
     }
   });
 
+  it("with no context manager registered, tool calls and a subagent's turn still nest under the turn", async () => {
+    context.disable();
+    try {
+      const agent = await createSkillAgent({
+        model: scriptedModel([
+          {
+            toolCalls: [
+              { id: "d1", name: "agent_run", input: JSON.stringify({ agent: "helper", task: "Check." }) },
+            ],
+          },
+          { text: "checked" },
+        ]),
+        catalog,
+        agents: { helper: { description: "Checks work.", skills: [], model: "child-model", maxSteps: 2 } },
+        delegation: { models: { "child-model": scriptedModel([{ text: "fine" }]) } },
+        tracerProvider: provider,
+      });
+      try {
+        await agent.send("check it");
+      } finally {
+        await agent.close();
+      }
+    } finally {
+      context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    }
+    const { named, parentOf } = tree(exporter.getFinishedSpans());
+    const turn = named("invoke_agent skillrt");
+    const delegating = named("execute_tool agent_run");
+    expect(parentOf(delegating)).toBe(turn);
+    expect(parentOf(named("invoke_agent helper"))).toBe(delegating);
+  });
+
   it("the AI SDK's own spans (experimental_telemetry) nest under skillrt's turn span", async () => {
     const model = scriptedModel([{ text: "hello" }]);
     const agent = await createSkillAgent({
