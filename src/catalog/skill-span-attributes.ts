@@ -9,18 +9,13 @@ import type { SkillRecord } from "./types.js";
 /** Attributes of a span about `record` (or only its name when the catalog does not know it). */
 export function skillSpanAttributes(
   name: string,
-  record: Pick<SkillRecord, "dir" | "origin" | "scope"> | undefined,
+  record: Partial<Pick<SkillRecord, "dir" | "origin" | "scope">> | undefined,
 ): Record<string, string> {
-  if (record === undefined) return { "gen_ai.skill.name": name };
-  return {
-    "gen_ai.skill.name": name,
-    "gen_ai.skill.source.uri": skillSourceUri(record),
-    "skillrt.skill.origin": `${record.origin.kind}:${record.origin.id}`,
-    "skillrt.skill.scope": record.scope,
-  };
-}
-
-/** Where the skill's files come from: a `file:` URL of its folder, the served URI, or `memory:<name>`. */
-export function skillSourceUri(record: Pick<SkillRecord, "dir" | "origin">): string {
-  return record.origin.kind === "fs" ? pathToFileURL(record.dir).href : record.dir;
+  const out: Record<string, string> = { "gen_ai.skill.name": name };
+  if (record?.dir !== undefined)
+    out["gen_ai.skill.source.uri"] =
+      record.origin?.kind === "fs" ? pathToFileURL(record.dir).href : record.dir;
+  if (record?.origin !== undefined) out["skillrt.skill.origin"] = `${record.origin.kind}:${record.origin.id}`;
+  if (record?.scope !== undefined) out["skillrt.skill.scope"] = record.scope;
+  return out;
 }

@@ -10,6 +10,7 @@ import {
   type Attributes,
   type Context,
   context,
+  createContextKey,
   type Span,
   SpanKind,
   type Tracer,
@@ -28,6 +29,9 @@ import type { EngineEvent } from "./engine-event.js";
 import { onSessionEvents } from "./skill-step.js";
 
 type AnyTool = ToolSet[string];
+
+// The engine loads the API with the agent (its spans are made from every turn's events).
+const API = { context, trace, createContextKey };
 
 /** Where an agent's spans go. */
 export interface TelemetryOptions {
@@ -74,7 +78,7 @@ export interface AgentTelemetry {
 
 /** The tracer of `options`: the given one, the given provider's, else the global provider's. */
 export function telemetryTracer(options: TelemetryOptions): Tracer {
-  return options.tracer ?? options.tracerProvider?.getTracer(TRACER_NAME, SKILLRT_VERSION) ?? tracerIn();
+  return options.tracer ?? options.tracerProvider?.getTracer(TRACER_NAME, SKILLRT_VERSION) ?? tracerIn(API);
 }
 
 /** Whether `active` already has a recording span: then an inner span's parent is it, not the turn. */
@@ -126,7 +130,7 @@ export function createAgentTelemetry(tracer: Tracer, info: AgentTelemetryInfo): 
       },
       parentContext,
     );
-    const turnContext = withTracer(trace.setSpan(parentContext, span), tracer);
+    const turnContext = withTracer(API, trace.setSpan(parentContext, span), tracer);
     const recording = span.isRecording();
     const models = new Map<number, Span>();
     const usage = { input: 0, output: 0 };
@@ -217,7 +221,7 @@ export function createAgentTelemetry(tracer: Tracer, info: AgentTelemetryInfo): 
         const turn = current;
         const active = context.active();
         const parent = turn === undefined || recordingParent(active) ? active : turn.spans.context;
-        const toolTracer = turn === undefined ? tracerIn(active) : tracer;
+        const toolTracer = turn === undefined ? tracerIn(API, active) : tracer;
         const skill = turn === undefined ? undefined : skillOf(turn.session, name, input);
         const span = toolTracer.startSpan(
           skill === undefined || !LOAD_TOOLS.has(name) ? `execute_tool ${name}` : `${name} ${skill}`,

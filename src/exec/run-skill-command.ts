@@ -130,10 +130,10 @@ export async function runSkillCommand(
   // what the skill's env put there).
   return inSpan(
     `skill_run ${input.name}`,
-    { attributes: skillSpanAttributes(input.name, config.lookup.getSkill(input.name)) },
+    { attributes: () => skillSpanAttributes(input.name, config.lookup.getSkill(input.name)) },
     async (span) => {
       const result = await runTraced(input, config);
-      if (!span.isRecording()) return result;
+      if (span === undefined) return result;
       if (result.status === "refused") {
         failSpan(span, result.message, "refused");
         return result;

@@ -105,10 +105,10 @@ export function createShellPreRender(
     return inSpan(
       `skill_pre_render ${record.name}`,
       {
-        attributes: {
+        attributes: () => ({
           ...skillSpanAttributes(record.name, record),
           "skillrt.pre_render.commands": directives.length,
-        },
+        }),
       },
       () => preRender(record, body, directives),
     );

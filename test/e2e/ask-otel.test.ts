@@ -147,6 +147,20 @@ describe("skillrt ask --otel", () => {
     expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
   });
 
+  it("a collector that cannot be reached is said once on stderr, and the answer is still given", async () => {
+    const closed = await startReceiver();
+    await closed.close();
+    const run = await runCli(["ask", "--otel", "--root", examples, "summarise my csv"], {
+      cwd,
+      env: { ...env(), OTEL_EXPORTER_OTLP_ENDPOINT: closed.url },
+      timeoutMs: 60_000,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("2 rows.");
+    expect(run.stderr.match(/could not export spans to http:\/\/127\.0\.0\.1:\d+\/v1\/traces/g)).toHaveLength(1);
+    expect(run.stderr).not.toContain("k=1");
+  });
+
   it("without --otel nothing is exported, even with the endpoint set", async () => {
     const run = await runCli(["ask", "--root", examples, "summarise my csv"], {
       cwd,

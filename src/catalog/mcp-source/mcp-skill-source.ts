@@ -152,7 +152,7 @@ export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSk
     abortSignal?: AbortSignal,
   ): Promise<{ bytes: Uint8Array; mimeType: string | undefined }> =>
     inSpan(
-      `resources/read ${uri}`,
+      "resources/read",
       {
         kind: SpanKind.CLIENT,
         attributes: {

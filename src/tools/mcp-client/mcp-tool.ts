@@ -123,7 +123,7 @@ export function mcpTool(
       },
       async (span) => {
         const result = await callServer(input, abortSignal, progress);
-        if (result.isError) failSpan(span, "the tool reported an error", "tool_error");
+        if (result.isError && span !== undefined) failSpan(span, "the tool reported an error", "tool_error");
         return result;
       },
     );
