@@ -157,7 +157,9 @@ describe("skillrt ask --otel", () => {
     });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("2 rows.");
-    expect(run.stderr.match(/could not export spans to http:\/\/127\.0\.0\.1:\d+\/v1\/traces/g)).toHaveLength(1);
+    expect(run.stderr.match(/could not export spans to http:\/\/127\.0\.0\.1:\d+\/v1\/traces/g)).toHaveLength(
+      1,
+    );
     expect(run.stderr).not.toContain("k=1");
   });
 
