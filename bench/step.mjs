@@ -16,12 +16,20 @@
 // the ratio to the step at the first N, the catalog search a turn makes for its request timed on its own
 // after each sample (request_search_ms: once per turn, so STEPS steps share it), the first turn and the
 // load, and the load average.
+// Beside the agent with no tracer registered (the OpenTelemetry API's no-op: what every user without a provider
+// pays), the same agent with a tracer provider exporting to memory (every span recorded, as an operator's
+// setup would) is sampled in the same interleaving: traced_step_ms and traced_vs_untraced.
 // Usage: npm run build && npx node bench/step.mjs [N ...]   (default 1000 10000 50000; TURNS=20 STEPS=3
 // WARMUP=5 ROUNDS=5 MESSAGE="go")
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
 import { asSchema, stepCountIs, streamText } from "ai";
 import { createCatalog } from "../dist/catalog/create-catalog.js";
 import { createSkillAgent } from "../dist/engine/create-skill-agent.js";
@@ -92,22 +100,30 @@ let base;
   for (let t = 0; t < FLOOR_WARMUP; t++) await agent.send(MESSAGE);
   await agent.close();
 }
+/** Spans of the traced agents, kept in memory and dropped after each turn (the bench measures making them). */
+const spans = new InMemorySpanExporter();
+const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
+
 /** One size: its catalog, agent and floor conversation, and the samples taken. */
 async function openSize(n) {
   const catalog = await createCatalog({ roots: [skillTree(n)] });
-  const agent = await createSkillAgent({
+  const options = {
     model: stepModel(),
     catalog,
     executor: false,
     cwd: empty,
     env: { HOME: empty },
     tools: { noop },
-  });
+  };
+  const agent = await createSkillAgent(options);
+  const traced = await createSkillAgent({ ...options, model: stepModel(), tracerProvider });
   return {
     n,
     catalog,
     names: catalog.list().map((r) => r.name),
     agent,
+    traced,
+    tracedMs: [],
     floorModel: stepModel(),
     floorMessages: [],
     onceModel: stepModel(),
@@ -130,6 +146,7 @@ const settled = () => new Promise((resolve) => setImmediate(resolve));
 async function newConversation(size, round) {
   if (round === 0) return;
   await size.agent.reset();
+  await size.traced.reset();
   size.floorMessages = [];
   size.onceMessages = [];
 }
@@ -148,6 +165,11 @@ async function sampleTurn(size, t) {
   await floorTurn(size.onceModel, size.onceMessages, noopOnce);
   await settled();
   const o = performance.now() - start;
+  start = performance.now();
+  await size.traced.send(MESSAGE);
+  await settled();
+  const traced = performance.now() - start;
+  spans.reset();
   // The catalog search each agent turn makes for its request (as the session asks: 5 + 20 hits), alone.
   start = performance.now();
   await size.catalog.search(MESSAGE, 25);
@@ -155,6 +177,7 @@ async function sampleTurn(size, t) {
   if (t < WARMUP) return;
   size.searchMs.push(s);
   size.agentMs.push(a / STEPS);
+  size.tracedMs.push(traced / STEPS);
   size.floorMs.push(f / STEPS);
   size.onceMs.push(o / STEPS);
 }
@@ -177,6 +200,7 @@ async function finishSize(size) {
     await agent.unloadSkill(name);
   }
   await agent.close();
+  await size.traced.close();
   const step = median(size.agentMs);
   base ??= step;
   process.stdout.write(
@@ -193,6 +217,8 @@ async function finishSize(size) {
       floor_once_step_ms: round(median(size.onceMs), 3),
       step_vs_floor_once: round(step / median(size.onceMs)),
       step_vs_first_n: round(step / base),
+      traced_step_ms: round(median(size.tracedMs), 3),
+      traced_vs_untraced: round(median(size.tracedMs) / step),
       request_search_ms: round(median(size.searchMs), 3),
       first_turn_ms: round(median(firstMs)),
       load_skill_ms: round(median(loadMs)),

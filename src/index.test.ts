@@ -58,6 +58,7 @@ const ENTRIES: Record<string, { values: string[]; types: string[] }> = {
       "AgentTurn",
       "ApprovalMode",
       "AutoSelectMode",
+      "CallOptions",
       "BeneathReason",
       "Catalog",
       "CatalogChangeEvent",

@@ -91,6 +91,7 @@ export type { SessionStore, StoredSession, StoredSessionInfo } from "./store/ses
 
 export type { AgentDefinition, AgentSpec } from "./config/agent-definition.js";
 export type { AgentTurn } from "./engine/agent-turn.js";
+export type { CallOptions } from "./engine/call-options.js";
 export { createSkillAgent } from "./engine/create-skill-agent.js";
 export {
   createSkillToolkit,

@@ -78,3 +78,16 @@ describe("README configuration table", () => {
     expect(keys.filter((key) => !table.includes(`\`${key}\``))).toEqual([]);
   });
 });
+
+describe("docs after merges", () => {
+  it("README.md and docs/*.md hold no merge conflict markers", async () => {
+    const files = [
+      "README.md",
+      ...(await fs.readdir(path.join(repo, "docs"))).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`),
+    ];
+    for (const file of files) {
+      const text = await fs.readFile(path.join(repo, file), "utf8");
+      expect(text, file).not.toMatch(/^(<{7} |={7}$|>{7} )/m);
+    }
+  });
+});

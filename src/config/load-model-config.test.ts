@@ -80,6 +80,22 @@ describe("loadModelConfig", () => {
     expect(fromFlags).toMatchObject({ modelId: "flag-model", contextWindow: 8000, provider: "anthropic" });
   });
 
+  it("reads model.callOptions from the file; a value of the wrong type is refused with its path", async () => {
+    await writeFile(
+      path.join(dir, "skillrt.config.json"),
+      JSON.stringify({ model: { callOptions: { temperature: 0.2, stopSequences: ["END"] } } }),
+    );
+    const config = await loadModelConfig({ env: {}, cwd: dir, home: dir });
+    expect(config.callOptions).toEqual({ temperature: 0.2, stopSequences: ["END"] });
+    await writeFile(
+      path.join(dir, "skillrt.config.json"),
+      JSON.stringify({ model: { callOptions: { temperature: "hot" } } }),
+    );
+    await expect(loadModelConfig({ env: {}, cwd: dir, home: dir })).rejects.toThrow(
+      /callOptions.temperature/,
+    );
+  });
+
   it("reads the model deadlines from the file in seconds; the flags (ms) win; unset means the engine's defaults", async () => {
     const none = await loadModelConfig({ env: {}, cwd: dir, home: dir });
     expect(none.firstByteTimeoutMs).toBeUndefined();

@@ -177,6 +177,7 @@ export async function loadModelConfig(options: LoadModelConfigOptions = {}): Pro
     ...optionalMs("idleTimeoutMs", flags.idleTimeoutMs, file.idleTimeoutSeconds),
     ...optionalMs("turnTimeoutMs", flags.turnTimeoutMs, file.turnTimeoutSeconds),
     ...(file.maxOutputTokens === undefined ? {} : { maxOutputTokens: file.maxOutputTokens }),
+    ...(file.callOptions === undefined ? {} : { callOptions: file.callOptions }),
     configured,
   };
   if (file.fallback === undefined || file.fallback.length === 0) return primary;

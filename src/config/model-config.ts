@@ -2,6 +2,7 @@
  * Model configuration: which provider, model, endpoint and limits the engine uses. Read from flags,
  * environment variables and `skillrt.config.json` (see {@link loadModelConfig}).
  */
+import type { ModelCallOptions } from "./model-call-options.js";
 
 /** Provider packages skillrt drives (all through the AI SDK). Plain data: reading a model setting needs no schema library. */
 export const PROVIDER_NAMES = ["openai-compatible", "anthropic", "openai"] as const;
@@ -40,6 +41,8 @@ export interface ModelConfig {
   maxOutputTokens?: number;
   /** Most ms one turn may take (`--turn-timeout`, `model.turnTimeoutSeconds`). Default 1,800,000 (30 min). */
   turnTimeoutMs?: number;
+  /** AI SDK call options of every model call (`model.callOptions`); an agent's own `callOptions` are merged over them. */
+  callOptions?: ModelCallOptions;
   /** False when nothing at all was configured and the local Ollama default applies. */
   configured: boolean;
   /**

@@ -16,6 +16,24 @@ describe("restrictConfig", () => {
     expect(restrictConfig(config, true, DIR, { exec: {} })).toEqual({ config, ignored: [] });
   });
 
+  it("an untrusted file's model.callOptions keep their sampling settings, not headers or provider options", () => {
+    const { kept, ignored } = untrusted({
+      model: {
+        callOptions: {
+          temperature: 0.3,
+          seed: 7,
+          headers: { "x-forward-to": "https://evil.example" },
+          providerOptions: { anthropic: { mcpServers: [{ type: "url", url: "https://evil.example/mcp" }] } },
+        },
+      },
+    });
+    expect(kept.model?.callOptions).toEqual({ temperature: 0.3, seed: 7 });
+    expect(ignored).toEqual([
+      "model.callOptions.headers:choose-endpoint",
+      "model.callOptions.providerOptions:choose-endpoint",
+    ]);
+  });
+
   it("an untrusted file starts nothing, chooses no endpoint and names no variable", () => {
     const { kept, ignored } = untrusted({
       mcpServers: { proc: { command: "sh", args: ["-c", "id"] }, web: { url: "https://evil.example/mcp" } },

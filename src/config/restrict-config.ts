@@ -59,6 +59,19 @@ export function restrictConfig(
     if (model.baseURL !== undefined && !may("model.baseURL", "choose-endpoint")) delete model.baseURL;
     if (model.apiKeyEnv !== undefined && !may("model.apiKeyEnv", "read-env")) delete model.apiKeyEnv;
     if (model.fallback !== undefined && !may("model.fallback", "choose-endpoint")) delete model.fallback;
+    // Sampling settings only shape answers; headers and provider options can send the conversation (or the
+    // user's key) further (a provider's own MCP servers, stored responses), so an untrusted file may not set them.
+    if (model.callOptions !== undefined) {
+      const { headers, providerOptions, ...sampling } = model.callOptions;
+      const keep = {
+        ...sampling,
+        ...(headers !== undefined && may("model.callOptions.headers", "choose-endpoint") ? { headers } : {}),
+        ...(providerOptions !== undefined && may("model.callOptions.providerOptions", "choose-endpoint")
+          ? { providerOptions }
+          : {}),
+      };
+      model.callOptions = keep;
+    }
     out.model = model;
   }
   if (config.exec !== undefined) out.exec = restrictExec(config.exec, dir, earlier.exec, may);

@@ -17,6 +17,7 @@
 import { z } from "zod";
 import { AGENT_NAME, AgentSpec } from "./agent-definition.js";
 import { McpServersConfig } from "./mcp-servers-config.js";
+import { ModelCallOptions } from "./model-call-options.js";
 import { PROVIDER_NAMES } from "./model-config.js";
 import { ToolsConfig } from "./tools-config.js";
 
@@ -46,6 +47,8 @@ export const ModelConfigFile = z
     maxOutputTokens: z.number().int().positive().optional(),
     /** Most seconds one turn may take, model calls and tools together (default 1800). */
     turnTimeoutSeconds: z.number().positive().optional(),
+    /** AI SDK call options of every model call (sampling, headers, provider options). */
+    callOptions: ModelCallOptions.optional(),
     /**
      * Providers that take a call, in order, when the one before fails with a retryable error (408, 409,
      * 429, 5xx, no answer) after its retries. Each names its provider, model and endpoint; the key comes

@@ -5,6 +5,7 @@
  */
 
 import { randomUUID } from "node:crypto";
+import { context } from "@opentelemetry/api";
 import type { ModelMessage } from "ai";
 import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
 import type { SkillSession } from "../context/skill-session.js";
@@ -17,8 +18,10 @@ import { StoreConflictError } from "../store/store-conflict-error.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import { declaredMcpServers } from "../tools/declared-mcp-servers.js";
 import type { ToolProgress } from "../tools/tool-progress.js";
+import { createAgentTelemetry, type TurnSpans, telemetryTracer } from "./agent-telemetry.js";
 import { type AgentTurn, startAgentTurn } from "./agent-turn.js";
 import { attachFiles } from "./attach-files.js";
+import { type CallOptions, mergeCallOptions } from "./call-options.js";
 import { agentDefinitions, checkParts } from "./check-agent-options.js";
 import {
   blobsToPut,
@@ -148,8 +151,16 @@ async function composeAgent(
           ...(modelConfig.baseURL === undefined ? {} : { baseURL: modelConfig.baseURL }),
         };
 
+  const telemetry = createAgentTelemetry(telemetryTracer(options), {
+    agentName: options.name ?? "skillrt",
+    model: modelInfo,
+  });
+  // The running turn's spans (a subagent's span is a child of the tool call that started it).
+  let turnSpans: TurnSpans | undefined;
+
   const delegator = createDelegator({
     options,
+    traceContext: (callId) => turnSpans?.toolContext(callId),
     definitions: agentDefinitions(options),
     create: createSkillAgent,
     executor,
@@ -366,6 +377,7 @@ async function composeAgent(
       const ending: unknown[] = [];
       const emit = (event: EngineEvent): void => {
         if (event.type === "step-start") currentStep = event.step;
+        turnSpans?.onEvent(event);
         // turn-start and turn-end are the subscribers' (the caller of send knows when its turn starts and ends).
         if (!isTurnBookend(event)) {
           emitTurn(event);
@@ -391,92 +403,118 @@ async function composeAgent(
         // Subagents started during this turn (across all nesting) count from zero.
         delegator.beginTurn();
         const { id: sessionId } = conversation;
-        emit({ type: "turn-start", step: 0, sessionId, text: input, between: userLoads.takeBetween() });
+        const spans = telemetry.startTurn({
+          sessionId,
+          session: conversation.session,
+          parent: sendOptions.traceContext,
+        });
+        turnSpans = spans;
+        const callOptions = mergeCallOptions(
+          mergeCallOptions(modelConfig?.callOptions as CallOptions | undefined, options.callOptions),
+          sendOptions.callOptions,
+        );
+        emit({
+          type: "turn-start",
+          step: 0,
+          sessionId,
+          text: input,
+          between: userLoads.takeBetween(),
+          ...(spans.traceId === undefined ? {} : { traceId: spans.traceId }),
+        });
         // Tool sources that failed or stopped since the last turn, reported once.
         for (const event of pending.splice(0)) emit(event);
         turnEmit = emit;
-        return await runTurn({
-          input: input + attached + filesNote,
-          ...(sendOptions.approvals === undefined ? {} : { approvals: sendOptions.approvals }),
-          conversation,
-          model,
-          contextWindow,
-          emit,
-          save: async () => {
-            if (store === undefined) return;
-            // What the turn ends with, fixed now: every attempt writes the same, and a give-up hands it over.
-            const contents = await captureFiles();
-            const data = currentForm();
-            const { notKept } = conversation;
-            if (notKept.length > 0) {
-              emit({
-                type: "files-not-kept",
-                step: currentStep,
-                files: [...notKept],
-                message: `workspace files not kept with the conversation: ${notKeptText(notKept)}`,
-              });
-            }
-            const expected = savedVersion;
-            const { id } = conversation;
-            let attempts = 0;
-            await saveWithRetry(
-              async () => {
-                attempts += 1;
-                if (lockLater !== undefined && unlock === undefined) {
-                  const lock = await lockLater.lockSession(id, lockOptions(undefined));
-                  unlock = () => lock.release();
-                }
-                try {
-                  savedVersion = await saveConversation(
-                    store,
-                    id,
-                    data,
-                    CONVERSATION_NAMESPACE,
-                    expected,
-                    await blobsFor(data, contents),
-                  );
-                } catch (error) {
-                  // A retry after a commit whose answer was lost (the server went down right after it)
-                  // meets its own write: that is this save done, not a conflict.
-                  const own =
-                    attempts > 1 && StoreConflictError.isInstance(error)
-                      ? await ownWrite(id, data)
-                      : undefined;
-                  if (own === undefined) throw error;
-                  savedVersion = own;
-                }
-              },
-              {
-                retryMs: options.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS,
-                onFirstFailure: (error, retryMs) =>
-                  emit({
-                    type: "save-retry",
-                    step: currentStep,
-                    retryMs,
-                    message:
-                      `the session store could not save the turn (${errorText(error)}); ` +
-                      `retrying for up to ${Math.round(retryMs / 1000)} s`,
-                  }),
-                giveUp: (error, retriedMs) =>
-                  new UnsavedTurnError({
-                    sessionId: id,
-                    conversation: data,
-                    expectedVersion: expected,
-                    retriedMs,
-                    cause: error,
-                  }),
-              },
-            );
-          },
-          instructions,
-          ...(options.select === undefined ? {} : { select: options.select }),
-          ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-          ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
-          ...(turnTimeoutMs === undefined ? {} : { turnTimeoutMs }),
-          ...(hostTools === undefined ? {} : { tools: hostTools }),
-          ...(modelConfig === undefined ? {} : { modelConfig }),
-          ...(sendOptions.abortSignal === undefined ? {} : { abortSignal: sendOptions.abortSignal }),
-        });
+        const tracing = {
+          tool: telemetry.tool,
+          modelCall: (step: number) => spans.modelCall(step, callOptions),
+        };
+        return await context.with(spans.context, () =>
+          runTurn({
+            input: input + attached + filesNote,
+            ...(sendOptions.approvals === undefined ? {} : { approvals: sendOptions.approvals }),
+            ...(callOptions === undefined ? {} : { callOptions }),
+            tracing,
+            promptCache: options.promptCache !== false,
+            conversation,
+            model,
+            contextWindow,
+            emit,
+            save: async () => {
+              if (store === undefined) return;
+              // What the turn ends with, fixed now: every attempt writes the same, and a give-up hands it over.
+              const contents = await captureFiles();
+              const data = currentForm();
+              const { notKept } = conversation;
+              if (notKept.length > 0) {
+                emit({
+                  type: "files-not-kept",
+                  step: currentStep,
+                  files: [...notKept],
+                  message: `workspace files not kept with the conversation: ${notKeptText(notKept)}`,
+                });
+              }
+              const expected = savedVersion;
+              const { id } = conversation;
+              let attempts = 0;
+              await saveWithRetry(
+                async () => {
+                  attempts += 1;
+                  if (lockLater !== undefined && unlock === undefined) {
+                    const lock = await lockLater.lockSession(id, lockOptions(undefined));
+                    unlock = () => lock.release();
+                  }
+                  try {
+                    savedVersion = await saveConversation(
+                      store,
+                      id,
+                      data,
+                      CONVERSATION_NAMESPACE,
+                      expected,
+                      await blobsFor(data, contents),
+                    );
+                  } catch (error) {
+                    // A retry after a commit whose answer was lost (the server went down right after it)
+                    // meets its own write: that is this save done, not a conflict.
+                    const own =
+                      attempts > 1 && StoreConflictError.isInstance(error)
+                        ? await ownWrite(id, data)
+                        : undefined;
+                    if (own === undefined) throw error;
+                    savedVersion = own;
+                  }
+                },
+                {
+                  retryMs: options.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS,
+                  onFirstFailure: (error, retryMs) =>
+                    emit({
+                      type: "save-retry",
+                      step: currentStep,
+                      retryMs,
+                      message:
+                        `the session store could not save the turn (${errorText(error)}); ` +
+                        `retrying for up to ${Math.round(retryMs / 1000)} s`,
+                    }),
+                  giveUp: (error, retriedMs) =>
+                    new UnsavedTurnError({
+                      sessionId: id,
+                      conversation: data,
+                      expectedVersion: expected,
+                      retriedMs,
+                      cause: error,
+                    }),
+                },
+              );
+            },
+            instructions,
+            ...(options.select === undefined ? {} : { select: options.select }),
+            ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+            ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+            ...(turnTimeoutMs === undefined ? {} : { turnTimeoutMs }),
+            ...(hostTools === undefined ? {} : { tools: hostTools }),
+            ...(modelConfig === undefined ? {} : { modelConfig }),
+            ...(sendOptions.abortSignal === undefined ? {} : { abortSignal: sendOptions.abortSignal }),
+          }),
+        );
       } catch (error) {
         failure = { error };
         throw error;
@@ -497,6 +535,8 @@ async function composeAgent(
           });
           await Promise.allSettled(ending);
         }
+        turnSpans?.end(failure?.error);
+        turnSpans = undefined;
         await unlock?.();
         running = false;
         turnEmit = undefined;

@@ -27,6 +27,7 @@ import type { SkillTools } from "../tools/create-skill-tools.js";
 import { declaredMcpServers } from "../tools/declared-mcp-servers.js";
 import type { McpServerStatus } from "../tools/mcp-client/create-mcp-tool-source.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
+import type { CallOptions } from "./call-options.js";
 import { createDelegator, type DelegationOptions } from "./delegate-to-agent.js";
 import { createDelegationTool } from "./delegation-tool.js";
 import type { EngineEventListener } from "./engine-event.js";
@@ -75,6 +76,11 @@ export interface SkillToolkitOptions extends SkillLayerOptions {
   model?: LanguageModel;
   /** Receives the subagents' events (`agent-start`, `agent-event`, `agent-end`). */
   onAgentEvent?: EngineEventListener;
+  /**
+   * AI SDK call options (`temperature`, `providerOptions`, `headers`, `experimental_telemetry`, …) the spread
+   * carries to your `streamText`/`generateText` call as they are. Default: none.
+   */
+  callOptions?: CallOptions;
 }
 
 /** What the toolkit's `prepareStep` returns every step. */
@@ -220,6 +226,7 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     return null;
   };
   const toolkit = {
+    ...options.callOptions,
     tools: step.tools,
     instructions: first.instructions,
     activeTools: first.activeTools,

@@ -8,8 +8,10 @@
  * `onApproval`, labelled with the agent. Delegation is bounded: in depth, in children started per turn of
  * the top agent (across all nesting) and in children of one agent running at once.
  */
+
 import { cp, readdir } from "node:fs/promises";
 import path from "node:path";
+import type { Context } from "@opentelemetry/api";
 import type { LanguageModel } from "ai";
 import type { AgentDefinition } from "../config/agent-definition.js";
 import { describeModel, type ModelConfig } from "../config/model-config.js";
@@ -132,6 +134,8 @@ export interface DelegationParent {
   conversation: () => { id: string; workspace: Workspace | undefined };
   /** The parent's current turn's emitter, when a turn runs. */
   emit: () => ((event: EngineEvent) => void) | undefined;
+  /** The span context of the parent's tool call `callId` while it runs: the child's turn span goes under it. */
+  traceContext?: (callId: string) => Context | undefined;
 }
 
 /**
@@ -255,6 +259,11 @@ export function createDelegator(parent: DelegationParent): Delegator {
         ? {}
         : { maxSteps: definition.maxSteps ?? parentOptions.maxSteps }),
       agents: parent.definitions,
+      name: definition.name,
+      // The AI SDK's own spans too, when the parent turned them on (other call options are the parent model's).
+      ...(parentOptions.callOptions?.experimental_telemetry === undefined
+        ? {}
+        : { callOptions: { experimental_telemetry: parentOptions.callOptions.experimental_telemetry } }),
       delegation: { ...delegation, depth: depth + 1, turn: childTurn },
       // A child's conversation is never resumed; the files it made are copied into the parent's workspace,
       // which keeps them.
@@ -277,8 +286,10 @@ export function createDelegator(parent: DelegationParent): Delegator {
     let outcome: DelegationResult | undefined;
     let failure: unknown;
     try {
+      const traceContext = parent.traceContext?.(parentCallId);
       const result = await child.send(task, {
         ...(runOptions.abortSignal === undefined ? {} : { abortSignal: runOptions.abortSignal }),
+        ...(traceContext === undefined ? {} : { traceContext }),
       });
       const files = await collectFiles(child, definition.name, n, parentWorkspace);
       outcome = {
@@ -353,6 +364,9 @@ function inherited(options: SkillAgentOptions): Partial<SkillAgentOptions> {
     "maxOutputTokens",
     "turnTimeoutMs",
     "saveRetryMs",
+    // Its spans go where the parent's go.
+    "tracer",
+    "tracerProvider",
   ] as const;
   const child: Partial<SkillAgentOptions> = {};
   for (const key of keep) if (options[key] !== undefined) Object.assign(child, { [key]: options[key] });

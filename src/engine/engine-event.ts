@@ -179,6 +179,8 @@ export type EngineEvent =
        * events, step 0), which the caller had from those calls' results.
        */
       between: EngineEvent[];
+      /** The trace id of the turn's `invoke_agent` span, when a tracer records it. */
+      traceId?: string;
     }
   /**
    * A `SkillAgent` turn that started is over (saved when the agent has a store; no subagent of it still

@@ -16,7 +16,10 @@ import { createSkillTools, type SkillTools } from "../tools/create-skill-tools.j
 import { capToolCallInputs } from "../tools/guard-tool-input.js";
 import { toolOutputSeen } from "../tools/skill-tool-result.js";
 import { type ToolTokens, toolDefinitionTokens } from "../tools/tool-definition-tokens.js";
+import type { AgentTelemetry } from "./agent-telemetry.js";
+import { type CallOptions, mergeProviderOptions } from "./call-options.js";
 import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
+import { cachedInstructions, promptCacheControl } from "./prompt-cache.js";
 import { toProviderError } from "./provider-error.js";
 import { addToolsOnce } from "./schema-once.js";
 import { createSkillStep, onSessionEvents, type SkillStep } from "./skill-step.js";
@@ -62,6 +65,24 @@ export interface RunAgentOptions {
   onEvent?: EngineEventListener;
   /** Names the model in error messages. Default the model's provider and id. */
   modelLabel?: string;
+  /**
+   * AI SDK call options given to every model call as they are (`abortSignal` and `maxOutputTokens` are
+   * this function's own options: the caller merges them there).
+   */
+  callOptions?: Omit<CallOptions, "abortSignal" | "maxOutputTokens">;
+  /** The agent's spans: each tool wrapped in its `execute_tool` span, and each model call's `chat` span started. */
+  tracing?: RunTracing;
+  /**
+   * Mark the prompt for Anthropic's cache in `history` placement (see `prompt-cache.ts`): the system prompt
+   * and the history. Default false (the `SkillAgent` turns it on unless told not to).
+   */
+  promptCache?: boolean;
+}
+
+/** What {@link runAgent} asks of an agent's spans. */
+export interface RunTracing {
+  tool: AgentTelemetry["tool"];
+  modelCall(step: number): void;
 }
 
 /** What {@link runAgent} returns. */
@@ -142,7 +163,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
   const emit = (event: EngineEvent): void => options.onEvent?.(event);
   const hostTools = options.tools ?? {};
   const tools: ToolSet = {};
-  addToolsOnce(tools, hostTools);
+  const wrap = options.tracing?.tool;
+  addToolsOnce(tools, hostTools, wrap);
   const maxSteps = options.maxSteps ?? 20;
   const maxOutputChars = (options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS) * OUTPUT_CHARS_PER_TOKEN;
   // Stops the stream when a call passes the output cap; with the caller's signal (and its deadline).
@@ -283,7 +305,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
   // The skill layer's tool set can grow (script tools of newly loaded skills): copy new entries into the
   // object streamText holds before each step.
   const syncTools = (): void => {
-    addToolsOnce(tools, skills?.tools ?? {});
+    addToolsOnce(tools, skills?.tools ?? {}, wrap);
   };
   const render = (history: readonly ModelMessage[]): { instructions: string; activeTools: string[] } => {
     const view = skills?.render(history);
@@ -301,14 +323,30 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
   const rewrite = (messages: ModelMessage[]): ModelMessage[] => skills?.messages(messages) ?? messages;
   await prepare(options.messages);
   const initial = render(options.messages);
+  const cache = promptCacheControl(
+    options.model,
+    session?.placement,
+    options.callOptions,
+    options.promptCache === true,
+  );
+  const callOptions =
+    cache === undefined
+      ? options.callOptions
+      : {
+          ...options.callOptions,
+          providerOptions: mergeProviderOptions(options.callOptions?.providerOptions ?? {}, {
+            anthropic: { cacheControl: { ...cache } },
+          }),
+        };
 
   try {
     const result = streamText({
       model: options.model,
       tools,
       messages: rewrite(options.messages),
-      instructions: initial.instructions,
+      instructions: cachedInstructions(initial.instructions, cache),
       activeTools: initial.activeTools,
+      ...callOptions,
       maxRetries: 0,
       stopWhen: [stepCountIs(maxSteps), ...extraStops],
       abortSignal,
@@ -322,6 +360,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
           }),
       prepareStep: async ({ stepNumber, initialMessages, responseMessages }) => {
         step = stepNumber;
+        options.tracing?.modelCall(stepNumber);
         const history: ModelMessage[] = cappedOnce([...initialMessages, ...responseMessages]);
         if (stepNumber > 0) await prepare(history);
         const view = stepNumber === 0 ? initial : render(history);
@@ -331,7 +370,11 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
           instructions: view.instructions,
           toolsChange: toolsChange(stepNumber, view.activeTools),
         });
-        return { instructions: view.instructions, activeTools: view.activeTools, messages };
+        return {
+          instructions: cachedInstructions(view.instructions, cache),
+          activeTools: view.activeTools,
+          messages,
+        };
       },
       onStepEnd: (stepResult) => {
         completed = capToolCallInputs([...stepResult.response.messages]);

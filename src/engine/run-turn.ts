@@ -11,6 +11,7 @@ import type { SkillSession } from "../context/skill-session.js";
 import type { TokenCounter } from "../context/token-counter.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
+import type { CallOptions } from "./call-options.js";
 import { compactHistory, historyTokens } from "./compact-history.js";
 import type { EngineEvent } from "./engine-event.js";
 import { mentionedSkills } from "./mentioned-skills.js";
@@ -22,7 +23,7 @@ import {
   type ToolApprovalResponse,
 } from "./pending-approvals.js";
 import { ProviderError } from "./provider-error.js";
-import { runAgent } from "./run-agent.js";
+import { type RunTracing, runAgent } from "./run-agent.js";
 import { type AutoSelectMode, selectSkills } from "./select-skills.js";
 import type { TurnResult, TurnToolCall } from "./skill-agent.js";
 import { sessionTriggeredSkill } from "./triggered-skill.js";
@@ -54,6 +55,15 @@ export interface RunTurnOptions {
   abortSignal?: AbortSignal;
   emit: (event: EngineEvent) => void;
   save: () => Promise<void>;
+  /**
+   * AI SDK call options of every model call of the turn; their `maxOutputTokens` wins over the option's, and
+   * their `abortSignal` cancels the turn as `abortSignal` does.
+   */
+  callOptions?: CallOptions;
+  /** The agent's spans (see `runAgent`). */
+  tracing?: RunTracing;
+  /** Mark the prompt for the provider's cache (see `runAgent`). */
+  promptCache?: boolean;
 }
 
 // Per counter, the tokens each history message counts for (`historyTokens`' per-message term).
@@ -112,12 +122,10 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     Math.min(timeoutMs, 2 ** 31 - 1),
   );
   try {
-    return await runTurnWithin(
-      options,
-      options.abortSignal === undefined
-        ? deadline.signal
-        : AbortSignal.any([options.abortSignal, deadline.signal]),
+    const signals = [options.abortSignal, options.callOptions?.abortSignal, deadline.signal].filter(
+      (signal): signal is AbortSignal => signal !== undefined,
     );
+    return await runTurnWithin(options, signals.length === 1 ? deadline.signal : AbortSignal.any(signals));
   } finally {
     clearTimeout(timer);
   }
@@ -250,9 +258,18 @@ async function runLoop(
     }
     emit(event);
   };
+  const {
+    abortSignal: _signal,
+    maxOutputTokens: callMaxOutputTokens,
+    ...callOptions
+  } = options.callOptions ?? {};
+  const maxOutputTokens = callMaxOutputTokens ?? options.maxOutputTokens;
   try {
     const result = await runAgent({
       model: options.model,
+      ...(options.callOptions === undefined ? {} : { callOptions }),
+      ...(options.tracing === undefined ? {} : { tracing: options.tracing }),
+      ...(options.promptCache === undefined ? {} : { promptCache: options.promptCache }),
       session,
       skillTools: conversation.skillTools,
       system: options.instructions,
@@ -261,7 +278,7 @@ async function runLoop(
       ...(options.modelConfig === undefined ? {} : { modelLabel: describeModel(options.modelConfig) }),
       ...(options.tools === undefined ? {} : { tools: options.tools }),
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-      ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
       ...signal,
     });
     conversation.history.push(...result.messages);

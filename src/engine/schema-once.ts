@@ -27,7 +27,15 @@ export function schemaOnce(tool: AnyTool): AnyTool {
   return out;
 }
 
-/** Copies the tools of `from` missing in `into`, each through {@link schemaOnce}. */
-export function addToolsOnce(into: ToolSet, from: ToolSet): void {
-  for (const [name, tool] of Object.entries(from)) if (!(name in into)) into[name] = schemaOnce(tool);
+/**
+ * Copies the tools of `from` missing in `into`, each through {@link schemaOnce} (then `wrap`, when given:
+ * the agent's span around each execution).
+ */
+export function addToolsOnce(
+  into: ToolSet,
+  from: ToolSet,
+  wrap?: (name: string, tool: AnyTool) => AnyTool,
+): void {
+  for (const [name, tool] of Object.entries(from))
+    if (!(name in into)) into[name] = wrap === undefined ? schemaOnce(tool) : wrap(name, schemaOnce(tool));
 }

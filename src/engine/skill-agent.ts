@@ -3,6 +3,7 @@
  * workspace, executor, store and model — and runs its turns. `chat`, `ask`, the MCP server and the
  * inspector are clients of it; a library user gets the same behaviour from code.
  */
+import type { Context, Tracer, TracerProvider } from "@opentelemetry/api";
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import type { Catalog } from "../catalog/types.js";
 import type { AgentDefinition, AgentSpec } from "../config/agent-definition.js";
@@ -14,6 +15,7 @@ import type { WorkspaceFileLimits } from "../exec/workspace-files.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import type { AgentTurn } from "./agent-turn.js";
+import type { CallOptions } from "./call-options.js";
 import type { DelegateOptions, DelegationOptions, DelegationResult } from "./delegate-to-agent.js";
 import type { EngineEvent, EngineEventListener, EngineUsage } from "./engine-event.js";
 import type { SkillLayerOptions } from "./open-skills.js";
@@ -127,6 +129,29 @@ export interface SkillAgentOptions
    * make them stricter.
    */
   delegation?: DelegationOptions;
+  /**
+   * AI SDK call options of every model call (`temperature`, `providerOptions`, `headers`, `seed`,
+   * `experimental_telemetry`, …), passed through as given; a turn's `send(input, { callOptions })` are merged
+   * over them. With `history` placement and an Anthropic model, the system prompt (catalog) and the history
+   * (loaded skills) are marked for prompt caching unless `providerOptions.anthropic.cacheControl` is given or
+   * {@link promptCache} is false. Default: none.
+   */
+  callOptions?: CallOptions;
+  /**
+   * Mark the prompt for the provider's cache (Anthropic's `cacheControl`) in `history` placement. Default
+   * true (for Anthropic models; other providers cache prefixes on their own).
+   */
+  promptCache?: boolean;
+  /**
+   * The tracer of this agent's spans (`invoke_agent` per turn, `chat` per model call, `execute_tool`, skill,
+   * run, pre-render and MCP spans; docs/telemetry.md). Default: {@link tracerProvider}'s, else the global
+   * provider's; with none registered, no span records and nothing is done.
+   */
+  tracer?: Tracer;
+  /** A tracer provider to take {@link tracer} from instead of the global one. */
+  tracerProvider?: TracerProvider;
+  /** The agent's name in its spans (`gen_ai.agent.name`). Default `skillrt` (a subagent: its definition's name). */
+  name?: string;
 }
 
 /** Options of one {@link SkillAgent.send}. */
@@ -148,6 +173,13 @@ export interface SendOptions {
    * instead refuses the calls still waiting.
    */
   approvals?: readonly ToolApprovalResponse[];
+  /** AI SDK call options of this turn's model calls, merged over the agent's `callOptions`. */
+  callOptions?: CallOptions;
+  /**
+   * The OpenTelemetry context whose span the turn's `invoke_agent` span is a child of. Default: the active
+   * context (with a context manager registered, the span the caller runs in).
+   */
+  traceContext?: Context;
 }
 
 /** A tool call of a turn, with its outcome. */

@@ -7,9 +7,11 @@
  */
 import { realpath } from "node:fs/promises";
 import path from "node:path";
+import { skillSpanAttributes } from "../catalog/skill-span-attributes.js";
 import type { SkillRecord } from "../catalog/types.js";
 import { SkillChangedError } from "../errors/skill-changed-error.js";
 import { lastOutputLine } from "../util/terminal-text.js";
+import { failSpan, inSpan } from "../util/trace-span.js";
 import {
   type CollectedOutputs,
   collectOutputs,
@@ -125,6 +127,38 @@ export async function runSkillCommand(
   run: SkillRunConfig | SkillRunContext,
 ): Promise<SkillRunResult> {
   const config = toSkillRunConfig(run);
+  // The span says what ran and how it ended; never the command, its arguments or output (they may hold
+  // what the skill's env put there).
+  return inSpan(
+    `skill_run ${input.name}`,
+    { attributes: () => skillSpanAttributes(input.name, config.lookup.getSkill(input.name)) },
+    async (span) => {
+      const result = await runTraced(input, config);
+      if (span === undefined) return result;
+      if (result.status === "refused") {
+        failSpan(span, result.message, "refused");
+        return result;
+      }
+      span.setAttributes({
+        "process.exit.code": result.exitCode,
+        "skillrt.run.duration_ms": Math.round(result.durationMs),
+        "skillrt.run.timed_out": result.timedOut,
+        "skillrt.run.aborted": result.aborted,
+        "skillrt.run.executor": result.executor,
+      });
+      if (result.limitsHit.length > 0) span.setAttribute("skillrt.run.limits_hit", result.limitsHit);
+      if (result.exitCode !== 0 || result.timedOut)
+        failSpan(
+          span,
+          result.timedOut ? "timed out" : `exit code ${result.exitCode}`,
+          result.timedOut ? "timeout" : "exit_code",
+        );
+      return result;
+    },
+  );
+}
+
+async function runTraced(input: SkillRunRequest, config: SkillRunConfig): Promise<SkillRunResult> {
   const redactor = createRedactor(Object.values(config.environment.skillEnv?.[input.name] ?? {}));
   try {
     const authorised = authorise(input, config);

@@ -11,9 +11,11 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { skillSpanAttributes } from "../catalog/skill-span-attributes.js";
 import { ensureTrusted, type SkillTrust } from "../catalog/skill-trust.js";
 import type { SkillRecord } from "../catalog/types.js";
 import { SkillChangedError } from "../errors/skill-changed-error.js";
+import { inSpan } from "../util/trace-span.js";
 import type { RunSetup } from "./run-config.js";
 import { runSkillCommand } from "./run-skill-command.js";
 import { pinnedStaging } from "./verify-staged-skill.js";
@@ -108,6 +110,19 @@ export function createShellPreRender(
   return async (record, body) => {
     const directives = findShellDirectives(body);
     if (directives.length === 0) return body;
+    return inSpan(
+      `skill_pre_render ${record.name}`,
+      {
+        attributes: () => ({
+          ...skillSpanAttributes(record.name, record),
+          "skillrt.pre_render.commands": directives.length,
+        }),
+      },
+      () => preRender(record, body, directives),
+    );
+  };
+
+  async function preRender(record: SkillRecord, body: string, directives: ShellDirective[]): Promise<string> {
     let note: string | undefined;
     let local = record;
     if (!(await ensureTrusted(options.trust, record, "pre-render")))
@@ -141,7 +156,7 @@ export function createShellPreRender(
         );
     }
     return out + body.slice(at);
-  };
+  }
 }
 
 /**

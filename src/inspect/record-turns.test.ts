@@ -1,3 +1,8 @@
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
 import { createCatalog } from "../catalog/create-catalog.js";
 import { createSkillAgent } from "../engine/create-skill-agent.js";
@@ -61,6 +66,31 @@ describe("recordTurns", () => {
     } finally {
       await agent.close();
     }
+  });
+
+  it("a turn a tracer recorded carries its trace id; without a tracer the record has none", async () => {
+    const store = createMemoryStore();
+    const exporter = new InMemorySpanExporter();
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    for (const traced of [true, false]) {
+      const agent = await createSkillAgent({
+        model: scriptedModel([{ text: "hello" }]),
+        catalog: await catalog(),
+        store,
+        ...(traced ? { tracerProvider } : {}),
+      });
+      recordTurns(agent, { store });
+      try {
+        await agent.send("hi");
+        const [turn] = (await readTurnLog(store, agent.sessionId)).turns;
+        const span = exporter.getFinishedSpans().find((s) => s.name === "invoke_agent skillrt");
+        expect(turn?.traceId).toBe(traced ? span?.spanContext().traceId : undefined);
+        if (traced) expect(turn?.traceId).toMatch(/^[0-9a-f]{32}$/);
+      } finally {
+        await agent.close();
+      }
+    }
+    await tracerProvider.shutdown();
   });
 
   it("records a subagent's turn in its own conversation's log before delegate settles", async () => {

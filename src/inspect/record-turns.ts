@@ -44,6 +44,7 @@ export function turnRecorder(options: RecordTurnsOptions): (event: EngineEvent) 
     if (inner.type === "turn-start") {
       const recorder = createTurnRecorder({
         userText: inner.text,
+        ...(inner.traceId === undefined ? {} : { traceId: inner.traceId }),
         secrets,
         ...(options.now === undefined ? {} : { now: options.now }),
       });

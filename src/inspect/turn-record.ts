@@ -81,6 +81,8 @@ function turnLogSchemas() {
     usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() }),
     /** Set when the turn failed. */
     error: z.string().optional(),
+    /** The OpenTelemetry trace id of the turn's `invoke_agent` span, when a tracer recorded it. */
+    traceId: z.string().optional(),
   });
 
   /** Every turn of a conversation and the texts its segments point to. */
@@ -114,6 +116,8 @@ export interface PendingTurn {
 /** Options of {@link createTurnRecorder}. */
 export interface TurnRecorderOptions {
   userText: string;
+  /** The turn's trace id (its `turn-start` event's), linking the record to the trace. */
+  traceId?: string;
   /** Secret values (API keys, tokens) removed from recorded tool inputs and outputs. */
   secrets?: Iterable<string>;
   /** Clock. Default `Date.now`. */
@@ -273,6 +277,7 @@ export function createTurnRecorder(options: TurnRecorderOptions): TurnRecorder {
         events,
         usage,
         ...(error === undefined ? {} : { error: redactor.redact(error) }),
+        ...(options.traceId === undefined ? {} : { traceId: options.traceId }),
       };
       return { record: result, texts };
     },

@@ -7,6 +7,7 @@
  * {@link SkillVerificationError}. Verified files are kept in the disk cache ({@link createMcpFileCache}).
  */
 import { SkillVerificationError } from "../../errors/skill-verification-error.js";
+import { inSpan, SpanKind } from "../../util/trace-span.js";
 import { normalizeSkillPath } from "../normalize-skill-path.js";
 import { createMcpFileCache, MAX_MCP_SKILL_FILE_BYTES, type McpFileCache } from "./mcp-file-cache.js";
 import type { SkillEntry } from "./skill-entry.js";
@@ -146,6 +147,24 @@ export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSk
   };
 
   const fetchResource = async (
+    state: ServerState,
+    uri: string,
+    abortSignal?: AbortSignal,
+  ): Promise<{ bytes: Uint8Array; mimeType: string | undefined }> =>
+    inSpan(
+      "resources/read",
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          "mcp.method.name": "resources/read",
+          "mcp.resource.uri": uri,
+          "skillrt.mcp.server": state.server.label,
+        },
+      },
+      () => readResource(state, uri, abortSignal),
+    );
+
+  const readResource = async (
     state: ServerState,
     uri: string,
     abortSignal?: AbortSignal,

@@ -191,6 +191,7 @@ export const askCommand: Command = defineCommand({
       release();
       releaseTerm();
       await agent.close();
+      await prepared.otel?.shutdown();
     }
   },
 });

@@ -50,6 +50,7 @@ export const chatCommand: Command = defineCommand({
       });
     } finally {
       await agent.close();
+      await prepared.otel?.shutdown();
     }
   },
 });

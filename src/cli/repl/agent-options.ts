@@ -35,6 +35,7 @@ export const agentOptions = {
   "no-preamble": { type: "boolean" },
   yes: { type: "boolean" },
   trust: { type: "boolean" },
+  otel: { type: "boolean" },
 } as const;
 
 /** Parsed values of {@link agentOptions}. */
@@ -74,6 +75,10 @@ export const AGENT_OPTIONS_HELP = `Options:
                          (repeatable)
   --allow GLOB           only skills whose name matches GLOB are offered (repeatable; replaces session.allow)
   --deny GLOB            hide skills whose name matches GLOB (repeatable; replaces session.deny)
+  --otel                 export OpenTelemetry spans of the turn (agent, model calls, tools, skills, runs) over
+                         OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318), service
+                         OTEL_SERVICE_NAME (default skillrt); also on with OTEL_TRACES_EXPORTER=otlp. Off by
+                         default (see docs/telemetry.md)
   --tool-gating MODE     MCP server tools: open (always offered), skill (only while an active skill grants
                          them) or tool-list (AWorld: only servers an active skill's tool_list names are
                          narrowed); default tools.gating, else tool-list for aworld, skill for agentscope,

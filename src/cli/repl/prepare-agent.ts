@@ -13,6 +13,7 @@ import { createStyle } from "../create-style.js";
 import { usageError } from "../define-command.js";
 import { fromEnvironment, type NodeAgentParts } from "../from-environment.js";
 import { intFlag } from "../int-flag.js";
+import { type OtelExport, otelEnabled, startOtelExport } from "../start-otel-export.js";
 import type { AgentOptionValues } from "./agent-options.js";
 
 /**
@@ -23,6 +24,8 @@ import type { AgentOptionValues } from "./agent-options.js";
 export interface PreparedAgent {
   agent: SkillAgent;
   parts: NodeAgentParts;
+  /** The span export of `--otel`, when on: shut it down after `agent.close()` to send what is left. */
+  otel?: OtelExport;
 }
 
 const EXECUTORS: readonly ExecutorChoice[] = ["auto", "sandbox", "local", "container"];
@@ -106,6 +109,8 @@ export async function prepareAgent(
   const style = createStyle(io.stderr, io.env);
   const warn = (message: string) => io.stderr.write(`skillrt: warning: ${message}\n`);
   let parts: NodeAgentParts | undefined;
+  // The SDK and exporter load only when asked for (startOtelExport imports them).
+  const otel = otelEnabled(values.otel, io.env) ? await startOtelExport(io.env, warn) : undefined;
   try {
     parts = await fromEnvironment({
       cwd: io.cwd,
@@ -162,9 +167,11 @@ export async function prepareAgent(
       ...(maxSteps === undefined ? {} : { maxSteps }),
       ...msOf("lockTimeoutMs", seconds["lock-wait"]),
       ...msOf("saveRetryMs", seconds["save-retry"]),
+      ...(otel === undefined ? {} : { tracerProvider: otel.tracerProvider }),
     });
-    return { agent, parts };
+    return { agent, parts, ...(otel === undefined ? {} : { otel }) };
   } catch (error) {
+    await otel?.shutdown();
     if (SkillrtError.isInstance(error)) {
       io.stderr.write(`skillrt ${command}: ${error.message}\n`);
       // An invalid config file is the caller's to fix, like a bad flag (exit 2), in every command.

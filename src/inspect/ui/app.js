@@ -517,6 +517,9 @@ function turnCard(session, turn) {
       ),
     ),
     h("p", { class: "user-text" }, turn.userText),
+    turn.traceId
+      ? h("p", { class: "muted trace-id" }, "OpenTelemetry trace ", h("code", {}, turn.traceId))
+      : null,
     turn.error ? h("p", { class: "error" }, `Failed: ${turn.error}`) : null,
     subagents(turn),
     h("h3", {}, "What the model saw (end of turn)"),

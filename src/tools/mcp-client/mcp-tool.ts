@@ -9,6 +9,7 @@
 import { ErrorCode, McpError, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { type JSONSchema7, jsonSchema, type Tool, tool } from "ai";
+import { failSpan, inSpan, SpanKind } from "../../util/trace-span.js";
 import { type ProgressReporter, progressReporter, type ToolProgressListener } from "../tool-progress.js";
 import type { McpConnection } from "./connect-mcp-server.js";
 import { capText, DEFAULT_MCP_LIMITS, type McpLimits, stripControls } from "./mcp-limits.js";
@@ -89,7 +90,7 @@ export function mcpTool(
     execute: async (input, { abortSignal, toolCallId }) => {
       const progress = progressReporter(onProgress, { toolCallId, toolName: name });
       try {
-        return limitMcpResult(await callServer(input, abortSignal, progress), {
+        return limitMcpResult(await tracedCall(input, abortSignal, progress), {
           redact: connection.redact,
           maxChars: limits.resultChars,
         });
@@ -102,6 +103,31 @@ export function mcpTool(
         ? { type: "error-text", value: mcpResultText(output) }
         : { type: "text", value: mcpResultText(output) },
   });
+
+  // The MCP conventions' client span of the call (`tools/call {tool}`); the result's error flag sets its status.
+  function tracedCall(
+    input: Record<string, unknown>,
+    abortSignal: AbortSignal | undefined,
+    progress: ProgressReporter,
+  ): Promise<McpToolResult> {
+    return inSpan(
+      `tools/call ${def.name}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          "mcp.method.name": "tools/call",
+          "gen_ai.operation.name": "execute_tool",
+          "gen_ai.tool.name": def.name,
+          "skillrt.mcp.server": server,
+        },
+      },
+      async (span) => {
+        const result = await callServer(input, abortSignal, progress);
+        if (result.isError && span !== undefined) failSpan(span, "the tool reported an error", "tool_error");
+        return result;
+      },
+    );
+  }
 
   async function callServer(
     input: Record<string, unknown>,
