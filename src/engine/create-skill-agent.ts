@@ -415,10 +415,16 @@ async function composeAgent(
       return run.finally(() => Promise.allSettled(ending));
     },
     send,
-    loadSkill(name, loadOptions) {
-      // A `context: fork` skill the user loads between turns counts its subagents afresh, as delegate() does.
+    loadSkill(name, loadOptions = {}) {
+      // A `context: fork` skill the user loads between turns counts its subagents afresh, as delegate() does,
+      // and its child's events go to the subscribers directly, as delegate()'s do.
       if (!running) delegator.beginTurn();
-      return userLoads.loadSkill(name, loadOptions);
+      const ending: unknown[] = [];
+      const onEvent = (event: EngineEvent): void => {
+        loadOptions.onEvent?.(event);
+        if (turnEmit === undefined) notify(event, ending);
+      };
+      return userLoads.loadSkill(name, { ...loadOptions, onEvent }).finally(() => Promise.allSettled(ending));
     },
     unloadSkill: userLoads.unloadSkill,
     history: () => conversation.history,

@@ -16,6 +16,7 @@ import type { ProfileName } from "../tools/profile-types.js";
 import { toolFailure } from "../tools/skill-tool-result.js";
 import { type DelegationResult, type Delegator, GENERAL_AGENT } from "./delegate-to-agent.js";
 import { answerText, type DelegationToolResult } from "./delegation-tool.js";
+import type { EngineEvent } from "./engine-event.js";
 
 /** True when loading `record` runs it in a child agent rather than in the conversation. */
 export function isForkSkill(record: Pick<SkillRecord, "extras">, profile: ProfileName): boolean {
@@ -35,7 +36,7 @@ export async function runForkSkill(
   name: string,
   args: string | undefined,
   parentCallId: string,
-  options: { abortSignal?: AbortSignal } = {},
+  options: { abortSignal?: AbortSignal; onEvent?: (event: EngineEvent) => void } = {},
 ): Promise<DelegationResult> {
   const { delegator, catalog, session } = parts;
   const loaded = await catalog.load(name);
@@ -61,6 +62,7 @@ export async function runForkSkill(
   return delegator.runDefinition(definition, task, parentCallId, {
     ...(model === undefined ? {} : { model }),
     ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+    ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
   });
 }
 

@@ -46,7 +46,11 @@ export function userSkillLoads(parts: UserLoadParts): UserSkillLoads {
   };
 
   /** `/skill NAME args` of a fork skill: the child runs now; the history gets the load call and its answer. */
-  const forkForUser = async (name: string, args: string | undefined): Promise<UserLoadOutcome> => {
+  const forkForUser = async (
+    name: string,
+    args: string | undefined,
+    onEvent: ((event: EngineEvent) => void) | undefined,
+  ): Promise<UserLoadOutcome> => {
     const conversation = parts.conversation();
     const { session } = conversation;
     const toolCallId = `user-fork-${randomUUID()}`;
@@ -56,6 +60,7 @@ export function userSkillLoads(parts: UserLoadParts): UserSkillLoads {
         name,
         args,
         toolCallId,
+        onEvent === undefined ? {} : { onEvent },
       );
       const { toolName, input } = session.history.loadCall(name, args);
       const value = answerText(result);
@@ -68,7 +73,7 @@ export function userSkillLoads(parts: UserLoadParts): UserSkillLoads {
       ];
       conversation.history.push(...messages);
       await parts.save();
-      return { ok: true, name, messages, tokens: session.counter.count(value) };
+      return { ok: true, name, messages, tokens: session.counter.count(value), agent: result.agent };
     } catch (error) {
       return { ok: false, name, message: error instanceof Error ? error.message : String(error) };
     }
@@ -89,7 +94,7 @@ export function userSkillLoads(parts: UserLoadParts): UserSkillLoads {
       }
       const record = listing === undefined ? undefined : parts.catalog.get(name);
       if (record !== undefined && isForkSkill(record, session.profile.name)) {
-        return forkForUser(name, loadOptions.args);
+        return forkForUser(name, loadOptions.args, loadOptions.onEvent);
       }
       const outcome = await noteBetween(() =>
         loadForUser(session, name, {

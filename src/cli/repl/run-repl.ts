@@ -3,6 +3,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { listSkills } from "../../context/list-skills.js";
+import type { EngineEvent } from "../../engine/engine-event.js";
 import { ProviderError } from "../../engine/provider-error.js";
 import type { SkillAgent } from "../../engine/skill-agent.js";
 import { createSkillBodyCosts } from "../../engine/skill-body-costs.js";
@@ -206,7 +207,19 @@ export async function runRepl(options: ReplOptions): Promise<number> {
           prompt();
           continue;
         }
-        const outcome = await runSlashCommand(line, { ...parts, agent, bodyCosts }, out, style, width);
+        // A command's events (a `context: fork` skill's child) are shown as a turn's are.
+        const renderer =
+          options.json === true
+            ? createJsonRenderer(out)
+            : createHumanRenderer({ text: out, info: out, style, spinner });
+        const onEvent = (event: EngineEvent): void => renderer.handle(event);
+        const outcome = await runSlashCommand(
+          line,
+          { ...parts, agent, bodyCosts, onEvent },
+          out,
+          style,
+          width,
+        ).finally(() => renderer.finish());
         if (outcome === "exit") break;
         if (outcome === "continue") {
           prompt();
