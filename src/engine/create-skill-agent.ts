@@ -402,6 +402,7 @@ async function composeAgent(
     get workspace() {
       return conversation.workspace;
     },
+    hostTools: hostTools ?? {},
     delegate(name, task, delegateOptions = {}) {
       // Outside a turn the child's events go to the subscribers directly (it settles after their turn-end's).
       const ending: unknown[] = [];

@@ -204,6 +204,11 @@ export interface SkillAgent {
    * `DelegationLimitError` past the limit of subagents per turn (outside a turn, counted per call).
    */
   delegate(name: string, task: string, options?: DelegateOptions): Promise<DelegationResult>;
+  /**
+   * The tools offered in every step beside the skill tools: {@link SkillAgentOptions.tools} and, with
+   * agents, the delegation tool (`agent_run`; `Task` under the claude profile). What `/context` counts.
+   */
+  readonly hostTools: Readonly<ToolSet>;
   /** The workspace of the current conversation; undefined without an executor. */
   readonly workspace: Workspace | undefined;
   /** Unloads a skill on the user's behalf. Saved. */

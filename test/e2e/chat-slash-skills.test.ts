@@ -145,6 +145,21 @@ describe("skillrt chat on a terminal: tab completion", () => {
   });
 });
 
+describe("skillrt chat: /context", () => {
+  it("counts agent_run among the tool definitions when agents are defined", async () => {
+    await mkdir(path.join(cwd, "agents"));
+    await writeFile(
+      path.join(cwd, "agents", "researcher.md"),
+      "---\nname: researcher\ndescription: Researches topics.\n---\nYou research.\n",
+    );
+    const { code, out } = await chat(["/context", "/exit"]);
+    expect(code).toBe(0);
+    const definitions = out.slice(out.indexOf("Tool definitions"));
+    expect(definitions).toMatch(/\n {2}agent_run \d+/);
+    expect(definitions).toMatch(/\n {2}skill_load \d+/);
+  });
+});
+
 describe("skillrt chat: a context: fork skill the user runs", () => {
   it("/deep-research tides: a context: fork skill is shown running as a child agent, not as loaded", async () => {
     await mkdir(path.join(root, "deep-research"));

@@ -159,9 +159,10 @@ export async function runSlashCommand(
     case "context": {
       // The ledger with the history measured now, as the next request would carry it.
       agent.session.history.measure(agent.history());
+      // The host's tools (agent_run with agents) go with every request, beside the gated skill tools.
       const tools = await toolDefinitionTokens(
-        agent.skillTools.allTools(),
-        agent.skillTools.activeToolNames(),
+        { ...agent.skillTools.allTools(), ...agent.hostTools },
+        [...agent.skillTools.activeToolNames(), ...Object.keys(agent.hostTools)],
         agent.session.counter,
       );
       out.write(formatContext(agent.session.ledger(), tools));
