@@ -11,6 +11,8 @@ const usage = `Usage: skillrt chat [options]
 
 Starts an interactive conversation. Answers stream as they arrive; tool calls show as compact lines
 (→ call, ✓ result). The conversation is saved after every turn; resume it with --session ID.
+Exit code: 0 after /exit; at the end of input (Ctrl-D, a pipe), 1 when the last turn's model request
+failed, else 0.
 
 ${REPL_HELP}
 ${AGENT_OPTIONS_HELP}`;

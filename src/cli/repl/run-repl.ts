@@ -220,7 +220,11 @@ export async function runRepl(options: ReplOptions): Promise<number> {
           style,
           width,
         ).finally(() => renderer.finish());
-        if (outcome === "exit") break;
+        if (outcome === "exit") {
+          // Quitting is what the user asked for: a failed turn before it was shown then, and is not the exit's.
+          exitCode = 0;
+          break;
+        }
         if (outcome === "continue") {
           prompt();
           continue;
