@@ -105,6 +105,20 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   rl.on("SIGINT", onInterrupt);
   // Without a terminal, readline never sees ^C: listen on the process (when we own its stdin), every time.
   const stopListening = listenForInterrupt(io, onInterrupt, { once: false });
+  // The terminal closed (SIGHUP) or a supervisor stops the chat (SIGTERM): Node's default would end the
+  // process at once and leave the workspace behind. The turn is cancelled, the input closed, and the chat
+  // ends as after /exit, so the conversation is saved and the caller deletes the workspace.
+  let hungUp: NodeJS.Signals | undefined;
+  const onHangup = (signal: NodeJS.Signals): void => {
+    if (hungUp !== undefined) return;
+    hungUp = signal;
+    // A closed terminal fails every later write (EIO): nothing can be shown any more, so nothing is.
+    for (const stream of [io.stdout, io.stderr]) stream.on("error", () => undefined);
+    running?.abort();
+    rl.close();
+  };
+  const stopHangup = listenForInterrupt(io, () => onHangup("SIGHUP"), { signals: ["SIGHUP"] });
+  const stopTerm = listenForInterrupt(io, () => onHangup("SIGTERM"), { signals: ["SIGTERM"] });
 
   /** Runs one turn, rendering its events; returns the REPL's exit code after it. */
   const runTurn = async (input: string, previousCode: number): Promise<number> => {
@@ -191,7 +205,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     });
     for (;;) {
       const next = await lines.next();
-      if (next.done === true) break;
+      if (next.done === true || hungUp !== undefined) break;
       const raw = next.value;
       const line = raw.trim();
       if (line === "") {
@@ -237,10 +251,14 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   } finally {
     stopWatching();
     stopListening();
+    stopHangup();
+    stopTerm();
     spinner.stop();
     rl.close();
     await agent.save();
   }
+  // 128 + the signal's number, as a shell reports a process the signal ended.
+  if (hungUp !== undefined) return hungUp === "SIGHUP" ? 129 : 143;
   return exitCode;
 }
 
