@@ -10,7 +10,7 @@
  */
 
 /** Most NFA states a pattern may compile to (a counted repeat copies its body). */
-export const MAX_TRIGGER_STATES = 2_000;
+export const MAX_TRIGGER_STATES = 500;
 
 /** A pattern ready to match, or the reason it cannot be. */
 export type CompiledTriggerPattern =
