@@ -423,7 +423,10 @@ async function composeAgent(
       const ending: unknown[] = [];
       const onEvent = (event: EngineEvent): void => {
         loadOptions.onEvent?.(event);
-        if (turnEmit === undefined) notify(event, ending);
+        if (turnEmit !== undefined) return;
+        notify(event, ending);
+        // The child's start and end join the next turn's timeline, as a model-started child's do in its turn.
+        if (event.type === "agent-start" || event.type === "agent-end") userLoads.noteBetween(event);
       };
       return userLoads.loadSkill(name, { ...loadOptions, onEvent }).finally(() => Promise.allSettled(ending));
     },

@@ -30,6 +30,8 @@ export interface UserSkillLoads extends Pick<SkillAgent, "loadSkill" | "unloadSk
   takeBetween(): EngineEvent[];
   /** Forgets the events not yet taken (a new conversation). */
   clear(): void;
+  /** Adds an event caused between turns (a user-started fork skill's `agent-start`, `agent-end`). */
+  noteBetween(event: EngineEvent): void;
 }
 
 export function userSkillLoads(parts: UserLoadParts): UserSkillLoads {
@@ -116,6 +118,9 @@ export function userSkillLoads(parts: UserLoadParts): UserSkillLoads {
       return { ok: true, message: `Unloaded ${name}. Loaded now: ${result.loaded.join(", ") || "none"}.` };
     },
     takeBetween: () => between.splice(0),
+    noteBetween(event) {
+      between.push({ ...event, step: 0 });
+    },
     clear() {
       between.length = 0;
     },

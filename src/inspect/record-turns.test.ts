@@ -91,7 +91,7 @@ describe("recordTurns", () => {
   it("records the subagent of a context: fork skill the user runs between turns (/NAME args), as a model-started one", async () => {
     const store = createMemoryStore();
     const agent = await createSkillAgent({
-      model: scriptedModel([{ text: "Ideas: kites." }]),
+      model: scriptedModel([{ text: "Ideas: kites." }, { text: "Kites it is." }]),
       catalog: await createCatalog({
         roots: [],
         memory: [
@@ -119,6 +119,12 @@ describe("recordTurns", () => {
       const childId = start?.type === "agent-start" ? start.sessionId : "";
       const child = await readTurnLog(store, childId);
       expect(child.turns.map((t) => t.userText)).toEqual(["Brainstorm about wind."]);
+      // The parent's next turn opens with the child's start and end, linking to the child's session.
+      await agent.send("/brainstorm wind");
+      const parent = await readTurnLog(store, agent.sessionId);
+      const types = parent.turns[0]?.events.map((e) => e.type) ?? [];
+      expect(types.slice(0, 2)).toEqual(["agent-start", "agent-end"]);
+      expect(parent.turns[0]?.events[0]).toMatchObject({ agent: "general-purpose", sessionId: childId });
       unsubscribe();
     } finally {
       await agent.close();
