@@ -2,8 +2,8 @@
  * The terminal closing under `skillrt chat` (SIGHUP), or a supervisor stopping it (SIGTERM): the built
  * CLI as a child process whose stdin is a pipe, as under a terminal; its workspace must not be left behind.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -96,4 +96,60 @@ describe("skillrt chat when its terminal goes away", { timeout: 60_000 }, () => 
     expect(await chat.exit).toBe(129);
     expect(await workspaces()).toEqual([]);
   });
+
+  // A real terminal: python's pty runs the chat as the session leader of a pseudo-terminal, then closes the
+  // terminal's master side, as a terminal window closing does (the kernel hangs up the session).
+  const python = spawnSync("python3", ["-c", "import pty"]).status === 0;
+  it.skipIf(!python)(
+    "a real terminal closing: the chat ends (129) without an error and deletes its workspace",
+    async () => {
+      const script = [
+        "import os, pty, sys, time, select",
+        "pid, fd = pty.fork()",
+        "if pid == 0: os.execv(sys.argv[1], sys.argv[1:])",
+        'out = b""',
+        "end = time.time() + 20",
+        'while time.time() < end and b"skillrt chat" not in out:',
+        "    if select.select([fd], [], [], 0.2)[0]: out += os.read(fd, 4096)",
+        "time.sleep(0.3)",
+        "os.close(fd)",
+        "_, status = os.waitpid(pid, 0)",
+        'print("banner" if b"skillrt chat" in out else "no banner", os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status))',
+      ].join("\n");
+      const errors = path.join(dir, "stderr.log");
+      const shell = `exec "$0" "$@" 2>${JSON.stringify(errors)}`;
+      const run = spawnSync(
+        "python3",
+        [
+          "-c",
+          script,
+          "/bin/sh",
+          "-c",
+          shell,
+          process.execPath,
+          path.join(repo, "bin", "skillrt.js"),
+          "chat",
+          "--root",
+          examples,
+        ],
+        {
+          cwd: dir,
+          encoding: "utf8",
+          timeout: 40_000,
+          env: {
+            PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+            HOME: dir,
+            TMPDIR: tmp,
+            NO_COLOR: "1",
+            OPENAI_BASE_URL: server.baseURL,
+            OPENAI_API_KEY: "sk-loopback",
+            AGENT_MODEL: "loopback-model",
+          },
+        },
+      );
+      expect(run.stdout.trim()).toBe("banner 129");
+      expect(await readFile(errors, "utf8")).toBe("");
+      expect(await workspaces()).toEqual([]);
+    },
+  );
 });

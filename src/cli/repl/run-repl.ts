@@ -113,9 +113,13 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     if (hungUp !== undefined) return;
     hungUp = signal;
     // A closed terminal fails every later write (EIO): nothing can be shown any more, so nothing is.
-    for (const stream of [io.stdout, io.stderr]) stream.on("error", () => undefined);
+    for (const stream of [io.stdin, io.stdout, io.stderr]) stream.on("error", () => undefined);
     running?.abort();
-    rl.close();
+    try {
+      rl.close();
+    } catch {
+      // A terminal that is gone may refuse to leave raw mode; the input is closed all the same.
+    }
   };
   const stopHangup = listenForInterrupt(io, () => onHangup("SIGHUP"), { signals: ["SIGHUP"] });
   const stopTerm = listenForInterrupt(io, () => onHangup("SIGTERM"), { signals: ["SIGTERM"] });
@@ -204,7 +208,15 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       }
     });
     for (;;) {
-      const next = await lines.next();
+      let next: IteratorResult<string>;
+      try {
+        next = await lines.next();
+      } catch (error) {
+        // A terminal that went away fails the read (EIO) before or after its SIGHUP: the same hang-up.
+        if (hungUp === undefined && (error as NodeJS.ErrnoException).code !== "EIO") throw error;
+        onHangup("SIGHUP");
+        break;
+      }
       if (next.done === true || hungUp !== undefined) break;
       const raw = next.value;
       const line = raw.trim();
