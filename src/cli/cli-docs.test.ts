@@ -37,6 +37,16 @@ describe("docs/cli.md", () => {
   });
 });
 
+describe("docs/sources.md", () => {
+  it("does not call 'not yet' what its own sections document (lock files, trust, requirements, !cmd)", async () => {
+    const docs = await fs.readFile(path.join(repo, "docs", "sources.md"), "utf8");
+    for (const heading of ["## Requirements", "## Lock files", "## Trust", "## Shell pre-render"])
+      expect(docs).toContain(`\n${heading}\n`);
+    const notYet = docs.split("\n\n").filter((paragraph) => /\bnot yet\b/i.test(paragraph));
+    for (const paragraph of notYet) expect(paragraph).not.toMatch(/lock|trust|requirement|pre-render/i);
+  });
+});
+
 describe("README install path and CLI table", () => {
   it("lists every command in the CLI table, with eval and the evals/ folder init writes", async () => {
     const readme = await fs.readFile(path.join(repo, "README.md"), "utf8");

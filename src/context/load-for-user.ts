@@ -20,6 +20,11 @@ export type UserLoadOutcome =
        */
       messages: ModelMessage[];
       tokens: number;
+      /**
+       * The agent the skill ran in, when it runs in its own context (`context: fork`): nothing was
+       * loaded; `messages` hold the load call and the child's answer, `tokens` count the answer.
+       */
+      agent?: string;
     }
   | { ok: false; name: string; message: string };
 

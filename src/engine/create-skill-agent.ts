@@ -556,6 +556,7 @@ async function composeAgent(
     get workspace() {
       return conversation.workspace;
     },
+    hostTools: hostTools ?? {},
     delegate(name, task, delegateOptions = {}) {
       // Outside a turn the child's events go to the subscribers directly (it settles after their turn-end's).
       const ending: unknown[] = [];
@@ -569,10 +570,19 @@ async function composeAgent(
       return run.finally(() => Promise.allSettled(ending));
     },
     send,
-    loadSkill(name, loadOptions) {
-      // A `context: fork` skill the user loads between turns counts its subagents afresh, as delegate() does.
+    loadSkill(name, loadOptions = {}) {
+      // A `context: fork` skill the user loads between turns counts its subagents afresh, as delegate() does,
+      // and its child's events go to the subscribers directly, as delegate()'s do.
       if (!running) delegator.beginTurn();
-      return userLoads.loadSkill(name, loadOptions);
+      const ending: unknown[] = [];
+      const onEvent = (event: EngineEvent): void => {
+        loadOptions.onEvent?.(event);
+        if (turnEmit !== undefined) return;
+        notify(event, ending);
+        // The child's start and end join the next turn's timeline, as a model-started child's do in its turn.
+        if (event.type === "agent-start" || event.type === "agent-end") userLoads.noteBetween(event);
+      };
+      return userLoads.loadSkill(name, { ...loadOptions, onEvent }).finally(() => Promise.allSettled(ending));
     },
     unloadSkill: userLoads.unloadSkill,
     history: () => conversation.history,

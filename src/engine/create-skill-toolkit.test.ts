@@ -113,6 +113,60 @@ describe("createSkillToolkit", () => {
     }
   });
 
+  it("tools: { ...skills.tools, mine } — a spread copy made before a skill loads — still runs that skill's script tools", async () => {
+    const csv = "name,age\nann,31\nbob,27\n";
+    const model = scriptedModel([
+      { toolCalls: [{ name: "skill_load", input: '{"name":"csv-summary"}' }] },
+      { toolCalls: [{ name: "csv-summary__summarize", input: JSON.stringify({ args: ["-"], stdin: csv }) }] },
+      { toolCalls: [{ name: "weather", input: '{"city":"Oslo"}' }] },
+      { text: "done" },
+    ]);
+    const skills = await createSkillToolkit({ skills: examples });
+    try {
+      const weather = tool({
+        description: "Weather",
+        inputSchema: z.object({ city: z.string() }),
+        execute: async () => "sunny",
+      });
+      // The natural merge: copied now, before csv-summary loads and brings its script tool.
+      const tools = { ...skills.tools, weather } as ToolSet;
+      expect(Object.keys(tools)).not.toContain("csv-summary__summarize");
+      const result = await generateText({ model, prompt: "summarise my csv", ...skills, tools });
+      const ran = result.steps[1]?.toolResults[0];
+      expect(ran?.toolName).toBe("csv-summary__summarize");
+      expect(JSON.stringify(ran?.output)).toContain("min=27 max=31 mean=29");
+      expect(result.steps[1]?.content.some((part) => part.type === "tool-error")).toBe(false);
+      // A tool of one's own merged by hand is still refused with the one-line fix.
+      const error = result.steps[2]?.content.find((part) => part.type === "tool-error");
+      expect(String((error as { error?: unknown } | undefined)?.error)).toContain(
+        "pass it as createSkillToolkit({ tools: { weather } })",
+      );
+    } finally {
+      await skills.close();
+    }
+  });
+
+  it("a script tool of a skill that is not loaded is not brought in by the copy's repair", async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ name: "csv-summary__summarize", input: '{"args":["-"],"stdin":"a\\n1\\n"}' }] },
+      { text: "done" },
+    ]);
+    const skills = await createSkillToolkit({ skills: examples });
+    try {
+      const result = await generateText({
+        model,
+        prompt: "x",
+        ...skills,
+        tools: { ...skills.tools } as ToolSet,
+      });
+      const error = result.steps[0]?.content.find((part) => part.type === "tool-error");
+      expect(String((error as { error?: unknown } | undefined)?.error)).toMatch(/csv-summary__summarize/);
+      expect(result.steps[0]?.toolResults).toEqual([]);
+    } finally {
+      await skills.close();
+    }
+  });
+
   it("a tool merged into the spread by hand fails with an error naming the tools option", async () => {
     const model = scriptedModel([
       { toolCalls: [{ name: "weather", input: '{"city":"Oslo"}' }] },

@@ -52,8 +52,10 @@ export interface SkillToolkitOptions extends SkillLayerOptions {
   /**
    * Your own AI SDK tools, offered in every step beside the skill tools (in `tools` and `activeTools` of
    * the spread, kept by `prepareStep`) and run without approval questions, as `createSkillAgent`'s
-   * `tools`. Merging them by hand (`tools: { ...toolkit.tools, mine }`) does not work: `prepareStep`
-   * sets the active tools every step and does not know yours. A name a skill tool has is refused.
+   * `tools`. Merging them by hand (`tools: { ...toolkit.tools, mine }`) does not offer yours:
+   * `prepareStep` sets the active tools every step and does not know them (a call of one fails with an
+   * error naming this option). The skill tools of such a copy still work: a script tool a skill brings
+   * when it loads, after the copy was made, is resolved when called. A name a skill tool has is refused.
    */
   tools?: ToolSet;
   /**
@@ -111,8 +113,10 @@ export interface SkillToolkit {
   /** Stops after `maxSteps` steps (default 20): `streamText`/`generateText` alone stop after one. */
   stopWhen: StopCondition<ToolSet>;
   /**
-   * When the model calls a tool the loop does not offer: a tool you merged into `tools` by hand fails
-   * with an error saying to pass it as `createSkillToolkit({ tools })`; other names fail as usual.
+   * When the model calls a tool the loop does not offer: a skill's script tool the loop's `tools` lacks
+   * (a copy made before the skill loaded) is resolved from the live {@link tools} while the session
+   * offers it; a tool you merged into `tools` by hand fails with an error saying to pass it as
+   * `createSkillToolkit({ tools })`; other names fail as usual.
    */
   experimental_repairToolCall: ToolCallRepairFunction<ToolSet>;
   /** The disclosure state: what is loaded, the ledger, snapshots. */
@@ -195,6 +199,7 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
     return { ...rendered, activeTools: [...rendered.activeTools, ...own.filter((n) => n in step.tools)] };
   };
   const first = render();
+  let active = new Set(first.activeTools);
   const prepareStep = async ({
     stepNumber,
     messages,
@@ -210,20 +215,29 @@ export async function createSkillToolkit(options: SkillToolkitOptions = {}): Pro
       delegation.beginTurn();
     }
     await step.prepare();
-    return { ...render(messages), messages: step.messages(messages) };
+    const settings = { ...render(messages), messages: step.messages(messages) };
+    active = new Set(settings.activeTools);
+    return settings;
   };
-  const repair: ToolCallRepairFunction<ToolSet> = async ({ toolCall, error }) => {
-    // A tool in the caller's `tools` but not in ours was merged by hand: say how to pass it instead.
-    if (NoSuchToolError.isInstance(error) && !(toolCall.toolName in step.tools)) {
-      throw new SkillrtError({
-        code: "invalid-argument",
-        message:
-          `The model called '${toolCall.toolName}', which is not among the tools offered: the skill ` +
-          "toolkit's prepareStep sets the active tools every step. If it is a tool of yours, pass it as " +
-          `createSkillToolkit({ tools: { ${toolCall.toolName} } }) instead of merging it into the spread's tools.`,
-      });
+  const repair: ToolCallRepairFunction<ToolSet> = async ({ toolCall, tools, error }) => {
+    if (!NoSuchToolError.isInstance(error)) return null;
+    const live = step.tools[toolCall.toolName];
+    if (live !== undefined) {
+      // `tools: { ...skills.tools, mine }` copied the skill tools before a skill loaded and brought its
+      // script tools: the copy lacks them. The step's tools get the live one when the skill session offers
+      // it this step (gated as always; approvals and trust are checked inside the tool), and the call runs.
+      if (!active.has(toolCall.toolName)) return null;
+      tools[toolCall.toolName] = live;
+      return toolCall;
     }
-    return null;
+    // A tool in the caller's `tools` but not in ours was merged by hand: say how to pass it instead.
+    throw new SkillrtError({
+      code: "invalid-argument",
+      message:
+        `The model called '${toolCall.toolName}', which is not among the tools offered: the skill ` +
+        "toolkit's prepareStep sets the active tools every step. If it is a tool of yours, pass it as " +
+        `createSkillToolkit({ tools: { ${toolCall.toolName} } }) instead of merging it into the spread's tools.`,
+    });
   };
   const toolkit = {
     ...options.callOptions,

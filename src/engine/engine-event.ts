@@ -176,7 +176,8 @@ export type EngineEvent =
       text: string;
       /**
        * What the user did to the context since the previous turn (`loadSkill`, `unloadSkill`: the session's
-       * events, step 0), which the caller had from those calls' results.
+       * events, and a `context: fork` skill's `agent-start`/`agent-end`; step 0), which the caller had from
+       * those calls' results.
        */
       between: EngineEvent[];
       /** The trace id of the turn's `invoke_agent` span, when a tracer records it. */

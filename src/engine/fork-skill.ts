@@ -17,6 +17,7 @@ import type { ProfileName } from "../tools/profile-types.js";
 import { toolFailure } from "../tools/skill-tool-result.js";
 import { type DelegationResult, type Delegator, GENERAL_AGENT } from "./delegate-to-agent.js";
 import { answerText, type DelegationToolResult } from "./delegation-tool.js";
+import type { EngineEvent } from "./engine-event.js";
 
 /** True for an AWorld agent skill (`type: agent` under the aworld profile). */
 function isAgentSkill(record: Pick<SkillRecord, "extras">, profile: ProfileName): boolean {
@@ -41,7 +42,7 @@ export async function runForkSkill(
   name: string,
   args: string | undefined,
   parentCallId: string,
-  options: { abortSignal?: AbortSignal; request?: string } = {},
+  options: { abortSignal?: AbortSignal; request?: string; onEvent?: (event: EngineEvent) => void } = {},
 ): Promise<DelegationResult> {
   const { delegator, catalog, session } = parts;
   const loaded = await catalog.load(name);
@@ -72,6 +73,7 @@ export async function runForkSkill(
   return delegator.runDefinition(definition, task, parentCallId, {
     ...(model === undefined ? {} : { model }),
     ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+    ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
   });
 }
 

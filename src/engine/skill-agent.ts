@@ -239,9 +239,15 @@ export interface SkillAgent {
   send(input: string, options?: SendOptions): AgentTurn<TurnResult>;
   /**
    * Loads a skill on the user's behalf (`/skill NAME args`): refused for `user-invocable: false` skills;
-   * in history placement the load is added to the history as the profile's load call. Saved.
+   * in history placement the load is added to the history as the profile's load call. Saved. A skill that
+   * runs in its own context (`context: fork`) runs now in a child agent, as when the model loads it: the
+   * child's events (`agent-start`, `agent-event`, `agent-end`) reach `options.onEvent` and, outside a turn,
+   * this agent's subscribers (a turn recorder records the subagent); the outcome names the agent.
    */
-  loadSkill(name: string, options?: { args?: string }): Promise<UserLoadOutcome>;
+  loadSkill(
+    name: string,
+    options?: { args?: string; onEvent?: (event: EngineEvent) => void },
+  ): Promise<UserLoadOutcome>;
   /**
    * Runs `task` in a child of agent `name` (one of {@link SkillAgentOptions.agents}) to completion and
    * returns its answer and what it took; its events reach this agent's subscribers and `options.onEvent`,
@@ -249,6 +255,11 @@ export interface SkillAgent {
    * `DelegationLimitError` past the limit of subagents per turn (outside a turn, counted per call).
    */
   delegate(name: string, task: string, options?: DelegateOptions): Promise<DelegationResult>;
+  /**
+   * The tools offered in every step beside the skill tools: {@link SkillAgentOptions.tools} and, with
+   * agents, the delegation tool (`agent_run`; `Task` under the claude profile). What `/context` counts.
+   */
+  readonly hostTools: Readonly<ToolSet>;
   /** The workspace of the current conversation; undefined without an executor. */
   readonly workspace: Workspace | undefined;
   /** Unloads a skill on the user's behalf. Saved. */

@@ -1,65 +1,46 @@
 /**
  * `triggerPattern` (peterbot's activation): a skill whose frontmatter regex matches the user's message is
  * activated for the turn, before the selection pre-pass. The pattern is case-insensitive; the first skill
- * in catalog order whose pattern matches wins; an invalid pattern is skipped. A pattern comes from a file
- * anyone may have written, so it is guarded: at most {@link MAX_PATTERN_LENGTH} characters, matched
- * against the first {@link MAX_MESSAGE_LENGTH} characters of the message, and each match is stopped after
- * {@link MATCH_TIMEOUT_MS} (catastrophic backtracking such as `(a+)+$` then counts as no match).
+ * in catalog order whose pattern matches wins. A pattern comes from a file anyone may have written, so it
+ * is guarded: at most {@link MAX_PATTERN_LENGTH} characters, matched against the first
+ * {@link MAX_MESSAGE_LENGTH} characters of the message, by a matcher whose work is bounded by the input
+ * (`compileTriggerPattern`: no backtracking, so `(a+)+$` costs what `a+$` costs and the answer never
+ * depends on the machine's load). A pattern that is invalid, too long, or needs backtracking
+ * (backreferences, lookaround) never matches; lenient parsing reports it as `trigger-pattern-unsupported`.
  */
-import type vm from "node:vm";
 import type { Catalog, SkillRecord } from "../catalog/types.js";
 import type { SkillSession } from "../context/skill-session.js";
+import { type CompiledTriggerPattern, compileTriggerPattern } from "../spec/compile-trigger-pattern.js";
+import { MAX_TRIGGER_PATTERN_LENGTH, TRIGGER_PATTERN_KEYS } from "../spec/trigger-pattern-diagnostic.js";
 
-/** Longest pattern considered; longer ones are skipped. */
-export const MAX_PATTERN_LENGTH = 500;
+/** Longest pattern considered; longer ones never match. */
+export const MAX_PATTERN_LENGTH = MAX_TRIGGER_PATTERN_LENGTH;
 /** Characters of the message a pattern is matched against. */
 export const MAX_MESSAGE_LENGTH = 10_000;
-/** Most ms one pattern may run on one message. */
-export const MATCH_TIMEOUT_MS = 50;
-
-/** The frontmatter keys read (peterbot's spelling first). */
-const KEYS = ["triggerPattern", "trigger-pattern", "trigger_pattern"] as const;
 
 /** A skill's trigger pattern as written, when it has one. */
 export function triggerPatternOf(record: SkillRecord): string | undefined {
-  for (const key of KEYS) {
+  for (const key of TRIGGER_PATTERN_KEYS) {
     const value = record.extras[key];
     if (typeof value === "string" && value.trim() !== "") return value.trim();
   }
   return undefined;
 }
 
-// One context and script for every match: a fresh context per match costs ~6 ms, a reused one ~0.3 ms.
-let sandbox: { context: vm.Context; script: vm.Script } | undefined;
+// Compiled patterns by their text: a catalog has few distinct patterns and a turn tries each of them.
+const compiled = new Map<string, CompiledTriggerPattern>();
+const MAX_COMPILED = 1_000;
 
-/** True when `pattern` (case-insensitive) matches `text` in time; false when invalid, too long or too slow. */
+/** True when `pattern` (case-insensitive) matches `text`; false when invalid, too long or unsupported. */
 export function matchesTrigger(pattern: string, text: string): boolean {
   if (pattern.length > MAX_PATTERN_LENGTH) return false;
-  let regex: RegExp;
-  try {
-    regex = new RegExp(pattern, "i");
-  } catch {
-    return false;
+  let matcher = compiled.get(pattern);
+  if (matcher === undefined) {
+    matcher = compileTriggerPattern(pattern);
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    compiled.set(pattern, matcher);
   }
-  // node:vm is loaded here, the first time a skill's trigger pattern is tried, not with the agent.
-  const { createContext, Script } = process.getBuiltinModule("node:vm");
-  if (sandbox === undefined) {
-    sandbox = { context: createContext({ re: /$^/, s: "" }), script: new Script("re.test(s)") };
-    // The first run in a context compiles and links the script: done once here on the empty pattern, so
-    // a busy machine's first match is not cut off by the timeout meant for runaway patterns.
-    sandbox.script.runInContext(sandbox.context);
-  }
-  const { context, script } = sandbox;
-  context["re"] = regex;
-  context["s"] = text.slice(0, MAX_MESSAGE_LENGTH);
-  try {
-    return script.runInContext(context, { timeout: MATCH_TIMEOUT_MS }) === true;
-  } catch {
-    return false;
-  } finally {
-    context["re"] = /$^/;
-    context["s"] = "";
-  }
+  return matcher.ok && matcher.matches(text.slice(0, MAX_MESSAGE_LENGTH));
 }
 
 /** A skill with a trigger pattern. */

@@ -30,6 +30,8 @@ export interface UserSkillLoads extends Pick<SkillAgent, "loadSkill" | "unloadSk
   takeBetween(): EngineEvent[];
   /** Forgets the events not yet taken (a new conversation). */
   clear(): void;
+  /** Adds an event caused between turns (a user-started fork skill's `agent-start`, `agent-end`). */
+  noteBetween(event: EngineEvent): void;
 }
 
 export function userSkillLoads(parts: UserLoadParts): UserSkillLoads {
@@ -46,7 +48,11 @@ export function userSkillLoads(parts: UserLoadParts): UserSkillLoads {
   };
 
   /** `/skill NAME args` of a fork skill: the child runs now; the history gets the load call and its answer. */
-  const forkForUser = async (name: string, args: string | undefined): Promise<UserLoadOutcome> => {
+  const forkForUser = async (
+    name: string,
+    args: string | undefined,
+    onEvent: ((event: EngineEvent) => void) | undefined,
+  ): Promise<UserLoadOutcome> => {
     const conversation = parts.conversation();
     const { session } = conversation;
     const toolCallId = `user-fork-${randomUUID()}`;
@@ -57,7 +63,7 @@ export function userSkillLoads(parts: UserLoadParts): UserSkillLoads {
         args,
         toolCallId,
         // A person's `/skill NAME args`: the arguments are their request (not the previous turn's message).
-        { request: args ?? "" },
+        { request: args ?? "", ...(onEvent === undefined ? {} : { onEvent }) },
       );
       const { toolName, input } = session.history.loadCall(name, args);
       const value = answerText(result);
@@ -70,7 +76,7 @@ export function userSkillLoads(parts: UserLoadParts): UserSkillLoads {
       ];
       conversation.history.push(...messages);
       await parts.save();
-      return { ok: true, name, messages, tokens: session.counter.count(value) };
+      return { ok: true, name, messages, tokens: session.counter.count(value), agent: result.agent };
     } catch (error) {
       return { ok: false, name, message: error instanceof Error ? error.message : String(error) };
     }
@@ -91,7 +97,7 @@ export function userSkillLoads(parts: UserLoadParts): UserSkillLoads {
       }
       const record = listing === undefined ? undefined : parts.catalog.get(name);
       if (record !== undefined && isForkSkill(record, session.profile.name)) {
-        return forkForUser(name, loadOptions.args);
+        return forkForUser(name, loadOptions.args, loadOptions.onEvent);
       }
       const outcome = await noteBetween(() =>
         loadForUser(session, name, {
@@ -113,6 +119,9 @@ export function userSkillLoads(parts: UserLoadParts): UserSkillLoads {
       return { ok: true, message: `Unloaded ${name}. Loaded now: ${result.loaded.join(", ") || "none"}.` };
     },
     takeBetween: () => between.splice(0),
+    noteBetween(event) {
+      between.push({ ...event, step: 0 });
+    },
     clear() {
       between.length = 0;
     },

@@ -118,6 +118,49 @@ describe("recordTurns", () => {
     }
   });
 
+  it("records the subagent of a context: fork skill the user runs between turns (/NAME args), as a model-started one", async () => {
+    const store = createMemoryStore();
+    const agent = await createSkillAgent({
+      model: scriptedModel([{ text: "Ideas: kites." }, { text: "Kites it is." }]),
+      catalog: await createCatalog({
+        roots: [],
+        memory: [
+          {
+            name: "brainstorm",
+            description: "Brainstorms.",
+            body: "Brainstorm about $ARGUMENTS.",
+            extras: { context: "fork" },
+          },
+        ],
+      }),
+      store,
+      executor: false,
+    });
+    const unsubscribe = recordTurns(agent, { store });
+    const shown: EngineEvent[] = [];
+    try {
+      const outcome = await agent.loadSkill("brainstorm", { args: "wind", onEvent: (e) => shown.push(e) });
+      expect(outcome).toMatchObject({ ok: true, agent: "general-purpose" });
+      // The caller sees the child start and end, as the events of a model-started child.
+      const start = shown.find((e) => e.type === "agent-start");
+      expect(start).toMatchObject({ agent: "general-purpose", depth: 1, task: "Brainstorm about wind." });
+      expect(shown.at(-1)).toMatchObject({ type: "agent-end", agent: "general-purpose", steps: 1 });
+      // The inspector's recorder wrote the child's turn in its own log.
+      const childId = start?.type === "agent-start" ? start.sessionId : "";
+      const child = await readTurnLog(store, childId);
+      expect(child.turns.map((t) => t.userText)).toEqual(["Brainstorm about wind."]);
+      // The parent's next turn opens with the child's start and end, linking to the child's session.
+      await agent.send("/brainstorm wind");
+      const parent = await readTurnLog(store, agent.sessionId);
+      const types = parent.turns[0]?.events.map((e) => e.type) ?? [];
+      expect(types.slice(0, 2)).toEqual(["agent-start", "agent-end"]);
+      expect(parent.turns[0]?.events[0]).toMatchObject({ agent: "general-purpose", sessionId: childId });
+      unsubscribe();
+    } finally {
+      await agent.close();
+    }
+  });
+
   it("subscribers see turn-start and turn-end around a turn; the turn's own stream does not", async () => {
     const agent = await createSkillAgent({
       model: scriptedModel([{ text: "hello" }]),

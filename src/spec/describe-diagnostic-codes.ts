@@ -32,6 +32,8 @@ export const describeDiagnosticCodes: Readonly<Record<DiagnosticCode, string>> =
   "yaml-flow-collection":
     "Lenient: a flow list or map ([a, b], {k: v}) was accepted; strict validators reject it.",
   "duplicate-key": "Lenient: a key appears twice in one mapping; the last value wins.",
+  "trigger-pattern-unsupported":
+    "Lenient: `triggerPattern` is invalid, over 500 characters, or needs backtracking (backreferences, lookaround); it never matches.",
   "bom-stripped": "Lenient: a UTF-8 byte-order mark at the start was ignored.",
   "crlf-normalized": "Lenient: CRLF line endings were read as LF.",
   "encoding-invalid": "The file is not valid UTF-8; invalid bytes became U+FFFD.",

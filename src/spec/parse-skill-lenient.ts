@@ -16,6 +16,7 @@ import { readUnclosedFrontmatter } from "./read-unclosed-frontmatter.js";
 import type { YamlRepairKind } from "./repair-frontmatter-yaml.js";
 import { type AllowedTools, allowedToolsFrom } from "./split-allowed-tools.js";
 import { extractBody, type FrontmatterSplit, splitFrontmatterLenient } from "./split-frontmatter.js";
+import { triggerPatternDiagnostic } from "./trigger-pattern-diagnostic.js";
 import type { DiagnosticCode, FrontmatterValue, ParseSkillResult } from "./types.js";
 import { compareCodePoints } from "./validate-frontmatter.js";
 import {
@@ -157,6 +158,10 @@ export function parseSkillLenient(text: string, ctx: ParseContext): ParseSkillRe
       `Fields outside the spec kept as extras: ${unknown.join(", ")} (strict validators reject them).`,
       { line: lineOf(split, unknown[0]!) },
     );
+    const trigger = triggerPatternDiagnostic(skill.extras);
+    if (trigger !== undefined) {
+      warn(ctx, "trigger-pattern-unsupported", trigger.message, { line: lineOf(split, trigger.key) });
+    }
   }
   if (separators.length > 0) {
     warn(

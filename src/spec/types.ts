@@ -45,6 +45,7 @@ export type DiagnosticCode =
   | "body-separator"
   | "frontmatter-offset"
   | "duplicate-key"
+  | "trigger-pattern-unsupported"
   // discovery and file problems
   | "file-unreadable"
   | "file-binary"

@@ -242,6 +242,15 @@ describe("tool gating (open | skill)", () => {
     ]);
   });
 
+  it("an untrusted skill's naming offers the tool but is not called a grant", () => {
+    const triage = { name: "triage", allowedTools: ["mcp__tracker__create_issue"], untrusted: true };
+    const result = gated([triage], "skill");
+    expect(result.active).toContain("mcp__tracker__create_issue");
+    expect(result.granted?.["mcp__tracker__create_issue"]).toBe(
+      "named by skill 'triage' (allowed-tools mcp__tracker__create_issue), which is not trusted: each call needs approval",
+    );
+  });
+
   it("skill offers what tool_list grants, and unloading withdraws what only that skill granted", () => {
     const browse = { name: "browse", toolList: { web: [] } };
     const triage = { name: "triage", toolList: { tracker: ["create_issue"] } };

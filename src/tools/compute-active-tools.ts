@@ -31,6 +31,11 @@ export interface ActiveToolsSkill {
   forced?: boolean | undefined;
   /** The `type` extra; `agent` skills are never instruction-only. */
   type?: string | undefined;
+  /**
+   * Its origin is not trusted: what it names is still offered, but the reason says it is only named (each
+   * call is asked, never pre-approved), not granted.
+   */
+  untrusted?: boolean | undefined;
 }
 
 /** Input of {@link computeActiveTools}. */
@@ -112,6 +117,7 @@ export function computeActiveTools(input: ActiveToolsInput): ActiveTools {
   const preapproved: string[] = [];
   const granted: Record<string, string> = {};
   const perSkillLists = loaded.map((s) => ({ skill: s.name, filter: parseToolList(s.toolList) }));
+  const untrusted = new Set(loaded.filter((s) => s.untrusted === true).map((s) => s.name));
 
   for (const tool of input.registry.all()) {
     const hidden =
@@ -126,7 +132,7 @@ export function computeActiveTools(input: ActiveToolsInput): ActiveTools {
             input.gating ?? input.serverTools ?? "closed",
             granted,
           )
-        : skillGate(tool, input.gating, perSkillLists, declaring, loaded.length, granted)) ??
+        : skillGate(tool, input.gating, perSkillLists, declaring, loaded.length, granted, untrusted)) ??
       (instructionOnly
         ? `forced skill(s) ${forced.map((s) => `'${s.name}'`).join(", ")} are instruction-only (no tool_list), so host tools are disabled`
         : undefined) ??
@@ -171,8 +177,15 @@ function skillGate(
   declaring: Array<{ skill: string; entries: AllowedToolEntry[] }>,
   loadedCount: number,
   granted: Record<string, string>,
+  untrusted: ReadonlySet<string>,
 ): string | undefined {
   if (tool.server === undefined) return undefined;
+  // An untrusted skill's naming offers the tool but grants nothing: said so, not "granted" (its calls are
+  // asked, and the question or refusal names the command that trusts it).
+  const by = (skill: string, what: string): string =>
+    untrusted.has(skill)
+      ? `named by skill '${skill}' (${what}), which is not trusted: each call needs approval`
+      : `granted by skill '${skill}' (${what})`;
   if (gating === "open") {
     granted[tool.name] = "tool gating is open";
     return undefined;
@@ -184,15 +197,15 @@ function skillGate(
     if (wanted === "all" || wanted.has(own) || wanted.has(tool.name)) {
       granted[tool.name] =
         wanted === "all"
-          ? `granted by skill '${skill}' (tool_list: every tool of server '${tool.server}')`
-          : `granted by skill '${skill}' (tool_list: ${tool.server}: ${own})`;
+          ? by(skill, `tool_list: every tool of server '${tool.server}'`)
+          : by(skill, `tool_list: ${tool.server}: ${own}`);
       return undefined;
     }
   }
   for (const { skill, entries } of declaring) {
     const entry = entries.find((e) => matchesAllowedTool(e, tool));
     if (entry !== undefined) {
-      granted[tool.name] = `granted by skill '${skill}' (allowed-tools ${entry.raw})`;
+      granted[tool.name] = by(skill, `allowed-tools ${entry.raw}`);
       return undefined;
     }
   }

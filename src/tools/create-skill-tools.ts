@@ -358,6 +358,7 @@ export function createSkillTools(session: SkillSession, options: SkillToolsOptio
           toolList: record?.extras.tool_list,
           forced: forced.has(name),
           type: typeof type === "string" ? type : undefined,
+          untrusted: record !== undefined && !mayNow(trust, record, "pre-approve-tools"),
         };
       }),
       skillToolNames: names,

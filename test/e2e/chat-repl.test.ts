@@ -56,7 +56,8 @@ describe("skillrt chat", () => {
     stdout.on("data", (d) => {
       out += String(d);
     });
-    stdin.end("hello\n/exit\n");
+    // Input ends after the failed turn (no /exit, which would exit 0): the failure is the exit code.
+    stdin.end("hello\n");
     const code = await main(["chat", "--root", examples], {
       stdin,
       stdout,
@@ -69,6 +70,18 @@ describe("skillrt chat", () => {
     expect(out).toContain("No model is configured");
     expect(out).toContain("OPENAI_BASE_URL");
     expect(out).toContain("ANTHROPIC_API_KEY");
+  });
+
+  it("after a failed turn, /exit exits 0; the end of input exits 1", async () => {
+    // 400 is not retried: one failed request per turn.
+    server.script.push({ status: 400 });
+    const quit = await chat(["hello", "/exit"]);
+    expect(quit.out).toContain("scripted 400");
+    expect(quit.code).toBe(0);
+    server.script.push({ status: 400 });
+    const eof = await chat(["hello"]);
+    expect(eof.out).toContain("scripted 400");
+    expect(eof.code).toBe(1);
   });
 
   it("/skills shows markers and token costs, before and after /skill", async () => {

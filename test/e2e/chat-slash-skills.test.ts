@@ -144,3 +144,39 @@ describe("skillrt chat on a terminal: tab completion", () => {
     expect(listing).not.toContain("model-only");
   });
 });
+
+describe("skillrt chat: /context", () => {
+  it("counts agent_run among the tool definitions when agents are defined", async () => {
+    await mkdir(path.join(cwd, "agents"));
+    await writeFile(
+      path.join(cwd, "agents", "researcher.md"),
+      "---\nname: researcher\ndescription: Researches topics.\n---\nYou research.\n",
+    );
+    const { code, out } = await chat(["/context", "/exit"]);
+    expect(code).toBe(0);
+    const definitions = out.slice(out.indexOf("Tool definitions"));
+    expect(definitions).toMatch(/\n {2}agent_run \d+/);
+    expect(definitions).toMatch(/\n {2}skill_load \d+/);
+  });
+});
+
+describe("skillrt chat: a context: fork skill the user runs", () => {
+  it("/deep-research tides: a context: fork skill is shown running as a child agent, not as loaded", async () => {
+    await mkdir(path.join(root, "deep-research"));
+    await writeFile(
+      path.join(root, "deep-research", "SKILL.md"),
+      "---\nname: deep-research\ndescription: Researches in depth.\ncontext: fork\n---\n\nResearch $ARGUMENTS in depth.\n",
+    );
+    // The child's answer, then the parent's turn on the command.
+    server.script.push({ text: "Tides follow the moon." }, { text: "In short: the moon." });
+    const { code, out } = await chat(["/deep-research tides", "/exit"]);
+    expect(code).toBe(0);
+    expect(out).toContain("⇢ agent general-purpose: Research tides in depth.");
+    expect(out).toMatch(/⇠ agent general-purpose: 1 steps/);
+    expect(out).toContain("+ ran deep-research in agent general-purpose");
+    expect(out).not.toContain("+ loaded deep-research");
+    expect(out).toContain("In short: the moon.");
+    expect(JSON.stringify(messages(0))).toContain("Research tides in depth.");
+    expect(JSON.stringify(messages(1))).toContain("Tides follow the moon.");
+  });
+});

@@ -121,6 +121,39 @@ describe("skillrt ask with MCP servers", { timeout: 180_000 }, () => {
     });
   }
 
+  it("an untrusted project skill's allowed-tools: the tool is offered as named, not granted, and the refusal names skillrt trust", async () => {
+    const home = path.join(cwd, "home");
+    await mkdir(home);
+    // The config is trusted; the project skill arrives afterwards (as from a pull) and is not.
+    const text = await readFile(path.join(cwd, "skills", "triage", "SKILL.md"), "utf8");
+    await rm(path.join(cwd, "skills"), { recursive: true });
+    await writeTrustedConfig(
+      cwd,
+      { mcpServers: { tracker: trackerStdio({ TRACKER_LOG: log }) } },
+      { HOME: home },
+    );
+    await mkdir(path.join(cwd, ".agents", "skills", "triage"), { recursive: true });
+    await writeFile(path.join(cwd, ".agents", "skills", "triage", "SKILL.md"), text);
+    server = await startLoopbackProvider("openai", [
+      { toolCalls: [{ name: "skill_load", input: { name: "triage" } }] },
+      { toolCalls: [{ name: "mcp__tracker__create_issue", input: { title: "Save crashes" } }] },
+      { text: "Not filed." },
+    ]);
+    const run = await runCli(["ask", "--tool-gating", "skill", "file the bug"], {
+      cwd,
+      env: { ...env(server), HOME: home },
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain("granted by skill 'triage'");
+    expect(run.stderr).toContain(
+      "+ tool mcp__tracker__create_issue: named by skill 'triage' (allowed-tools mcp__tracker__create_issue), which is not trusted: each call needs approval",
+    );
+    expect(run.stderr).toMatch(/refused mcp__tracker__create_issue .*trust it with skillrt trust /);
+    // Said once: the offer does not claim a grant, the refusal names the command.
+    expect(run.stderr.match(/skillrt trust/g)).toHaveLength(1);
+    expect(await calls()).toEqual([]);
+  });
+
   for (const transport of ["stdio", "streamable-http"] as const) {
     it(`open gating offers every server tool from the first request (${transport})`, async () => {
       let entry: unknown = trackerStdio({ TRACKER_LOG: log });

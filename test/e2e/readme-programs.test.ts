@@ -68,15 +68,17 @@ describe("the README's library programs, installed from the packed tarball", () 
     await server?.close();
   });
 
-  it("the section opens with two programs of at most 25 lines: skillrt's agent and a ToolLoopAgent", async () => {
+  it("the section opens with two programs of at most 25 lines: skillrt's agent and a ToolLoopAgent; then an agent given an executor", async () => {
     const programs = await libraryPrograms();
-    expect(programs).toHaveLength(2);
+    expect(programs).toHaveLength(3);
     for (const program of programs) expect(program.trimEnd().split("\n").length).toBeLessThanOrEqual(25);
     expect(programs[0]).toContain("createSkillAgent");
     expect(programs[1]).toContain("new ToolLoopAgent");
+    // Composed by hand: the executor is what gives the model skill_run.
+    expect(programs[2]).toMatch(/createSkillAgent\(\{ model, catalog, executor: "auto" \}\)/);
   });
 
-  it.each([0, 1])("program %i loads the skill, runs its script and prints the answer", async (index) => {
+  it.each([0, 1, 2])("program %i loads the skill, runs its script and prints the answer", async (index) => {
     const program = (await libraryPrograms())[index] ?? "";
     const file = path.join(app, `program-${index}.ts`);
     await writeFile(file, program);

@@ -11,6 +11,9 @@ const usage = `Usage: skillrt chat [options]
 
 Starts an interactive conversation. Answers stream as they arrive; tool calls show as compact lines
 (→ call, ✓ result). The conversation is saved after every turn; resume it with --session ID.
+Exit code: 0 after /exit; at the end of input (Ctrl-D, a pipe), 1 when the last turn's model request
+failed, else 0. When the terminal closes (SIGHUP) or on SIGTERM the running turn is cancelled, the
+conversation saved and the workspace deleted; exit code 129 or 143.
 
 ${REPL_HELP}
 ${AGENT_OPTIONS_HELP}`;

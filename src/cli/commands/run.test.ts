@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../__fixtures__/run-cli.js";
@@ -159,5 +159,53 @@ describe("skillrt run", () => {
       "true",
     ]);
     expect(outside.code).toBe(1);
+  });
+
+  it("--input takes a plain path relative to the current directory (or an absolute one)", async () => {
+    await mkdir(path.join(tmp.dir, "data"));
+    await writeFile(path.join(tmp.dir, "data", "in.csv"), "a,b\n");
+    const cat = (spec: string) =>
+      run(["report", "--root", "skills", "--input", spec, "--", 'cat "$WORK_DIR/inputs/in.csv"']);
+    for (const spec of ["data/in.csv", "./data/in.csv", path.join(tmp.dir, "data", "in.csv")]) {
+      const r = await cat(spec);
+      expect({ spec, code: r.code, out: r.out }).toEqual({ spec, code: 0, out: "a,b\n" });
+    }
+    const missing = await cat("data/none.csv");
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain("none.csv");
+  });
+
+  it("--output alone is refused with the fix (the files would be lost); with --keep they stay in the workspace", async () => {
+    const make = ["--", "python3", "scripts/make.py", "x"];
+    const alone = await run(["report", "--root", "skills", "--output", "out/*.md", ...make]);
+    expect(alone.code).toBe(2);
+    expect(alone.err).toContain(
+      "--output only collects files from the workspace, which is deleted after the run: add --save",
+    );
+    const kept = await run(["report", "--root", "skills", "--output", "out/*.md", "--keep", ...make]);
+    expect(kept.code).toBe(0);
+    expect(kept.err).toContain("output: out/r.md (text/markdown, 6 bytes)");
+    const workspace = /workspace: (.+)/.exec(kept.err)?.[1] ?? "";
+    expect(await readFile(path.join(workspace, "out", "r.md"), "utf8")).toBe("# hi x");
+    await rm(workspace, { recursive: true, force: true });
+  });
+
+  it("runs an untrusted project skill: run does not ask for trust, and its help says so", async () => {
+    await writeSkill(
+      path.join(tmp.dir, ".agents", "skills"),
+      "hello",
+      fm("hello", "Says hello."),
+      "# Hello\n",
+      {
+        "scripts/hi.sh": "echo HELLO-UNTRUSTED\n",
+      },
+    );
+    const r = await run(["hello", "--", "sh", "scripts/hi.sh"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toBe("HELLO-UNTRUSTED\n");
+    const help = await runCli(["run", "--help"], { cwd: tmp.dir, env: { HOME: tmp.dir } });
+    expect(help.out).toContain(
+      "Trust: run does not ask for skillrt trust. You name the skill and the command",
+    );
   });
 });

@@ -1,4 +1,5 @@
 /** `skillrt run NAME -- COMMAND…`: run a command in a skill's workspace through an executor. */
+import path from "node:path";
 import { createCatalog } from "../../catalog/create-catalog.js";
 import type { OutputSpec } from "../../exec/collect-outputs.js";
 import { createExecutor, type ExecutorChoice } from "../../exec/create-executor.js";
@@ -33,10 +34,12 @@ Options:
   --timeout SECONDS  Kill the command and its children after this long. Default: exec.timeoutSeconds,
                      else 300.
   --cwd DIR          Working directory relative to the skill root. Default: the skill root.
-  --input SPEC       Stage a file first: host:///abs/path (under the current directory or exec.hostDirs),
-                     artifact://name[@version], workspace://rel or skill://name/rel; copied to
-                     work/inputs/ (repeatable).
-  --output GLOB      Collect matching workspace files after the run, e.g. 'out/**' (repeatable).
+  --input SPEC       Stage a file first: a path (data.csv, ./in/a.txt or /abs/path, under the current
+                     directory or exec.hostDirs; the same as host:///abs/path), artifact://name[@version],
+                     workspace://rel or skill://name/rel; copied to work/inputs/ (repeatable).
+  --output GLOB      Collect matching workspace files after the run, e.g. 'out/**' (repeatable). The
+                     workspace is deleted after the run, so keep them with --save (artifacts), --keep
+                     (the workspace) or --json (their content); --output alone is refused.
   --save             Save the collected files as versioned artifacts (v1, v2, …) in .skillrt/artifacts
                      under the current directory (exec.artifactsDir), named by their workspace path,
                      e.g. artifact://out/report.md; later runs read them with --input.
@@ -45,6 +48,11 @@ Options:
                      outputFiles: [{ name, size, mimeType, content?, artifact? }], executor }
                      as JSON (artifact: { name, version } with --save).
   -h, --help         Show this help.
+
+Trust: run does not ask for skillrt trust. You name the skill and the command yourself, as when you
+type it in a shell, so a project's untrusted skill runs too (in the sandbox by default). What a model
+runs is different: an agent's skill_run and script tools refuse an untrusted skill's scripts until
+skillrt trust.
 
 Configuration: skillrt.config.json / ~/.skillrt/config.json. Per-skill env (skills.NAME.env) reaches
 the command and is redacted from what is printed; exec.allowCommands / exec.denyCommands refuse
@@ -71,6 +79,13 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
       return usageError(io, "run", `--executor must be one of ${EXECUTORS.join(", ")}`);
     if (values.save === true && values.output === undefined)
       return usageError(io, "run", "--save needs --output GLOB (the files to save)");
+    // Collected files live in the workspace, deleted after the run: alone, --output would list them and lose them.
+    if (values.output !== undefined && values.save !== true && values.keep !== true && values.json !== true)
+      return usageError(
+        io,
+        "run",
+        "--output only collects files from the workspace, which is deleted after the run: add --save to keep them as artifacts in .skillrt/artifacts, --keep to keep the workspace, or --json to print their content",
+      );
     const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
     if (timeout !== undefined && !(timeout > 0))
       return usageError(io, "run", "--timeout expects a positive number of seconds");
@@ -103,7 +118,7 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
     const workspace = await createWorkspace(values.keep === true ? { kept: true } : {});
     const interrupt = abortOnInterrupt(io);
     try {
-      const inputs: InputSpec[] = (values.input ?? []).map((from) => ({ from }));
+      const inputs: InputSpec[] = (values.input ?? []).map((from) => ({ from: inputSpec(from, io.cwd) }));
       const outputs: OutputSpec | undefined =
         values.output === undefined
           ? undefined
@@ -167,3 +182,8 @@ Exit codes: the command's exit code when it ran; 1 unknown skill, refused run or
     }
   },
 });
+
+/** A plain path (`data.csv`, `./in/a.txt`, `/abs/a.txt`) is the host file it names; a `scheme://` spec is kept. */
+function inputSpec(from: string, cwd: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(from) ? from : `host://${path.resolve(cwd, from)}`;
+}

@@ -3,6 +3,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { listSkills } from "../../context/list-skills.js";
+import type { EngineEvent } from "../../engine/engine-event.js";
 import { ProviderError } from "../../engine/provider-error.js";
 import type { SkillAgent } from "../../engine/skill-agent.js";
 import { createSkillBodyCosts } from "../../engine/skill-body-costs.js";
@@ -104,6 +105,24 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   rl.on("SIGINT", onInterrupt);
   // Without a terminal, readline never sees ^C: listen on the process (when we own its stdin), every time.
   const stopListening = listenForInterrupt(io, onInterrupt, { once: false });
+  // The terminal closed (SIGHUP) or a supervisor stops the chat (SIGTERM): Node's default would end the
+  // process at once and leave the workspace behind. The turn is cancelled, the input closed, and the chat
+  // ends as after /exit, so the conversation is saved and the caller deletes the workspace.
+  let hungUp: NodeJS.Signals | undefined;
+  const onHangup = (signal: NodeJS.Signals): void => {
+    if (hungUp !== undefined) return;
+    hungUp = signal;
+    // A closed terminal fails every later write (EIO): nothing can be shown any more, so nothing is.
+    for (const stream of [io.stdin, io.stdout, io.stderr]) stream.on("error", () => undefined);
+    running?.abort();
+    try {
+      rl.close();
+    } catch {
+      // A terminal that is gone may refuse to leave raw mode; the input is closed all the same.
+    }
+  };
+  const stopHangup = listenForInterrupt(io, () => onHangup("SIGHUP"), { signals: ["SIGHUP"] });
+  const stopTerm = listenForInterrupt(io, () => onHangup("SIGTERM"), { signals: ["SIGTERM"] });
 
   /** Runs one turn, rendering its events; returns the REPL's exit code after it. */
   const runTurn = async (input: string, previousCode: number): Promise<number> => {
@@ -189,8 +208,16 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       }
     });
     for (;;) {
-      const next = await lines.next();
-      if (next.done === true) break;
+      let next: IteratorResult<string>;
+      try {
+        next = await lines.next();
+      } catch (error) {
+        // A terminal that went away fails the read (EIO) before or after its SIGHUP: the same hang-up.
+        if (hungUp === undefined && (error as NodeJS.ErrnoException).code !== "EIO") throw error;
+        onHangup("SIGHUP");
+        break;
+      }
+      if (next.done === true || hungUp !== undefined) break;
       const raw = next.value;
       const line = raw.trim();
       if (line === "") {
@@ -206,8 +233,24 @@ export async function runRepl(options: ReplOptions): Promise<number> {
           prompt();
           continue;
         }
-        const outcome = await runSlashCommand(line, { ...parts, agent, bodyCosts }, out, style, width);
-        if (outcome === "exit") break;
+        // A command's events (a `context: fork` skill's child) are shown as a turn's are.
+        const renderer =
+          options.json === true
+            ? createJsonRenderer(out)
+            : createHumanRenderer({ text: out, info: out, style, spinner });
+        const onEvent = (event: EngineEvent): void => renderer.handle(event);
+        const outcome = await runSlashCommand(
+          line,
+          { ...parts, agent, bodyCosts, onEvent },
+          out,
+          style,
+          width,
+        ).finally(() => renderer.finish());
+        if (outcome === "exit") {
+          // Quitting is what the user asked for: a failed turn before it was shown then, and is not the exit's.
+          exitCode = 0;
+          break;
+        }
         if (outcome === "continue") {
           prompt();
           continue;
@@ -220,10 +263,14 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   } finally {
     stopWatching();
     stopListening();
+    stopHangup();
+    stopTerm();
     spinner.stop();
     rl.close();
     await agent.save();
   }
+  // 128 + the signal's number, as a shell reports a process the signal ended.
+  if (hungUp !== undefined) return hungUp === "SIGHUP" ? 129 : 143;
   return exitCode;
 }
 

@@ -4,6 +4,7 @@ import type { Catalog } from "../../catalog/types.js";
 import type { ModelConfig } from "../../config/model-config.js";
 import { listSkills } from "../../context/list-skills.js";
 import { CONVERSATION_NAMESPACE } from "../../engine/create-skill-agent.js";
+import type { EngineEvent } from "../../engine/engine-event.js";
 import { firstUserText } from "../../engine/first-user-text.js";
 import type { ToolSources } from "../../engine/open-tool-sources.js";
 import { loadConversation } from "../../engine/saved-conversation.js";
@@ -46,6 +47,8 @@ export interface ChatParts {
 export interface ChatContext extends ChatParts {
   agent: SkillAgent;
   bodyCosts: SkillBodyCosts;
+  /** Shows the events a command causes (a `context: fork` skill's child agent), as a turn's are shown. */
+  onEvent?: ((event: EngineEvent) => void) | undefined;
 }
 
 /**
@@ -78,6 +81,7 @@ export function notUserInvocable(name: string): string {
  */
 async function loadSkill(
   agent: SkillAgent,
+  onEvent: ((event: EngineEvent) => void) | undefined,
   out: NodeJS.WritableStream,
   style: Style,
   rest: string,
@@ -94,13 +98,20 @@ async function loadSkill(
     out.write(`${style.red(notUserInvocable(name))}\n`);
     return "continue";
   }
-  const outcome = await agent.loadSkill(name, args.length > 0 ? { args: argText } : {});
+  const outcome = await agent.loadSkill(name, {
+    ...(args.length > 0 ? { args: argText } : {}),
+    ...(onEvent === undefined ? {} : { onEvent }),
+  });
   if (!outcome.ok) {
     out.write(`${style.red(outcome.message)}\n`);
     return "continue";
   }
+  const tokens = outcome.tokens.toLocaleString("en-US");
+  // A `context: fork` skill ran in a child (shown by its events): nothing was loaded, its answer was added.
   out.write(
-    `${style.green(`+ loaded ${outcome.name}`)} (${outcome.tokens.toLocaleString("en-US")} tokens)\n`,
+    outcome.agent === undefined
+      ? `${style.green(`+ loaded ${outcome.name}`)} (${tokens} tokens)\n`
+      : `${style.green(`+ ran ${outcome.name} in agent ${outcome.agent}`)} (its answer: ${tokens} tokens)\n`,
   );
   if (run === "with-args" && argText === "") return "continue";
   return { turn: `/${outcome.name}${argText === "" ? "" : ` ${argText}`}` };
@@ -135,7 +146,7 @@ export async function runSlashCommand(
       return "continue";
     }
     case "skill":
-      return await loadSkill(agent, out, style, rest, "with-args");
+      return await loadSkill(agent, chat.onEvent, out, style, rest, "with-args");
     case "unload": {
       if (rest === "") {
         out.write("Usage: /unload NAME\n");
@@ -148,9 +159,10 @@ export async function runSlashCommand(
     case "context": {
       // The ledger with the history measured now, as the next request would carry it.
       agent.session.history.measure(agent.history());
+      // The host's tools (agent_run with agents) go with every request, beside the gated skill tools.
       const tools = await toolDefinitionTokens(
-        agent.skillTools.allTools(),
-        agent.skillTools.activeToolNames(),
+        { ...agent.skillTools.allTools(), ...agent.hostTools },
+        [...agent.skillTools.activeToolNames(), ...Object.keys(agent.hostTools)],
         agent.session.counter,
       );
       out.write(formatContext(agent.session.ledger(), tools));
@@ -189,7 +201,7 @@ export async function runSlashCommand(
     default: {
       const skill = listSkills(agent.session).find((s) => s.name === name);
       if (skill?.userInvocable === true) {
-        return await loadSkill(agent, out, style, `${name} ${rest}`.trim(), "always");
+        return await loadSkill(agent, chat.onEvent, out, style, `${name} ${rest}`.trim(), "always");
       }
       if (skill !== undefined) {
         out.write(`${style.red(notUserInvocable(name))}\n`);
