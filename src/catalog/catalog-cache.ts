@@ -10,7 +10,7 @@ import { fsOrigin } from "./skill-origin.js";
 import type { SkillRoot } from "./types.js";
 
 /** Bumped whenever what the cache stores, or what a parse of the same bytes gives, changes. */
-export const CATALOG_CACHE_VERSION = 7;
+export const CATALOG_CACHE_VERSION = 8;
 export type { RootCache };
 
 const MAGIC = "skillrt-catalog-cache";
