@@ -32,7 +32,7 @@ import { mcpSessionView } from "./mcp-session-view.js";
 import { serveSkillPrompts } from "./serve-skill-prompts.js";
 import { serveSkillResources } from "./serve-skill-resources.js";
 import { createProgressRoutes, serveSkillTools } from "./serve-skill-tools.js";
-import { type SkillsExtensionPaging, serveSkillsExtension } from "./serve-skills-extension.js";
+import { type SkillsExtensionPaging, serveSkillsExtension, skillsCaching } from "./serve-skills-extension.js";
 import { createSkillServing } from "./skill-serving.js";
 
 /** Version reported to clients by default. */
@@ -164,7 +164,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   const prompts = serveSkillPrompts(mcp, view, () => served.refresh());
   const serving = createSkillServing(view);
   serveSkillResources(mcp, serving, options.paging?.skillsPerPage);
-  serveSkillsExtension(mcp, serving, options.paging);
+  serveSkillsExtension(mcp, serving, options.paging, skillsCaching(options.watch === true));
 
   let stopWatching: (() => void) | undefined;
   if (options.watch === true) {

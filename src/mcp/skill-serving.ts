@@ -23,9 +23,18 @@ export interface SkillEntry {
   uri: string;
   /** The SKILL.md frontmatter, verbatim, as JSON. */
   frontmatter: Record<string, unknown>;
-  /** Every file of the skill (nested skills' included), each once, with the SHA-256 of its bytes. */
-  resources: { uri: string; digest: string }[];
+  /**
+   * Every file of the skill (nested skills' included), each once, with the SHA-256 of its bytes and
+   * their length (`size`: the same bytes the digest covers).
+   */
+  resources: { uri: string; digest: string; size: number }[];
 }
+
+/** SEP-2640's per-skill limits: a skill past either is not served as a skill (no host must accept it). */
+export const SKILL_LIMITS = { resources: 512, totalBytes: 16 * 1024 * 1024 } as const;
+
+/** Frontmatter `metadata` keys under this prefix are the protocol's (SEP-2640), never an author's. */
+const RESERVED_METADATA_PREFIX = "io.modelcontextprotocol/";
 
 /** What one entry could not be made of, or the entry. */
 export type EntryResult = { entry: SkillEntry } | { problem: string };
@@ -101,15 +110,19 @@ export function createSkillServing(session: SkillSession): SkillServing {
     const skillMd = files[0];
     if (skillMd === undefined || skillMd.path !== "SKILL.md" || skillMd.owner !== skill.record)
       return { problem: `skill '${skill.path}' has no SKILL.md` };
+    if (files.length > SKILL_LIMITS.resources)
+      return {
+        problem: `skill '${skill.path}' has ${files.length} files, over the ${SKILL_LIMITS.resources} a skill may have (SEP-2640's limit)`,
+      };
     // SKILL.md is read only when its content is new: its frontmatter is kept by digest.
-    let mdDigest = await current().digest(skillMd);
-    let frontmatter = frontmatters.get(mdDigest);
-    if (!frontmatters.has(mdDigest)) {
+    let md = await current().digest(skillMd);
+    let frontmatter = frontmatters.get(md.digest);
+    if (!frontmatters.has(md.digest)) {
       const read = await current().read(skillMd);
-      mdDigest = read.digest;
+      md = { digest: read.digest, size: read.bytes.length };
       frontmatter = skillFrontmatter(read.bytes);
       if (frontmatters.size >= MAX_FRONTMATTERS) frontmatters.clear();
-      frontmatters.set(mdDigest, frontmatter);
+      frontmatters.set(md.digest, frontmatter);
     }
     if (frontmatter === undefined) return { problem: `the SKILL.md of '${skill.path}' has no frontmatter` };
     if (frontmatter["name"] !== skill.record.name)
@@ -118,10 +131,29 @@ export function createSkillServing(session: SkillSession): SkillServing {
       };
     if (typeof frontmatter["description"] !== "string")
       return { problem: `the frontmatter of '${skill.path}' has no description` };
-    const resources = [{ uri: skillFileUri(skill.path, "SKILL.md"), digest: mdDigest }];
+    const reserved = reservedMetadataKey(frontmatter);
+    if (reserved !== undefined)
+      return {
+        problem: `the frontmatter of '${skill.path}' uses metadata key '${reserved}', reserved for the protocol (SEP-2640)`,
+      };
+    const resources = [{ uri: skillFileUri(skill.path, "SKILL.md"), ...md }];
+    let total = md.size;
     for (const file of files.slice(1)) {
-      resources.push({ uri: skillFileUri(skill.path, file.path), digest: await current().digest(file) });
+      const digested = await current().digest(file);
+      total += digested.size;
+      if (total > SKILL_LIMITS.totalBytes)
+        return {
+          problem: `the files of skill '${skill.path}' are over the ${SKILL_LIMITS.totalBytes} bytes a skill may hold (SEP-2640's limit)`,
+        };
+      resources.push({ uri: skillFileUri(skill.path, file.path), ...digested });
     }
     return { entry: { uri: resources[0]!.uri, frontmatter, resources } };
   }
+}
+
+/** The first `metadata` key of `frontmatter` under the protocol's reserved prefix, if any. */
+function reservedMetadataKey(frontmatter: Record<string, unknown>): string | undefined {
+  const metadata = frontmatter["metadata"];
+  if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) return undefined;
+  return Object.keys(metadata).find((key) => key.startsWith(RESERVED_METADATA_PREFIX));
 }
