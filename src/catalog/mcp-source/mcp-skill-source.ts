@@ -54,6 +54,9 @@ export interface McpSkillSourceOptions {
   maxSkills?: number;
 }
 
+/** When a listing is read again after a list_changed (past the client's one-a-second coalescing). */
+const RELIST_AGAIN_MS = 1200;
+
 /** Default of {@link McpSkillSourceOptions.maxSkills}. */
 export const DEFAULT_MAX_MCP_SKILLS = 10_000;
 
@@ -380,6 +383,9 @@ export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSk
       servers.set(server.label, state);
       server.onListChanged?.(() => {
         void relist(state);
+        // The client passes one list_changed a second and drops the rest (a flood guard): a change
+        // signalled right after this one is read by one more re-read once that second is over.
+        setTimeout(() => void relist(state), RELIST_AGAIN_MS).unref();
       });
       changed();
     },
