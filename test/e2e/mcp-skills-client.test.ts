@@ -5,6 +5,7 @@
  * format. The served skills join the catalog with their origin and no file fetched; loads and reads are
  * verified against the listing; same-named skills of two servers and a local one are all loadable.
  */
+import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -20,6 +21,7 @@ import {
 import { type LoopbackProvider, startLoopbackProvider } from "./support/loopback-provider.js";
 import { assertBuilt, runCli } from "./support/run-cli.js";
 
+const bin = path.resolve(import.meta.dirname, "../../bin/skillrt.js");
 let cwd: string;
 let provider: LoopbackProvider | undefined;
 const servers: HfServer[] = [];
@@ -136,6 +138,60 @@ describe("skillrt ask with a Hugging Face skills server", { timeout: 180_000 }, 
     const found = await runCli(["search", "extract text from pdf", "--json"], { cwd, env: env(provider) });
     expect(found.code).toBe(0);
     expect(JSON.parse(found.stdout).results.map((r: { name: string }) => r.name)).toContain("pdf");
+
+    // `prompt --for` shows it among what a request would see, without a file read.
+    const asked = proxy.log.length;
+    const forRequest = await runCli(["prompt", "--for", "extract the pdf"], { cwd, env: env(provider) });
+    expect(forRequest.code).toBe(0);
+    expect(forRequest.stdout).toMatch(/pdf.*\(from MCP server hf\)/);
+    expect(proxy.log.slice(asked).some((r) => r.method.startsWith("resources/"))).toBe(false);
+
+    // `show` finds it (as `list` does) and fetches only what it prints: the SKILL.md, then the one file.
+    const showing = proxy.log.length;
+    const show = await runCli(["show", "pdf"], { cwd, env: env(provider) });
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain("Run scripts/extract.sh on the file.");
+    expect(show.stderr).toContain("pdf: from MCP server hf");
+    const file = await runCli(["show", "pdf", "references/forms.md", "--json"], { cwd, env: env(provider) });
+    expect(file.code).toBe(0);
+    expect(file.stdout).toContain("# Forms");
+    expect(
+      proxy.log
+        .slice(showing)
+        .filter((r) => r.method === "resources/read")
+        .map((r) => r.uri),
+    ).toEqual(["skill://pdf/SKILL.md", "skill://pdf/references/forms.md"]);
+
+    // The inspector's catalog view lists it with its origin, reading no file (no body tokens measured).
+    const inspecting = proxy.log.length;
+    const inspect = spawn(process.execPath, [bin, "inspect", "--port", "0"], {
+      cwd,
+      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: cwd, NO_COLOR: "1" },
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        inspect.stdout.on("data", (d) => {
+          out += String(d);
+          if (out.includes("\n")) resolve(out.split("\n")[0]!);
+        });
+        inspect.on("close", (code) => reject(new Error(`inspect exited ${code}`)));
+      });
+      const view = (await (await fetch(new URL("/api/catalog", url))).json()) as {
+        skills: Array<{ name: string; scope: string; description: string; bodyTokens?: number }>;
+      };
+      const pdf = view.skills.find((s) => s.name === "pdf");
+      expect(pdf).toMatchObject({
+        scope: "mcp",
+        description: expect.stringContaining("(from MCP server hf)"),
+      });
+      expect(pdf?.bodyTokens).toBeUndefined();
+      expect(proxy.log.slice(inspecting).some((r) => r.method.startsWith("resources/"))).toBe(false);
+    } finally {
+      const exited = new Promise((resolve) => inspect.once("exit", resolve));
+      inspect.kill("SIGTERM");
+      await exited;
+    }
   });
 
   it("a file changed behind the listing's back: the load is refused clearly, then succeeds from the refreshed entry", async () => {
