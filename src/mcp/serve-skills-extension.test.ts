@@ -342,6 +342,37 @@ describe("the Skills Extension (SEP-2640)", () => {
     }
   });
 
+  it("pages prompts/list like resources/list: every user-invocable skill once, one shared prompt object per skill", async () => {
+    const root = await tempRoot();
+    generateSkills(root, 120, { seed: 3 });
+    const catalog = await createCatalog({ roots: [root] });
+    const lists: string[][] = [];
+    for (let n = 0; n < 2; n++) {
+      const server = await createSkillMcpServer({ catalog, exec: false });
+      const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverTransport);
+      const client = new Client({ name: "prompts", version: "1.0.0" });
+      await client.connect(clientTransport);
+      open.push({ client, server });
+      const names: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await client.listPrompts(cursor === undefined ? {} : { cursor });
+        names.push(...page.prompts.map((p) => p.name));
+        expect(page.prompts.length).toBeLessThanOrEqual(100);
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor !== undefined);
+      expect(pages).toBe(2);
+      lists.push(names);
+    }
+    expect(lists[0]).toHaveLength(120);
+    expect(new Set(lists[0]).size).toBe(120);
+    expect(lists[1]).toEqual(lists[0]);
+    await expect(open[0]!.client.listPrompts({ cursor: "bogus" })).rejects.toMatchObject({ code: -32602 });
+  });
+
   it("under watch, an edited file has its new digest and the client is told the list changed", async () => {
     const root = await sepTree();
     const client = await connect(root, { watch: true });
