@@ -93,6 +93,12 @@ export interface SkillMcpServerOptions {
   /** Receives warnings meant for a person (e.g. the sandbox fallback). Default: dropped. */
   onWarning?: (message: string) => void;
   /**
+   * The metadata cache directory (trusted-cache rules): the SHA-256 and size of every served file are kept
+   * there, so a restarted server's first `skills/list` re-hashes only files changed since. Default: none
+   * (digests are kept in memory, shared by the sessions of one catalog).
+   */
+  cacheDir?: string;
+  /**
    * Which skills may run commands (`skill_run`, script tools): `true` every one, a `SkillTrust`, else the
    * default rule (project-scope skills untrusted). See `SkillLayerOptions.trust`.
    */
@@ -162,7 +168,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   // A client that sends a progress token hears how a long skill_run goes.
   const served = serveSkillTools(mcp, { tools, loadToolName: () => view.profile.toolNames.load, progress });
   const prompts = serveSkillPrompts(mcp, view, () => served.refresh());
-  const serving = createSkillServing(view);
+  const serving = createSkillServing(view, options.cacheDir);
   serveSkillResources(mcp, serving, options.paging?.skillsPerPage);
   serveSkillsExtension(mcp, serving, options.paging, skillsCaching(options.watch === true));
 
@@ -183,6 +189,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   const previousOnClose = mcp.server.onclose;
   mcp.server.onclose = () => {
     previousOnClose?.();
+    serving.flush();
     stopWatching?.();
     stopWatching = undefined;
     disposed ??= (runLayer?.dispose() ?? Promise.resolve()).catch((error: unknown) => {

@@ -9,6 +9,14 @@ import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import fs from "node:fs/promises";
 import { type FileIdentity, fileIdentity, unchangedSince } from "../catalog/file-identity.js";
+import { readCacheFile, writeCacheFile } from "../util/trusted-cache.js";
+
+/** The digest cache's file in the metadata cache directory. */
+const CACHE_FILE = "mcp-digests-v1.json";
+/** Largest digest cache file read (a million files is ~200 MB; past it the cache starts empty). */
+const MAX_CACHE_BYTES = 256 * 1024 * 1024;
+/** Quiet time after the last new digest before the cache file is written. */
+const SAVE_AFTER_MS = 1000;
 
 /** The digest of `bytes` in SEP-2640's form. */
 export function sha256Digest(bytes: Uint8Array | string): string {
@@ -27,6 +35,17 @@ export interface FileDigests {
   digest(abs: string): Promise<Digested>;
   /** Records the digest of bytes just read from `abs` with identity `stat`, read at `readAt`. */
   remember(abs: string, stat: FileIdentity, readAt: number, bytes: Uint8Array): Digested;
+  /** Writes the cache file now when digests are new since the last write (no-op without a cache dir). */
+  flush(): void;
+}
+
+/** Options of {@link createFileDigests}. */
+export interface FileDigestsOptions {
+  /**
+   * The metadata cache directory (trusted-cache rules): digests are kept there across processes, so a
+   * server's first listing reads only files changed since the last one hashed them. Default: memory only.
+   */
+  cacheDir?: string;
 }
 
 interface Known {
@@ -35,18 +54,49 @@ interface Known {
   digested: Digested;
 }
 
-/** A new, empty digest cache. */
-export function createFileDigests(): FileDigests {
-  const known = new Map<string, Known>();
+/** A digest cache, primed from `cacheDir`'s file when there is one. */
+export function createFileDigests(options: FileDigestsOptions = {}): FileDigests {
+  const { cacheDir } = options;
+  const known = cacheDir === undefined ? new Map<string, Known>() : loadKnown(cacheDir);
+  let saveTimer: NodeJS.Timeout | undefined;
+  let dirty = false;
+  const flush = (): void => {
+    if (saveTimer !== undefined) clearTimeout(saveTimer);
+    saveTimer = undefined;
+    if (cacheDir === undefined || !dirty) return;
+    dirty = false;
+    const rows = [...known].map(([abs, k]) => [
+      abs,
+      k.identity.dev,
+      k.identity.ino,
+      k.identity.size,
+      k.identity.mtimeMs,
+      k.identity.ctimeMs,
+      k.readAt,
+      k.digested.digest,
+    ]);
+    try {
+      writeCacheFile(cacheDir, CACHE_FILE, [JSON.stringify(rows)]);
+    } catch {
+      // Not kept: the next process hashes again.
+    }
+  };
   // Sessions listing at once hash a file once.
   const hashing = new Map<string, Promise<Digested>>();
   const remember = (abs: string, identity: FileIdentity, readAt: number, bytes: Uint8Array): Digested => {
     const digested = { digest: sha256Digest(bytes), size: bytes.length };
     known.set(abs, { identity, readAt, digested });
+    if (cacheDir !== undefined) {
+      dirty = true;
+      if (saveTimer !== undefined) clearTimeout(saveTimer);
+      saveTimer = setTimeout(flush, SAVE_AFTER_MS);
+      saveTimer.unref();
+    }
     return digested;
   };
   return {
     remember,
+    flush,
     async digest(abs) {
       // A stat is microseconds: synchronous, it skips the thread pool that a page of hundreds would queue on.
       const stat = fileIdentity(statSync(abs));
@@ -73,4 +123,36 @@ export function createFileDigests(): FileDigests {
       }
     },
   };
+}
+
+/**
+ * The digests kept in `cacheDir`'s file; a missing, unreadable or malformed file (or row) is no digest.
+ * A row is used only while the file's identity is the one recorded (see `unchangedSince`), so a file
+ * edited since, or one the cache lies about, is hashed again.
+ */
+function loadKnown(cacheDir: string): Map<string, Known> {
+  const known = new Map<string, Known>();
+  const bytes = readCacheFile(cacheDir, CACHE_FILE, MAX_CACHE_BYTES);
+  if (bytes === undefined) return known;
+  let rows: unknown;
+  try {
+    rows = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    return known;
+  }
+  if (!Array.isArray(rows)) return known;
+  for (const row of rows) {
+    if (!Array.isArray(row) || row.length !== 8) continue;
+    const [abs, dev, ino, size, mtimeMs, ctimeMs, readAt, digest] = row as unknown[];
+    if (typeof abs !== "string" || typeof digest !== "string" || !/^sha256:[0-9a-f]{64}$/.test(digest))
+      continue;
+    if (![dev, ino, size, mtimeMs, ctimeMs, readAt].every((n) => typeof n === "number" && Number.isFinite(n)))
+      continue;
+    known.set(abs, {
+      identity: { dev, ino, size, mtimeMs, ctimeMs } as FileIdentity,
+      readAt: readAt as number,
+      digested: { digest, size: size as number },
+    });
+  }
+  return known;
 }

@@ -49,6 +49,8 @@ export interface SkillServing {
    * check each file once, not once per client.
    */
   entry(skill: ServedSkill, maxAgeMs?: number): Promise<EntryResult>;
+  /** Writes new digests to the cache directory now (when there is one). */
+  flush(): void;
 }
 
 interface Shared {
@@ -64,11 +66,11 @@ interface Shared {
 const MAX_FRONTMATTERS = 50_000;
 const shared = new WeakMap<Catalog, Shared>();
 
-function sharedFor(catalog: Catalog): Shared {
+function sharedFor(catalog: Catalog, cacheDir: string | undefined): Shared {
   let state = shared.get(catalog);
   if (state === undefined) {
     state = {
-      digests: createFileDigests(),
+      digests: createFileDigests(cacheDir === undefined ? {} : { cacheDir }),
       fileLists: new Map(),
       entries: new Map(),
       frontmatters: new Map(),
@@ -78,9 +80,12 @@ function sharedFor(catalog: Catalog): Shared {
   return state;
 }
 
-/** The serving state of `session`. */
-export function createSkillServing(session: SkillSession): SkillServing {
-  const { digests, fileLists, entries, frontmatters } = sharedFor(session.catalog);
+/**
+ * The serving state of `session`. With `digestCacheDir` (the metadata cache directory), the digests of
+ * the catalog's files are kept there across processes (the first session over a catalog decides).
+ */
+export function createSkillServing(session: SkillSession, digestCacheDir?: string): SkillServing {
+  const { digests, fileLists, entries, frontmatters } = sharedFor(session.catalog, digestCacheDir);
   let index: ServedSkillIndex | undefined;
   const current = (): ServedSkillIndex => {
     index ??= createServedSkillIndex(session, digests, fileLists);
@@ -88,6 +93,7 @@ export function createSkillServing(session: SkillSession): SkillServing {
   };
   return {
     index: current,
+    flush: () => digests.flush(),
     invalidate() {
       index = undefined;
       fileLists.clear();
