@@ -31,16 +31,16 @@ describe("createFileDigests with a cache directory", () => {
     const first = createFileDigests({ cacheDir });
     expect(await first.digest(file)).toEqual({ digest: sha("hello\n"), size: 6 });
     first.flush();
-    const saved = JSON.parse(await fs.readFile(path.join(cacheDir, "mcp-digests-v1.json"), "utf8"));
-    expect(saved).toHaveLength(1);
+    const saved = JSON.parse(await fs.readFile(path.join(cacheDir, "mcp-digests-v2.json"), "utf8"));
+    expect(saved.files).toHaveLength(1);
 
     // A later process answers from the file without reading the skill file: shown by a row whose digest
     // no bytes have (the file's identity is unchanged, so the row is believed).
     const forged = `sha256:${"ab".repeat(32)}`;
-    saved[0][7] = forged;
+    saved.files[0][7] = forged;
     // Hashed long after its last change (the test's utimes just set its ctime to now).
-    saved[0][6] = Date.now() + 5000;
-    await fs.writeFile(path.join(cacheDir, "mcp-digests-v1.json"), JSON.stringify(saved), { mode: 0o600 });
+    saved.files[0][6] = Date.now() + 5000;
+    await fs.writeFile(path.join(cacheDir, "mcp-digests-v2.json"), JSON.stringify(saved), { mode: 0o600 });
     const second = createFileDigests({ cacheDir });
     expect(await second.digest(file)).toEqual({ digest: forged, size: 6 });
 
@@ -53,13 +53,13 @@ describe("createFileDigests with a cache directory", () => {
     const dir = await tempDir();
     const cacheDir = path.join(dir, "cache");
     await fs.mkdir(cacheDir, { mode: 0o700 });
-    await fs.writeFile(path.join(cacheDir, "mcp-digests-v1.json"), "{not json", { mode: 0o600 });
+    await fs.writeFile(path.join(cacheDir, "mcp-digests-v2.json"), "{not json", { mode: 0o600 });
     const file = path.join(dir, "a.txt");
     await fs.writeFile(file, "x");
     expect(await createFileDigests({ cacheDir }).digest(file)).toEqual({ digest: sha("x"), size: 1 });
     const memory = createFileDigests();
     await memory.digest(file);
     memory.flush();
-    expect(await fs.readFile(path.join(cacheDir, "mcp-digests-v1.json"), "utf8")).toBe("{not json");
+    expect(await fs.readFile(path.join(cacheDir, "mcp-digests-v2.json"), "utf8")).toBe("{not json");
   });
 });

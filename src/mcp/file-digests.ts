@@ -12,7 +12,7 @@ import { type FileIdentity, fileIdentity, unchangedSince } from "../catalog/file
 import { readCacheFile, writeCacheFile } from "../util/trusted-cache.js";
 
 /** The digest cache's file in the metadata cache directory. */
-const CACHE_FILE = "mcp-digests-v1.json";
+const CACHE_FILE = "mcp-digests-v2.json";
 /** Largest digest cache file read (a million files is ~200 MB; past it the cache starts empty). */
 const MAX_CACHE_BYTES = 256 * 1024 * 1024;
 /** Quiet time after the last new digest before the cache file is written. */
@@ -35,6 +35,13 @@ export interface FileDigests {
   digest(abs: string): Promise<Digested>;
   /** Records the digest of bytes just read from `abs` with identity `stat`, read at `readAt`. */
   remember(abs: string, stat: FileIdentity, readAt: number, bytes: Uint8Array): Digested;
+  /**
+   * The parsed frontmatter kept for a SKILL.md with `digest` (`null`: it has none a parser reads), or
+   * undefined when none is kept. Kept with the digests, so a new process parses no unchanged SKILL.md.
+   */
+  frontmatter(digest: string): Record<string, unknown> | null | undefined;
+  /** Keeps the parsed frontmatter of the SKILL.md with `digest`. */
+  rememberFrontmatter(digest: string, frontmatter: Record<string, unknown> | null): void;
   /** Writes the cache file now when digests are new since the last write (no-op without a cache dir). */
   flush(): void;
 }
@@ -57,7 +64,10 @@ interface Known {
 /** A digest cache, primed from `cacheDir`'s file when there is one. */
 export function createFileDigests(options: FileDigestsOptions = {}): FileDigests {
   const { cacheDir } = options;
-  const known = cacheDir === undefined ? new Map<string, Known>() : loadKnown(cacheDir);
+  const { known, frontmatters } =
+    cacheDir === undefined
+      ? { known: new Map<string, Known>(), frontmatters: new Map() }
+      : loadKnown(cacheDir);
   let saveTimer: NodeJS.Timeout | undefined;
   let dirty = false;
   const flush = (): void => {
@@ -75,28 +85,39 @@ export function createFileDigests(options: FileDigestsOptions = {}): FileDigests
       k.readAt,
       k.digested.digest,
     ]);
+    // Frontmatters of SKILL.md files still known (an edited one's old parse is dropped).
+    const live = new Set([...known.values()].map((k) => k.digested.digest));
+    const parsed = [...frontmatters].filter(([digest]) => live.has(digest));
     try {
-      writeCacheFile(cacheDir, CACHE_FILE, [JSON.stringify(rows)]);
+      writeCacheFile(cacheDir, CACHE_FILE, [JSON.stringify({ files: rows, frontmatters: parsed })]);
     } catch {
       // Not kept: the next process hashes again.
     }
   };
   // Sessions listing at once hash a file once.
   const hashing = new Map<string, Promise<Digested>>();
+  const changed = (): void => {
+    if (cacheDir === undefined) return;
+    dirty = true;
+    if (saveTimer !== undefined) clearTimeout(saveTimer);
+    saveTimer = setTimeout(flush, SAVE_AFTER_MS);
+    saveTimer.unref();
+  };
   const remember = (abs: string, identity: FileIdentity, readAt: number, bytes: Uint8Array): Digested => {
     const digested = { digest: sha256Digest(bytes), size: bytes.length };
     known.set(abs, { identity, readAt, digested });
-    if (cacheDir !== undefined) {
-      dirty = true;
-      if (saveTimer !== undefined) clearTimeout(saveTimer);
-      saveTimer = setTimeout(flush, SAVE_AFTER_MS);
-      saveTimer.unref();
-    }
+    changed();
     return digested;
   };
   return {
     remember,
     flush,
+    frontmatter: (digest) => frontmatters.get(digest),
+    rememberFrontmatter(digest, frontmatter) {
+      if (frontmatters.get(digest) === frontmatter) return;
+      frontmatters.set(digest, frontmatter);
+      changed();
+    },
     async digest(abs) {
       // A stat is microseconds: synchronous, it skips the thread pool that a page of hundreds would queue on.
       const stat = fileIdentity(statSync(abs));
@@ -130,17 +151,24 @@ export function createFileDigests(options: FileDigestsOptions = {}): FileDigests
  * A row is used only while the file's identity is the one recorded (see `unchangedSince`), so a file
  * edited since, or one the cache lies about, is hashed again.
  */
-function loadKnown(cacheDir: string): Map<string, Known> {
+function loadKnown(cacheDir: string): {
+  known: Map<string, Known>;
+  frontmatters: Map<string, Record<string, unknown> | null>;
+} {
   const known = new Map<string, Known>();
+  const frontmatters = new Map<string, Record<string, unknown> | null>();
+  const result = { known, frontmatters };
   const bytes = readCacheFile(cacheDir, CACHE_FILE, MAX_CACHE_BYTES);
-  if (bytes === undefined) return known;
-  let rows: unknown;
+  if (bytes === undefined) return result;
+  let saved: { files?: unknown; frontmatters?: unknown };
   try {
-    rows = JSON.parse(bytes.toString("utf8"));
+    saved = JSON.parse(bytes.toString("utf8"));
   } catch {
-    return known;
+    return result;
   }
-  if (!Array.isArray(rows)) return known;
+  if (typeof saved !== "object" || saved === null) return result;
+  const rows = saved.files;
+  if (!Array.isArray(rows)) return result;
   for (const row of rows) {
     if (!Array.isArray(row) || row.length !== 8) continue;
     const [abs, dev, ino, size, mtimeMs, ctimeMs, readAt, digest] = row as unknown[];
@@ -154,5 +182,11 @@ function loadKnown(cacheDir: string): Map<string, Known> {
       digested: { digest, size: size as number },
     });
   }
-  return known;
+  for (const pair of Array.isArray(saved.frontmatters) ? saved.frontmatters : []) {
+    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== "string") continue;
+    const [digest, fm] = pair as [string, unknown];
+    if (fm === null || (typeof fm === "object" && !Array.isArray(fm)))
+      frontmatters.set(digest, fm as Record<string, unknown> | null);
+  }
+  return result;
 }

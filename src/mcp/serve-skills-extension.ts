@@ -86,6 +86,8 @@ export function serveSkillsExtension(
     };
     await Promise.all(Array.from({ length: Math.min(ENTRY_CONCURRENCY, page.length) }, worker));
     const skills = entries.filter((e): e is SkillEntry => e !== undefined);
+    // A listing read to its end: what it hashed is kept for the next process now.
+    if (nextCursor === undefined) serving.flush();
     return nextCursor === undefined ? { ...attributes, skills } : { ...attributes, skills, nextCursor };
   });
 

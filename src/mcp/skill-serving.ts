@@ -124,9 +124,15 @@ export function createSkillServing(session: SkillSession, digestCacheDir?: strin
     let md = await current().digest(skillMd);
     let frontmatter = frontmatters.get(md.digest);
     if (!frontmatters.has(md.digest)) {
-      const read = await current().read(skillMd);
-      md = { digest: read.digest, size: read.bytes.length };
-      frontmatter = skillFrontmatter(read.bytes);
+      // Parsed by an earlier process (kept with the digests), else read and parsed now.
+      const kept = digests.frontmatter(md.digest);
+      if (kept !== undefined) frontmatter = kept ?? undefined;
+      else {
+        const read = await current().read(skillMd);
+        md = { digest: read.digest, size: read.bytes.length };
+        frontmatter = skillFrontmatter(read.bytes);
+        digests.rememberFrontmatter(md.digest, frontmatter ?? null);
+      }
       if (frontmatters.size >= MAX_FRONTMATTERS) frontmatters.clear();
       frontmatters.set(md.digest, frontmatter);
     }
