@@ -141,6 +141,8 @@ export interface NodeParts extends Omit<SkillAgentOptions, "model" | "store"> {
   config: CliConfig;
   executor: ExecutorChoice | false;
   run: RunSettings;
+  /** The trusted cache directory the catalog's metadata cache uses (none when the cache is off). */
+  cacheDir?: string;
   /** Closes what was opened (the store, the tool sources) when no agent took them over. */
   close(): Promise<void>;
 }
@@ -263,6 +265,7 @@ export async function fromEnvironment(options: FromEnvironmentOptions = {}): Pro
           },
         }),
     ...selectFromEnv(env),
+    ...(cacheDir === undefined ? {} : { cacheDir }),
     async close() {
       await toolSources?.close();
       await store?.close();

@@ -3,6 +3,7 @@
  * for, within the per-skill budget, `maxActive` and the context threshold (least-recently-used content is
  * evicted to make room).
  */
+import { isMcpSkillsCatalog } from "../catalog/mcp-source/with-mcp-skills.js";
 import { describeMissingRequirements } from "../catalog/skill-requirements.js";
 import { buildSkillEntry } from "./build-items.js";
 import { enforceBudget } from "./enforce-budget.js";
@@ -47,6 +48,14 @@ export async function loadSkill(
   options: LoadOptions = {},
 ): Promise<LoadResult> {
   const by = options.by ?? "model";
+  // A skill given only by its URI (SEP-2640): listed or not, it is looked up on the servers and loaded
+  // (and verified) under the name the catalog shows for it.
+  if (name.startsWith("skill://") && isMcpSkillsCatalog(core.catalog)) {
+    const found = await core.catalog.resolveUri(name);
+    if ("problem" in found)
+      return { ok: false, code: "unknown-skill", message: `Skill ${name} not found: ${found.problem}.` };
+    name = found.name;
+  }
   const record = resolveSkill(core, name, by);
   if (isFailure(record)) return record;
   if (by === "user" && !record.userInvocable) return notUserInvocableFailure(core, record);

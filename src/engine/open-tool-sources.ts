@@ -139,6 +139,7 @@ export function openToolSources(
           extensions: connection.extensions,
           request: connection.request,
           alive: connection.alive,
+          onListChanged: connection.onResourceListChanged,
           ...(servers[name]?.maxSkills === undefined ? {} : { maxSkills: servers[name].maxSkills }),
         },
         abortSignal,

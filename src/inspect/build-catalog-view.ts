@@ -81,7 +81,9 @@ export function createCatalogViewer(options: CatalogViewerOptions): CatalogViewe
   const session = createSkillSession({ ...options, placement: "system" });
   const bodyTokens = new WeakMap<SkillRecord, number | undefined>();
   const measureBodies = async (records: readonly SkillRecord[]): Promise<void> => {
-    const todo = records.filter((r) => !bodyTokens.has(r));
+    // An MCP-served skill's body is on its server: measuring it would fetch every SKILL.md ahead of need
+    // (SEP-2640 forbids it), so served skills show no body tokens.
+    const todo = records.filter((r) => !bodyTokens.has(r) && r.scope !== "mcp");
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < todo.length) {

@@ -32,7 +32,7 @@ import { mcpSessionView } from "./mcp-session-view.js";
 import { serveSkillPrompts } from "./serve-skill-prompts.js";
 import { serveSkillResources } from "./serve-skill-resources.js";
 import { createProgressRoutes, serveSkillTools } from "./serve-skill-tools.js";
-import { type SkillsExtensionPaging, serveSkillsExtension } from "./serve-skills-extension.js";
+import { type SkillsExtensionPaging, serveSkillsExtension, skillsCaching } from "./serve-skills-extension.js";
 import { createSkillServing } from "./skill-serving.js";
 
 /** Version reported to clients by default. */
@@ -92,6 +92,12 @@ export interface SkillMcpServerOptions {
   paging?: SkillsExtensionPaging;
   /** Receives warnings meant for a person (e.g. the sandbox fallback). Default: dropped. */
   onWarning?: (message: string) => void;
+  /**
+   * The metadata cache directory (trusted-cache rules): the SHA-256 and size of every served file are kept
+   * there, so a restarted server's first `skills/list` re-hashes only files changed since. Default: none
+   * (digests are kept in memory, shared by the sessions of one catalog).
+   */
+  cacheDir?: string;
   /**
    * Which skills may run commands (`skill_run`, script tools): `true` every one, a `SkillTrust`, else the
    * default rule (project-scope skills untrusted). See `SkillLayerOptions.trust`.
@@ -162,9 +168,9 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   // A client that sends a progress token hears how a long skill_run goes.
   const served = serveSkillTools(mcp, { tools, loadToolName: () => view.profile.toolNames.load, progress });
   const prompts = serveSkillPrompts(mcp, view, () => served.refresh());
-  const serving = createSkillServing(view);
+  const serving = createSkillServing(view, options.cacheDir);
   serveSkillResources(mcp, serving, options.paging?.skillsPerPage);
-  serveSkillsExtension(mcp, serving, options.paging);
+  serveSkillsExtension(mcp, serving, options.paging, skillsCaching(options.watch === true));
 
   let stopWatching: (() => void) | undefined;
   if (options.watch === true) {
@@ -183,6 +189,7 @@ export async function createSkillMcpServer(options: SkillMcpServerOptions): Prom
   const previousOnClose = mcp.server.onclose;
   mcp.server.onclose = () => {
     previousOnClose?.();
+    serving.flush();
     stopWatching?.();
     stopWatching = undefined;
     disposed ??= (runLayer?.dispose() ?? Promise.resolve()).catch((error: unknown) => {

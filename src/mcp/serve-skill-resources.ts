@@ -90,7 +90,8 @@ export function serveSkillResources(
         const files = await index.ownFiles(skill).catch(() => []);
         lists[i] = files.map((file) => ({
           uri: skillFileUri(skill.path, file.path),
-          name: `${skill.path}/${file.path}`,
+          // SKILL.md is named as the skill (SEP-2640); other files by their path.
+          name: file.path === "SKILL.md" ? skill.record.name : `${skill.path}/${file.path}`,
           mimeType: file.mimeType,
           size: file.size,
           ...(file.path === "SKILL.md" ? { description: skill.record.description } : {}),

@@ -17,10 +17,11 @@ import { SKILLS_EXTENSION } from "./serve-skills-extension.js";
 const Entry = z.object({
   uri: z.string(),
   frontmatter: z.record(z.string(), z.unknown()),
-  resources: z.array(z.object({ uri: z.string(), digest: z.string() })),
+  resources: z.array(z.object({ uri: z.string(), digest: z.string(), size: z.number() })),
 });
 const ListResult = z.object({ skills: z.array(Entry), nextCursor: z.string().optional() });
 const GetResult = z.object({ skill: Entry });
+const Caching = z.looseObject({ resultType: z.string(), ttlMs: z.number(), cacheScope: z.string() });
 const DirResult = z.object({
   resources: z.array(z.looseObject({ uri: z.string() })),
   nextCursor: z.string().optional(),
@@ -150,6 +151,8 @@ describe("the Skills Extension (SEP-2640)", () => {
       for (const r of entry.resources) {
         expect(r.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
         expect(r.digest).toBe(await sha256(fileOf(root, r.uri)));
+        // size: the byte length of the same bytes the digest covers.
+        expect(r.size).toBe((await fs.stat(fileOf(root, r.uri))).size);
       }
     }
     // Each file read over resources/read is the bytes its digest names.
@@ -281,6 +284,95 @@ describe("the Skills Extension (SEP-2640)", () => {
     ).rejects.toMatchObject({ code: -32602 });
   });
 
+  it("results carry resultType, ttlMs and cacheScope: 0 ms under watch, a minute otherwise, private", async () => {
+    const root = await sepTree();
+    const caching = async (client: Client) => {
+      const list = await client.request({ method: "skills/list", params: {} }, Caching);
+      const get = await client.request(
+        { method: "skills/get", params: { uri: "skill://git-workflow/SKILL.md" } },
+        Caching,
+      );
+      return [list, get].map(({ resultType, ttlMs, cacheScope }) => ({ resultType, ttlMs, cacheScope }));
+    };
+    const still = { resultType: "complete", ttlMs: 60_000, cacheScope: "private" };
+    expect(await caching(await connect(root))).toEqual([still, still]);
+    const watched = { resultType: "complete", ttlMs: 0, cacheScope: "private" };
+    expect(await caching(await connect(root, { watch: true }))).toEqual([watched, watched]);
+  });
+
+  it("names each SKILL.md resource as its skill, other files by path", async () => {
+    const client = await connect(await sepTree());
+    const { resources } = await client.listResources();
+    const names = new Map(resources.map((r) => [r.uri, r.name]));
+    expect(names.get("skill://git-workflow/SKILL.md")).toBe("git-workflow");
+    expect(names.get("skill://pdf-processing/SKILL.md")).toBe("pdf-processing");
+    expect(names.get("skill://pdf-processing/refunds/SKILL.md")).toBe("refunds");
+    expect(names.get("skill://pdf-processing/references/FORMS.md")).toBe(
+      "pdf-processing/references/FORMS.md",
+    );
+  });
+
+  it("does not serve as a skill one over 512 files or 16 MiB, or with a reserved metadata key; -32602 says why", async () => {
+    const root = await tempRoot();
+    const many: Record<string, string> = {
+      "many/SKILL.md": "---\nname: many\ndescription: Too many files\n---\n",
+      "heavy/SKILL.md": "---\nname: heavy\ndescription: Too many bytes\n---\n",
+      "reserved/SKILL.md":
+        "---\nname: reserved\ndescription: Claims a protocol key\nmetadata:\n  io.modelcontextprotocol/skills: x\n---\n",
+      "fine/SKILL.md": "---\nname: fine\ndescription: Within every limit\n---\n",
+    };
+    for (let i = 0; i < 512; i++) many[`many/references/f${i}.md`] = `${i}\n`;
+    await write(root, many);
+    const chunk = Buffer.alloc(6 * 1024 * 1024, 97);
+    for (const n of [1, 2, 3]) await fs.writeFile(path.join(root, `heavy/part${n}.txt`), chunk);
+    const client = await connect(root);
+    const { entries } = await listAll(client);
+    expect(entries.map((e) => e.uri)).toEqual(["skill://fine/SKILL.md"]);
+    for (const [uri, why] of [
+      ["skill://many/SKILL.md", /513 files, over the 512/],
+      ["skill://heavy/SKILL.md", /over the 16777216 bytes/],
+      ["skill://reserved/SKILL.md", /metadata key 'io\.modelcontextprotocol\/skills', reserved/],
+    ] as const) {
+      const error = await client.request({ method: "skills/get", params: { uri } }, GetResult).then(
+        () => undefined,
+        (e: unknown) => e as { code?: number; message?: string },
+      );
+      expect(error?.code).toBe(-32602);
+      expect(error?.message).toMatch(why);
+    }
+  });
+
+  it("pages prompts/list like resources/list: every user-invocable skill once, one shared prompt object per skill", async () => {
+    const root = await tempRoot();
+    generateSkills(root, 120, { seed: 3 });
+    const catalog = await createCatalog({ roots: [root] });
+    const lists: string[][] = [];
+    for (let n = 0; n < 2; n++) {
+      const server = await createSkillMcpServer({ catalog, exec: false });
+      const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverTransport);
+      const client = new Client({ name: "prompts", version: "1.0.0" });
+      await client.connect(clientTransport);
+      open.push({ client, server });
+      const names: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await client.listPrompts(cursor === undefined ? {} : { cursor });
+        names.push(...page.prompts.map((p) => p.name));
+        expect(page.prompts.length).toBeLessThanOrEqual(100);
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor !== undefined);
+      expect(pages).toBe(2);
+      lists.push(names);
+    }
+    expect(lists[0]).toHaveLength(120);
+    expect(new Set(lists[0]).size).toBe(120);
+    expect(lists[1]).toEqual(lists[0]);
+    await expect(open[0]!.client.listPrompts({ cursor: "bogus" })).rejects.toMatchObject({ code: -32602 });
+  });
+
   it("under watch, an edited file has its new digest and the client is told the list changed", async () => {
     const root = await sepTree();
     const client = await connect(root, { watch: true });
@@ -332,7 +424,11 @@ describe("SEP-2640 serving of single-file skills (NAME.skill.md)", () => {
     const { entries } = await listAll(client);
     expect(entries.map((e) => e.uri)).toEqual(["skill://deploy/SKILL.md"]);
     expect(entries[0]?.resources).toEqual([
-      { uri: "skill://deploy/SKILL.md", digest: await sha256(path.join(root, "deploy.skill.md")) },
+      {
+        uri: "skill://deploy/SKILL.md",
+        digest: await sha256(path.join(root, "deploy.skill.md")),
+        size: (await fs.stat(path.join(root, "deploy.skill.md"))).size,
+      },
     ]);
     const read = await client.readResource({ uri: "skill://deploy/SKILL.md" });
     expect(JSON.stringify(read.contents)).toContain("Run the pipeline.");

@@ -14,6 +14,29 @@ import { parseSkillUri, skillUri } from "./skill-uri.js";
 /** The extension's identifier. */
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 
+/**
+ * The caching attributes of `skills/list` and `skills/get` results (SEP-2549, required from protocol
+ * 2026-07-28 and harmless before): how long a client may keep a result, and that it is kept per
+ * authorization context (a server behind a bearer token serves the user's own files).
+ */
+export interface SkillsCaching {
+  ttlMs: number;
+  cacheScope: "private" | "public";
+}
+
+/**
+ * The caching a server states: a watched catalog can change at any moment (the server then sends
+ * `notifications/resources/list_changed`), so its results are stale at once (`ttlMs: 0`); an unwatched
+ * one keeps its skills until the server restarts, but a file may still be edited in place, so a client
+ * may keep a result for a minute and re-check with `skills/get` after (a digest mismatch also does).
+ */
+export function skillsCaching(watched: boolean): SkillsCaching {
+  return { ttlMs: watched ? 0 : UNWATCHED_TTL_MS, cacheScope: "private" };
+}
+
+/** `ttlMs` of an unwatched server's results. */
+export const UNWATCHED_TTL_MS = 60_000;
+
 /** Page sizes of the extension's lists. */
 export interface SkillsExtensionPaging {
   /** Skill entries per `skills/list` page. Default 100. */
@@ -41,7 +64,9 @@ export function serveSkillsExtension(
   mcp: McpServer,
   serving: SkillServing,
   paging: SkillsExtensionPaging = {},
+  caching: SkillsCaching = skillsCaching(false),
 ): void {
+  const attributes = { resultType: "complete", ttlMs: caching.ttlMs, cacheScope: caching.cacheScope };
   const skillsPerPage = paging.skillsPerPage ?? 100;
   const childrenPerPage = paging.childrenPerPage ?? 500;
   mcp.server.registerCapabilities({ extensions: { [SKILLS_EXTENSION]: { directoryRead: true } } });
@@ -61,7 +86,9 @@ export function serveSkillsExtension(
     };
     await Promise.all(Array.from({ length: Math.min(ENTRY_CONCURRENCY, page.length) }, worker));
     const skills = entries.filter((e): e is SkillEntry => e !== undefined);
-    return nextCursor === undefined ? { skills } : { skills, nextCursor };
+    // A listing read to its end: what it hashed is kept for the next process now.
+    if (nextCursor === undefined) serving.flush();
+    return nextCursor === undefined ? { ...attributes, skills } : { ...attributes, skills, nextCursor };
   });
 
   mcp.server.setRequestHandler(SkillsGetRequestSchema, async (request) => {
@@ -78,7 +105,7 @@ export function serveSkillsExtension(
       throw invalid(`${uri}: the skill could not be read (${reason(error)}).`);
     }
     if ("problem" in result) throw invalid(`${uri} is not served as a skill: ${result.problem}.`);
-    return { skill: result.entry };
+    return { ...attributes, skill: result.entry };
   });
 
   mcp.server.setRequestHandler(DirectoryReadRequestSchema, async (request) => {

@@ -12,7 +12,7 @@ import path from "node:path";
 import { fileIdentity } from "../catalog/file-identity.js";
 import type { SkillFile, SkillRecord } from "../catalog/types.js";
 import type { SkillSession } from "../context/skill-session.js";
-import type { FileDigests } from "./file-digests.js";
+import type { Digested, FileDigests } from "./file-digests.js";
 import { sha256Digest } from "./file-digests.js";
 
 /** Largest file served (read whole, hashed and sent in one message). */
@@ -65,8 +65,8 @@ export interface ServedSkillIndex {
   closest(name: string): string[];
   /** Why the catalog refuses to read `filePath` of the skill (a link leaving it, …), if it does. */
   refusal(skill: ServedSkill, filePath: string): Promise<string | undefined>;
-  /** The digest of a served file (cached by file identity). */
-  digest(file: ServedFile): Promise<string>;
+  /** The digest of a served file and the byte length it covers (cached by file identity). */
+  digest(file: ServedFile): Promise<Digested>;
 }
 
 /**
@@ -176,7 +176,7 @@ export function createServedSkillIndex(
       if (stat.size > MAX_SERVED_FILE_BYTES)
         throw new Error(`the file is ${stat.size} bytes, over the ${MAX_SERVED_FILE_BYTES}-byte limit`);
       const bytes = await handle.readFile();
-      return { bytes, digest: digests.remember(listed, fileIdentity(stat), readAt, bytes) };
+      return { bytes, digest: digests.remember(listed, fileIdentity(stat), readAt, bytes).digest };
     } finally {
       await handle.close();
     }
@@ -204,7 +204,10 @@ export function createServedSkillIndex(
       return result?.kind === "refused" ? result.reason : undefined;
     },
     async digest(file) {
-      if (file.owner.dir.startsWith("memory:")) return (await read(file)).digest;
+      if (file.owner.dir.startsWith("memory:")) {
+        const { bytes, digest } = await read(file);
+        return { digest, size: bytes.length };
+      }
       // Links were confined when the file was listed; reads re-check (see read).
       return digests.digest(onDisk(file.owner, file.disk));
     },

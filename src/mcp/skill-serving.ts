@@ -23,9 +23,18 @@ export interface SkillEntry {
   uri: string;
   /** The SKILL.md frontmatter, verbatim, as JSON. */
   frontmatter: Record<string, unknown>;
-  /** Every file of the skill (nested skills' included), each once, with the SHA-256 of its bytes. */
-  resources: { uri: string; digest: string }[];
+  /**
+   * Every file of the skill (nested skills' included), each once, with the SHA-256 of its bytes and
+   * their length (`size`: the same bytes the digest covers).
+   */
+  resources: { uri: string; digest: string; size: number }[];
 }
+
+/** SEP-2640's per-skill limits: a skill past either is not served as a skill (no host must accept it). */
+export const SKILL_LIMITS = { resources: 512, totalBytes: 16 * 1024 * 1024 } as const;
+
+/** Frontmatter `metadata` keys under this prefix are the protocol's (SEP-2640), never an author's. */
+const RESERVED_METADATA_PREFIX = "io.modelcontextprotocol/";
 
 /** What one entry could not be made of, or the entry. */
 export type EntryResult = { entry: SkillEntry } | { problem: string };
@@ -40,6 +49,8 @@ export interface SkillServing {
    * check each file once, not once per client.
    */
   entry(skill: ServedSkill, maxAgeMs?: number): Promise<EntryResult>;
+  /** Writes new digests to the cache directory now (when there is one). */
+  flush(): void;
 }
 
 interface Shared {
@@ -55,11 +66,11 @@ interface Shared {
 const MAX_FRONTMATTERS = 50_000;
 const shared = new WeakMap<Catalog, Shared>();
 
-function sharedFor(catalog: Catalog): Shared {
+function sharedFor(catalog: Catalog, cacheDir: string | undefined): Shared {
   let state = shared.get(catalog);
   if (state === undefined) {
     state = {
-      digests: createFileDigests(),
+      digests: createFileDigests(cacheDir === undefined ? {} : { cacheDir }),
       fileLists: new Map(),
       entries: new Map(),
       frontmatters: new Map(),
@@ -69,9 +80,12 @@ function sharedFor(catalog: Catalog): Shared {
   return state;
 }
 
-/** The serving state of `session`. */
-export function createSkillServing(session: SkillSession): SkillServing {
-  const { digests, fileLists, entries, frontmatters } = sharedFor(session.catalog);
+/**
+ * The serving state of `session`. With `digestCacheDir` (the metadata cache directory), the digests of
+ * the catalog's files are kept there across processes (the first session over a catalog decides).
+ */
+export function createSkillServing(session: SkillSession, digestCacheDir?: string): SkillServing {
+  const { digests, fileLists, entries, frontmatters } = sharedFor(session.catalog, digestCacheDir);
   let index: ServedSkillIndex | undefined;
   const current = (): ServedSkillIndex => {
     index ??= createServedSkillIndex(session, digests, fileLists);
@@ -79,6 +93,7 @@ export function createSkillServing(session: SkillSession): SkillServing {
   };
   return {
     index: current,
+    flush: () => digests.flush(),
     invalidate() {
       index = undefined;
       fileLists.clear();
@@ -101,15 +116,25 @@ export function createSkillServing(session: SkillSession): SkillServing {
     const skillMd = files[0];
     if (skillMd === undefined || skillMd.path !== "SKILL.md" || skillMd.owner !== skill.record)
       return { problem: `skill '${skill.path}' has no SKILL.md` };
+    if (files.length > SKILL_LIMITS.resources)
+      return {
+        problem: `skill '${skill.path}' has ${files.length} files, over the ${SKILL_LIMITS.resources} a skill may have (SEP-2640's limit)`,
+      };
     // SKILL.md is read only when its content is new: its frontmatter is kept by digest.
-    let mdDigest = await current().digest(skillMd);
-    let frontmatter = frontmatters.get(mdDigest);
-    if (!frontmatters.has(mdDigest)) {
-      const read = await current().read(skillMd);
-      mdDigest = read.digest;
-      frontmatter = skillFrontmatter(read.bytes);
+    let md = await current().digest(skillMd);
+    let frontmatter = frontmatters.get(md.digest);
+    if (!frontmatters.has(md.digest)) {
+      // Parsed by an earlier process (kept with the digests), else read and parsed now.
+      const kept = digests.frontmatter(md.digest);
+      if (kept !== undefined) frontmatter = kept ?? undefined;
+      else {
+        const read = await current().read(skillMd);
+        md = { digest: read.digest, size: read.bytes.length };
+        frontmatter = skillFrontmatter(read.bytes);
+        digests.rememberFrontmatter(md.digest, frontmatter ?? null);
+      }
       if (frontmatters.size >= MAX_FRONTMATTERS) frontmatters.clear();
-      frontmatters.set(mdDigest, frontmatter);
+      frontmatters.set(md.digest, frontmatter);
     }
     if (frontmatter === undefined) return { problem: `the SKILL.md of '${skill.path}' has no frontmatter` };
     if (frontmatter["name"] !== skill.record.name)
@@ -118,10 +143,29 @@ export function createSkillServing(session: SkillSession): SkillServing {
       };
     if (typeof frontmatter["description"] !== "string")
       return { problem: `the frontmatter of '${skill.path}' has no description` };
-    const resources = [{ uri: skillFileUri(skill.path, "SKILL.md"), digest: mdDigest }];
+    const reserved = reservedMetadataKey(frontmatter);
+    if (reserved !== undefined)
+      return {
+        problem: `the frontmatter of '${skill.path}' uses metadata key '${reserved}', reserved for the protocol (SEP-2640)`,
+      };
+    const resources = [{ uri: skillFileUri(skill.path, "SKILL.md"), ...md }];
+    let total = md.size;
     for (const file of files.slice(1)) {
-      resources.push({ uri: skillFileUri(skill.path, file.path), digest: await current().digest(file) });
+      const digested = await current().digest(file);
+      total += digested.size;
+      if (total > SKILL_LIMITS.totalBytes)
+        return {
+          problem: `the files of skill '${skill.path}' are over the ${SKILL_LIMITS.totalBytes} bytes a skill may hold (SEP-2640's limit)`,
+        };
+      resources.push({ uri: skillFileUri(skill.path, file.path), ...digested });
     }
     return { entry: { uri: resources[0]!.uri, frontmatter, resources } };
   }
+}
+
+/** The first `metadata` key of `frontmatter` under the protocol's reserved prefix, if any. */
+function reservedMetadataKey(frontmatter: Record<string, unknown>): string | undefined {
+  const metadata = frontmatter["metadata"];
+  if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) return undefined;
+  return Object.keys(metadata).find((key) => key.startsWith(RESERVED_METADATA_PREFIX));
 }

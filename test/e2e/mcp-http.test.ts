@@ -84,6 +84,13 @@ const SCENARIOS = [
   "dns-rebinding-protection",
 ];
 
+/** The suite's server scenarios of the Skills Extension (SEP-2640). */
+const SEP_2640_SCENARIOS = [
+  "sep-2640-skills-enumeration",
+  "sep-2640-skills-manifest",
+  "sep-2640-skills-directory",
+];
+
 beforeAll(() => assertBuilt());
 
 describe("skillrt mcp --http against the MCP conformance suite", () => {
@@ -99,12 +106,18 @@ describe("skillrt mcp --http against the MCP conformance suite", () => {
     await fs.rm(cwd, { recursive: true, force: true });
   });
 
-  it.each(SCENARIOS)(
-    "passes %s",
-    async (scenario) => {
+  // The Skills Extension's scenarios are an extension's: --force runs them at a dated revision.
+  const cases: Array<[string, string[]]> = [
+    ...SCENARIOS.map((s): [string, string[]] => [s, []]),
+    ...SCENARIOS.map((s): [string, string[]] => [s, ["--spec-version", "2025-11-25"]]),
+    ...SEP_2640_SCENARIOS.map((s): [string, string[]] => [s, ["--spec-version", "2025-11-25", "--force"]]),
+  ];
+  it.each(cases)(
+    "passes %s %j",
+    async (scenario, extra) => {
       const { stdout } = await run(
         process.execPath,
-        [conformance, "server", "--url", server.url, "--scenario", scenario],
+        [conformance, "server", "--url", server.url, "--scenario", scenario, ...extra],
         {
           cwd,
           env: { ...env, HOME: cwd },

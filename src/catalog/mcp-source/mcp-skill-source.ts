@@ -2,9 +2,14 @@
  * Skills served over MCP (SEP-2640) as a catalog source: for each connected server that declares
  * `io.modelcontextprotocol/skills`, every `skills/list` page is read and its entries kept — no file is
  * fetched then (the SEP forbids fetching ahead of need). Files are fetched when a skill is loaded or read,
- * from the server that listed it only, and verified against the entry in hand (digest, and the SKILL.md's
- * frontmatter field by field); a failed check refreshes the entry with `skills/get` and throws a
- * {@link SkillVerificationError}. Verified files are kept in the disk cache ({@link createMcpFileCache}).
+ * from the server that listed it only, and verified against the entry in hand (size, digest, and the
+ * SKILL.md's frontmatter field by field); a failed check refreshes the entry with `skills/get` and throws
+ * a {@link SkillVerificationError}. A skill whose SKILL.md failed is unusable as a whole: no other file of
+ * it is fetched until a load verifies its SKILL.md again. An entry older than the `ttlMs` of the result
+ * that carried it is refreshed (`skills/get`) before the skill is loaded; a server's
+ * `notifications/resources/list_changed` re-reads its listing in the running process. A skill given only
+ * by URI (`skill://…/SKILL.md`) is looked up with `skills/get` and joins the catalog like a listed one.
+ * Verified files are kept in the disk cache ({@link createMcpFileCache}).
  */
 import { SkillVerificationError } from "../../errors/skill-verification-error.js";
 import { inSpan, SpanKind } from "../../util/trace-span.js";
@@ -24,6 +29,15 @@ export interface McpServedSkill {
   /** The host's label of the server. */
   server: string;
   entry: SkillEntry;
+  /** When the entry was received (ms since the epoch). */
+  receivedAt?: number;
+  /** How long the entry may be used before it is refreshed (the `ttlMs` of the result that carried it). */
+  ttlMs?: number;
+  /**
+   * Why the skill's SKILL.md failed verification, until a load verifies it: while set, no other file of
+   * the skill is fetched or returned.
+   */
+  unusable?: string;
 }
 
 /** Options of {@link createMcpSkillSource}. */
@@ -41,6 +55,9 @@ export interface McpSkillSourceOptions {
   maxSkills?: number;
 }
 
+/** When a listing is read again after a list_changed (past the client's one-a-second coalescing). */
+const RELIST_AGAIN_MS = 1200;
+
 /** Default of {@link McpSkillSourceOptions.maxSkills}. */
 export const DEFAULT_MAX_MCP_SKILLS = 10_000;
 
@@ -51,8 +68,19 @@ export type McpFileRead =
 
 /** The source: entries by server, verified fetches. */
 export interface McpSkillSource {
-  /** Reads every `skills/list` page of `server` when it declares the extension (else nothing happens). */
+  /**
+   * Reads every `skills/list` page of `server` when it declares the extension (else nothing happens), and
+   * re-reads them whenever the server says its resources changed.
+   */
   connect(server: SkillServer, abortSignal?: AbortSignal): Promise<void>;
+  /**
+   * The skill whose SKILL.md is at `uri` (`skill://…/SKILL.md`, or the skill's root): a listed one, else
+   * the entry a connected server's `skills/get` gives, which then joins the listing. A string says why
+   * none could be found (or which servers' skills the URI could mean).
+   */
+  lookup(uri: string, abortSignal?: AbortSignal): Promise<McpServedSkill | string>;
+  /** Calls `listener` after each change of the skill set (a re-read listing); returns the unsubscribe. */
+  onChange(listener: (change: { added: string[]; removed: string[]; changed: string[] }) => void): () => void;
   /** Drops the skills of a server that stopped. */
   disconnect(label: string): void;
   /** Every listed skill, servers in connection order, each server's in listing order. */
@@ -79,6 +107,12 @@ interface ServerState {
   server: SkillServer;
   directoryRead: boolean;
   skills: McpServedSkill[];
+}
+
+/** The caching attributes of a list or get result (SEP-2549), when it carried them. */
+function ttlOf(raw: unknown): number | undefined {
+  const ttl = typeof raw === "object" && raw !== null ? (raw as { ttlMs?: unknown }).ttlMs : undefined;
+  return typeof ttl === "number" && Number.isFinite(ttl) && ttl >= 0 ? ttl : undefined;
 }
 
 /** Creates an empty source; servers join with {@link McpSkillSource.connect}. */
@@ -115,6 +149,10 @@ export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSk
       const parsed = (await schemas()).SkillsGetResult.safeParse(raw);
       if (parsed.success && parsed.data.skill.uri === skill.entry.uri) {
         skill.entry = parsed.data.skill;
+        skill.receivedAt = Date.now();
+        const ttl = ttlOf(raw);
+        if (ttl === undefined) delete skill.ttlMs;
+        else skill.ttlMs = ttl;
         refreshed = true;
       } else
         warn(`MCP server '${state.server.label}' answered skills/get ${skill.entry.uri} with no valid entry`);
@@ -187,17 +225,30 @@ export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSk
     return { bytes, mimeType: content.mimeType };
   };
 
-  /** The verified bytes of `uri`, listed in `skill`'s entry with `digest`: from the cache, else fetched. */
+  /**
+   * The verified bytes of `uri`, listed in `skill`'s entry with `digest` (and `size`, when the entry gives
+   * it): from the cache, else fetched.
+   */
   const verified = async (
     state: ServerState,
     skill: McpServedSkill,
     uri: string,
-    digest: string,
+    { digest, size }: { digest: string; size?: number | undefined },
     abortSignal?: AbortSignal,
   ): Promise<{ bytes: Uint8Array; mimeType: string | undefined }> => {
     const cached = cache.get(skill.server, uri, digest);
-    if (cached !== undefined) return { bytes: cached, mimeType: undefined };
+    if (cached !== undefined && (size === undefined || cached.length === size))
+      return { bytes: cached, mimeType: undefined };
     const fetched = await fetchResource(state, uri, abortSignal);
+    // A length that differs is a failure by itself (SEP-2640), before any hashing.
+    if (size !== undefined && fetched.bytes.length !== size)
+      return fail(
+        state,
+        skill,
+        uri,
+        `its length is ${fetched.bytes.length} bytes, the listing promised ${size}`,
+        abortSignal,
+      );
     const actual = sha256Digest(fetched.bytes);
     if (actual !== digest)
       return fail(state, skill, uri, `its digest is ${actual}, the listing promised ${digest}`, abortSignal);
@@ -205,8 +256,138 @@ export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSk
     return fetched;
   };
 
-  const listedDigest = (skill: McpServedSkill, uri: string): string | undefined =>
-    skill.entry.resources?.find((r) => r.uri === uri)?.digest;
+  const listed = (
+    skill: McpServedSkill,
+    uri: string,
+  ): { digest: string; size?: number | undefined } | undefined => {
+    const resources = skill.entry.resources;
+    return Array.isArray(resources) ? resources.find((r) => r.uri === uri) : undefined;
+  };
+
+  /** Reads every `skills/list` page of `server`: the skills kept, warnings said. */
+  const listAll = async (server: SkillServer, abortSignal?: AbortSignal): Promise<McpServedSkill[]> => {
+    const { SkillEntry, SkillsListPage } = await schemas();
+    const skills: McpServedSkill[] = [];
+    const seen = new Set<string>();
+    const maxSkills = server.maxSkills ?? options.maxSkills ?? DEFAULT_MAX_MCP_SKILLS;
+    const maxPages = options.maxPages ?? 1000;
+    let cursor: string | undefined;
+    let full = false;
+    let page = 0;
+    for (; page < maxPages && !full; page++) {
+      const raw = await server.request("skills/list", cursor === undefined ? {} : { cursor }, abortSignal);
+      const parsed = SkillsListPage.safeParse(raw);
+      if (!parsed.success) throw new Error(`skills/list answered without a skills array`);
+      const receivedAt = Date.now();
+      const ttl = ttlOf(raw);
+      for (const item of parsed.data.skills) {
+        if (skills.length >= maxSkills) {
+          full = true;
+          break;
+        }
+        const entry = SkillEntry.safeParse(item);
+        if (!entry.success) {
+          const uri = typeof item === "object" && item !== null && "uri" in item ? String(item.uri) : "?";
+          warn(
+            `MCP server '${server.label}': skill entry ${uri.slice(0, 200)} is left out: ${entry.error.issues[0]?.message ?? "invalid"}`,
+          );
+          continue;
+        }
+        if (seen.has(entry.data.uri)) continue;
+        seen.add(entry.data.uri);
+        skills.push({
+          server: server.label,
+          entry: entry.data,
+          receivedAt,
+          ...(ttl === undefined ? {} : { ttlMs: ttl }),
+        });
+      }
+      cursor = parsed.data.nextCursor;
+      if (cursor === undefined) break;
+      // The cap reached at a page's end: a next page means more skills than are kept.
+      if (skills.length >= maxSkills) full = true;
+    }
+    if (full)
+      warn(
+        `MCP server '${server.label}' lists more than ${maxSkills.toLocaleString("en-US")} skills; only the first ${maxSkills.toLocaleString("en-US")} are offered (raise mcpServers.${server.label}.maxSkills to see more)`,
+      );
+    else if (cursor !== undefined && page >= maxPages)
+      warn(
+        `MCP server '${server.label}' lists skills on more than ${maxPages.toLocaleString("en-US")} pages; the skills after page ${maxPages.toLocaleString("en-US")} are left out`,
+      );
+    return skills;
+  };
+
+  const listeners = new Set<(change: { added: string[]; removed: string[]; changed: string[] }) => void>();
+
+  /**
+   * Re-reads `state`'s listing (its server said its resources changed): skills still listed keep their
+   * object (and an unusable mark), new ones join, gone ones leave. One re-read runs at a time; a signal
+   * during it asks for one more.
+   */
+  const relisting = new Map<string, { again: boolean }>();
+  const relist = async (state: ServerState): Promise<void> => {
+    const running = relisting.get(state.server.label);
+    if (running !== undefined) {
+      running.again = true;
+      return;
+    }
+    const mark = { again: true };
+    relisting.set(state.server.label, mark);
+    try {
+      while (mark.again && state.server.alive()) {
+        mark.again = false;
+        let fresh: McpServedSkill[];
+        try {
+          fresh = await listAll(state.server);
+        } catch (error) {
+          warn(
+            `MCP server '${state.server.label}' said its resources changed, but re-reading skills/list failed: ${messageOf(error)}; its earlier listing is kept`,
+          );
+          return;
+        }
+        if (servers.get(state.server.label) !== state) return;
+        const before = new Map(state.skills.map((s) => [s.entry.uri, s]));
+        const next: McpServedSkill[] = [];
+        const added: string[] = [];
+        const changedNames: string[] = [];
+        for (const skill of fresh) {
+          const old = before.get(skill.entry.uri);
+          before.delete(skill.entry.uri);
+          if (old === undefined) {
+            next.push(skill);
+            added.push(String(skill.entry.frontmatter.name));
+            continue;
+          }
+          if (JSON.stringify(old.entry) !== JSON.stringify(skill.entry))
+            changedNames.push(String(skill.entry.frontmatter.name));
+          old.entry = skill.entry;
+          old.receivedAt = skill.receivedAt ?? Date.now();
+          if (skill.ttlMs === undefined) delete old.ttlMs;
+          else old.ttlMs = skill.ttlMs;
+          next.push(old);
+        }
+        const removed = [...before.values()].map((s) => String(s.entry.frontmatter.name));
+        state.skills = next;
+        changed();
+        if (added.length + removed.length + changedNames.length > 0)
+          for (const listener of listeners) listener({ added, removed, changed: changedNames });
+      }
+    } finally {
+      relisting.delete(state.server.label);
+    }
+  };
+
+  /** Refreshes an entry past its `ttlMs` with `skills/get` before the skill is acted on. */
+  const fresh = async (state: ServerState, skill: McpServedSkill, abortSignal?: AbortSignal) => {
+    if (skill.ttlMs === undefined || skill.receivedAt === undefined) return;
+    if (Date.now() - skill.receivedAt < skill.ttlMs) return;
+    await refresh(state, skill, abortSignal);
+    if (!state.skills.includes(skill))
+      throw new Error(
+        `MCP server '${skill.server}' no longer serves ${skill.entry.uri} as a skill (skills/get said so)`,
+      );
+  };
 
   return {
     cache,
@@ -216,51 +397,56 @@ export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSk
       const state: ServerState = {
         server,
         directoryRead: (declared as { directoryRead?: unknown }).directoryRead === true,
-        skills: [],
+        skills: await listAll(server, abortSignal),
       };
-      const { SkillEntry, SkillsListPage } = await schemas();
-      const seen = new Set<string>();
-      const maxSkills = server.maxSkills ?? options.maxSkills ?? DEFAULT_MAX_MCP_SKILLS;
-      const maxPages = options.maxPages ?? 1000;
-      let cursor: string | undefined;
-      let full = false;
-      let page = 0;
-      for (; page < maxPages && !full; page++) {
-        const raw = await server.request("skills/list", cursor === undefined ? {} : { cursor }, abortSignal);
-        const parsed = SkillsListPage.safeParse(raw);
-        if (!parsed.success) throw new Error(`skills/list answered without a skills array`);
-        for (const item of parsed.data.skills) {
-          if (state.skills.length >= maxSkills) {
-            full = true;
-            break;
-          }
-          const entry = SkillEntry.safeParse(item);
-          if (!entry.success) {
-            const uri = typeof item === "object" && item !== null && "uri" in item ? String(item.uri) : "?";
-            warn(
-              `MCP server '${server.label}': skill entry ${uri.slice(0, 200)} is left out: ${entry.error.issues[0]?.message ?? "invalid"}`,
-            );
-            continue;
-          }
-          if (seen.has(entry.data.uri)) continue;
-          seen.add(entry.data.uri);
-          state.skills.push({ server: server.label, entry: entry.data });
-        }
-        cursor = parsed.data.nextCursor;
-        if (cursor === undefined) break;
-        // The cap reached at a page's end: a next page means more skills than are kept.
-        if (state.skills.length >= maxSkills) full = true;
-      }
-      if (full)
-        warn(
-          `MCP server '${server.label}' lists more than ${maxSkills.toLocaleString("en-US")} skills; only the first ${maxSkills.toLocaleString("en-US")} are offered (raise mcpServers.${server.label}.maxSkills to see more)`,
-        );
-      else if (cursor !== undefined && page >= maxPages)
-        warn(
-          `MCP server '${server.label}' lists skills on more than ${maxPages.toLocaleString("en-US")} pages; the skills after page ${maxPages.toLocaleString("en-US")} are left out`,
-        );
       servers.set(server.label, state);
+      server.onListChanged?.(() => {
+        void relist(state);
+        // The client passes one list_changed a second and drops the rest (a flood guard): a change
+        // signalled right after this one is read by one more re-read once that second is over.
+        setTimeout(() => void relist(state), RELIST_AGAIN_MS).unref();
+      });
       changed();
+    },
+    async lookup(reference, abortSignal) {
+      const uri = reference.endsWith("/SKILL.md") ? reference : `${reference.replace(/\/+$/, "")}/SKILL.md`;
+      const listedAs = all.filter((s) => s.entry.uri === uri);
+      if (listedAs.length === 1) return listedAs[0]!;
+      if (listedAs.length > 1)
+        return `${uri} is served by ${listedAs.length} MCP servers (${listedAs.map((s) => s.server).join(", ")}); load it by the name the catalog shows for the one meant`;
+      const { SkillsGetResult } = await schemas();
+      const asked: string[] = [];
+      for (const state of servers.values()) {
+        if (!state.server.alive()) continue;
+        asked.push(state.server.label);
+        let raw: unknown;
+        try {
+          raw = await state.server.request("skills/get", { uri }, abortSignal);
+        } catch {
+          continue;
+        }
+        const parsed = SkillsGetResult.safeParse(raw);
+        if (!parsed.success || parsed.data.skill.uri !== uri) continue;
+        const ttl = ttlOf(raw);
+        const skill: McpServedSkill = {
+          server: state.server.label,
+          entry: parsed.data.skill,
+          receivedAt: Date.now(),
+          ...(ttl === undefined ? {} : { ttlMs: ttl }),
+        };
+        state.skills = [...state.skills, skill];
+        changed();
+        return skill;
+      }
+      return asked.length === 0
+        ? `no connected MCP server serves skills, so ${uri} cannot be loaded`
+        : `no connected MCP server serves ${uri} as a skill (asked with skills/get: ${asked.join(", ")})`;
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
     },
     disconnect(label) {
       if (servers.delete(label)) changed();
@@ -269,29 +455,52 @@ export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSk
     revision: () => revision,
     async loadSkillMd(skill, abortSignal) {
       const state = stateOf(skill);
+      await fresh(state, skill, abortSignal);
       const { uri } = skill.entry;
-      const digest = listedDigest(skill, uri);
-      if (digest === undefined)
-        return fail(
-          state,
-          skill,
+      // Any failure below marks the whole skill unusable until a load verifies its SKILL.md.
+      const unusable = (why: string): never => {
+        skill.unusable = why;
+        throw new SkillVerificationError({
+          name: String(skill.entry.frontmatter.name),
+          server: skill.server,
           uri,
-          "its entry lists no digest for SKILL.md, so it cannot be verified",
-          abortSignal,
+          reason: why,
+          refreshed: false,
+        });
+      };
+      if (skill.entry.resources === "dynamic")
+        return unusable(
+          "its entry declares its resources dynamic (no digests), and skillrt loads only skills it can verify",
         );
-      const { bytes } = await verified(state, skill, uri, digest, abortSignal);
-      const mismatch = frontmatterMismatch(skillFrontmatter(bytes), skill.entry.frontmatter);
-      if (mismatch !== undefined) return fail(state, skill, uri, mismatch, abortSignal);
-      return bytes;
+      const file = listed(skill, uri);
+      if (file === undefined)
+        return unusable("its entry lists no digest for SKILL.md, so it cannot be verified");
+      try {
+        const { bytes } = await verified(state, skill, uri, file, abortSignal);
+        const mismatch = frontmatterMismatch(skillFrontmatter(bytes), skill.entry.frontmatter);
+        if (mismatch !== undefined) await fail(state, skill, uri, mismatch, abortSignal);
+        delete skill.unusable;
+        return bytes;
+      } catch (error) {
+        if (SkillVerificationError.isInstance(error)) skill.unusable = error.message;
+        throw error;
+      }
     },
     async readFile(skill, relPath, abortSignal) {
       const state = stateOf(skill);
-      const listed = listedPaths(skill.entry);
+      const paths = listedPaths(skill.entry);
+      // A skill whose SKILL.md failed is unusable as a whole: nothing more of it is fetched.
+      if (skill.unusable !== undefined)
+        return {
+          ok: false,
+          reason: `skill '${String(skill.entry.frontmatter.name)}' from MCP server '${skill.server}' is unusable: its SKILL.md failed verification (${skill.unusable}). No file of it is fetched until loading it again verifies its SKILL.md`,
+          listed: paths,
+        };
       const normalized = normalizeSkillPath(relPath);
-      if (!normalized.ok) return { ok: false, reason: normalized.reason, listed };
+      if (!normalized.ok) return { ok: false, reason: normalized.reason, listed: paths };
       const uri = fileUri(skill.entry, normalized.path);
-      const digest = listedDigest(skill, uri);
-      if (digest === undefined) {
+      const file = listed(skill, uri);
+      if (file === undefined) {
         await refresh(state, skill, abortSignal);
         return {
           ok: false,
@@ -299,7 +508,7 @@ export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSk
           listed: listedPaths(skill.entry),
         };
       }
-      const { bytes, mimeType } = await verified(state, skill, uri, digest, abortSignal);
+      const { bytes, mimeType } = await verified(state, skill, uri, file, abortSignal);
       return { ok: true, bytes, mimeType };
     },
     async files(skill, abortSignal) {
@@ -317,7 +526,7 @@ export function createMcpSkillSource(options: McpSkillSourceOptions = {}): McpSk
 export function listedPaths(entry: SkillEntry): string[] {
   const root = `${skillRootUri(entry)}/`;
   const paths: string[] = [];
-  for (const resource of entry.resources ?? []) {
+  for (const resource of Array.isArray(entry.resources) ? entry.resources : []) {
     if (!resource.uri.startsWith(root)) continue;
     const rel = resource.uri
       .slice(root.length)

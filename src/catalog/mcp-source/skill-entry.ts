@@ -6,18 +6,25 @@
  */
 import { z } from "zod";
 
-/** One file of a skill and the SHA-256 of its raw bytes (`sha256:<64 lowercase hex>`). */
+/**
+ * One file of a skill, the SHA-256 of its raw bytes (`sha256:<64 lowercase hex>`) and their length
+ * (`size`, required by the final extension; a server of an earlier draft may leave it out).
+ */
 export const SkillResourceDigest = z.looseObject({
   uri: z.string().min(1),
   digest: z.string().regex(/^sha256:[0-9a-f]{64}$/, "a digest is sha256:<64 lowercase hex>"),
+  size: z.number().int().nonnegative().optional(),
 });
 export type SkillResourceDigest = z.infer<typeof SkillResourceDigest>;
 
-/** A skill entry: its SKILL.md's URI, the frontmatter verbatim as JSON, and every file with its digest. */
+/**
+ * A skill entry: its SKILL.md's URI, the frontmatter verbatim as JSON, and every file with its digest and
+ * size — or `"dynamic"` for a skill whose content is generated (no digests: it is listed, never loaded).
+ */
 export const SkillEntry = z.looseObject({
   uri: z.string().refine((uri) => uri.endsWith("/SKILL.md"), "a skill entry's uri names its SKILL.md"),
   frontmatter: z.looseObject({ name: z.string().min(1), description: z.string() }),
-  resources: z.array(SkillResourceDigest).optional(),
+  resources: z.union([z.array(SkillResourceDigest), z.literal("dynamic")]).optional(),
 });
 export type SkillEntry = z.infer<typeof SkillEntry>;
 

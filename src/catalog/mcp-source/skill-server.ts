@@ -14,6 +14,11 @@ export interface SkillServer {
   request(method: string, params: Record<string, unknown>, abortSignal?: AbortSignal): Promise<unknown>;
   /** False once the server stopped. */
   alive(): boolean;
+  /**
+   * Calls `listener` on each `notifications/resources/list_changed` the server sends (its skills may have
+   * changed). Absent: the listing is read once.
+   */
+  onListChanged?(listener: () => void): void;
   /** Most skills read from this server's listing (its `mcpServers` entry's `maxSkills`). Default: the source's. */
   maxSkills?: number;
 }

@@ -22,6 +22,12 @@ export interface McpSkillsCatalog extends Catalog {
   readonly mcpSkills: McpSkillSource;
   /** The MCP-served skill shown as `name`, if it is one. */
   mcpSkill(name: string): McpServedSkill | undefined;
+  /**
+   * The shown name of the skill at `uri` (`skill://…/SKILL.md`), listed or not: an unlisted one is looked
+   * up with `skills/get` and joins the catalog, to be loaded and verified as a listed one. A `problem`
+   * says why there is none.
+   */
+  resolveUri(uri: string, abortSignal?: AbortSignal): Promise<{ name: string } | { problem: string }>;
 }
 
 interface View {
@@ -90,6 +96,12 @@ export function withMcpSkills(local: Catalog, source: McpSkillSource): McpSkills
   return {
     mcpSkills: source,
     mcpSkill: (name) => servedAs(name)?.skill,
+    async resolveUri(uri, abortSignal) {
+      const found = await source.lookup(uri, abortSignal);
+      if (typeof found === "string") return { problem: found };
+      for (const [name, served] of current().served) if (served.skill === found) return { name };
+      return { problem: `${uri} could not be shown in the catalog` };
+    },
     list: () => [...current().records],
     get: (name) => servedAs(name)?.record ?? local.get(name),
     revision: () => (local.revision?.() ?? 0) + source.revision(),
@@ -137,7 +149,15 @@ export function withMcpSkills(local: Catalog, source: McpSkillSource): McpSkills
     },
     closest: (name, limit = 3) => closestNames(name, names(), limit),
     refresh: () => local.refresh(),
-    watch: (listener) => local.watch(listener),
+    // A server's re-read listing (it said its resources changed) is a change like a local one.
+    watch(listener) {
+      const stopLocal = local.watch(listener);
+      const stopServed = source.onChange((change) => listener({ ...change, diagnostics: [] }));
+      return () => {
+        stopServed();
+        stopLocal();
+      };
+    },
   };
 }
 

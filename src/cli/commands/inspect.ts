@@ -12,6 +12,7 @@ import { fromEnvironment, type NodeParts, type StoreLocation, storeLocation } fr
 import { intFlag } from "../int-flag.js";
 import { listenForInterrupt } from "../listen-for-interrupt.js";
 import { cliSessionSettings } from "../load-cli-config.js";
+import { openMcpSkills } from "../open-mcp-skills.js";
 
 const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)/i;
 
@@ -88,7 +89,7 @@ Stops on Ctrl-C. Exit codes: 0 stopped; 1 the store or the address could not be 
     } catch (error) {
       return fail(error instanceof Error ? error.message : String(error));
     }
-    const { catalog, config } = parts;
+    const { config } = parts;
     const location = storeLocation(values.store, io.env, config.file, io.cwd);
     const opened = await openInspectStore({
       url: inspectUrl(location),
@@ -96,6 +97,9 @@ Stops on Ctrl-C. Exit codes: 0 stopped; 1 the store or the address could not be 
       ...(location.schema === undefined ? {} : { schema: location.schema }),
     });
     if (!opened.ok) return fail(opened.message);
+    // Skills the config's MCP servers serve are in the catalog view too, from their listings (no file read).
+    const served = await openMcpSkills(parts.catalog, io);
+    const catalog = served.catalog;
     const { store } = opened;
     const viewer = createCatalogViewer({
       catalog,
@@ -115,6 +119,7 @@ Stops on Ctrl-C. Exit codes: 0 stopped; 1 the store or the address could not be 
       onWarning: (message) => io.stderr.write(`skillrt inspect: warning: ${message}\n`),
     });
     if (!started.ok) {
+      await served.close();
       await store.close();
       return fail(started.message);
     }
@@ -137,6 +142,7 @@ Stops on Ctrl-C. Exit codes: 0 stopped; 1 the store or the address could not be 
       });
     });
     await inspector.close();
+    await served.close();
     await store.close();
     return 0;
   },

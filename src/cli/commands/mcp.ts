@@ -228,6 +228,7 @@ configuration; 2 usage error.
         exec: chosen === undefined ? false : { ...settings, executor: chosen.executor },
         watch: values.watch === true,
         ...(parts.trust === undefined ? {} : { trust: parts.trust }),
+        ...(parts.cacheDir === undefined ? {} : { cacheDir: parts.cacheDir }),
         onWarning: (message) => log(`warning: ${message}`),
       });
     const describe = (transport: string): string => {

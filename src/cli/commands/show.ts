@@ -7,6 +7,7 @@ import { rootOption } from "../cli-roots.js";
 import type { CliIo } from "../command.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { openCliCatalog } from "../open-cli-catalog.js";
+import { openMcpSkills } from "../open-mcp-skills.js";
 import { parseLineRange } from "../parse-line-range.js";
 import { writeJson, writeOutput } from "../write-output.js";
 
@@ -44,38 +45,53 @@ Exit codes: 0 printed, 1 unknown skill or file, or a --root does not exist, 2 us
     }
     const [name = "", file] = positionals;
     // A missing --root fails (exit 1), even when another root holds the skill (which is still printed).
-    const { catalog, code, origins } = await openCliCatalog("show", values.root, io, values.refresh === true);
-    const record = catalog.get(name);
-    if (record === undefined) return unknownSkill(name, catalog.closest(name), io);
-    if (file === undefined && range === undefined) {
-      let loaded: Awaited<ReturnType<Catalog["load"]>>;
-      try {
-        loaded = await catalog.load(name);
-      } catch (error) {
-        // A SKILL.md that grew past the size limit since the scan: refused, not read.
-        if (!SkillrtError.isInstance(error) || error.code !== "file-too-large") throw error;
-        io.stderr.write(`skillrt show: ${error.message}\n`);
-        return 1;
-      }
-      const { bodyLine, body } = loaded;
-      const { location, dir } = record;
-      // A remote skill's source: in the JSON, or on stderr (stdout is the body alone, as it is piped).
-      const origin = origins.get(record.source);
-      const source = origin === undefined ? {} : { source: origin.source };
-      if (values.json !== true && origin !== undefined)
-        io.stderr.write(`${record.name}: from ${origin.source}\n`);
-      await print(
-        io,
-        values.json === true,
-        { name: record.name, location, dir, ...source, bodyLine, body },
-        body,
-      );
-      return code;
+    const opened = await openCliCatalog("show", values.root, io, values.refresh === true);
+    // Skills the config's MCP servers serve can be shown too: their SKILL.md or the file asked for is
+    // fetched (verified against the listing), nothing else.
+    const served = await openMcpSkills(opened.catalog, io);
+    try {
+      return await showSkill(served.catalog, opened, name, file, range, values.json === true, io);
+    } finally {
+      await served.close();
     }
-    const result = await readFileCaseFallback(catalog, name, file ?? path.basename(record.location), range);
-    return Math.max(code, await printFile(result, catalog, name, values.json === true, io));
   },
 });
+
+/** Prints skill `name`'s body, or `file` of it (see the usage); the exit code. */
+async function showSkill(
+  catalog: Catalog,
+  { code, origins }: Pick<Awaited<ReturnType<typeof openCliCatalog>>, "code" | "origins">,
+  name: string,
+  file: string | undefined,
+  range: LineRange | undefined,
+  json: boolean,
+  io: CliIo,
+): Promise<number> {
+  const record = catalog.get(name);
+  if (record === undefined) return unknownSkill(name, catalog.closest(name), io);
+  if (file === undefined && range === undefined) {
+    let loaded: Awaited<ReturnType<Catalog["load"]>>;
+    try {
+      loaded = await catalog.load(name);
+    } catch (error) {
+      // A SKILL.md that grew past the size limit since the scan: refused, not read.
+      if (!SkillrtError.isInstance(error) || error.code !== "file-too-large") throw error;
+      io.stderr.write(`skillrt show: ${error.message}\n`);
+      return 1;
+    }
+    const { bodyLine, body } = loaded;
+    const { location, dir } = record;
+    // A remote or served skill's source: in the JSON, or on stderr (stdout is the body alone, as it is piped).
+    const origin = origins.get(record.source);
+    const from = origin?.source ?? (record.scope === "mcp" ? record.origin?.label : undefined);
+    const source = from === undefined ? {} : { source: from };
+    if (!json && from !== undefined) io.stderr.write(`${record.name}: from ${from}\n`);
+    await print(io, json, { name: record.name, location, dir, ...source, bodyLine, body }, body);
+    return code;
+  }
+  const result = await readFileCaseFallback(catalog, name, file ?? path.basename(record.location), range);
+  return Math.max(code, await printFile(result, catalog, name, json, io));
+}
 
 async function printFile(
   result: CaseFallbackResult,

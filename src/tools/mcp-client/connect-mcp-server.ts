@@ -14,6 +14,7 @@ import {
   ErrorCode,
   McpError,
   type Tool as McpTool,
+  ResourceListChangedNotificationSchema,
   ToolSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -78,6 +79,8 @@ export interface McpConnection {
   request(method: string, params: Record<string, unknown>, abortSignal?: AbortSignal): Promise<unknown>;
   /** True until the server stopped or was closed. */
   alive(): boolean;
+  /** Calls `listener` on each `notifications/resources/list_changed` of the server. */
+  onResourceListChanged(listener: () => void): void;
   /** Removes the values of `${env:NAME}` references (in `env` and `headers`) from text the model or user sees. */
   redact(text: string): string;
   close(): Promise<void>;
@@ -214,6 +217,12 @@ export async function connectMcpServer(
     };
   }
 
+  // A server whose resources change says so; the skills source re-reads its listing then.
+  const resourceListeners = new Set<() => void>();
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    for (const listener of resourceListeners) listener();
+  });
+
   let open = true;
   let closing = false;
   client.onclose = () => {
@@ -242,6 +251,9 @@ export async function connectMcpServer(
         });
       },
       alive: () => open,
+      onResourceListChanged: (listener) => {
+        resourceListeners.add(listener);
+      },
       redact,
       async callTool(tool, args, abortSignal, onProgress) {
         const result = await client.callTool({ name: tool, arguments: args }, undefined, {

@@ -70,7 +70,7 @@ export async function prepareMcpSkillRun(input: {
     }
   }
   // A refreshed entry (other digests) is staged afresh.
-  const version = `${key}\0${(skill.entry.resources ?? []).map((r) => `${r.uri} ${r.digest}`).join("\n")}`;
+  const version = `${key}\0${(Array.isArray(skill.entry.resources) ? skill.entry.resources : []).map((r) => `${r.uri} ${r.digest}`).join("\n")}`;
   let dir = runs.staged.get(version);
   if (dir === undefined) {
     // Fetched now (at run time, not at approval), each file verified against the entry in hand.
