@@ -7,10 +7,28 @@ import module from "node:module";
 const bundled = new URL("../dist/lib/cli.js", import.meta.url);
 const compiled = new URL("../dist/cli/main.js", import.meta.url);
 if (!existsSync(bundled) && !existsSync(compiled)) {
-  process.stderr.write(
-    "skillrt: this checkout is not built (dist/ is missing): run `npm run build` in it, then try again\n",
-  );
-  process.exit(1);
+  // A checkout whose dist/ is missing (a first build interrupted, or `npx skillrt`, whose link step leaves
+  // the build to this first start: scripts/build.mjs): build it now, to a folder of its own that replaces
+  // dist/ only when complete, so Ctrl-C here leaves the checkout as it was. A package has no scripts/.
+  const build = new URL("../scripts/build.mjs", import.meta.url);
+  if (existsSync(build)) {
+    process.stderr.write(
+      "skillrt: dist/ is missing; building it once (tsc and the bundle, under a minute)…\n",
+    );
+    const { spawnSync } = await import("node:child_process");
+    const { fileURLToPath } = await import("node:url");
+    // Without npm's npm_command: under npx the build script leaves the build to this start.
+    const env = { ...process.env };
+    delete env.npm_command;
+    const result = spawnSync(process.execPath, [fileURLToPath(build)], { env, stdio: ["ignore", 2, 2] });
+    if (result.signal) process.kill(process.pid, result.signal);
+  }
+  if (!existsSync(bundled) && !existsSync(compiled)) {
+    process.stderr.write(
+      "skillrt: this checkout is not built (dist/ is missing): run `npm run build` in it, then try again\n",
+    );
+    process.exit(1);
+  }
 }
 const { defaultCacheDir } = await import("../dist/catalog/cache-dir.js");
 const { checkCacheDir, untrustedCacheWarning } = await import("../dist/util/trusted-cache.js");

@@ -3,7 +3,7 @@
 // the checkout into its cache): tsc's output (the types the exports map names), then the ESM bundle of every
 // entry (scripts/build-library.mjs).
 //
-// Fast when nothing changed: dist/ carries a stamp, a SHA-256 of every input of the build (the sources tsc
+// Skipped under npx (npm_command=exec; see below). Fast when nothing changed: dist/ carries a stamp, a SHA-256 of every input of the build (the sources tsc
 // compiles, the build scripts, the tsconfig files, package.json, the compiler's and bundler's versions). When
 // it matches, the build is skipped: `npx skillrt` in a checkout that `npm install` already built starts at
 // once instead of compiling again. `--force` builds anyway.
@@ -63,6 +63,14 @@ function withSignalsHeld(swap) {
 }
 
 recover();
+// `npx skillrt` links the checkout into npm's npx cache and runs this as its `prepare`; an interrupted
+// prepare leaves npm's npx folder broken (npm then fails on every later `npx skillrt` until the folder is
+// removed). So under npx nothing is built here: bin/skillrt.js builds a missing dist/ on its first start,
+// outside npm, and `npm install` or `npm run build` builds a stale one.
+if (process.env.npm_command === "exec" && !force) {
+  process.stdout.write("skillrt: not building under npx (bin/skillrt.js builds a missing dist/ itself)\n");
+  process.exit(0);
+}
 const wanted = buildStamp(root);
 if (!force && builtStamp(root) === wanted) {
   process.stdout.write(
