@@ -2,9 +2,9 @@
 import { existsSync } from "node:fs";
 import module from "node:module";
 
-// The CLI's entry in the bundle of every entry point (scripts/build-library.mjs): a few chunks instead of
-// the ~60 modules of dist/cli/, which stay the fallback when only tsc ran.
-const bundled = new URL("../dist/lib/cli.js", import.meta.url);
+// The CLI's bundle (scripts/build-library.mjs): its entry and the chunks a command needs instead of the
+// ~60 modules of dist/cli/ and the packages' files, which stay the fallback when only tsc ran.
+const bundled = new URL("../dist/bundle/main.js", import.meta.url);
 const compiled = new URL("../dist/cli/main.js", import.meta.url);
 if (!existsSync(bundled) && !existsSync(compiled)) {
   // A checkout whose dist/ is missing (a first build interrupted, or `npx skillrt`, whose link step leaves

@@ -42,6 +42,7 @@ export function buildStamp(root) {
     "scripts/build.mjs",
     "scripts/build-library.mjs",
     "scripts/build-stamp.mjs",
+    "scripts/gateway-on-demand.mjs",
     "tsconfig.json",
     "tsconfig.build.json",
     "package.json",

@@ -3,7 +3,7 @@
  * while its cache or state path crosses what a second uid (65534) controls: a symlink it made, or a folder
  * anyone can write. The code cache payload is what an attacker would plant: Node's compile cache entries
  * made from its own script, of the same length and at the same path as the CLI's entry (a copy of the
- * package where the attacker's script stood in for dist/lib/cli.js when the entries were made), and a
+ * package where the attacker's script stood in for dist/bundle/main.js when the entries were made), and a
  * `trust.json` trusting a project's skills at their real digest. The planted code must never run and the
  * planted record never trust anything.
  */
@@ -39,7 +39,7 @@ describe.runIf(secondUid.ok)("planted code caches and trust records (second uid 
   let marker: string;
   /** The package copy the victim runs (dist/ as built, node_modules linked). */
   let pkg: string;
-  /** The attacker's compile cache (its v8/ folder) for the copy's paths, made from its own cli.js. */
+  /** The attacker's compile cache (its v8/ folder) for the copy's paths, made from its own main.js. */
   let planted: string;
 
   beforeAll(async () => {
@@ -52,9 +52,9 @@ describe.runIf(secondUid.ok)("planted code caches and trust records (second uid 
     for (const part of ["bin", "dist", "package.json"])
       fs.cpSync(path.join(repo, part), path.join(pkg, part), { recursive: true });
     fs.symlinkSync(path.join(repo, "node_modules"), path.join(pkg, "node_modules"));
-    const entry = path.join(pkg, "dist", "lib", "cli.js");
+    const entry = path.join(pkg, "dist", "bundle", "main.js");
     const source = fs.readFileSync(entry);
-    // The attacker's script: writes the marker; padded with a comment to cli.js's exact length.
+    // The attacker's script: writes the marker; padded with a comment to main.js's exact length.
     const payload = `import { writeFileSync } from "node:fs";export async function main() { writeFileSync(${JSON.stringify(marker)}, "ran"); return 0; }//`;
     expect(payload.length).toBeLessThan(source.length);
     fs.writeFileSync(entry, payload.padEnd(source.length, "x"));
@@ -101,7 +101,7 @@ describe.runIf(secondUid.ok)("planted code caches and trust records (second uid 
     plant(dir);
     const before = tree(path.join(dir, "v8"));
     expect(version({ SKILLRT_CACHE_DIR: dir })).toBe("");
-    // The entry for cli.js is rewritten from the real source (what a run that compiled it leaves).
+    // The entry for main.js is rewritten from the real source (what a run that compiled it leaves).
     const after = tree(path.join(dir, "v8"));
     expect(Object.keys(before).filter((file) => after[file] !== before[file]).length).toBeGreaterThan(0);
     expect(version({ SKILLRT_CACHE_DIR: dir })).toBe("");
