@@ -20,7 +20,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { errnoWithPath } from "./errno-with-path.js";
 
-
 /** What {@link checkCacheDir} found: a directory the cache may use, or why it must not. */
 export type CacheDirTrust = { ok: true; dir: string } | { ok: false; dir: string; reason: string };
 

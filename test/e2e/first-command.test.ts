@@ -46,8 +46,7 @@ function cli(args: string[]) {
 const buildDirs = () => fs.readdirSync(checkout).filter((name) => name.startsWith(".dist-build-"));
 
 /** Whether a build's tsc has written its last entry's output: the bundler runs next. */
-const bundling = () =>
-  buildDirs().some((dir) => fs.existsSync(path.join(checkout, dir, "test-kit.d.ts")));
+const bundling = () => buildDirs().some((dir) => fs.existsSync(path.join(checkout, dir, "test-kit.d.ts")));
 
 /**
  * Starts `npx skillrt --version` in the copy and, once `moment` holds (polled every 20 ms), sends SIGINT to
