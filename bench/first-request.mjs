@@ -13,6 +13,8 @@
 // (a user's next `skillrt ask` in the same project).
 // Prints one JSON line per N: medians of ms, and the ratios the target names (ask warm ≤ 2× floor at 0,
 // ≤ 2× warm list at 10,000), for ask warm in a fresh directory and in a project.
+// BENCH_BEFORE=DIR (a checkout of an earlier round, built) also times its `ask` and library agent (cold and
+// warm, fresh directory) in the same alternation and prints their medians beside these, as `before`.
 // Usage: npm run build && npx node bench/first-request.mjs [N ...]   (default 0 2500 10000; PAIRS=5)
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -28,6 +30,7 @@ const node = process.execPath;
 const sizes = process.argv.slice(2).map(Number);
 if (sizes.length === 0) sizes.push(0, 2500, 10000);
 const pairs = Number(process.env.PAIRS) || 5;
+const beforeDir = process.env.BENCH_BEFORE ? path.resolve(process.env.BENCH_BEFORE) : undefined;
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "skillrt-first-request-"));
 const home = path.join(tmp, "home");
@@ -55,11 +58,13 @@ const res = await fetch(process.argv[3] + "/chat/completions", {
 await res.text();
 `,
 );
-const libScript = path.join(tmp, "library-agent.mjs");
-fs.writeFileSync(
-  libScript,
-  `import { createSkillAgent } from ${JSON.stringify(path.join(here, "..", "dist/lib/index.js"))};
-import { fromEnvironment } from ${JSON.stringify(path.join(here, "..", "dist/lib/node.js"))};
+/** The README's library agent over the package at `pkg` (its bundled entries, dist/lib/). */
+function libraryScript(pkg, name) {
+  const file = path.join(tmp, name);
+  fs.writeFileSync(
+    file,
+    `import { createSkillAgent } from ${JSON.stringify(path.join(pkg, "dist/lib/index.js"))};
+import { fromEnvironment } from ${JSON.stringify(path.join(pkg, "dist/lib/node.js"))};
 const agent = await createSkillAgent(await fromEnvironment({ roots: [process.argv[2]], store: false }));
 try {
   await agent.send("hi");
@@ -67,7 +72,12 @@ try {
   await agent.close();
 }
 `,
-);
+  );
+  return file;
+}
+const libScript = libraryScript(path.join(here, ".."), "library-agent.mjs");
+const beforeLib = beforeDir === undefined ? undefined : libraryScript(beforeDir, "library-agent-before.mjs");
+const beforeBin = beforeDir === undefined ? undefined : path.join(beforeDir, "bin/skillrt.js");
 
 /**
  * Runs `args` in `project` (default: a fresh directory, removed after); ms from spawn to the first request
@@ -111,6 +121,13 @@ for (const n of sizes) {
   await run(list, { SKILLRT_CACHE_DIR: warm });
   await run(ask, { SKILLRT_CACHE_DIR: warm }, project);
   await run([libScript, root], { SKILLRT_CACHE_DIR: warm });
+  const beforeAsk = beforeBin === undefined ? undefined : [beforeBin, "ask", "hi", "--root", root];
+  const beforeWarm = path.join(tmp, `before-warm-${n}`);
+  if (beforeAsk !== undefined) {
+    await run(beforeAsk, { SKILLRT_CACHE_DIR: beforeWarm });
+    await run([beforeLib, root], { SKILLRT_CACHE_DIR: beforeWarm });
+  }
+  const b = { askCold: [], askWarm: [], libCold: [], libWarm: [] };
   const bodyFile = path.join(tmp, `body-${n}.json`);
   fs.writeFileSync(bodyFile, JSON.stringify(primed.body));
   const t = { floor: [], askCold: [], askWarm: [], askProject: [], libCold: [], libWarm: [], listWarm: [] };
@@ -124,6 +141,14 @@ for (const n of sizes) {
     t.libCold.push((await run([libScript, root], { SKILLRT_CACHE_DIR: cold })).request);
     t.libWarm.push((await run([libScript, root], { SKILLRT_CACHE_DIR: warm })).request);
     t.listWarm.push((await run(list, { SKILLRT_CACHE_DIR: warm })).exit);
+    if (beforeAsk !== undefined) {
+      fs.rmSync(cold, { recursive: true, force: true });
+      b.askCold.push((await run(beforeAsk, { SKILLRT_CACHE_DIR: cold })).request);
+      b.askWarm.push((await run(beforeAsk, { SKILLRT_CACHE_DIR: beforeWarm })).request);
+      fs.rmSync(cold, { recursive: true, force: true });
+      b.libCold.push((await run([beforeLib, root], { SKILLRT_CACHE_DIR: cold })).request);
+      b.libWarm.push((await run([beforeLib, root], { SKILLRT_CACHE_DIR: beforeWarm })).request);
+    }
   }
   const m = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, median(v)]));
   process.stdout.write(
@@ -137,6 +162,16 @@ for (const n of sizes) {
       library_cold_ms: m.libCold,
       library_warm_ms: m.libWarm,
       list_warm_exit_ms: m.listWarm,
+      ...(beforeAsk === undefined
+        ? {}
+        : {
+            before: {
+              ask_cold_ms: median(b.askCold),
+              ask_warm_ms: median(b.askWarm),
+              library_cold_ms: median(b.libCold),
+              library_warm_ms: median(b.libWarm),
+            },
+          }),
       ask_warm_vs_floor: round(m.askWarm / m.floor),
       ask_warm_vs_list_warm: round(m.askWarm / m.listWarm),
       ask_project_vs_floor: round(m.askProject / m.floor),

@@ -3,6 +3,10 @@
 //   cold `skillrt list --json` (no cache)         vs floor: one Node process reading every */SKILL.md
 //   warm `skillrt list --json` (cache present)    vs the same cold floor; output checked identical to cold
 //   warm `skillrt search QUERY` (index cached)    vs warm list
+//   the human forms too: cold and warm `skillrt list` (the table a user reads) and warm `skillrt search
+//   QUERY --json`, timed in the same alternation
+// BENCH_BEFORE=DIR (a checkout of an earlier round, built) runs every skillrt command of the alternation
+// with DIR/bin/skillrt.js as well and prints its medians beside these, as `before`.
 // Prints one JSON line per N: medians of wall ms, the median of pairwise ratios, and CPU-time ratios
 // (user+sys; steadier than wall time on a loaded machine), and minor page faults per process (fresh memory
 // is expensive on some VMs: each fault costs microseconds, so memory is time).
@@ -29,6 +33,9 @@ const repo = path.resolve(here, "..");
 const out = path.join(here, ".out");
 const node = process.execPath;
 const bin = path.join(repo, "bin/skillrt.js");
+const beforeBin = process.env.BENCH_BEFORE
+  ? path.join(path.resolve(process.env.BENCH_BEFORE), "bin/skillrt.js")
+  : undefined;
 const pairs = Number(process.env.LIST_PAIRS) || 7;
 fs.mkdirSync(out, { recursive: true });
 const floorScript = path.join(out, "floor-full.mjs");
@@ -159,19 +166,39 @@ const median = (xs) => {
 };
 const r = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
+/** The skillrt commands timed, each with the bin it runs and its cache environment. */
+function commands(binPath, rootArgs, cacheDir) {
+  const cold = { SKILLRT_CACHE: "0" };
+  const warm = { SKILLRT_CACHE_DIR: cacheDir };
+  return {
+    cold: [[binPath, "list", "--json", ...rootArgs], cold],
+    warm: [[binPath, "list", "--json", ...rootArgs], warm],
+    search: [[binPath, "search", "pdf form", ...rootArgs], warm],
+    coldHuman: [[binPath, "list", ...rootArgs], cold],
+    warmHuman: [[binPath, "list", ...rootArgs], warm],
+    searchJson: [[binPath, "search", "pdf form", "--json", ...rootArgs], warm],
+  };
+}
+
 function measure(label, roots, listFloor = false) {
   const rootArgs = roots.flatMap((root) => ["--root", root]);
   const cacheDir = path.join(out, `cache-${label}`);
+  const beforeCache = path.join(out, `cache-before-${label}`);
   fs.rmSync(cacheDir, { recursive: true, force: true });
-  const cold = { SKILLRT_CACHE: "0" };
-  const warm = { SKILLRT_CACHE_DIR: cacheDir };
-  const coldOut = run([bin, "list", "--json", ...rootArgs], cold).stdout;
-  run([bin, "list", "--json", ...rootArgs], warm); // writes the cache
-  run([bin, "search", "pdf form", ...rootArgs], warm); // stores the index
+  fs.rmSync(beforeCache, { recursive: true, force: true });
+  const now = commands(bin, rootArgs, cacheDir);
+  const then = beforeBin === undefined ? undefined : commands(beforeBin, rootArgs, beforeCache);
+  const coldOut = run(...now.cold).stdout;
+  for (const set of [now, then]) {
+    if (set === undefined) continue;
+    run(...set.warm); // writes the cache
+    run(...set.search); // stores the index
+  }
   // Let the files settle (the cache trusts identities older than 2 s), then store settled entries.
   spawnSync("sleep", ["2.2"]);
-  run([bin, "list", "--json", ...rootArgs], warm);
-  const warmOut = run([bin, "list", "--json", ...rootArgs], warm).stdout;
+  if (then !== undefined) run(...then.warm);
+  run(...now.warm);
+  const warmOut = run(...now.warm).stdout;
   const identical = warmOut === coldOut;
   const { dirs, files } = layout(roots);
   const dirList = path.join(out, `dirs-${label}.txt`);
@@ -179,48 +206,52 @@ function measure(label, roots, listFloor = false) {
   fs.writeFileSync(dirList, dirs.map((d) => `${d}\n`).join(""));
   fs.writeFileSync(fileList, files.map((f) => `${f}\n`).join(""));
   const floorArgs = listFloor ? [floorListScript, fileList] : [floorScript, ...roots];
-  const kinds = ["floor", "scanBound", "warmBound", "cold", "warm", "search"];
+  const cliKinds = Object.keys(now);
+  const kinds = ["floor", "scanBound", "warmBound", ...cliKinds];
   const t = Object.fromEntries(kinds.map((k) => [k, []]));
   const c = Object.fromEntries(kinds.map((k) => [k, []]));
   const faults = Object.fromEntries(kinds.map((k) => [k, []]));
+  const before = Object.fromEntries(cliKinds.map((k) => [k, []]));
   const ratios = { cold: [], warm: [], search: [], scanBound: [], warmBound: [] };
   const cpuRatios = { cold: [], warm: [], search: [] };
   let rss = 0;
   for (let i = 0; i < pairs; i++) {
     const f = run(floorArgs);
     const b = run([scanBoundScript, ...roots]);
-    const a = run([bin, "list", "--json", ...rootArgs], cold);
     const v = run([warmBoundScript, dirList, fileList]);
-    const w = run([bin, "list", "--json", ...rootArgs], warm);
-    const s = run([bin, "search", "pdf form", ...rootArgs], warm);
-    rss = a.rssMb;
-    for (const [k, x] of Object.entries({
-      floor: f,
-      scanBound: b,
-      warmBound: v,
-      cold: a,
-      warm: w,
-      search: s,
-    })) {
-      t[k].push(x.ms);
-      c[k].push(x.cpu);
-      faults[k].push(x.faults);
+    const x = { floor: f, scanBound: b, warmBound: v };
+    for (const k of cliKinds) {
+      x[k] = run(...now[k]);
+      if (then !== undefined) before[k].push(run(...then[k]).ms);
     }
-    ratios.cold.push(a.ms / f.ms);
-    ratios.warm.push(w.ms / f.ms);
-    ratios.search.push(s.ms / w.ms);
+    rss = x.cold.rssMb;
+    for (const [k, y] of Object.entries(x)) {
+      t[k].push(y.ms);
+      c[k].push(y.cpu);
+      faults[k].push(y.faults);
+    }
+    ratios.cold.push(x.cold.ms / f.ms);
+    ratios.warm.push(x.warm.ms / f.ms);
+    ratios.search.push(x.search.ms / x.warm.ms);
     ratios.scanBound.push(b.ms / f.ms);
     ratios.warmBound.push(v.ms / f.ms);
-    cpuRatios.cold.push(a.cpu / f.cpu);
-    cpuRatios.warm.push(w.cpu / f.cpu);
-    cpuRatios.search.push(s.cpu / w.cpu);
+    cpuRatios.cold.push(x.cold.cpu / f.cpu);
+    cpuRatios.warm.push(x.warm.cpu / f.cpu);
+    cpuRatios.search.push(x.search.cpu / x.warm.cpu);
   }
+  const figures = (m) => ({
+    cold_list_ms: r(median(m.cold), 1),
+    warm_list_ms: r(median(m.warm), 1),
+    warm_search_ms: r(median(m.search), 1),
+    cold_list_human_ms: r(median(m.coldHuman), 1),
+    warm_list_human_ms: r(median(m.warmHuman), 1),
+    warm_search_json_ms: r(median(m.searchJson), 1),
+  });
   return {
     label,
     floor_ms: r(median(t.floor), 1),
-    cold_list_ms: r(median(t.cold), 1),
-    warm_list_ms: r(median(t.warm), 1),
-    warm_search_ms: r(median(t.search), 1),
+    ...figures(t),
+    ...(then === undefined ? {} : { before: figures(before) }),
     cold_ratio: r(median(ratios.cold)),
     warm_ratio_to_cold_floor: r(median(ratios.warm)),
     search_ratio_to_warm_list: r(median(ratios.search)),

@@ -7,6 +7,8 @@
 // Two more commands, in the same alternation, say where the time goes: `skillrt --version` (Node, the
 // bin and the bundle's entry: the CLI's own start-up) and `skillrt run --executor local` (everything but
 // the sandbox: module loading, the catalog, config, workspace, a plain child process, clean-up).
+// BENCH_BEFORE=DIR (a checkout of an earlier round, built) runs the same skillrt commands with
+// DIR/bin/skillrt.js in the same alternation and prints their medians beside these, as `before`.
 // Creates its own skill root, cache and working directory in a temporary folder.
 // Usage: npm run build && npx node bench/run-cli.mjs [pairs=15]
 import { spawnSync } from "node:child_process";
@@ -19,6 +21,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.join(here, "..", "bin/skillrt.js");
 const node = process.execPath;
 const pairs = Number(process.argv[2] ?? 15);
+const beforeBin = process.env.BENCH_BEFORE
+  ? path.join(path.resolve(process.env.BENCH_BEFORE), "bin/skillrt.js")
+  : undefined;
 const bwrap = ["/usr/bin/bwrap", "/bin/bwrap"].find((p) => fs.existsSync(p));
 if (bwrap === undefined) {
   process.stdout.write(`${JSON.stringify({ skipped: "bubblewrap is not installed" })}\n`);
@@ -45,8 +50,10 @@ const bareArgs = [
   "--die-with-parent",
   "true",
 ];
-const runArgs = [bin, "run", "demo", "--root", root, "--executor", "sandbox", "--", "true"];
-const localArgs = [bin, "run", "demo", "--root", root, "--executor", "local", "--", "true"];
+const runArgsOf = (b) => [b, "run", "demo", "--root", root, "--executor", "sandbox", "--", "true"];
+const localArgsOf = (b) => [b, "run", "demo", "--root", root, "--executor", "local", "--", "true"];
+const runArgs = runArgsOf(bin);
+const localArgs = localArgsOf(bin);
 
 function timed(command, args) {
   const start = performance.now();
@@ -67,7 +74,12 @@ const r = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 try {
   timed(node, runArgs); // warm-up: probes the sandbox once and caches the result
   timed(node, localArgs);
+  if (beforeBin !== undefined) {
+    timed(node, runArgsOf(beforeBin));
+    timed(node, localArgsOf(beforeBin));
+  }
   const t = { node: [], bwrap: [], run: [], version: [], local: [] };
+  const before = { run: [], version: [], local: [] };
   const ratios = [];
   for (let i = 0; i < pairs; i++) {
     const n = timed(node, ["-e", "0"]);
@@ -79,6 +91,11 @@ try {
     ratios.push(s / (n + b));
     t.version.push(timed(node, [bin, "--version"]));
     t.local.push(timed(node, localArgs));
+    if (beforeBin !== undefined) {
+      before.run.push(timed(node, runArgsOf(beforeBin)));
+      before.version.push(timed(node, [beforeBin, "--version"]));
+      before.local.push(timed(node, localArgsOf(beforeBin)));
+    }
   }
   process.stdout.write(
     `${JSON.stringify({
@@ -93,6 +110,15 @@ try {
         run_local_ms: r(median(t.local), 1),
         sandbox_extra_ms: r(median(t.run) - median(t.local), 1),
       },
+      ...(beforeBin === undefined
+        ? {}
+        : {
+            before: {
+              skillrt_run_ms: r(median(before.run), 1),
+              cli_start_ms: r(median(before.version), 1),
+              run_local_ms: r(median(before.local), 1),
+            },
+          }),
       pairs,
       load: r(os.loadavg()[0]),
     })}\n`,

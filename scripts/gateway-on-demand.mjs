@@ -1,4 +1,4 @@
-// What the CLI bundle has in place of `@ai-sdk/gateway` (scripts/build-bundle.mjs). The `ai` package imports
+// What the CLI bundle has in place of `@ai-sdk/gateway` (scripts/build-library.mjs). The `ai` package imports
 // the AI Gateway provider for string model ids ("openai/gpt-5") and checks its errors by marker; skillrt's
 // CLI gives the AI SDK provider models, so the gateway's 160 KB of code (with @vercel/oidc) and its
 // module set-up are loaded only if a string model id reaches the SDK: on that first use, from the

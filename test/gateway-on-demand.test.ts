@@ -39,12 +39,11 @@ describe("gateway on demand", () => {
     expect(stub.createGateway({ apiKey: "k" })("a/b").modelId).toBe("a/b");
   });
 
-  it("keeps the gateway out of the bundle (built by npm run build)", () => {
-    const manifest = JSON.parse(
-      fs.readFileSync(path.join(root, "dist/bundle/packages.json"), "utf8"),
-    ) as Record<string, string[]>;
-    const withAi = Object.entries(manifest).filter(([, packages]) => packages.includes("ai"));
-    expect(withAi.length).toBeGreaterThan(0);
-    for (const [, packages] of withAi) expect(packages).not.toContain("@ai-sdk/gateway");
+  it("keeps the gateway out of the CLI's bundle (built by npm run build), which holds the AI SDK", () => {
+    const dir = path.join(root, "dist/bundle");
+    const files = fs.readdirSync(dir).filter((name) => name.endsWith(".js"));
+    const sources = files.map((name) => fs.readFileSync(path.join(dir, name), "utf8"));
+    expect(sources.some((source) => source.includes("function generateText("))).toBe(true);
+    for (const source of sources) expect(source).not.toContain("function createGatewayErrorFromResponse(");
   });
 });

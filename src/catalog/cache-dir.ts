@@ -1,6 +1,5 @@
-// Built-ins as bin/skillrt.js takes them (every start loads this file): no import facade.
-const os = process.getBuiltinModule("node:os");
-const path = process.getBuiltinModule("node:path");
+import os from "node:os";
+import path from "node:path";
 
 /**
  * Where the catalog's metadata cache lives for this user, or undefined when it is switched off:

@@ -1,19 +1,18 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { crc32 as zlibCrc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { checksum, crc32, readChecksummedFile, writeChecksummedFile } from "./checksummed-file.js";
+import { checksum, readChecksummedFile, writeChecksummedFile } from "./checksummed-file.js";
 import { ContentHasher, contentHash, nameHash } from "./name-hash.js";
 
 describe("checksum", () => {
-  it("is zlib's CRC-32 whether summed here (small bodies) or by zlib (large ones)", () => {
-    expect(crc32(Buffer.from("123456789"))).toBe(0xcbf43926); // the CRC-32 check value
-    expect(crc32(new Uint8Array(0))).toBe(0);
+  it("is zlib's CRC-32 in hex, small bodies and large alike", () => {
+    expect(checksum(Buffer.from("123456789"))).toBe("cbf43926"); // the CRC-32 check value
+    expect(checksum(new Uint8Array(0))).toBe("0");
     for (const size of [1, 7, 4096, 64 * 1024 - 1, 64 * 1024, 200_000]) {
       const bytes = randomBytes(size);
-      expect(crc32(bytes), `size ${size}`).toBe(zlibCrc32(bytes));
       expect(checksum(bytes), `size ${size}`).toBe(zlibCrc32(bytes).toString(16));
     }
   });
@@ -83,12 +82,19 @@ describe("contentHash", () => {
 });
 
 describe("ContentHasher", () => {
-  it("hashes pieces as contentHash hashes them joined, with the digests earlier versions stored", () => {
+  it("hashes pieces as contentHash hashes them joined: SHA-256 of the texts' code units, then the numbers' bits", () => {
     const ids = Float64Array.from([2049, 1234567, 6150, 1795742178404.36, 1795742178404.36]);
     const joined = "lenient\u0001/s/a/SKILL.md\u0001/s/b/SKILL.md";
-    // Computed by the single-lane implementation this replaced: caches keyed by it stay valid.
-    expect(contentHash(joined, ids)).toBe("4458d09a96c60b9092f3694a");
-    expect(nameHash("/home/u/skills\0lenient")).toBe("4e1ec17b746ae6d1c8b612eb");
+    // The FNV digests of earlier versions are gone: a cache keyed by one is not found and is built again.
+    const expected = createHash("sha256")
+      .update(Buffer.from(joined, "utf16le"))
+      .update(Buffer.from(ids.buffer))
+      .digest("hex")
+      .slice(0, 24);
+    expect(contentHash(joined, ids)).toBe(expected);
+    expect(nameHash("/home/u/skills\0lenient")).toBe(
+      createHash("sha256").update("/home/u/skills\0lenient").digest("hex").slice(0, 24),
+    );
     const pieces = new ContentHasher()
       .text("lenient")
       .text("\u0001")
@@ -96,6 +102,6 @@ describe("ContentHasher", () => {
       .text("\u0001/s/b/SKILL.md")
       .numbers(ids.subarray(0, 2))
       .numbers(ids.subarray(2));
-    expect(pieces.digest()).toBe("4458d09a96c60b9092f3694a");
+    expect(pieces.digest()).toBe(expected);
   });
 });

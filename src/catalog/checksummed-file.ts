@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { crc32 } from "node:zlib";
 import { checkCacheDir, openCacheFile, writeCacheFile } from "../util/trusted-cache.js";
 
 /**
@@ -70,35 +71,9 @@ export function readChecksummedFile(
 }
 
 /**
- * The checksum in a header: the body's CRC-32 in hex. It catches torn and damaged files (what a private
- * cache directory meets); it is not a defence against someone who can write there. Small bodies are
- * summed here; large ones by zlib (native, loaded only then: a short command reading a small cache does
- * not pay for loading it).
+ * The checksum in a header: the body's CRC-32 (zlib's) in hex. It catches torn and damaged files (what a
+ * private cache directory meets); it is not a defence against someone who can write there.
  */
 export function checksum(bytes: Uint8Array): string {
-  const sum = bytes.length < NATIVE_ABOVE ? crc32(bytes) : process.getBuiltinModule("node:zlib").crc32(bytes);
-  return sum.toString(16);
-}
-
-/** Bodies at least this long are summed by zlib. */
-const NATIVE_ABOVE = 64 * 1024;
-
-let table: Int32Array | undefined;
-
-/** CRC-32 (IEEE 802.3, as zlib's), one byte at a time. */
-export function crc32(bytes: Uint8Array): number {
-  table ??= crcTable();
-  let crc = -1;
-  for (let i = 0; i < bytes.length; i++) crc = table[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ -1) >>> 0;
-}
-
-function crcTable(): Int32Array {
-  const out = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    out[n] = c;
-  }
-  return out;
+  return crc32(bytes).toString(16);
 }

@@ -64,37 +64,44 @@ function expectReported(name: string, codes: string[], as?: { uid: number; gid: 
   expect(human.stdout).toMatch(/✖ \d+ errors?(, \d+ warnings?)? in 1 skill$/m);
 }
 
-/** A `--import` hook printing, at exit, `LOADED` and the packages the process loaded (bundled ones too). */
-const traceHook = async (): Promise<string> => {
-  const hook = path.join(tmp.dir, "trace-modules.mjs");
+/**
+ * A `--import` hook printing, at exit, `CODE` and which of `markers` (name → a text only that code holds)
+ * were in the modules the process loaded, found in each module's source as Node loads it, wherever the
+ * bundler put the code (a package bundled into a chunk included).
+ */
+const codeHook = async (markers: Record<string, string>): Promise<string> => {
+  const hook = path.join(tmp.dir, `trace-code-${Object.keys(markers).join("-")}.mjs`);
   await fs.writeFile(
     hook,
     `import { registerHooks } from "node:module";
-import { readFileSync } from "node:fs";
-const seen = new Set();
-registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); seen.add(r.url); return r; } });
-// The packages loaded: from node_modules, or bundled into a file of dist/bundle/ (its packages.json says which).
-const bundled = (url) => {
-  try {
-    const dir = new URL(".", url);
-    return JSON.parse(readFileSync(new URL("packages.json", dir), "utf8"))[url.slice(dir.href.length)] ?? [];
-  } catch { return []; }
-};
-const packageOf = (url) => {
-  const [scope, name] = url.slice(url.lastIndexOf("/node_modules/") + 14).split("/");
-  return scope.startsWith("@") ? scope + "/" + name : scope;
-};
-process.on("exit", () => {
-  const urls = [...seen];
-  const packages = new Set([
-    ...urls.filter((u) => u.includes("/node_modules/")).map(packageOf),
-    ...urls.filter((u) => u.includes("/dist/bundle/")).flatMap(bundled),
-  ]);
-  process.stderr.write("LOADED " + JSON.stringify([...packages].sort()) + "\\n");
+const markers = ${JSON.stringify(markers)};
+const found = new Set();
+registerHooks({
+  load(url, ctx, next) {
+    const r = next(url, ctx);
+    if (r.source === undefined || r.source === null) return r;
+    const source = String(r.source);
+    for (const [name, text] of Object.entries(markers)) if (source.includes(text)) found.add(name);
+    return r;
+  },
 });
+process.on("exit", () => process.stderr.write("CODE " + JSON.stringify([...found].sort()) + "\\n"));
 `,
   );
   return hook;
+};
+
+/** Agent code: what builds an agent (skillrt's createSkillAgent) or talks to a model (the AI SDK). */
+const AGENT_CODE = {
+  createSkillAgent: "function createSkillAgent(",
+  generateText: "function generateText(",
+  streamText: "function streamText(",
+};
+
+/** The MCP SDK's protocol layer and the JSON Schema validator it brings (ajv). */
+const MCP_CODE = {
+  "mcp-sdk": "Uncaught error in notification handler",
+  ajv: "ajv implementation error",
 };
 
 describe("bin/skillrt.js validate on broken files", () => {
@@ -156,19 +163,48 @@ describe("bin/skillrt.js validate on broken files", () => {
 });
 
 describe("bin/skillrt.js start-up", () => {
-  it("does not load zod, ai, yaml or any other package for `list --json` on plain skills", async () => {
-    const root = path.join(tmp.dir, "light");
-    await brokenSkill("light/one", "---\nname: one\ndescription: First.\n---\nBody\n");
-    const hook = await traceHook();
-    const result = spawnSync(process.execPath, ["--import", hook, bin, "list", "--json", "--root", root], {
+  /** The agent code `skillrt ...args` loaded (see codeHook), with its exit code and stdout. */
+  const agentCodeOf = async (args: string[]) => {
+    const hook = await codeHook(AGENT_CODE);
+    const result = spawnSync(process.execPath, ["--import", hook, bin, ...args], {
       cwd: tmp.dir,
-      env: { PATH: process.env["PATH"] ?? "", HOME: tmp.dir },
+      env: { PATH: process.env["PATH"] ?? "", HOME: tmp.dir, NO_COLOR: "1" },
       encoding: "utf8",
     });
-    expect(result.status).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ skills: [{ name: "one" }] });
-    const loaded = JSON.parse(/LOADED (.*)/.exec(result.stderr)?.[1] ?? "null") as string[];
-    expect(loaded).toEqual([]);
+    const found = JSON.parse(/^CODE (.*)$/m.exec(result.stderr)?.[1] ?? "null") as string[] | null;
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr, found };
+  };
+
+  it("loads no agent code for plain `list`, `list --json`, `search` or `run`, where `ask` does", async () => {
+    const root = path.join(tmp.dir, "light");
+    await brokenSkill("light/one", "---\nname: one\ndescription: First.\n---\nBody\n");
+    const human = await agentCodeOf(["list", "--root", root]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/^one\s+First\.$/m);
+    expect(human.found).toEqual([]);
+    const json = await agentCodeOf(["list", "--json", "--root", root]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ skills: [{ name: "one" }] });
+    expect(json.found).toEqual([]);
+    const search = await agentCodeOf(["search", "first", "--root", root]);
+    expect(search.code, search.stderr).toBe(0);
+    expect(search.stdout).toContain("one");
+    expect(search.found).toEqual([]);
+    const run = await agentCodeOf(["run", "one", "--root", root, "--executor", "local", "--", "echo", "ran"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe("ran\n");
+    expect(run.found).toEqual([]);
+    // The control: the hook does see agent code where a command needs it (spawned without blocking: the
+    // model answers from this process).
+    const provider = await startLoopbackProvider("openai", [{ text: "ok" }]);
+    try {
+      const { out } = spawnAsk(await codeHook(AGENT_CODE), root, provider.baseURL);
+      const code = await out.closed;
+      expect(code, out.stderr).toBe(0);
+      const found = JSON.parse(/^CODE (.*)$/m.exec(out.stderr)?.[1] ?? "null") as string[];
+      expect(found).toEqual(expect.arrayContaining(["createSkillAgent", "generateText"]));
+    } finally {
+      await provider.close();
+    }
   });
 });
 
@@ -298,10 +334,10 @@ function spawnAsk(hook: string, root: string, baseURL: string, env: Record<strin
 }
 
 describe("bin/skillrt.js run start-up", () => {
-  it("loads no MCP SDK package for `ask` when no MCP server is configured", async () => {
+  it("loads no MCP SDK code for `ask` when no MCP server is configured", async () => {
     const provider = await startLoopbackProvider("openai", [{ text: "ok" }]);
     try {
-      const hook = await traceHook();
+      const hook = await codeHook({ ...MCP_CODE, generateText: AGENT_CODE.generateText });
       const empty = path.join(tmp.dir, "ask-no-skills");
       await fs.mkdir(empty, { recursive: true });
       const { out } = spawnAsk(hook, empty, provider.baseURL);
@@ -309,9 +345,9 @@ describe("bin/skillrt.js run start-up", () => {
       const stderr = out.stderr;
       expect(code, stderr).toBe(0);
       expect(provider.requests).toHaveLength(1);
-      const loaded = JSON.parse(/LOADED (.*)/.exec(stderr)?.[1] ?? "null") as string[];
-      expect(loaded).toContain("ai");
-      expect(loaded.filter((name) => /^@modelcontextprotocol\/|^ajv/.test(name))).toEqual([]);
+      // The AI SDK's code is seen (the control); the MCP SDK's and ajv's are not.
+      const found = JSON.parse(/^CODE (.*)$/m.exec(stderr)?.[1] ?? "null") as string[];
+      expect(found).toEqual(["generateText"]);
     } finally {
       await provider.close();
     }
@@ -379,19 +415,16 @@ registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); if (!said 
     });
   });
 
-  it("loads no package (zod, ai, the MCP SDK, the tokenizer, picomatch) for `run NAME -- true` without a config file", async () => {
+  it("runs `run NAME -- cmd` without a config file, and still validates one when there is", async () => {
     const root = path.join(tmp.dir, "run-light");
     await brokenSkill("run-light/demo", "---\nname: demo\ndescription: Runs true.\n---\nBody\n");
-    const hook = await traceHook();
     const result = spawnSync(
       process.execPath,
-      ["--import", hook, bin, "run", "demo", "--root", root, "--executor", "local", "--", "echo", "ran"],
+      [bin, "run", "demo", "--root", root, "--executor", "local", "--", "echo", "ran"],
       { cwd: tmp.dir, env: { PATH: process.env["PATH"] ?? "", HOME: tmp.dir }, encoding: "utf8" },
     );
     expect(result.status).toBe(0);
     expect(result.stdout).toBe("ran\n");
-    const loaded = JSON.parse(/LOADED (.*)/.exec(result.stderr)?.[1] ?? "null") as string[];
-    expect(loaded).toEqual([]);
     // A config file is still validated (its schema, and zod, load then).
     await fs.writeFile(
       path.join(tmp.dir, "skillrt.config.json"),

@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 
-// From src/inspect/, dist/inspect/ and dist/bundle/ alike (each two levels below the package root).
+// From src/inspect/, dist/inspect/ and dist/lib/ alike (each two levels below the package root).
 const UI_DIR = new URL("../../src/inspect/ui/", import.meta.url);
 
 const ASSETS: Record<string, { file: string; type: string }> = {

@@ -16,11 +16,9 @@
  * A checksum in a cache file catches torn writes, not someone who can write the directory: this rule is
  * what keeps another user's files out.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { errnoWithPath } from "./errno-with-path.js";
-
-// Built-ins as bin/skillrt.js takes them (every start loads this file): no import facade.
-const fs = process.getBuiltinModule("node:fs");
-const path = process.getBuiltinModule("node:path");
 
 /** What {@link checkCacheDir} found: a directory the cache may use, or why it must not. */
 export type CacheDirTrust = { ok: true; dir: string } | { ok: false; dir: string; reason: string };

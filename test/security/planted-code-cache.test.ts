@@ -1,17 +1,16 @@
 /**
  * Planted code caches and trust records: the victim (this uid) runs the real CLI (dist/, bin/skillrt.js)
  * while its cache or state path crosses what a second uid (65534) controls: a symlink it made, or a folder
- * anyone can write. The payloads are what an attacker would plant: a V8 code cache of its own script of
- * the same length as the bundle's `main.cjs` (V8 checks only the length), in raw form and in the form
- * skillrt writes (with a copy of the real `main.cjs` in front, which only a directory the user alone
- * controls can be trusted to hold), and a `trust.json` trusting a project's skills at their real digest.
- * The planted code must never run and the planted record never trust anything.
+ * anyone can write. The code cache payload is what an attacker would plant: Node's compile cache entries
+ * made from its own script, of the same length and at the same path as the CLI's entry (a copy of the
+ * package where the attacker's script stood in for dist/bundle/main.js when the entries were made), and a
+ * `trust.json` trusting a project's skills at their real digest. The planted code must never run and the
+ * planted record never trust anything.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nameHash } from "../../src/catalog/name-hash.js";
 import {
   type LoopbackProvider,
   loopbackEnv,
@@ -21,123 +20,124 @@ import { assertBuilt, runCli } from "../e2e/support/run-cli.js";
 import { asNobody, secondUid, tempDir } from "./support.js";
 
 const repo = path.resolve(import.meta.dirname, "..", "..");
-const MAIN = path.join(repo, "dist", "bundle", "main.cjs");
 const VERSION = (JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8")) as { version: string })
   .version;
+
+/** Every file below `dir` with its bytes (relative path → base64), to tell whether anything changed. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    out[path.relative(dir, file)] = fs.readFileSync(file).toString("base64");
+  }
+  return out;
+}
 
 describe.runIf(secondUid.ok)("planted code caches and trust records (second uid 65534)", () => {
   let base: string;
   let marker: string;
-  /** The attacker's V8 cache for a script of main.cjs's length, raw and with skillrt's header. */
-  let planted: { raw: Buffer; forged: Buffer };
-  /** Where `skillrt --version` looks for main.cjs's cache below a cache directory. */
-  let cacheRel: string;
+  /** The package copy the victim runs (dist/ as built, node_modules linked). */
+  let pkg: string;
+  /** The attacker's compile cache (its v8/ folder) for the copy's paths, made from its own main.js. */
+  let planted: string;
 
   beforeAll(async () => {
     assertBuilt();
     base = await tempDir("skillrt-sec-v8-");
     fs.chmodSync(base, 0o755); // the second uid reaches the folders below
     marker = path.join(base, "PWNED");
-    const source = fs.readFileSync(MAIN, "utf8");
-    // The attacker's script: writes the marker; padded with a comment to main.cjs's exact length.
-    const payload = `"use strict";require("node:fs").writeFileSync(${JSON.stringify(marker)},"ran");exports.main=async()=>0;//`;
+    pkg = path.join(base, "pkg");
+    fs.mkdirSync(pkg);
+    for (const part of ["bin", "dist", "package.json"])
+      fs.cpSync(path.join(repo, part), path.join(pkg, part), { recursive: true });
+    fs.symlinkSync(path.join(repo, "node_modules"), path.join(pkg, "node_modules"));
+    const entry = path.join(pkg, "dist", "bundle", "main.js");
+    const source = fs.readFileSync(entry);
+    // The attacker's script: writes the marker; padded with a comment to main.js's exact length.
+    const payload = `import { writeFileSync } from "node:fs";export async function main() { writeFileSync(${JSON.stringify(marker)}, "ran"); return 0; }//`;
     expect(payload.length).toBeLessThan(source.length);
-    const evil = payload.padEnd(source.length, "x");
-    fs.writeFileSync(path.join(base, "evil.cjs"), evil);
-    // Made by a child node as the CLI runs (same V8 and flags), which also says V8 alone would take it.
-    const child = spawnSync(
-      process.execPath,
-      [
-        "-e",
-        `const vm = require("node:vm"), Module = require("node:module"), fs = require("node:fs");
-const [evilFile, mainFile, out] = process.argv.slice(1);
-const data = new vm.Script(Module.wrap(fs.readFileSync(evilFile, "utf8"))).createCachedData();
-fs.writeFileSync(out, data);
-const check = new vm.Script(Module.wrap(fs.readFileSync(mainFile, "utf8")), { cachedData: data });
-process.stdout.write(check.cachedDataRejected ? "rejected" : "accepted");`,
-        path.join(base, "evil.cjs"),
-        MAIN,
-        path.join(base, "evil.v8"),
-      ],
-      { encoding: "utf8" },
-    );
-    expect(child.stderr).toBe("");
-    expect(child.stdout).toBe("accepted"); // V8's own check is not enough
-    const raw = fs.readFileSync(path.join(base, "evil.v8"));
-    const main = fs.readFileSync(MAIN);
-    planted = {
-      raw,
-      forged: Buffer.concat([Buffer.from(`skillrt-v8 copy ${main.length}\n`), main, raw]),
-    };
-    cacheRel = path.join(
-      "v8",
-      "default",
-      `bundle-${process.version}-${process.arch}`,
-      "other",
-      `main.cjs.${nameHash(source)}.v8`,
-    );
+    fs.writeFileSync(entry, payload.padEnd(source.length, "x"));
+    const attacker = path.join(base, "attacker-cache");
+    const made = spawnSync(process.execPath, [path.join(pkg, "bin", "skillrt.js"), "--version"], {
+      cwd: base,
+      env: { PATH: process.env["PATH"] ?? "", HOME: base, SKILLRT_CACHE_DIR: attacker },
+      encoding: "utf8",
+    });
+    expect(made.status, made.stderr).toBe(0);
+    expect(fs.existsSync(marker)).toBe(true); // the attacker's script ran there, and its entries were made
+    fs.rmSync(marker);
+    fs.writeFileSync(entry, source);
+    planted = path.join(attacker, "v8");
+    expect(Object.keys(tree(planted)).length).toBeGreaterThan(0);
   }, 120_000);
 
   afterAll(() => {
     fs.rmSync(base, { recursive: true, force: true });
   });
 
-  /** Plants `bytes` as main.cjs's code cache under `cacheDir` (owned by this uid, as skillrt's files are). */
-  function plant(cacheDir: string, bytes: Buffer): void {
-    const file = path.join(cacheDir, cacheRel);
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(file, bytes, { mode: 0o600 });
+  /** Plants the attacker's entries under `cacheDir` (owned by this uid, as skillrt's files are). */
+  function plant(cacheDir: string): void {
+    fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    fs.cpSync(planted, path.join(cacheDir, "v8"), { recursive: true });
   }
 
-  /** `skillrt --version` with `env`: prints the version, never runs the planted code; its stderr. */
-  async function version(env: Record<string, string>): Promise<string> {
-    const run = await runCli(["--version"], { cwd: base, env, timeoutMs: 20_000 });
+  /** The copy's `skillrt --version` with `env`: prints the version, never runs the planted code; its stderr. */
+  function version(env: Record<string, string>): string {
+    const run = spawnSync(process.execPath, [path.join(pkg, "bin", "skillrt.js"), "--version"], {
+      cwd: base,
+      env: { PATH: process.env["PATH"] ?? "", HOME: base, ...env },
+      encoding: "utf8",
+      timeout: 20_000,
+    });
     expect(fs.existsSync(marker), "the planted code ran").toBe(false);
     expect(run.stdout.trim()).toBe(VERSION);
-    expect(run.code).toBe(0);
+    expect(run.status).toBe(0);
     return run.stderr;
   }
 
-  it("the user's own private cache: a planted cache of another script of the same length is not used", async () => {
+  it("the user's own private cache: entries made from another script of the same length are not used", () => {
     const dir = path.join(base, "own");
-    plant(dir, planted.raw);
-    expect(await version({ SKILLRT_CACHE_DIR: dir })).toBe("");
-    // Rewritten from the real source (what a run that compiled main.cjs leaves).
-    const file = path.join(dir, cacheRel);
-    expect(fs.readFileSync(file).subarray(0, 11).toString()).toBe("skillrt-v8 ");
-    expect(fs.readFileSync(file).includes(planted.raw)).toBe(false);
-    expect(await version({ SKILLRT_CACHE_DIR: dir })).toBe("");
+    plant(dir);
+    const before = tree(path.join(dir, "v8"));
+    expect(version({ SKILLRT_CACHE_DIR: dir })).toBe("");
+    // The entry for main.js is rewritten from the real source (what a run that compiled it leaves).
+    const after = tree(path.join(dir, "v8"));
+    expect(Object.keys(before).filter((file) => after[file] !== before[file]).length).toBeGreaterThan(0);
+    expect(version({ SKILLRT_CACHE_DIR: dir })).toBe("");
   });
 
-  it("a code cache folder reached through a symlink another uid made is refused, with one warning", async () => {
+  it("a code cache folder reached through a symlink another uid made is refused, with one warning", () => {
     // Where the link leads is the user's own (files skillrt itself wrote there, say): only the link is theirs.
     const cacheDir = path.join(base, "victim-cache");
     fs.mkdirSync(cacheDir, { mode: 0o700 });
     const theirs = path.join(base, "extracted");
-    plant(theirs, planted.forged);
+    plant(theirs);
+    const before = tree(theirs);
     const sticky = path.join(base, "sticky");
     fs.mkdirSync(sticky);
     fs.chmodSync(sticky, 0o1777);
     asNobody(`ln -s '${path.join(theirs, "v8")}' '${path.join(sticky, "v8")}'`);
     fs.symlinkSync(path.join(sticky, "v8"), path.join(cacheDir, "v8"));
-    const stderr = await version({ SKILLRT_CACHE_DIR: cacheDir });
+    const stderr = version({ SKILLRT_CACHE_DIR: cacheDir });
     const lines = stderr.split("\n").filter((l) => l.includes("cache directory"));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`${path.join(sticky, "v8")} on its path is a symlink owned by uid 65534`);
-    expect(fs.readFileSync(path.join(theirs, cacheRel))).toEqual(planted.forged); // neither read nor replaced
+    expect(tree(theirs)).toEqual(before); // neither read nor replaced
     // The whole cache directory through the attacker's link: refused as well (the commands that use it warn).
     asNobody(`ln -s '${theirs}' '${path.join(sticky, "cache")}'`);
-    await version({ SKILLRT_CACHE_DIR: path.join(sticky, "cache") });
-    expect(fs.readFileSync(path.join(theirs, cacheRel))).toEqual(planted.forged);
+    version({ SKILLRT_CACHE_DIR: path.join(sticky, "cache") });
+    expect(tree(theirs)).toEqual(before);
   });
 
-  it("a cache below a folder anyone can write (not sticky) is refused, though every file in it is the user's", async () => {
+  it("a cache below a folder anyone can write (not sticky) is refused, though every file in it is the user's", () => {
     const shared = path.join(base, "shared");
     const cacheDir = path.join(shared, "cache");
-    plant(cacheDir, planted.forged);
+    plant(cacheDir);
+    const before = tree(cacheDir);
     fs.chmodSync(shared, 0o777);
-    await version({ SKILLRT_CACHE_DIR: cacheDir });
-    expect(fs.readFileSync(path.join(cacheDir, cacheRel))).toEqual(planted.forged);
+    version({ SKILLRT_CACHE_DIR: cacheDir });
+    expect(tree(cacheDir)).toEqual(before);
   });
 
   describe("a planted trust record", () => {

@@ -1,8 +1,9 @@
 /** Runs the built CLI (`bin/skillrt.js`) as a child process. */
 import { spawn } from "node:child_process";
-import { statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+// @ts-expect-error: a plain build-time module without types
+import { buildStamp, builtStamp } from "../../../scripts/build-stamp.mjs";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
 const bin = path.join(repo, "bin", "skillrt.js");
@@ -16,17 +17,16 @@ export interface CliRun {
   ms: number;
 }
 
-/** Fails with a clear message when `dist/` is missing or older than the engine sources. */
+/**
+ * Fails with a clear message when `dist/` is missing or was built from other sources than src/'s (its
+ * stamp, scripts/build-stamp.mjs, differs).
+ */
 export function assertBuilt(): void {
-  const built = path.join(repo, "dist", "cli", "commands", "ask.js");
-  let builtAt = 0;
-  try {
-    builtAt = statSync(built).mtimeMs;
-  } catch {
+  const built = builtStamp(repo);
+  if (built === undefined)
     throw new Error("dist/ is missing: run `npm run build` before the e2e tests (npm test does it).");
-  }
-  const source = statSync(path.join(repo, "src", "cli", "commands", "ask.ts")).mtimeMs;
-  if (source > builtAt) throw new Error("dist/ is older than src/: run `npm run build` first.");
+  if (built !== buildStamp(repo))
+    throw new Error("dist/ was built from other sources than src/: run `npm run build` first.");
 }
 
 /**
