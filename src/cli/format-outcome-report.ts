@@ -1,6 +1,7 @@
 /** The outcome eval report for people (a terminal table) and for programs (JSON without transcripts). */
 import path from "node:path";
 import type { ArmFigures, OutcomeReport } from "../eval/run-outcome-eval.js";
+import { textTable } from "./text-table.js";
 
 /** The JSON on stdout: the report without transcripts and grader prompts (those are in the results folder). */
 export function outcomeSummaryJson(report: OutcomeReport, minPass: number | null, minDelta: number | null) {
@@ -67,9 +68,9 @@ export function formatOutcomeReport(report: OutcomeReport, htmlFile: string): st
     a.errors + a.graderErrors === 0 ? "" : `${a.errors} run, ${a.graderErrors} grader`,
   ]);
   return [
-    table(["case", ...labels, "delta"], caseRows),
+    textTable(["case", ...labels, "delta"], caseRows),
     "",
-    table(
+    textTable(
       [
         "arm",
         "pass rate [95% CI]",
@@ -86,14 +87,4 @@ export function formatOutcomeReport(report: OutcomeReport, htmlFile: string): st
     `Report: ${htmlFile} (trials, transcripts: ${path.join(report.resultsDir, "trials")})`,
     "",
   ].join("\n");
-}
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-      .join("  ")
-      .trimEnd();
-  return [line(header), ...rows.map(line)].join("\n");
 }

@@ -24,7 +24,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
-import { createHttpGuard } from "../util/http-guard.js";
+import { bearerChallenge, createHttpGuard } from "../util/http-guard.js";
 import { createSessionTable } from "./session-table.js";
 
 export { isLoopbackHost, MIN_MCP_TOKEN_LENGTH } from "../util/http-guard.js";
@@ -156,13 +156,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
       return reply(res, 404, -32000, `Not found: MCP is served at ${MCP_HTTP_PATH}`);
     const client = guard.credential(req);
     if (client === "missing" || client === "invalid") {
-      // RFC 6750 section 3: no error code when no credential was sent, invalid_token for a wrong one.
-      res.setHeader(
-        "WWW-Authenticate",
-        client === "missing"
-          ? 'Bearer realm="skillrt"'
-          : 'Bearer realm="skillrt", error="invalid_token", error_description="the bearer token is not valid"',
-      );
+      res.setHeader("WWW-Authenticate", bearerChallenge(client));
       return reply(
         res,
         401,

@@ -20,7 +20,7 @@ import { CONVERSATION_ID, readChatRequest } from "../engine/read-chat-request.js
 import type { SkillAgent } from "../engine/skill-agent.js";
 import { uiTurnResponse } from "../engine/stream-ui-turn.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
-import { createHttpGuard } from "../util/http-guard.js";
+import { bearerChallenge, createHttpGuard } from "../util/http-guard.js";
 import { readChatAsset } from "./chat-assets.js";
 import { uiMessagesOfHistory } from "./ui-messages-of-history.js";
 
@@ -132,12 +132,7 @@ export async function serveChatHttp(options: ChatHttpOptions): Promise<ChatHttpS
     if (!api) return reply(res, 404, `Not found: the chat API is ${CHAT_API_PATH}`);
     const client = guard.credential(req);
     if (client === "missing" || client === "invalid") {
-      res.setHeader(
-        "WWW-Authenticate",
-        client === "missing"
-          ? 'Bearer realm="skillrt"'
-          : 'Bearer realm="skillrt", error="invalid_token", error_description="the bearer token is not valid"',
-      );
+      res.setHeader("WWW-Authenticate", bearerChallenge(client));
       return reply(
         res,
         401,

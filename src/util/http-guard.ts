@@ -111,3 +111,13 @@ function hostOf(header: string): { name: string; port?: number } | undefined {
   const name = match[1]!.replace(/^\[|\]$/g, "").toLowerCase();
   return match[2] === undefined ? { name } : { name, port: Number(match[2]) };
 }
+
+/**
+ * The `WWW-Authenticate` challenge of a 401 (RFC 6750 section 3: no error code when no credential was
+ * sent, `invalid_token` for a wrong one).
+ */
+export function bearerChallenge(client: "missing" | "invalid"): string {
+  return client === "missing"
+    ? 'Bearer realm="skillrt"'
+    : 'Bearer realm="skillrt", error="invalid_token", error_description="the bearer token is not valid"';
+}

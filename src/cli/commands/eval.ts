@@ -22,6 +22,7 @@ import { rootOption } from "../cli-roots.js";
 import { defineCommand, usageError } from "../define-command.js";
 import { intFlag } from "../int-flag.js";
 import { openCliCatalog } from "../open-cli-catalog.js";
+import { textTable } from "../text-table.js";
 import { writeOutput } from "../write-output.js";
 import { runOutcomeCommand } from "./eval-outcome.js";
 
@@ -243,22 +244,12 @@ export function formatReport(report: TriggerEvalReport, selector: string): strin
   ]);
   const errors = report.cases.flatMap((c) => c.errors.map((e) => `  ${c.name}: ${e}`));
   return [
-    table(["case", "passed", "trigger rate", "false triggers", "flaky", "tokens"], caseRows),
+    textTable(["case", "passed", "trigger rate", "false triggers", "flaky", "tokens"], caseRows),
     "",
-    table(["skill", "triggered", "false triggers"], skillRows),
+    textTable(["skill", "triggered", "false triggers"], skillRows),
     "",
     `${report.passedRuns}/${report.totalRuns} runs passed (${percent(report.passRate)}), ${report.flakyCases} flaky case${report.flakyCases === 1 ? "" : "s"}, ${report.tokens} tokens, selector ${selector}, ${report.runsPerCase} run${report.runsPerCase === 1 ? "" : "s"} per case.`,
     ...(errors.length > 0 ? ["Errors:", ...errors] : []),
     "",
   ].join("\n");
-}
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-      .join("  ")
-      .trimEnd();
-  return [line(header), ...rows.map(line)].join("\n");
 }
