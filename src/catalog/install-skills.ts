@@ -55,6 +55,8 @@ export interface OpenedSource {
 
 /** Options of the functions here that fetch. */
 export interface SourceFetchOptions {
+  /** The folder relative paths are read against (the project's). */
+  cwd: string;
   /** skillrt's cache directory (remote sources are fetched into its `remote/` folder). */
   cacheDir?: string;
   /** The environment the transfer limits are read from. */
@@ -130,7 +132,7 @@ export async function openSource(source: InstallSource, options: SourceFetchOpti
       source.kind === "well-known"
         ? source.url
         : `git+${source.kind === "github" ? `https://github.com/${source.repo}.git` : source.url}${source.ref === undefined ? "" : `#${source.ref}`}`;
-    const root = parseRootSpec(spec);
+    const root = parseRootSpec(spec, options.cwd);
     if (root === undefined || (source.kind === "well-known" && root.kind !== "well-known"))
       throw new SkillrtError({
         code: "invalid-argument",

@@ -31,7 +31,7 @@ export function cliFetchOptions(io: CliIo, refresh = false): SourceFetchOptions 
     ...(home === undefined ? [] : [home]),
   );
   const usable = cacheDir !== undefined && checkCacheDir(cacheDir).ok;
-  return { env: io.env, refresh, ...(usable ? { cacheDir } : {}) };
+  return { cwd: io.cwd, env: io.env, refresh, ...(usable ? { cacheDir } : {}) };
 }
 
 /** True when `dir` is a folder (what `add` takes a plain path for). */

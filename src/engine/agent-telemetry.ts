@@ -239,8 +239,8 @@ export function createAgentTelemetry(tracer: Tracer, info: AgentTelemetryInfo): 
           },
           parent,
         );
-        // biome-ignore lint/suspicious/noExplicitAny: the tool's own execute, called with its own arguments
-        const run = () => (execute as any)(input, options) as unknown;
+        // The tool's own execute, called with the arguments the loop gave this wrapper.
+        const run = () => (execute as (input: unknown, options: unknown) => unknown)(input, options);
         if (!span.isRecording()) return run();
         const toolContext = trace.setSpan(parent, span);
         turn?.tools.set(options.toolCallId, { span, context: toolContext });

@@ -13,26 +13,26 @@ describe("parseRootSpec", () => {
   });
 
   it("parses archive, SKILL.md, git and local specs with their pins", () => {
-    expect(parseRootSpec(`https://h/x/skills.tar.gz#sha256=${pin.toUpperCase()}`)).toEqual({
+    expect(parseRootSpec(`https://h/x/skills.tar.gz#sha256=${pin.toUpperCase()}`, "/w")).toEqual({
       kind: "archive-url",
       source: "https://h/x/skills.tar.gz",
       location: "https://h/x/skills.tar.gz",
       format: "tar.gz",
       sha256: pin,
     });
-    expect(parseRootSpec("https://h/a/SKILL.md")).toMatchObject({ kind: "skill-md-url" });
-    expect(parseRootSpec("https://h/download?id=1")).toEqual({
+    expect(parseRootSpec("https://h/a/SKILL.md", "/w")).toMatchObject({ kind: "skill-md-url" });
+    expect(parseRootSpec("https://h/download?id=1", "/w")).toEqual({
       kind: "archive-url",
       source: "https://h/download?id=1",
       location: "https://h/download?id=1",
     });
-    expect(parseRootSpec("git+https://github.com/o/r.git#v1.2")).toEqual({
+    expect(parseRootSpec("git+https://github.com/o/r.git#v1.2", "/w")).toEqual({
       kind: "git",
       source: "git+https://github.com/o/r.git#v1.2",
       location: "https://github.com/o/r.git",
       ref: "v1.2",
     });
-    expect(parseRootSpec("git+file:///srv/repo")).toMatchObject({
+    expect(parseRootSpec("git+file:///srv/repo", "/w")).toMatchObject({
       kind: "git",
       location: "file:///srv/repo",
     });
@@ -40,7 +40,7 @@ describe("parseRootSpec", () => {
       kind: "local-archive",
       location: "/w/vendor/pack.zip",
     });
-    expect(parseRootSpec("file://localhost/srv/p.tgz")).toMatchObject({
+    expect(parseRootSpec("file://localhost/srv/p.tgz", "/w")).toMatchObject({
       kind: "local-archive",
       location: "/srv/p.tgz",
     });
@@ -49,7 +49,7 @@ describe("parseRootSpec", () => {
   it("refuses what cannot be fetched, saying why", () => {
     const why = (spec: string) => {
       try {
-        parseRootSpec(spec);
+        parseRootSpec(spec, "/w");
       } catch (error) {
         expect(error).toBeInstanceOf(RemoteRootError);
         return (error as Error).message;

@@ -60,7 +60,7 @@ export function isRemoteRootSpec(spec: string): boolean {
  * {@link RemoteRootError} for a spec skillrt cannot fetch (unsupported scheme, a `file://` URL of another
  * host, a malformed pin).
  */
-export function parseRootSpec(spec: string, cwd: string = process.cwd()): RootSpec | undefined {
+export function parseRootSpec(spec: string, cwd: string): RootSpec | undefined {
   if (!isRemoteRootSpec(spec)) return undefined;
   const { rest, sha256 } = stripPin(spec);
   const pin = sha256 === undefined ? {} : { sha256 };

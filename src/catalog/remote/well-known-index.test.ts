@@ -89,19 +89,19 @@ function publish(overrides: { reviewDigest?: string } = {}): { index: Buffer } {
 
 describe("a site's agent skills index as a root", () => {
   it("reads a site URL as its well-known index, and the index URL itself", () => {
-    expect(parseRootSpec("https://example.com")).toMatchObject({
+    expect(parseRootSpec("https://example.com", "/w")).toMatchObject({
       kind: "well-known",
       location: "https://example.com/.well-known/agent-skills/index.json",
     });
-    expect(parseRootSpec("https://example.com/docs/")).toMatchObject({
+    expect(parseRootSpec("https://example.com/docs/", "/w")).toMatchObject({
       kind: "well-known",
       location: "https://example.com/docs/.well-known/agent-skills/index.json",
     });
-    expect(parseRootSpec("https://example.com/.well-known/agent-skills/index.json")).toMatchObject({
+    expect(parseRootSpec("https://example.com/.well-known/agent-skills/index.json", "/w")).toMatchObject({
       kind: "well-known",
     });
     // An extension-less file is still an archive decided by its bytes.
-    expect(parseRootSpec("https://example.com/download")).toMatchObject({ kind: "archive-url" });
+    expect(parseRootSpec("https://example.com/download", "/w")).toMatchObject({ kind: "archive-url" });
   });
 
   it("fetches each listed skill checked against its digest, lists and loads them, and serves them from the cache offline", async () => {
