@@ -71,8 +71,8 @@ export interface LockedSkill {
 }
 
 /**
- * Every entry of the project's skills-lock.json (or those of `names`) with its source opened, each
- * distinct source once; a warning per source that stood in from the cache. Throws a SkillrtError when
+ * Every entry of the project's skills-lock.json (or those of `names`, less those `skip` takes) with its
+ * source opened, each distinct source once; a warning per source that stood in from the cache. Throws a SkillrtError when
  * the lock cannot be read.
  */
 export async function openLockedSkills(
@@ -80,6 +80,8 @@ export async function openLockedSkills(
   names: readonly string[],
   refresh: boolean,
   warn: (message: string) => void,
+  /** True for an entry that needs no source (`install`: the skill is in place as recorded). */
+  skip: (name: string, entry: SkillsLockEntry) => Promise<boolean> = async () => false,
 ): Promise<LockedSkill[]> {
   const read = await readSkillsLock(io.cwd);
   if (read === undefined)
@@ -101,6 +103,7 @@ export async function openLockedSkills(
   const opened = new Map<string, Promise<OpenedSource>>();
   const out: LockedSkill[] = [];
   for (const [name, entry] of chosen) {
+    if (await skip(name, entry)) continue;
     const source = lockEntrySource(entry, io.cwd);
     if (typeof source === "string") {
       out.push({ name, entry, found: `${name}: ${source}` });

@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { INSTALL_DIR, installSkillFolder } from "../../catalog/install-skills.js";
-import { computeSkillFolderHash, readSkillsLock } from "../../catalog/skills-lock.js";
+import { computeSkillFolderHash } from "../../catalog/skills-lock.js";
 import { failureMessage, openLockedSkills } from "../cli-install.js";
 import { defineCommand } from "../define-command.js";
 import { writeJson, writeOutput } from "../write-output.js";
@@ -34,28 +34,15 @@ export const installCommand = defineCommand({
     const present: string[] = [];
     const failed: { name: string; reason: string }[] = [];
     const warn = (message: string) => io.stderr.write(`skillrt install: warning: ${message}\n`);
-    let locked: Awaited<ReturnType<typeof openLockedSkills>> = [];
+    let locked: Awaited<ReturnType<typeof openLockedSkills>>;
     try {
-      // Skills already in place with the recorded content need no source at all.
-      const read = await readSkillsLock(io.cwd);
-      const pending: string[] = [];
-      if (read !== undefined && "lock" in read) {
-        for (const [name, entry] of Object.entries(read.lock.skills)) {
-          if (positionals.length > 0 && !positionals.includes(name)) continue;
-          const dir = path.join(io.cwd, INSTALL_DIR, name);
-          if (existsSync(dir) && (await computeSkillFolderHash(dir)) === entry.computedHash)
-            present.push(name);
-          else pending.push(name);
-        }
-      }
-      // Without a readable lock this says why; with one, only what is not in place is fetched.
-      if (
-        pending.length > 0 ||
-        read === undefined ||
-        "error" in read ||
-        positionals.some((n) => !(n in (read.lock.skills ?? {})))
-      )
-        locked = await openLockedSkills(io, pending.length > 0 ? pending : positionals, false, warn);
+      // A skill already in place with its recorded content needs no source at all.
+      locked = await openLockedSkills(io, positionals, false, warn, async (name, entry) => {
+        const dir = path.join(io.cwd, INSTALL_DIR, name);
+        const inPlace = existsSync(dir) && (await computeSkillFolderHash(dir)) === entry.computedHash;
+        if (inPlace) present.push(name);
+        return inPlace;
+      });
     } catch (error) {
       io.stderr.write(`skillrt install: ${failureMessage(error)}\n`);
       return 1;
