@@ -8,13 +8,9 @@ import { randomUUID } from "node:crypto";
 import { context } from "@opentelemetry/api";
 import type { ModelMessage } from "ai";
 import { withMcpSkills } from "../catalog/mcp-source/with-mcp-skills.js";
-import type { SkillSession } from "../context/skill-session.js";
 import { SkillrtError } from "../errors/skillrt-error.js";
-import { UnsavedTurnError } from "../errors/unsaved-turn-error.js";
-import type { Workspace } from "../exec/workspace.js";
-import type { KnownFiles, NotKeptFile } from "../exec/workspace-files.js";
-import type { PutBlobs, SessionStore } from "../store/session-store.js";
-import { StoreConflictError } from "../store/store-conflict-error.js";
+import type { KnownFiles } from "../exec/workspace-files.js";
+import type { SessionStore } from "../store/session-store.js";
 import type { SkillTools } from "../tools/create-skill-tools.js";
 import { declaredMcpServers } from "../tools/declared-mcp-servers.js";
 import type { ToolProgress } from "../tools/tool-progress.js";
@@ -24,15 +20,13 @@ import { attachFiles } from "./attach-files.js";
 import { type CallOptions, mergeCallOptions } from "./call-options.js";
 import { agentDefinitions, checkParts } from "./check-agent-options.js";
 import {
-  blobsToPut,
-  type CapturedWorkspace,
-  captureWorkspace,
   keepsFiles,
   notKeptText,
   restoreConversationFiles,
   type SavedWorkspace,
   workspaceFileLimits,
 } from "./conversation-files.js";
+import { createConversationSaver, type SavedParts } from "./conversation-saver.js";
 import { createDelegator } from "./delegate-to-agent.js";
 import { createDelegationTool } from "./delegation-tool.js";
 import { type EngineEvent, innermostEvent } from "./engine-event.js";
@@ -41,13 +35,7 @@ import { chooseExecutor, openSkillLayer, runSettingsWith } from "./open-skills.j
 import { openStoreUrl } from "./open-store-url.js";
 import { openToolSources, type ToolSources } from "./open-tool-sources.js";
 import { runTurn } from "./run-turn.js";
-import { DEFAULT_SAVE_RETRY_MS, saveWithRetry } from "./save-with-retry.js";
-import {
-  loadConversation,
-  type SavedConversation,
-  saveConversation,
-  savedForm,
-} from "./saved-conversation.js";
+import { loadConversation } from "./saved-conversation.js";
 import type { SendOptions, SkillAgent, SkillAgentOptions, TurnResult } from "./skill-agent.js";
 import { userSkillLoads } from "./user-skill-loads.js";
 
@@ -60,18 +48,8 @@ export const DEFAULT_INSTRUCTIONS =
   "load a skill before following it, and prefer running its scripts to guessing their output.";
 
 /** The conversation-specific parts, rebuilt by `reset()`. */
-interface Conversation {
-  id: string;
-  history: ModelMessage[];
-  session: SkillSession;
+interface Conversation extends SavedParts {
   skillTools: SkillTools;
-  workspace: Workspace | undefined;
-  /** The workspace files as last saved or restored (carried as they are when this agent keeps none). */
-  files: SavedWorkspace | undefined;
-  /** Files not kept or not restored, for a note on the model's next message. */
-  notKept: NotKeptFile[];
-  /** The kept files as last captured or restored: unchanged ones are not read again. */
-  known: KnownFiles;
   dispose(): Promise<void>;
 }
 
@@ -233,7 +211,6 @@ async function composeAgent(
   let conversation = await open(firstId, saved?.skills, saved?.messages ?? [], saved?.workspace);
   owned.push(() => conversation.dispose());
   /** Store version of the conversation as this agent last read or wrote it (0: never saved). */
-  let savedVersion = saved?.version ?? 0;
   /** Whether this agent made the conversation's id (not `options.sessionId`): no other engine knows it until saved. */
   let ownId = options.sessionId === undefined;
   let running = false;
@@ -251,67 +228,23 @@ async function composeAgent(
   await toolSources.start(declared?.only === undefined ? {} : { only: declared.only });
 
   // Saves refuse to overwrite a conversation another engine saved meanwhile (StoreConflictError).
-  const currentForm = () =>
-    savedForm({
-      messages: conversation.history,
-      skills: conversation.session.snapshot(),
-      model: modelInfo,
-      workspace: conversation.files,
-    });
-  /**
-   * Reads the workspace's files into the conversation, when this agent keeps them; returns their contents
-   * (undefined: the saved files are carried as they are, and the store's references left alone).
-   */
-  const captureFiles = async (): Promise<CapturedWorkspace["contents"] | undefined> => {
-    const current = conversation;
-    if (filesStore === undefined || fileLimits === undefined || current.workspace === undefined)
-      return undefined;
-    try {
-      const captured = await captureWorkspace(current.workspace, fileLimits, current.known);
-      current.files = captured.saved;
-      current.notKept = [...captured.saved.notKept];
-      current.known = captured.known;
-      return captured.contents;
-    } catch (error) {
-      // The conversation is still saved, with the files as they were last saved.
-      current.notKept = [{ path: "work/, out/", reason: `could not be read (${errorText(error)})` }];
-      return undefined;
-    }
-  };
-  /** The blobs a write of `data` refers to and the ones the store lacks, when this agent keeps files. */
-  const blobsFor = async (
-    data: SavedConversation,
-    contents: CapturedWorkspace["contents"] | undefined,
-  ): Promise<PutBlobs | undefined> => {
-    const { workspace } = conversation;
-    if (contents === undefined || filesStore === undefined || data.workspace === undefined) return undefined;
-    // Files known unchanged are read again only if the store lacks their content (it should not: it is referred to).
-    const readAll = async () =>
-      workspace === undefined || fileLimits === undefined
-        ? new Map<string, Uint8Array>()
-        : (await captureWorkspace(workspace, fileLimits)).contents;
-    return blobsToPut(filesStore, data.workspace, contents, readAll);
-  };
+  const saver =
+    store === undefined
+      ? undefined
+      : createConversationSaver({
+          store,
+          namespace: CONVERSATION_NAMESPACE,
+          model: modelInfo,
+          conversation: () => conversation,
+          ...(filesStore === undefined || fileLimits === undefined
+            ? {}
+            : { files: { store: filesStore, limits: fileLimits } }),
+          ...(options.saveRetryMs === undefined ? {} : { retryMs: options.saveRetryMs }),
+          version: saved?.version ?? 0,
+        });
+  const savedVersion = (): number => saver?.version ?? 0;
   const save = async (): Promise<void> => {
-    if (store === undefined) return;
-    const contents = await captureFiles();
-    const data = currentForm();
-    savedVersion = await saveConversation(
-      store,
-      conversation.id,
-      data,
-      CONVERSATION_NAMESPACE,
-      savedVersion,
-      await blobsFor(data, contents),
-    );
-  };
-  /** The version of `id` in the store when what is stored there is `data` (same stamp, same history). */
-  const ownWrite = async (id: string, data: SavedConversation): Promise<number | undefined> => {
-    const stored = await store?.get(id, CONVERSATION_NAMESPACE);
-    const saved = stored?.data as Partial<SavedConversation> | undefined;
-    return saved?.updatedAt === data.updatedAt && saved.messages?.length === data.messages.length
-      ? stored?.version
-      : undefined;
+    await saver?.save();
   };
   const userLoads = userSkillLoads({ conversation: () => conversation, catalog, delegator, save });
 
@@ -332,11 +265,11 @@ async function composeAgent(
     const lock = await store.lockSession(conversation.id, lockOptions(abortSignal));
     try {
       const stored = await store.get(conversation.id, CONVERSATION_NAMESPACE);
-      if ((stored?.version ?? 0) !== savedVersion) {
+      if ((stored?.version ?? 0) !== savedVersion()) {
         const fresh = await loadConversation(store, conversation.id, CONVERSATION_NAMESPACE);
         await conversation.dispose();
         conversation = await open(conversation.id, fresh?.skills, fresh?.messages ?? [], fresh?.workspace);
-        savedVersion = fresh?.version ?? 0;
+        if (saver !== undefined) saver.version = fresh?.version ?? 0;
       }
     } catch (error) {
       await lock.release();
@@ -351,7 +284,7 @@ async function composeAgent(
    * request does not wait for the store. Another engine that saved under the id meanwhile makes that save
    * fail (StoreConflictError).
    */
-  const storeLockedAtFirstSave = () => (ownId && savedVersion === 0 ? store : undefined);
+  const storeLockedAtFirstSave = () => (ownId && savedVersion() === 0 ? store : undefined);
 
   /** Gives `event` to the subscribers, keeping what they return for a turn-end (its own or a subagent's). */
   const notify = (event: EngineEvent, ending: unknown[]): void => {
@@ -439,72 +372,17 @@ async function composeAgent(
             model,
             contextWindow,
             emit,
-            save: async () => {
-              if (store === undefined) return;
-              // What the turn ends with, fixed now: every attempt writes the same, and a give-up hands it over.
-              const contents = await captureFiles();
-              const data = currentForm();
-              const { notKept } = conversation;
-              if (notKept.length > 0) {
-                emit({
-                  type: "files-not-kept",
-                  step: currentStep,
-                  files: [...notKept],
-                  message: `workspace files not kept with the conversation: ${notKeptText(notKept)}`,
-                });
-              }
-              const expected = savedVersion;
-              const { id } = conversation;
-              let attempts = 0;
-              await saveWithRetry(
-                async () => {
-                  attempts += 1;
-                  if (lockLater !== undefined && unlock === undefined) {
-                    const lock = await lockLater.lockSession(id, lockOptions(undefined));
-                    unlock = () => lock.release();
-                  }
-                  try {
-                    savedVersion = await saveConversation(
-                      store,
-                      id,
-                      data,
-                      CONVERSATION_NAMESPACE,
-                      expected,
-                      await blobsFor(data, contents),
-                    );
-                  } catch (error) {
-                    // A retry after a commit whose answer was lost (the server went down right after it)
-                    // meets its own write: that is this save done, not a conflict.
-                    const own =
-                      attempts > 1 && StoreConflictError.isInstance(error)
-                        ? await ownWrite(id, data)
-                        : undefined;
-                    if (own === undefined) throw error;
-                    savedVersion = own;
-                  }
+            save: () =>
+              saver?.saveTurn({
+                emit,
+                step: () => currentStep,
+                // A conversation this agent made is locked at its first save (see storeLockedAtFirstSave).
+                beforeWrite: async () => {
+                  if (lockLater === undefined || unlock !== undefined) return;
+                  const lock = await lockLater.lockSession(conversation.id, lockOptions(undefined));
+                  unlock = () => lock.release();
                 },
-                {
-                  retryMs: options.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS,
-                  onFirstFailure: (error, retryMs) =>
-                    emit({
-                      type: "save-retry",
-                      step: currentStep,
-                      retryMs,
-                      message:
-                        `the session store could not save the turn (${errorText(error)}); ` +
-                        `retrying for up to ${Math.round(retryMs / 1000)} s`,
-                    }),
-                  giveUp: (error, retriedMs) =>
-                    new UnsavedTurnError({
-                      sessionId: id,
-                      conversation: data,
-                      expectedVersion: expected,
-                      retriedMs,
-                      cause: error,
-                    }),
-                },
-              );
-            },
+              }) ?? Promise.resolve(),
             instructions,
             ...(options.select === undefined ? {} : { select: options.select }),
             ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
@@ -590,7 +468,7 @@ async function composeAgent(
       userLoads.clear();
       await conversation.dispose();
       conversation = await open(randomUUID(), undefined, []);
-      savedVersion = 0;
+      if (saver !== undefined) saver.version = 0;
       ownId = true;
     },
     save,
@@ -611,9 +489,4 @@ async function composeAgent(
 function isTurnBookend(event: EngineEvent): boolean {
   const inner = innermostEvent(event);
   return inner.type === "turn-start" || inner.type === "turn-end";
-}
-
-/** An error's message, for a one-line notice. */
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
